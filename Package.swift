@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MockAPNs",
+    products: [
+        .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .executable(name: "mock-apns", targets: ["mock-apns"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2",
+                       providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibevent", pkgConfig: "libevent_pthreads",
+                       providers: [.apt(["libevent-dev"])]),
+        // The APNs domain: pure Swift, no C, no I/O.
+        .target(name: "APNsCore"),
+        // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
+        .target(name: "HTTP2Transport",
+                dependencies: ["CNGHTTP2", "COpenSSL", "CLibevent"]),
+        // The gateway assembly and the embedding API.
+        .target(name: "MockAPNs", dependencies: ["APNsCore", "HTTP2Transport"]),
+        .executableTarget(name: "mock-apns", dependencies: ["MockAPNs", "APNsCore"]),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
+        .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2"]),
+        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore"]),
+    ]
+)

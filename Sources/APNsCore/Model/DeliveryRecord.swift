@@ -1,0 +1,55 @@
+/// One request that reached the application layer, accepted or rejected: what arrived, where,
+/// and what MockAPNs answered. Records are immutable once stored.
+public struct DeliveryRecord: Sendable {
+    /// Store sequence number, from 1, strictly increasing.
+    public var seq: UInt64
+    /// Receive time, seconds since the Unix epoch (rendered ISO 8601 with milliseconds).
+    public var receivedAt: Double
+    /// The listener's environment.
+    public var environment: APNsEnvironment
+    /// The listener's name.
+    public var listener: String
+    /// Connection id (see `ConnectionInfo.id`).
+    public var connectionID: UInt64
+    /// HTTP/2 stream id.
+    public var streamID: Int32
+    /// `:method` and `:path` as received.
+    public var method: String
+    public var path: String
+    /// Everything validation parsed, and its answer.
+    public var verdict: Verdict
+    /// The `apns-id` answered (echoed or generated).
+    public var apnsID: String
+    /// The `apns-unique-id` answered (sandbox listeners only).
+    public var uniqueID: String?
+    /// All request headers in arrival order; `authorization` is reduced to `bearer <JWT header>.<JWT claims>`,
+    /// never the signature.
+    public var headers: [HeaderField]
+    /// The body exactly as received.
+    public var payload: [UInt8]
+    /// The status answered (may differ from `verdict.status` when a fault rule answered).
+    public var status: Int
+    /// The reason answered, `nil` on 200.
+    public var reason: Reason?
+
+    public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
+                connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
+                apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8],
+                status: Int, reason: Reason?) {
+        self.seq = seq
+        self.receivedAt = receivedAt
+        self.environment = environment
+        self.listener = listener
+        self.connectionID = connectionID
+        self.streamID = streamID
+        self.method = method
+        self.path = path
+        self.verdict = verdict
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.headers = headers
+        self.payload = payload
+        self.status = status
+        self.reason = reason
+    }
+}
