@@ -1,0 +1,62 @@
+import CNGHTTP2
+
+/// The nghttp2 callback table shared by every server session. Callbacks are non-capturing and
+/// find their connection through `user_data`.
+final class HTTP2Callbacks: @unchecked Sendable {
+    /// Immutable after init; nghttp2 copies it into each session.
+    let callbacks: OpaquePointer
+    let options: OpaquePointer
+
+    static let shared = HTTP2Callbacks()
+
+    private init() {
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
+            guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+                  frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+            connection(user).beginStream(frame.pointee.hd.stream_id)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+            guard let frame, let name, let value,
+                  frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+            connection(user).header(frame.pointee.hd.stream_id, name: name, nameLength: nameLength,
+                                    value: value, valueLength: valueLength)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
+            guard let data else { return 0 }
+            connection(user).data(streamID, data, length)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
+            guard let frame else { return 0 }
+            let type = frame.pointee.hd.type
+            let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+            if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
+                connection(user).requestComplete(frame.pointee.hd.stream_id)
+            }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
+            connection(user).streamClosed(streamID)
+            return 0
+        }
+        self.callbacks = callbacks!
+        var options: OpaquePointer?
+        nghttp2_option_new(&options)
+        self.options = options!
+    }
+
+    /// The DATA source for response bodies: reads from the stream's buffered body.
+    static let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, user in
+        guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        return connection(user).readResponseBody(streamID, into: buffer, length: length, flags: flags)
+    }
+}
+
+@inline(__always)
+private func connection(_ user: UnsafeMutableRawPointer?) -> HTTP2Connection {
+    Unmanaged<HTTP2Connection>.fromOpaque(user!).takeUnretainedValue()
+}

@@ -1,0 +1,414 @@
+import CLibevent
+import CNGHTTP2
+import COpenSSL
+import Glibc
+
+/// One accepted connection: socket, optional TLS, and the nghttp2 server session.
+///
+/// Confined to its worker's loop thread: every method must be called there (use
+/// `loop.execute` from elsewhere). Bytes flow socket → (TLS) → `nghttp2_session_mem_recv`;
+/// answers flow `nghttp2_session_mem_send` → one write buffer → (TLS) → socket.
+public final class HTTP2Connection: @unchecked Sendable {
+    /// Identity and addressing, fixed at accept time (ALPN filled after the handshake).
+    public private(set) var info: HTTP2ConnectionInfo
+    /// The loop this connection lives on.
+    public let loop: EventLoop
+    /// Free for the application: per-connection state it wants to keep (touch on the loop thread).
+    public var context: AnyObject?
+
+    enum Phase { case handshaking, open, draining, closed }
+    private(set) var phase: Phase
+    private let fd: Int32
+    private var ssl: OpaquePointer?
+    private var session: OpaquePointer?
+    private var readEvent: OpaquePointer?
+    private var writeEvent: OpaquePointer?
+    private var writeArmed = false
+    private var readBlockedOnWrite = false
+    private var outbuf: [UInt8] = []
+    private var outOffset = 0
+    private(set) var streams: [Int32: StreamState] = [:]
+    private let settings: HTTP2Settings
+    private let handler: HTTP2RequestHandler
+    private let alpnRequired: Bool
+    private let onClose: (HTTP2Connection) -> Void
+    private var drainTimer: LoopTimer?
+    /// True once the handler was told of the connection (it then hears of the close too).
+    private var opened = false
+    /// Requests completed on this connection.
+    public private(set) var requestCount: UInt64 = 0
+
+    init(fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
+         handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void) {
+        self.fd = fd
+        self.info = info
+        self.loop = loop
+        self.settings = settings
+        self.handler = handler
+        self.onClose = onClose
+        self.alpnRequired = tls?.alpn == .required
+        phase = tls == nil ? .open : .handshaking
+        if let tls {
+            ssl = SSL_new(tls.context)
+            SSL_set_fd(ssl, fd)
+            SSL_set_accept_state(ssl)
+        }
+        outbuf.reserveCapacity(16 * 1024)
+    }
+
+    /// Registers the socket events and, for cleartext, starts HTTP/2 at once.
+    func start() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        readEvent = event_new(loop.base, fd, Int16(EV_READ | EV_PERSIST), { _, _, arg in
+            Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onReadable()
+        }, me)
+        writeEvent = event_new(loop.base, fd, Int16(EV_WRITE), { _, _, arg in
+            Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onWritable()
+        }, me)
+        event_add(readEvent, nil)
+        if ssl == nil {
+            startSession()
+            flush()
+        }
+    }
+
+    // MARK: Socket events
+
+    private func onReadable() {
+        switch phase {
+        case .handshaking: continueHandshake()
+        case .open, .draining: readAndProcess()
+        case .closed: return
+        }
+    }
+
+    private func onWritable() {
+        writeArmed = false
+        switch phase {
+        case .handshaking: continueHandshake()
+        case .open, .draining:
+            if readBlockedOnWrite {
+                readBlockedOnWrite = false
+                readAndProcess()
+            } else {
+                flush()
+            }
+        case .closed: return
+        }
+    }
+
+    private func armWrite() {
+        guard !writeArmed, phase != .closed else { return }
+        writeArmed = true
+        event_add(writeEvent, nil)
+    }
+
+    private func continueHandshake() {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            var protocolName: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            SSL_get0_alpn_selected(ssl, &protocolName, &length)
+            if let protocolName, length > 0 {
+                info.alpn = String(decoding: UnsafeBufferPointer(start: protocolName, count: Int(length)), as: UTF8.self)
+            } else if alpnRequired {
+                close()
+                return
+            }
+            phase = .open
+            startSession()
+            readAndProcess()  // the client's preface may already sit in OpenSSL's buffer
+            return
+        }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: return
+        case SSL_ERROR_WANT_WRITE: armWrite()
+        default: close()
+        }
+    }
+
+    private func readAndProcess() {
+        let buffer = loop.readBuffer
+        let size = EventLoop.readBufferSize
+        for _ in 0..<32 {
+            guard phase != .closed else { return }
+            var count: Int
+            if let ssl {
+                ERR_clear_error()
+                let result = SSL_read(ssl, buffer, Int32(size))
+                if result <= 0 {
+                    switch SSL_get_error(ssl, result) {
+                    case SSL_ERROR_WANT_READ:
+                        flush()
+                        return
+                    case SSL_ERROR_WANT_WRITE:
+                        readBlockedOnWrite = true
+                        armWrite()
+                        return
+                    default:
+                        close()
+                        return
+                    }
+                }
+                count = Int(result)
+            } else {
+                count = Glibc.read(fd, buffer, size)
+                if count == 0 { close(); return }
+                if count < 0 {
+                    if errno == EAGAIN || errno == EINTR { flush(); return }
+                    close()
+                    return
+                }
+            }
+            let consumed = nghttp2_session_mem_recv(session, buffer.assumingMemoryBound(to: UInt8.self), count)
+            if consumed < 0 {
+                // nghttp2 queued a GOAWAY for protocol errors: send it, then close.
+                flush()
+                close()
+                return
+            }
+            if ssl == nil && count < size { break }
+        }
+        flush()
+        // Bounded for fairness; TLS may still hold decrypted bytes the socket event won't signal.
+        if let ssl, phase != .closed, SSL_pending(ssl) > 0 {
+            event_active(readEvent, EV_READ, 0)
+        }
+    }
+
+    /// Moves everything nghttp2 wants to send to the socket, closing when the session is done.
+    func flush() {
+        guard phase != .closed, let session else { return }
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count < 0 { close(); return }
+            if count == 0 { break }
+            outbuf.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            if outbuf.count - outOffset >= 64 * 1024 && !writeOut() { return }
+        }
+        guard writeOut() else { return }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+            close()
+        } else if phase == .draining && streams.isEmpty {
+            close()
+        }
+    }
+
+    /// Writes the buffer; false when the socket would block (write event armed) or failed.
+    private func writeOut() -> Bool {
+        while outOffset < outbuf.count {
+            let remaining = outbuf.count - outOffset
+            let written: Int = outbuf.withUnsafeBytes { raw in
+                let start = raw.baseAddress! + outOffset
+                if let ssl {
+                    ERR_clear_error()
+                    let result = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
+                    if result > 0 { return Int(result) }
+                    switch SSL_get_error(ssl, result) {
+                    case SSL_ERROR_WANT_WRITE, SSL_ERROR_WANT_READ: return 0
+                    default: return -1
+                    }
+                }
+                let result = send(fd, start, remaining, Int32(MSG_NOSIGNAL))
+                if result >= 0 { return result }
+                return errno == EAGAIN || errno == EINTR ? 0 : -1
+            }
+            if written < 0 { close(); return false }
+            if written == 0 { armWrite(); return false }
+            outOffset += written
+        }
+        outbuf.removeAll(keepingCapacity: true)
+        outOffset = 0
+        return true
+    }
+
+    // MARK: HTTP/2 session
+
+    private func startSession() {
+        var session: OpaquePointer?
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        nghttp2_session_server_new2(&session, HTTP2Callbacks.shared.callbacks, me, HTTP2Callbacks.shared.options)
+        self.session = session
+        var entries = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: settings.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
+        opened = true
+        handler.connectionOpened(self)
+    }
+
+    func beginStream(_ streamID: Int32) {
+        streams[streamID] = StreamState()
+    }
+
+    func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
+        guard let stream = streams[streamID] else { return }
+        let valueString = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+        if nameLength > 0 && name[0] == UInt8(ascii: ":") {
+            switch nameLength {
+            case 5 where name[1] == UInt8(ascii: "p"): stream.path = valueString  // :path
+            case 7 where name[1] == UInt8(ascii: "m"): stream.method = valueString  // :method
+            case 10 where name[1] == UInt8(ascii: "a"): stream.authority = valueString  // :authority
+            default: break  // :scheme (nghttp2 checks it)
+            }
+            return
+        }
+        let nameString = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+        stream.headers.append((nameString, valueString))
+    }
+
+    func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
+        streams[streamID]?.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    /// The request on `streamID` is complete (END_STREAM): hand it to the application.
+    func requestComplete(_ streamID: Int32) {
+        guard let stream = streams[streamID], !stream.dispatched else { return }
+        stream.dispatched = true
+        requestCount += 1
+        let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
+                                   authority: stream.authority, headers: stream.headers, body: stream.body)
+        stream.headers = []
+        stream.body = []
+        switch handler.handle(request, on: self) {
+        case .respond(let response): submit(response, on: streamID, stream: stream)
+        case .resetStream(let code): nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
+        case .noResponse: break
+        }
+    }
+
+    func streamClosed(_ streamID: Int32) {
+        streams.removeValue(forKey: streamID)
+    }
+
+    /// Fills nghttp2's DATA frame buffer from the stream's response body.
+    func readResponseBody(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+                          flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let stream = streams[streamID] else {
+            return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+        }
+        let count = min(length, stream.responseBody.count - stream.responseOffset)
+        stream.responseBody.withUnsafeBufferPointer { body in
+            buffer.update(from: body.baseAddress! + stream.responseOffset, count: count)
+        }
+        stream.responseOffset += count
+        if stream.responseOffset == stream.responseBody.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+        }
+        return count
+    }
+
+    // MARK: Actions for the application (loop thread only)
+
+    /// Answers a stream left open by `.noResponse`. Ignored when the stream is gone.
+    public func respond(_ response: HTTP2Response, on streamID: Int32) {
+        guard let stream = streams[streamID], phase != .closed else { return }
+        submit(response, on: streamID, stream: stream)
+        flush()
+    }
+
+    /// Resets one stream with an HTTP/2 error code.
+    public func resetStream(_ streamID: Int32, errorCode: UInt32) {
+        guard phase != .closed, session != nil else { return }
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        flush()
+    }
+
+    /// Sends GOAWAY (last-stream-id = the highest stream processed) with `debugData`, answers
+    /// the streams already open, then closes, or after `drainTimeout` seconds at the latest.
+    public func shutdownGracefully(errorCode: UInt32 = 0, debugData: [UInt8], drainTimeout: Double) {
+        guard phase == .open || phase == .handshaking else { return }
+        if phase == .handshaking || session == nil {
+            close()
+            return
+        }
+        phase = .draining
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        debugData.withUnsafeBufferPointer { data in
+            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
+                                      data.baseAddress, data.count)
+        }
+        drainTimer = loop.schedule(after: drainTimeout) { [weak self] in self?.close() }
+        flush()
+    }
+
+    /// The number of streams open now.
+    public var openStreamCount: Int { streams.count }
+
+    private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
+        stream.responseBody = response.body
+        stream.responseOffset = 0
+        // One allocation holds every name and value; nghttp2 copies them during the call.
+        var statusDigits = String(response.status)
+        var total = 7 + statusDigits.utf8.count
+        for field in response.headers { total += field.name.utf8.count + field.value.utf8.count }
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
+        defer { storage.deallocate() }
+        var nva = [nghttp2_nv]()
+        nva.reserveCapacity(response.headers.count + 1)
+        var offset = 0
+        func add(_ name: inout String, _ value: inout String) {
+            let namePointer = storage + offset
+            let nameCount = name.withUTF8 { bytes in
+                namePointer.update(from: bytes.baseAddress!, count: bytes.count)
+                return bytes.count
+            }
+            offset += nameCount
+            let valuePointer = storage + offset
+            let valueCount = value.withUTF8 { bytes -> Int in
+                if let base = bytes.baseAddress { valuePointer.update(from: base, count: bytes.count) }
+                return bytes.count
+            }
+            offset += valueCount
+            nva.append(nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount, valuelen: valueCount,
+                                  flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+        }
+        var statusName = ":status"
+        add(&statusName, &statusDigits)
+        for field in response.headers {
+            var name = field.name
+            var value = field.value
+            add(&name, &value)
+        }
+        if response.body.isEmpty {
+            nghttp2_submit_response(session, streamID, nva, nva.count, nil)
+        } else {
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
+                                                 read_callback: HTTP2Callbacks.readResponseBody)
+            nghttp2_submit_response(session, streamID, nva, nva.count, &provider)
+        }
+    }
+
+    /// Closes the socket now (FIN, or TCP RST when `reset`), and frees the session.
+    public func close(reset: Bool = false) {
+        guard phase != .closed else { return }
+        phase = .closed
+        drainTimer?.cancel()
+        drainTimer = nil
+        if let readEvent { event_free(readEvent) }
+        if let writeEvent { event_free(writeEvent) }
+        readEvent = nil
+        writeEvent = nil
+        if reset {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        if let ssl {
+            if !reset { SSL_set_quiet_shutdown(ssl, 1) }
+            SSL_free(ssl)
+            self.ssl = nil
+        }
+        Glibc.close(fd)
+        if let session { nghttp2_session_del(session) }
+        session = nil
+        streams.removeAll()
+        if opened { handler.connectionClosed(self) }
+        onClose(self)
+    }
+}

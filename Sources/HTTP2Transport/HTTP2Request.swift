@@ -1,0 +1,29 @@
+/// A complete HTTP/2 request (HEADERS, any DATA, END_STREAM), as handed to the server's handler.
+public struct HTTP2Request: Sendable {
+    /// The stream it arrived on.
+    public var streamID: Int32
+    /// `:method`, `:path`, `:authority` (nil when absent).
+    public var method: String
+    public var path: String
+    public var authority: String?
+    /// Regular header fields in arrival order; names are lowercase (nghttp2 enforces HTTP/2 rules).
+    public var headers: [(name: String, value: String)]
+    /// The request body bytes.
+    public var body: [UInt8]
+}
+
+/// The response to send on a stream.
+public struct HTTP2Response: Sendable {
+    /// HTTP status code.
+    public var status: Int
+    /// Header fields other than `:status`, in order.
+    public var headers: [(name: String, value: String)]
+    /// Body bytes; when empty, the HEADERS frame carries END_STREAM.
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

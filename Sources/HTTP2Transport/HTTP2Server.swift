@@ -1,0 +1,185 @@
+import CLibevent
+import Glibc
+import Synchronization
+
+/// One address an `HTTP2Server` listens on.
+public struct HTTP2ListenerSpec: Sendable {
+    /// Host to bind (numeric address or name) and port (0 picks a free one).
+    public var host: String
+    public var port: Int
+    /// TLS context, or nil for cleartext HTTP/2 with prior knowledge.
+    public var tls: TLSContext?
+    /// The SETTINGS sent first on each connection.
+    public var settings: HTTP2Settings
+
+    public init(host: String, port: Int, tls: TLSContext?, settings: HTTP2Settings) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.settings = settings
+    }
+}
+
+/// An HTTP/2 server: listening sockets on an accept loop, connections spread round-robin over
+/// worker loops (one thread each), each connection confined to its worker.
+public final class HTTP2Server: @unchecked Sendable {
+    private let specs: [HTTP2ListenerSpec]
+    private let handler: HTTP2RequestHandler
+    private let acceptLoop: EventLoop
+    private let workers: [HTTP2Worker]
+    private var listeners: [OpaquePointer] = []
+    private let nextConnectionID = Atomic<UInt64>(1)
+    private let nextWorker = Atomic<Int>(0)
+    private let openCount = Atomic<Int>(0)
+    private let acceptedCount = Atomic<UInt64>(0)
+    /// The addresses actually bound, in listener order (ports resolved when 0 was asked).
+    public private(set) var boundAddresses: [SocketAddress] = []
+
+    /// - Parameters:
+    ///   - acceptLoop: the loop that accepts connections (it must be running or run later).
+    ///   - workerCount: worker threads; 0 means one per core.
+    public init(listeners: [HTTP2ListenerSpec], workerCount: Int, acceptLoop: EventLoop, handler: HTTP2RequestHandler) {
+        specs = listeners
+        self.handler = handler
+        self.acceptLoop = acceptLoop
+        let count = workerCount > 0 ? workerCount : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        workers = (0..<count).map { _ in HTTP2Worker() }
+    }
+
+    /// Binds every listener and starts the worker threads. Call before the accept loop runs,
+    /// or on its thread.
+    /// - Throws: `TransportError` naming the address that could not be bound.
+    public func start() throws {
+        for (index, spec) in specs.enumerated() {
+            let address = try SocketAddress(host: spec.host, port: spec.port)
+            let fd = try HTTP2Server.listeningSocket(address)
+            var bound = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            withUnsafeMutablePointer(to: &bound) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+            }
+            boundAddresses.append(SocketAddress(storage: bound, length: length))
+            let context = Unmanaged.passRetained(ListenerContext(server: self, index: index)).toOpaque()
+            guard let listener = evconnlistener_new(acceptLoop.base, { _, fd, address, length, arg in
+                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
+            }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd) else {
+                Glibc.close(fd)
+                throw TransportError("cannot listen on \(address)")
+            }
+            listeners.append(listener)
+        }
+        for worker in workers { worker.loop.start() }
+    }
+
+    private static func listeningSocket(_ address: SocketAddress) throws -> Int32 {
+        let family = Int32(address.storage.ss_family)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TransportError("socket() failed: \(String(cString: strerror(errno)))") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var storage = address.storage
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, address.length) }
+        }
+        guard bound == 0, listen(fd, 4096) == 0 else {
+            let message = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw TransportError("cannot listen on \(address): \(message)")
+        }
+        return fd
+    }
+
+    private func accepted(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, length: Int32, listenerIndex: Int) {
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var storage = sockaddr_storage()
+        if let address {
+            withUnsafeMutableBytes(of: &storage) { raw in
+                raw.baseAddress!.copyMemory(from: address, byteCount: min(Int(length), raw.count))
+            }
+        }
+        let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
+        let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+        acceptedCount.add(1, ordering: .relaxed)
+        let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
+        let spec = specs[listenerIndex]
+        let info = HTTP2ConnectionInfo(id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
+        openCount.add(1, ordering: .relaxed)
+        worker.loop.execute { [self] in
+            worker.adopt(fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler) { [self] _ in
+                openCount.subtract(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Connections open now, across all listeners.
+    public var openConnections: Int { openCount.load(ordering: .relaxed) }
+    /// Connections accepted since start.
+    public var acceptedConnections: UInt64 { acceptedCount.load(ordering: .relaxed) }
+
+    /// Runs `body` on every worker's thread with its live connections. Safe from any thread.
+    public func forEachWorker(_ body: @escaping @Sendable ([HTTP2Connection]) -> Void) {
+        for worker in workers {
+            worker.loop.execute { body(Array(worker.connections.values)) }
+        }
+    }
+
+    /// Stops accepting, sends every connection GOAWAY NO_ERROR with `debugData`, lets in-flight
+    /// streams finish for up to `drainTimeout` seconds, then stops the workers. Blocks until done.
+    /// Call from a thread other than the loops'.
+    public func shutdown(debugData: [UInt8], drainTimeout: Double) {
+        let done = Atomic<Bool>(false)
+        acceptLoop.execute { [self] in
+            for listener in listeners { evconnlistener_free(listener) }
+            listeners.removeAll()
+            done.store(true, ordering: .releasing)
+        }
+        while !done.load(ordering: .acquiring) { usleep(500) }
+        forEachWorker { connections in
+            for connection in connections {
+                connection.shutdownGracefully(debugData: debugData, drainTimeout: drainTimeout)
+            }
+        }
+        var waited = 0.0
+        while openConnections > 0 && waited < drainTimeout + 1 {
+            usleep(2000)
+            waited += 0.002
+        }
+        forEachWorker { connections in
+            for connection in connections { connection.close() }
+        }
+        for worker in workers {
+            worker.loop.stop()
+            worker.loop.waitUntilFinished()
+        }
+    }
+}
+
+/// What a listener's accept callback needs; retained for the server's life.
+private final class ListenerContext {
+    unowned let server: HTTP2Server
+    let index: Int
+    init(server: HTTP2Server, index: Int) {
+        self.server = server
+        self.index = index
+    }
+}
+
+/// One worker thread's loop and the connections it owns.
+final class HTTP2Worker: @unchecked Sendable {
+    let loop = EventLoop()
+    /// Live connections by id; touched only on `loop`'s thread.
+    var connections: [UInt64: HTTP2Connection] = [:]
+
+    func adopt(fd: Int32, info: HTTP2ConnectionInfo, tls: TLSContext?, settings: HTTP2Settings,
+               handler: HTTP2RequestHandler, closed: @escaping (HTTP2Connection) -> Void) {
+        let connection = HTTP2Connection(fd: fd, info: info, loop: loop, tls: tls, settings: settings,
+                                         handler: handler) { [weak self] connection in
+            self?.connections.removeValue(forKey: connection.info.id)
+            closed(connection)
+        }
+        connections[info.id] = connection
+        connection.start()
+    }
+}

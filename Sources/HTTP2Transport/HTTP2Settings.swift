@@ -1,0 +1,21 @@
+/// The SETTINGS a listener sends first on every connection.
+///
+/// Defaults are what Apple's servers were observed to send (spec section 6, pushy #878, 2021):
+/// HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535,
+/// MAX_FRAME_SIZE 16384, MAX_HEADER_LIST_SIZE 8000.
+public struct HTTP2Settings: Sendable, Equatable {
+    /// HPACK dynamic table size in bytes.
+    public var headerTableSize: UInt32 = 4096
+    /// Streams the client may have open at once.
+    public var maxConcurrentStreams: UInt32 = 1000
+    /// Stream flow-control window in bytes.
+    public var initialWindowSize: UInt32 = 65535
+    /// Largest frame payload in bytes.
+    public var maxFrameSize: UInt32 = 16384
+    /// Largest header list in bytes (RFC 9113 section 6.5.2 accounting).
+    public var maxHeaderListSize: UInt32 = 8000
+
+    public init(maxConcurrentStreams: UInt32 = 1000) {
+        self.maxConcurrentStreams = maxConcurrentStreams
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import HTTP2Transport
+import Synchronization
+import XCTest
+
+/// Answers every request with its method, path and body echoed, for transport-level tests.
+final class EchoHandler: HTTP2RequestHandler {
+    let opened = Atomic<Int>(0)
+    let closed = Atomic<Int>(0)
+    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+        if request.path == "/reset" { return .resetStream(errorCode: 2) }
+        let names = request.headers.map(\.name).joined(separator: ",")
+        let text = "\(request.method) \(request.path) \(request.body.count) [\(names)]"
+        return .respond(HTTP2Response(status: 200, headers: [("x-test", "yes")], body: Array(text.utf8)))
+    }
+    func connectionOpened(_ connection: HTTP2Connection) { opened.add(1, ordering: .relaxed) }
+    func connectionClosed(_ connection: HTTP2Connection) { closed.add(1, ordering: .relaxed) }
+}
+
+/// Runs a command line tool and returns (exit status, stdout, stderr).
+func runTool(_ tool: String, _ arguments: [String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+final class HTTP2ServerTests: XCTestCase {
+    func startServer(tls: TLSContext?) throws -> (HTTP2Server, EventLoop, EchoHandler) {
+        let handler = EchoHandler()
+        let acceptLoop = EventLoop()
+        let server = HTTP2Server(listeners: [HTTP2ListenerSpec(host: "127.0.0.1", port: 0, tls: tls, settings: HTTP2Settings())],
+                                 workerCount: 2, acceptLoop: acceptLoop, handler: handler)
+        try server.start()
+        acceptLoop.start()
+        return (server, acceptLoop, handler)
+    }
+
+    func testCurlOverTLSWithALPN() throws {
+        let (server, acceptLoop, handler) = try startServer(tls: try TLSContext.ephemeral())
+        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        let port = server.boundAddresses[0].port
+        let (status, out, err) = try runTool("/usr/bin/curl", ["-sS", "-k", "--http2", "-D", "-", "-d", "hello",
+                                                          "https://127.0.0.1:\(port)/3/device/abc"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertTrue(out.hasPrefix("HTTP/2 200"), out)
+        XCTAssertTrue(out.contains("x-test: yes"), out)
+        XCTAssertTrue(out.hasSuffix("POST /3/device/abc 5 [user-agent,accept,content-length,content-type]"), out)
+        XCTAssertEqual(handler.opened.load(ordering: .relaxed), 1)
+    }
+
+    func testPriorKnowledgeOverTLSWithoutALPN() throws {
+        let (server, acceptLoop, _) = try startServer(tls: try TLSContext.ephemeral())
+        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        let port = server.boundAddresses[0].port
+        let (status, out, err) = try runTool("/usr/bin/curl", ["-sS", "-k", "--http2-prior-knowledge", "--no-alpn",
+                                                          "https://127.0.0.1:\(port)/x"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "GET /x 0 [user-agent,accept]")
+    }
+
+    func testCleartextPriorKnowledgeAndReset() throws {
+        let (server, acceptLoop, _) = try startServer(tls: nil)
+        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        let port = server.boundAddresses[0].port
+        let (status, out, _) = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/y"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "GET /y 0 [user-agent,accept]")
+        let (resetStatus, _, resetErr) = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/reset"])
+        XCTAssertNotEqual(resetStatus, 0)
+        XCTAssertTrue(resetErr.contains("INTERNAL_ERROR") || resetErr.contains("error code: 2") || resetErr.contains("(92)"), resetErr)
+    }
+
+    func testGracefulShutdownSendsGoawayWithDebugData() throws {
+        let (server, acceptLoop, handler) = try startServer(tls: nil)
+        defer { acceptLoop.stop() }
+        let port = server.boundAddresses[0].port
+        // nghttp waits 2 s after its request, so the GOAWAY arrives on an open connection.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
+        process.arguments = ["-nv", "--expect-continue", "-d", "/dev/null", "--timeout=3", "http://127.0.0.1:\(port)/z", "http://127.0.0.1:\(port)/z2"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        while handler.opened.load(ordering: .relaxed) == 0 { usleep(1000) }
+        usleep(200_000)
+        server.shutdown(debugData: Array(#"{"reason":"Shutdown"}"#.utf8), drainTimeout: 1)
+        process.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(text.contains("GOAWAY"), text)
+        XCTAssertEqual(server.openConnections, 0)
+    }
+}
