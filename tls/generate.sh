@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# =============================================================================
+#  MockAPNs development TLS material generator
+#
+#  !!! TEST ONLY - DO NOT TRUST IN PRODUCTION !!!
+#
+#  This script creates a throw-away certificate authority and a server
+#  certificate for MockAPNs. The CA private key (ca-key.pem) is committed to a
+#  public repository, so ANYONE can mint certificates that chain to this CA.
+#  Only trust ca.pem in disposable test environments (CI, containers, a dev
+#  VM), never in a browser, a production host, or a shared machine's system
+#  trust store beyond a test run.
+#
+#  Usage:   tls/generate.sh            (from anywhere; writes next to itself)
+#  Needs:   bash and the openssl command-line tool (OpenSSL 3.x); nothing else.
+#
+#  Running it again regenerates every file from scratch (new keys, new
+#  serials); anything that trusted the old ca.pem must be given the new one.
+# =============================================================================
+set -euo pipefail
+
+DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ORG="MockAPNs TEST ONLY - DO NOT TRUST IN PRODUCTION"
+CA_DAYS=10950      # ~30 years
+SERVER_DAYS=7300   # ~20 years
+
+command -v openssl >/dev/null 2>&1 || { echo "error: openssl not found in PATH" >&2; exit 1; }
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+# --- OpenSSL configuration ---------------------------------------------------
+cat >"$WORK/ca.cnf" <<EOF
+[ req ]
+distinguished_name = dn
+prompt             = no
+
+[ dn ]
+O  = ${ORG}
+OU = Development CA
+CN = MockAPNs Development CA (TEST ONLY)
+
+[ v3_ca ]
+basicConstraints       = critical, CA:TRUE, pathlen:0
+keyUsage               = critical, keyCertSign, cRLSign, digitalSignature
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+EOF
+
+cat >"$WORK/server.cnf" <<EOF
+[ req ]
+distinguished_name = dn
+prompt             = no
+
+[ dn ]
+O  = ${ORG}
+OU = MockAPNs server
+CN = localhost
+
+[ v3_server ]
+basicConstraints       = critical, CA:FALSE
+keyUsage               = critical, digitalSignature
+extendedKeyUsage       = serverAuth
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid, issuer
+subjectAltName         = @alt_names
+
+[ alt_names ]
+DNS.1 = localhost
+DNS.2 = api.push.apple.com
+DNS.3 = api.sandbox.push.apple.com
+DNS.4 = api.development.push.apple.com
+IP.1  = 127.0.0.1
+IP.2  = ::1
+EOF
+
+# Minimal "openssl ca" setup. Used instead of "openssl x509 -req" because it
+# can backdate notBefore (OpenSSL 3.0's req/x509 commands cannot), so clients
+# whose clock lags a little (VMs, containers) still accept fresh certificates.
+: >"$WORK/index.txt"
+cat >"$WORK/signing.cnf" <<EOF
+[ ca ]
+default_ca = mockapns_ca
+
+[ mockapns_ca ]
+database        = $WORK/index.txt
+new_certs_dir   = $WORK
+serial          = $WORK/serial
+rand_serial     = yes
+default_md      = sha256
+policy          = policy_any
+unique_subject  = no
+copy_extensions = none
+email_in_dn     = no
+
+[ policy_any ]
+organizationName       = optional
+organizationalUnitName = optional
+commonName             = supplied
+EOF
+
+# notBefore = 1 day ago (GNU date first, then BSD/macOS date).
+START="$(date -u -d '1 day ago' +%Y%m%d%H%M%SZ 2>/dev/null || date -u -v-1d +%Y%m%d%H%M%SZ)"
+
+sign() { # sign <log-name> <openssl ca args...>
+    local log="$WORK/$1.log"; shift
+    openssl ca -batch -notext -preserveDN -rand_serial -config "$WORK/signing.cnf" \
+        -startdate "$START" "$@" 2>"$log" || { cat "$log" >&2; exit 1; }
+}
+
+# --- CA ------------------------------------------------------------------------
+# EC P-256 keys, written as unencrypted PKCS#8 ("BEGIN PRIVATE KEY").
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/ca-key.pem"
+openssl req -new -config "$WORK/ca.cnf" -key "$WORK/ca-key.pem" -out "$WORK/ca.csr"
+sign ca -selfsign -keyfile "$WORK/ca-key.pem" -days "$CA_DAYS" \
+    -extfile "$WORK/ca.cnf" -extensions v3_ca \
+    -in "$WORK/ca.csr" -out "$WORK/ca.pem"
+
+# --- Server ----------------------------------------------------------------------
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/server-key.pem"
+openssl req -new -config "$WORK/server.cnf" -key "$WORK/server-key.pem" -out "$WORK/server.csr"
+sign server -cert "$WORK/ca.pem" -keyfile "$WORK/ca-key.pem" -days "$SERVER_DAYS" \
+    -extfile "$WORK/server.cnf" -extensions v3_server \
+    -in "$WORK/server.csr" -out "$WORK/server.pem"
+
+# --- Self-check before replacing anything ------------------------------------------
+openssl verify -CAfile "$WORK/ca.pem" -purpose sslserver "$WORK/server.pem" >/dev/null
+for host in localhost api.push.apple.com api.sandbox.push.apple.com api.development.push.apple.com; do
+    openssl x509 -in "$WORK/server.pem" -noout -checkhost "$host" | grep -q 'does match' \
+        || { echo "error: server cert does not match $host" >&2; exit 1; }
+done
+for ip in 127.0.0.1 ::1; do
+    openssl x509 -in "$WORK/server.pem" -noout -checkip "$ip" | grep -q 'does match' \
+        || { echo "error: server cert does not match $ip" >&2; exit 1; }
+done
+openssl pkey -in "$WORK/server-key.pem" -pubout | cmp -s - <(openssl x509 -in "$WORK/server.pem" -noout -pubkey) \
+    || { echo "error: server key does not match server cert" >&2; exit 1; }
+
+# --- Install into tls/ --------------------------------------------------------------
+# Keys are world-readable on purpose: they are public test fixtures, and the
+# server may run as an unprivileged user inside a container.
+for f in ca.pem ca-key.pem server.pem server-key.pem; do
+    install -m 0644 "$WORK/$f" "$DIR/$f"
+done
+
+echo "MockAPNs TEST-ONLY TLS material written to $DIR:"
+printf '  %-15s %s\n' \
+    ca.pem         "development CA certificate (trust it in test clients only)" \
+    ca-key.pem     "development CA private key (EC P-256, PKCS#8, unencrypted)" \
+    server.pem     "server certificate, signed by the development CA" \
+    server-key.pem "server private key (EC P-256, PKCS#8, unencrypted)"
+echo
+echo "CA:     $(openssl x509 -in "$DIR/ca.pem" -noout -subject -nameopt RFC2253)"
+echo "        $(openssl x509 -in "$DIR/ca.pem" -noout -startdate)  $(openssl x509 -in "$DIR/ca.pem" -noout -enddate)"
+echo "Server: $(openssl x509 -in "$DIR/server.pem" -noout -subject -nameopt RFC2253)"
+echo "        $(openssl x509 -in "$DIR/server.pem" -noout -startdate)  $(openssl x509 -in "$DIR/server.pem" -noout -enddate)"
+echo "        SAN: $(openssl x509 -in "$DIR/server.pem" -noout -ext subjectAltName | tail -n +2 | sed 's/^ *//')"
+echo "Verify: $(openssl verify -CAfile "$DIR/ca.pem" "$DIR/server.pem")"
