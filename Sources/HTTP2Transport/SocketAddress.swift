@@ -40,6 +40,13 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The numeric host, IPv6 without brackets.
+    public var hostText: String {
+        let text = description
+        let host = text[..<text.lastIndex(of: ":")!]
+        return host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : String(host)
+    }
+
     /// `host:port`, IPv6 hosts in brackets.
     public var description: String {
         var host = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
@@ -62,4 +69,7 @@ public struct TransportError: Error, CustomStringConvertible {
     /// What failed and why.
     public var description: String
     init(_ description: String) { self.description = description }
+
+    /// `start()` was called on a server that already started.
+    public static let alreadyStarted = TransportError("the server was already started")
 }

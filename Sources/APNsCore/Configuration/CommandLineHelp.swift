@@ -1,0 +1,77 @@
+/// The text `mock-apns --help` prints. Defaults shown here must match `Configuration()`;
+/// a test checks that every option the parser knows is listed.
+enum CommandLineHelp {
+    static let text = """
+    mock-apns \(MockAPNsVersion.string): a mock Apple Push Notification service gateway for tests.
+
+    USAGE
+      mock-apns [serve] [OPTIONS]
+      mock-apns --help | --version
+
+    Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,
+    records every request, and offers an HTTP/1.1 control API to read the records.
+    Options override the values of the configuration file given with --config;
+    anything neither sets keeps the default shown.
+
+    OPTIONS
+      --config FILE                JSON configuration file (see CONFIGURATION FILE).
+      --listen HOST:PORT           Address of the first listener; port 0 picks a
+                                   free port; IPv6 as [::1]:2197.
+                                   Default: 127.0.0.1:2197.
+      --environment ENV            Environment of the first listener: sandbox or
+                                   production. Default: sandbox.
+      --plaintext                  Serve the first listener in cleartext HTTP/2
+                                   (prior knowledge, no TLS). Default: TLS.
+      --tls-cert FILE              PEM certificate of the first listener; give with
+                                   --tls-key. Default: an ephemeral self-signed
+                                   certificate made at start.
+      --tls-key FILE               PEM private key for --tls-cert.
+      --control HOST:PORT|off      Address of the HTTP/1.1 control API, or off for
+                                   none. Default: 127.0.0.1:8197.
+      --max-records N              Delivery records kept before the oldest are
+                                   dropped, at least 1. Default: 100000.
+      --registry open|closed       open accepts any well-formed device token; closed
+                                   accepts only registered devices. Default: open.
+      --token-length N             Require device tokens of exactly N hex characters
+                                   (even, e.g. 64). Default: any even length, at
+                                   most 200.
+      --max-concurrent-streams N   HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS, 1 to
+                                   2147483647. Default: 1000.
+      --stream-profile PROFILE     fixed keeps the stream limit; apple-observed
+                                   starts token connections at 1 stream, as APNs
+                                   does. Default: fixed.
+      --workers N                  Event-loop threads, 0 to 1024; 0 means one per
+                                   CPU core. Default: 0.
+      --drain-timeout SECONDS      On stop, the longest wait for in-flight streams.
+                                   Default: 5.
+      --log-level LEVEL            error, warning, info or debug. Default: info.
+      -h, --help                   Print this help and exit.
+      --version                    Print the version and exit.
+
+      A value follows its option after a space or an equals sign (--workers 2 or
+      --workers=2). Give each option at most once.
+      --listen, --environment, --plaintext, --tls-cert and --tls-key shape the first
+      listener; define further listeners in the configuration file.
+
+    CONFIGURATION FILE
+      One JSON object; // and /* */ comments and trailing commas are allowed,
+      unknown keys are errors. Keys: listeners, control, maxRecords, registry,
+      tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices,
+      http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
+      drainTimeoutSeconds.
+      Relative TLS paths are resolved against the file's directory. An annotated
+      example using every key: fixtures/mock-apns.example.json in the repository.
+
+    EXAMPLES
+      mock-apns
+          Sandbox gateway on 127.0.0.1:2197 (self-signed TLS), control on 8197.
+      mock-apns --listen 0.0.0.0:2197 --plaintext --control off
+          Cleartext HTTP/2 on every interface, no control API.
+      mock-apns --listen 127.0.0.1:0 --tls-cert server.pem --tls-key server-key.pem
+          Your own certificate on a free port.
+      mock-apns --config mock-apns.json --log-level debug
+          A configuration file, with more logging.
+
+    Exits with status 2 on a usage or configuration error.
+    """
+}

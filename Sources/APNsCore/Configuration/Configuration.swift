@@ -1,0 +1,53 @@
+/// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs and
+/// known devices. `Configuration()` is the default setup; `ConfigurationFile` reads one from
+/// JSON and `CommandLineParser` from arguments. Call `validate()` before using a hand-built one.
+public struct Configuration: Sendable, Equatable {
+    /// The APNs listeners, at least one. Default: one listener named `default` on
+    /// `127.0.0.1:2197`, sandbox, TLS with an ephemeral self-signed certificate.
+    public var listeners: [ListenerConfiguration]
+    /// The HTTP/1.1 control API address; `nil` runs no control server. Default `127.0.0.1:8197`.
+    public var control: ControlConfiguration?
+    /// How many delivery records the store keeps before dropping the oldest; at least 1.
+    /// Default 100,000.
+    public var maxRecords: Int
+    /// Request validation knobs where Apple is silent (token length, lints, registry mode).
+    /// Default `ValidationOptions()`.
+    public var validation: ValidationOptions
+    /// Devices known at start (tokens lowercase hex, unique). Default none.
+    public var devices: [DeviceRegistration]
+    /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
+    /// (the value APNs announces today, spec section 6).
+    public var maxConcurrentStreams: Int
+    /// Whether the stream limit is fixed or follows APNs's observed rise and fall. Default `.fixed`.
+    public var streamProfile: StreamProfile
+    /// Event-loop threads, 0 to 1024; 0 means one per CPU core. Default 0.
+    public var workers: Int
+    /// Log verbosity. Default `.info`.
+    public var logLevel: LogLevel
+    /// On a graceful stop, the longest wait for in-flight streams to be answered, in seconds,
+    /// at least 0. Default 5.
+    public var drainTimeoutSeconds: Double
+
+    /// Creates a configuration; every parameter defaults as documented on its property.
+    public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
+                control: ControlConfiguration? = ControlConfiguration(),
+                maxRecords: Int = 100_000,
+                validation: ValidationOptions = ValidationOptions(),
+                devices: [DeviceRegistration] = [],
+                maxConcurrentStreams: Int = 1000,
+                streamProfile: StreamProfile = .fixed,
+                workers: Int = 0,
+                logLevel: LogLevel = .info,
+                drainTimeoutSeconds: Double = 5) {
+        self.listeners = listeners
+        self.control = control
+        self.maxRecords = maxRecords
+        self.validation = validation
+        self.devices = devices
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.streamProfile = streamProfile
+        self.workers = workers
+        self.logLevel = logLevel
+        self.drainTimeoutSeconds = drainTimeoutSeconds
+    }
+}

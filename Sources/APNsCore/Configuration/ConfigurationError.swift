@@ -1,0 +1,24 @@
+/// A configuration that cannot be used: malformed JSON, a wrong key or value, or values that
+/// contradict each other. The description names where and what, for example
+/// `listeners[1].port: expected an integer from 0 to 65535, got "abc"`.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The configuration file, when the configuration was loaded from one.
+    public var file: String?
+    /// The path of the offending field, e.g. `listeners[1].port` or `http2.streamProfile`;
+    /// empty for syntax errors (whose message gives the line and column) and for the document as a whole.
+    public var field: String
+    /// What is wrong, and what was expected.
+    public var message: String
+
+    /// Creates an error about `field` (a field path, or empty).
+    public init(field: String, message: String, file: String? = nil) {
+        self.file = file
+        self.field = field
+        self.message = message
+    }
+
+    /// `file: field: message`, leaving out the parts that are absent.
+    public var description: String {
+        [file, field.isEmpty ? nil : field, message].compactMap { $0 }.joined(separator: ": ")
+    }
+}

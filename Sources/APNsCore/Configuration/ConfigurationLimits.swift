@@ -1,0 +1,29 @@
+/// The accepted ranges of numeric settings, shared by the file parser, the command-line parser
+/// and `Configuration.validate()` so all three accept and explain the same values.
+enum ConfigurationLimits {
+    static let port = 0...65535
+    static let maxRecords = 1...Int.max
+    /// HTTP/2 allows 0 to 2^31-1; 0 would refuse every push, so it is left out.
+    static let maxConcurrentStreams = 1...Int(Int32.max)
+    /// Far above any core count; a larger number is a typo, not a wish.
+    static let workers = 0...1024
+    static let maxTokenLength = 2...Int.max
+
+    /// "an integer from 0 to 65535", or "an integer of at least 1" for an open range.
+    static func expectation(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == Int.max
+            ? "an integer of at least \(range.lowerBound)"
+            : "an integer from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// The accepted token lengths given `maxTokenLength`: even, from 2 up.
+    static func tokenLengthExpectation(maxTokenLength: Int) -> String {
+        "an even integer from 2 to \(maxTokenLength) (maxTokenLength)"
+    }
+
+    static let drainTimeoutExpectation = "a number of seconds, at least 0"
+
+    /// The unregistration time forms a device accepts.
+    static let timestampExpectation =
+        "milliseconds since the Unix epoch (an integer, at least 0) or an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\""
+}

@@ -1,0 +1,133 @@
+extension Configuration {
+    /// Checks the values and how they fit together: ranges, unique listener names, addresses
+    /// that can all be bound at once, TLS settings, token rules and devices. Throws the first
+    /// problem, naming the field by its config-file path (e.g. `listeners[1].port`).
+    ///
+    /// `ConfigurationFile` and `CommandLineParser` call this; embedders who build a
+    /// configuration by hand should too. It does not touch the file system: whether the TLS
+    /// files exist is checked when the server starts.
+    public func validate() throws(ConfigurationError) {
+        try validateListeners()
+        try validateControl()
+        try Self.check(maxRecords, in: ConfigurationLimits.maxRecords, field: "maxRecords")
+        try Self.check(maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
+                       field: "http2.maxConcurrentStreams")
+        try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")
+        guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0 else {
+            throw ConfigurationError(field: "drainTimeoutSeconds",
+                                     message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drainTimeoutSeconds)")
+        }
+        try validateValidationOptions()
+        try validateDevices()
+    }
+
+    private func validateListeners() throws(ConfigurationError) {
+        guard !listeners.isEmpty else {
+            throw ConfigurationError(field: "listeners", message: "expected at least one listener")
+        }
+        var firstIndexByName: [String: Int] = [:]
+        for (index, listener) in listeners.enumerated() {
+            let path = "listeners[\(index)]"
+            guard !listener.name.isEmpty else {
+                throw ConfigurationError(field: "\(path).name", message: "expected a non-empty name")
+            }
+            if let first = firstIndexByName[listener.name] {
+                throw ConfigurationError(field: "\(path).name",
+                                         message: "duplicate listener name \(JSONValue.quoted(listener.name)) (also listeners[\(first)]); names must be unique")
+            }
+            firstIndexByName[listener.name] = index
+            try Self.checkHost(listener.host, field: "\(path).host")
+            try Self.check(listener.port, in: ConfigurationLimits.port, field: "\(path).port")
+            switch (listener.tlsCertificatePath, listener.tlsKeyPath) {
+            case (nil, nil):
+                break
+            case (let certificate?, let key?):
+                if listener.plaintext {
+                    throw ConfigurationError(field: "\(path).tls",
+                                             message: "a plaintext listener takes no TLS certificate; remove the certificate and key or turn plaintext off")
+                }
+                if certificate.isEmpty { throw ConfigurationError(field: "\(path).tls.certificate", message: "expected a file path, got \"\"") }
+                if key.isEmpty { throw ConfigurationError(field: "\(path).tls.key", message: "expected a file path, got \"\"") }
+            case (nil, _?):
+                throw ConfigurationError(field: "\(path).tls", message: "a TLS key needs its certificate; the certificate is missing")
+            case (_?, nil):
+                throw ConfigurationError(field: "\(path).tls", message: "a TLS certificate needs its key; the key is missing")
+            }
+            let address = HostPort(host: listener.host, port: listener.port)
+            if let other = listeners[..<index].firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) }) {
+                throw ConfigurationError(field: path,
+                                         message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
+            }
+        }
+    }
+
+    private func validateControl() throws(ConfigurationError) {
+        guard let control else { return }
+        try Self.checkHost(control.host, field: "control.host")
+        try Self.check(control.port, in: ConfigurationLimits.port, field: "control.port")
+        let address = HostPort(host: control.host, port: control.port)
+        if let other = listeners.firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) }) {
+            throw ConfigurationError(field: "control",
+                                     message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
+        }
+    }
+
+    private func validateValidationOptions() throws(ConfigurationError) {
+        let maxTokenLength = validation.maxTokenLength
+        try Self.check(maxTokenLength, in: ConfigurationLimits.maxTokenLength, field: "maxTokenLength")
+        if let tokenLength = validation.tokenLength, tokenLength < 2 || tokenLength > maxTokenLength || tokenLength % 2 != 0 {
+            throw ConfigurationError(field: "tokenLength",
+                                     message: "expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got \(tokenLength)")
+        }
+        let reason = validation.invalidPayloadReason
+        guard reason.status == 400 else {
+            throw ConfigurationError(field: "invalidPayloadReason",
+                                     message: "expected a reason with status 400, got \(JSONValue.quoted(reason.rawValue)) (status \(reason.status))")
+        }
+    }
+
+    private func validateDevices() throws(ConfigurationError) {
+        var firstIndexByToken: [String: Int] = [:]
+        for (index, device) in devices.enumerated() {
+            let path = "devices[\(index)]"
+            let token = device.token
+            let isLowercaseHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            guard !token.isEmpty, token.utf8.count % 2 == 0, isLowercaseHex else {
+                throw ConfigurationError(field: "\(path).token",
+                                         message: "expected a non-empty, even-length, lowercase hexadecimal string, got \(JSONValue.quoted(token))")
+            }
+            if let required = validation.tokenLength, token.count != required {
+                throw ConfigurationError(field: "\(path).token",
+                                         message: "the token has \(token.count) hex characters but tokenLength requires \(required)")
+            }
+            if token.count > validation.maxTokenLength {
+                throw ConfigurationError(field: "\(path).token",
+                                         message: "the token has \(token.count) hex characters, more than maxTokenLength (\(validation.maxTokenLength))")
+            }
+            if let first = firstIndexByToken[token] {
+                throw ConfigurationError(field: "\(path).token", message: "duplicate device token (also devices[\(first)])")
+            }
+            firstIndexByToken[token] = index
+            if device.topic == "" {
+                throw ConfigurationError(field: "\(path).topic", message: "expected a bundle ID or null, got \"\"")
+            }
+            if let unregisteredAt = device.unregisteredAt, unregisteredAt < 0 {
+                throw ConfigurationError(field: "\(path).unregisteredAt",
+                                         message: "expected \(ConfigurationLimits.timestampExpectation), got \(unregisteredAt)")
+            }
+        }
+    }
+
+    private static func check(_ value: Int, in range: ClosedRange<Int>, field: String) throws(ConfigurationError) {
+        guard range.contains(value) else {
+            throw ConfigurationError(field: field, message: "expected \(ConfigurationLimits.expectation(range)), got \(value)")
+        }
+    }
+
+    private static func checkHost(_ host: String, field: String) throws(ConfigurationError) {
+        if let problem = HostPort.hostProblem(host) {
+            throw ConfigurationError(field: field,
+                                     message: "expected a host name or IP address, got \(JSONValue.quoted(host)) (\(problem))")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// The `/v1/deliveries` endpoints and the long poll.
+extension ControlAPI {
+    func listDeliveries(_ query: [String: String]) throws(ControlError) -> ControlResponse {
+        let filter = try DeliveryFilter(query: query)
+        var limit: Int?
+        if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
+        let result = store.query(filter, limit: limit)
+        return ControlResponse(status: 200, json: [
+            "deliveries": .array(result.deliveries.map { $0.jsonValue() }),
+            "evicted": .uint(result.evicted),
+            "lastSeq": .uint(result.lastSeq),
+            "more": .bool(result.more),
+        ])
+    }
+
+    func clearDeliveries() -> ControlResponse {
+        let cleared = store.clear()
+        return ControlResponse(status: 200, json: [
+            "cleared": .int(Int64(cleared)), "lastSeq": .uint(store.lastSeq),
+        ])
+    }
+
+    func delivery(seqText: String) throws(ControlError) -> ControlResponse {
+        guard let seq = UInt64(seqText) else {
+            throw .badRequest("seq must be a positive integer, got '\(seqText)'")
+        }
+        guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
+        return ControlResponse(status: 200, json: record.jsonValue())
+    }
+
+    func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
+        let filter = try DeliveryFilter(query: query)
+        let count = try Self.integer("count", in: query, default: 1, range: 1...Int.max)
+        let timeout = try Self.integer("timeoutMs", in: query, default: Self.defaultWaitMilliseconds,
+                                       range: 0...Self.maxWaitMilliseconds)
+        var wait = DeliveryWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
+        return .wait(wait)
+    }
+
+    /// Re-evaluates a pending wait. Returns the answer when at least `wait.count` records match,
+    /// or when `timedOut` (always an answer then); `nil` means keep waiting and call again.
+    ///
+    /// The answer is 200 `{"complete": Bool, "count": <wanted>, "matched": <found>, "deliveries":
+    /// [every matching record, oldest first], "evicted", "lastSeq"}`; `complete` is false when the
+    /// timeout came first. Cheap to call every few milliseconds: when the store's `generation`
+    /// has not changed it returns at once without the lock, and otherwise it counts only the
+    /// records appended since the last call.
+    public func waitResult(_ wait: inout DeliveryWait, timedOut: Bool) -> ControlResponse? {
+        let generation = store.generation
+        if !timedOut && generation == wait.seenGeneration { return nil }
+        wait.seenGeneration = generation
+        let progress = store.countMatching(wait.filter, clears: wait.seenClears, afterSeq: wait.scannedSeq)
+        wait.matched = (progress.restarted ? 0 : wait.matched) + progress.count
+        wait.scannedSeq = progress.lastSeq
+        wait.seenClears = progress.clears
+        guard wait.matched >= wait.count || timedOut else { return nil }
+        // The running count can include records evicted since: confirm with a full query.
+        let result = store.query(wait.filter)
+        let complete = result.deliveries.count >= wait.count
+        if !complete && !timedOut {
+            wait.seenClears = .max  // recount from scratch at the next change
+            wait.matched = 0
+            return nil
+        }
+        return ControlResponse(status: 200, json: [
+            "complete": .bool(complete),
+            "count": .int(Int64(wait.count)),
+            "deliveries": .array(result.deliveries.map { $0.jsonValue() }),
+            "evicted": .uint(result.evicted),
+            "lastSeq": .uint(result.lastSeq),
+            "matched": .int(Int64(result.deliveries.count)),
+        ])
+    }
+}

@@ -1,0 +1,23 @@
+/// One endpoint the control API serves: the single list the router dispatches on, rejects
+/// unknown query parameters with, and the OpenAPI document is tested against.
+public struct ControlRoute: Sendable, Hashable {
+    /// The HTTP method, uppercase.
+    public let method: String
+    /// The path template; `{name}` marks a path parameter, e.g. `/v1/devices/{token}`.
+    public let path: String
+    /// Every query parameter the endpoint accepts; any other name is a 400.
+    public let queryParameters: [String]
+    /// Which handler serves it.
+    let endpoint: Endpoint
+
+    enum Endpoint: Sendable, Hashable {
+        case health, stats
+        case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
+        case listDevices, clearDevices, getDevice, putDevice, deleteDevice
+    }
+
+    /// The literal segments of `path`, `nil` for a parameter segment.
+    var segments: [String?] {
+        path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) }
+    }
+}

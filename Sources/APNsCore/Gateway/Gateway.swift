@@ -1,0 +1,54 @@
+import Foundation
+
+/// The application behind every APNs listener: validates a request, records it, and returns
+/// the APNs response. Thread-safe; called from every worker thread at once.
+///
+/// No response leaves before its record is stored: `handle` appends, then returns.
+public final class Gateway: Sendable {
+    /// Where records go.
+    public let store: DeliveryStore
+    /// Known devices.
+    public let registry: DeviceRegistry
+    /// The validation knobs.
+    public let options: ValidationOptions
+    private let clock: @Sendable () -> Double
+    private let makeID: @Sendable () -> String
+
+    /// - Parameters:
+    ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
+    ///   - makeID: a new UUID string for generated `apns-id` and `apns-unique-id` values.
+    public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
+        self.store = store
+        self.registry = registry
+        self.options = options
+        self.clock = clock
+        self.makeID = makeID
+    }
+
+    /// Decides, records and answers one request.
+    /// - Returns: the response to send, and the stored record's sequence number.
+    public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32) -> (PushResponse, UInt64) {
+        let now = clock()
+        let registry = self.registry
+        let verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
+                                                nowMilliseconds: Int64(now * 1000), lookup: { registry.lookup($0) })
+        // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
+        let apnsID = verdict.apnsID ?? makeID()
+        let uniqueID = connection.environment == .sandbox ? makeID().lowercased() : nil
+        var headers = request.headers
+        for index in headers.indices where headers[index].name == "authorization" {
+            headers[index].value = AuthorizationRedaction.redact(headers[index].value)
+        }
+        let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
+                                    connectionID: connection.id, streamID: streamID, method: request.method,
+                                    path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
+                                    headers: headers, payload: request.body, status: verdict.status,
+                                    reason: verdict.reason)
+        let seq = store.append(record)
+        let response = ResponseBuilder.response(reason: verdict.reason, timestamp: verdict.timestamp,
+                                                apnsID: apnsID, uniqueID: uniqueID)
+        return (response, seq)
+    }
+}

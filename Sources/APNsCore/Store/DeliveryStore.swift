@@ -1,0 +1,217 @@
+import Synchronization
+
+/// Every request the gateway answered, newest last, in a bounded ring: when full, each append
+/// evicts the oldest record.
+///
+/// Sequence numbers count from 1 and never repeat or go back, not even across `clear()`; the
+/// ring therefore always holds a run of consecutive sequence numbers, which makes `record(seq:)`
+/// and the `after` filter O(1) to locate.
+///
+/// `append` is on the per-request hot path: O(1), no allocation beyond the record itself (the
+/// ring's storage is reserved at init; untouched pages cost no memory), and the record it
+/// evicts is released after the lock is dropped. Queries scan under the lock but copy out only
+/// the matching records; rendering them happens outside the lock.
+public final class DeliveryStore: Sendable {
+    /// The number of records the ring holds before it evicts.
+    public let capacity: Int
+
+    private let state: Mutex<State>
+    /// Mirrors of `State.lastSeq` and `State.clears`, so waiters can see a change without the lock.
+    private let lastSeqAtomic = Atomic<UInt64>(0)
+    private let clearsAtomic = Atomic<UInt64>(0)
+
+    /// Creates an empty store holding at most `capacity` records (at least 1).
+    public init(capacity: Int = 100_000) {
+        let capacity = max(1, capacity)
+        self.capacity = capacity
+        self.state = Mutex(State(capacity: capacity))
+    }
+
+    /// Stores `record` with the next sequence number (its `seq` is overwritten) and returns that
+    /// number. Evicts the oldest record when the ring is full. Pass the record as its last use so
+    /// it is moved in, not copied.
+    @discardableResult
+    public func append(_ record: consuming DeliveryRecord) -> UInt64 {
+        var record = record
+        let seq = state.withLock { state -> UInt64 in
+            state.lastSeq += 1
+            record.seq = state.lastSeq
+            let status = record.status
+            if status >= 0 && status < state.byStatus.count {
+                state.byStatus[status] &+= 1
+            } else {
+                state.otherStatuses[status, default: 0] &+= 1
+            }
+            if let reason = record.reason { state.byReason[reason, default: 0] &+= 1 }
+            if state.ring.count < capacity {
+                state.ring.append(record)
+            } else {
+                // Trade places with the oldest: `record` leaves holding the evicted one.
+                swap(&state.ring[state.start], &record)
+                state.start += 1
+                if state.start == capacity { state.start = 0 }
+                state.evicted &+= 1
+            }
+            lastSeqAtomic.store(state.lastSeq, ordering: .releasing)
+            return state.lastSeq
+        }
+        return seq  // `record` (the evicted one, if any) is released here, outside the lock
+    }
+
+    /// Empties the ring (`DELETE /v1/deliveries`) and returns how many records it removed.
+    ///
+    /// Sequence numbers keep increasing after a clear. The `evicted` count restarts at 0: a clear
+    /// removes records on purpose and so is not an eviction, and a test that clears first then
+    /// sees `evicted: 0` unless its own traffic overflowed the ring. Request totals and the
+    /// counts by status and reason are since start and are not reset.
+    @discardableResult
+    public func clear() -> Int {
+        var fresh: [DeliveryRecord] = []
+        fresh.reserveCapacity(capacity)
+        let old = state.withLock { state -> [DeliveryRecord] in
+            swap(&state.ring, &fresh)  // `fresh` now holds the old records
+            state.start = 0
+            state.evicted = 0
+            state.clears += 1
+            clearsAtomic.store(state.clears, ordering: .releasing)
+            return fresh
+        }
+        return old.count  // the old records are released here, outside the lock
+    }
+
+    /// The sequence number of the newest record ever appended (0 before the first), including
+    /// records since evicted or cleared. Read without taking the lock.
+    public var lastSeq: UInt64 { lastSeqAtomic.load(ordering: .acquiring) }
+
+    /// A number that changes whenever a record is appended or the store is cleared; read without
+    /// the lock. A waiter compares it with the value it saw last and skips work when equal.
+    public var generation: UInt64 {
+        lastSeqAtomic.load(ordering: .acquiring) &+ clearsAtomic.load(ordering: .acquiring)
+    }
+
+    /// The record with sequence number `seq`, or `nil` when it was never stored, was evicted or
+    /// was cleared.
+    public func record(seq: UInt64) -> DeliveryRecord? {
+        state.withLock { state in
+            guard let offset = state.offset(ofSeq: seq) else { return nil }
+            return state.ring[state.index(offset)]
+        }
+    }
+
+    /// The records matching `filter`, oldest first, at most `limit` of them (the oldest ones;
+    /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
+    public func query(_ filter: DeliveryFilter, limit: Int? = nil) -> DeliveryQueryResult {
+        let limit = limit.map { max(0, $0) } ?? Int.max
+        return state.withLock { state in
+            var found: [DeliveryRecord] = []
+            var more = false
+            state.scan(after: filter.after) { record in
+                guard filter.matches(record) else { return true }
+                if found.count == limit { more = true; return false }
+                found.append(record)
+                return true
+            }
+            return DeliveryQueryResult(deliveries: found, more: more, evicted: state.evicted,
+                                       lastSeq: state.lastSeq)
+        }
+    }
+
+    /// How many stored records match `filter`.
+    public func count(matching filter: DeliveryFilter) -> Int {
+        state.withLock { state in
+            var n = 0
+            state.scan(after: filter.after) { record in
+                if filter.matches(record) { n += 1 }
+                return true
+            }
+            return n
+        }
+    }
+
+    /// Counts, for an incremental waiter, the records matching `filter` appended after
+    /// `afterSeq`; when the store was cleared since `clears` (the waiter's last view) it counts
+    /// every stored match instead and says `restarted`. Returns the `lastSeq` and clear count the
+    /// answer is consistent with.
+    func countMatching(_ filter: DeliveryFilter, clears: UInt64, afterSeq: UInt64)
+        -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64) {
+        state.withLock { state in
+            let restarted = state.clears != clears
+            let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
+            var n = 0
+            state.scan(after: after) { record in
+                if filter.matches(record) { n += 1 }
+                return true
+            }
+            return (n, restarted, state.lastSeq, state.clears)
+        }
+    }
+
+    /// Totals since start plus the ring's current fill.
+    public func stats() -> DeliveryStats {
+        state.withLock { state in
+            var byStatus = state.otherStatuses
+            for (status, n) in state.byStatus.enumerated() where n > 0 { byStatus[status] = n }
+            return DeliveryStats(requests: state.lastSeq, byStatus: byStatus, byReason: state.byReason,
+                                 records: state.ring.count, evicted: state.evicted,
+                                 lastSeq: state.lastSeq, capacity: capacity)
+        }
+    }
+}
+
+extension DeliveryStore {
+    /// Everything behind the lock.
+    fileprivate struct State {
+        /// The ring; grows by append until full, then `start` marks the oldest slot.
+        var ring: [DeliveryRecord] = []
+        var start = 0
+        var lastSeq: UInt64 = 0
+        var evicted: UInt64 = 0
+        var clears: UInt64 = 0
+        /// Counts for statuses 0..<600 by index: an array bump is cheaper than hashing.
+        var byStatus = [UInt64](repeating: 0, count: 600)
+        var otherStatuses: [Int: UInt64] = [:]
+        var byReason: [Reason: UInt64] = [:]
+
+        init(capacity: Int) {
+            ring.reserveCapacity(capacity)
+        }
+
+        /// Ring slot of the record `offset` places after the oldest.
+        func index(_ offset: Int) -> Int {
+            let i = start + offset
+            return i >= ring.count ? i - ring.count : i
+        }
+
+        /// Sequence number of the oldest stored record (meaningful when the ring is not empty).
+        var firstSeq: UInt64 { lastSeq - UInt64(ring.count) + 1 }
+
+        /// Offset from the oldest of the record with `seq`, when stored.
+        func offset(ofSeq seq: UInt64) -> Int? {
+            guard !ring.isEmpty, seq >= firstSeq, seq <= lastSeq else { return nil }
+            return Int(seq - firstSeq)
+        }
+
+        /// Calls `body` with each record whose seq is greater than `after`, oldest first, until it
+        /// returns false. Reads through a buffer pointer so records are borrowed, not copied
+        /// (array subscripting copied each one: ~10 reference counts per record).
+        func scan(after: UInt64?, _ body: (borrowing DeliveryRecord) -> Bool) {
+            let first = firstOffset(after: after)
+            ring.withUnsafeBufferPointer { ring in
+                var i = start + first
+                for _ in first..<ring.count {
+                    if i >= ring.count { i -= ring.count }
+                    if !body(ring[i]) { return }
+                    i += 1
+                }
+            }
+        }
+
+        /// Offset of the first record with a sequence number greater than `after`.
+        func firstOffset(after: UInt64?) -> Int {
+            guard let after, !ring.isEmpty else { return 0 }
+            if after < firstSeq { return 0 }
+            if after >= lastSeq { return ring.count }
+            return Int(after - firstSeq) + 1
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// What the lints and push-type inference need to know about a body that parsed as a JSON
+/// object: the JSON kinds of the `aps` keys Apple defines (spec section 8), gathered in one walk
+/// by `PayloadScanner` (fast path) or from `JSONSerialization`'s result (`PayloadInspector`).
+/// Duplicate keys resolve as in `JSONSerialization`: the last one wins.
+struct PayloadFacts: Equatable {
+    /// The JSON kind of a value, with booleans apart from numbers (Apple's `badge` and
+    /// `content-available` are numbers; `true` is not one).
+    enum Kind: Equatable {
+        case absent, string, number, boolean, dictionary, array, null
+    }
+
+    /// Kind of the top-level `aps` value.
+    var aps: Kind = .absent
+    /// `aps` has some key other than `content-available`.
+    var apsHasOtherKeys = false
+    var alert: Kind = .absent
+    var badge: Kind = .absent
+    var sound: Kind = .absent
+    var contentAvailable: Kind = .absent
+    /// `content-available` is the number 1 (JSON `1` or `1.0`).
+    var contentAvailableIsOne = false
+    /// Keys inside `aps` that Apple does not define, in no particular order and possibly repeated
+    /// (the byte scanner sees duplicate keys); `PayloadLints` sorts and dedupes them.
+    var unknownApsKeys: [String] = []
+
+    /// `aps` holds only `content-available: 1`: Apple's background push (A6), and the inference
+    /// rule for a missing `apns-push-type` (spec section 9).
+    var isContentAvailableOnly: Bool { aps == .dictionary && !apsHasOtherKeys && contentAvailableIsOne }
+
+    /// `aps` carries something the user sees or hears.
+    var hasVisibleContent: Bool { alert != .absent || badge != .absent || sound != .absent }
+}

@@ -1,0 +1,150 @@
+/// Validates one APNs push request: a pure function from the request to a `Verdict`.
+///
+/// The verdict holds every field that could be parsed, even when the request is refused, and one
+/// reason: the first failing check in APNs's order (spec section 9 "Order of checks";
+/// authentication is the caller's job, between the path and the headers):
+///
+/// 1. `:method` not POST → 405 `MethodNotAllowed`; `:path` not `/3/device/<token>` → 404 `BadPath`,
+///    or 400 `MissingDeviceToken` for `/3/device/` and `/3/device`.
+/// 2. A header name repeated → `DuplicateHeaders`.
+/// 3. Headers: `apns-id` (`BadMessageId`), `apns-expiration` (`BadExpirationDate`), `apns-priority`
+///    (`BadPriority`), `apns-push-type` (`InvalidPushType`), `apns-collapse-id` (`BadCollapseId`).
+/// 4. Device token format → `BadDeviceToken` (`DeviceTokenRule`).
+/// 5. Topic: absent with no default → `MissingTopic`; implausible → `BadTopic` (`TopicRule`).
+/// 6. Sent push type versus topic suffix → `InvalidPushType` / `DeviceTokenNotForTopic`.
+/// 7. Registry → `BadDeviceToken`, `DeviceTokenNotForTopic`, 410 `ExpiredToken` / `Unregistered`.
+/// 8. Payload: empty → `PayloadEmpty`; over `PushType.maxPayloadBytes` bytes → 413
+///    `PayloadTooLarge` (size before parsing, so large garbage gets 413); not a JSON object →
+///    `invalidPayloadReason` with `payloadError`.
+/// 9. With `lintsAsErrors`, the first lint → its `PayloadLint.rejectionReason`.
+public enum RequestValidator {
+    /// Validates `request` for a listener of `environment`.
+    ///
+    /// - Parameters:
+    ///   - request: the assembled request; header names lowercase, in arrival order.
+    ///   - environment: the listener's environment, compared with the registered device's.
+    ///   - options: the spec section 9 knobs (token length, registry mode, lints as errors,
+    ///     reason for invalid JSON).
+    ///   - nowMilliseconds: current time, ms since the Unix epoch; the 410 `timestamp` of an
+    ///     expired device that has no `unregisteredAt`.
+    ///   - defaultTopic: the topic used when `apns-topic` is absent (a single-topic client
+    ///     certificate's bundle ID, Apple *Communicating with APNs*); `nil` otherwise.
+    ///   - lookup: the device registry, called with the lowercase token, only for requests that
+    ///     passed every check before it.
+    /// - Returns: the verdict; `reason == nil` means 200.
+    public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+                                nowMilliseconds: Int64, defaultTopic: String? = nil,
+                                lookup: (String) -> DeviceRegistration?) -> Verdict {
+        var verdict = Verdict()
+        // The first failure wins; later steps still run to fill the verdict's fields.
+        var reason: Reason?
+
+        // 1. Method and path.
+        if !RequestPathRule.isAllowedMethod(request.method) { reason = .methodNotAllowed }
+        var validToken: String?
+        var tokenIsBad = false
+        switch RequestPathRule.parse(request.path) {
+        case .badPath:
+            if reason == nil { reason = .badPath }
+        case .missingToken:
+            if reason == nil { reason = .missingDeviceToken }
+        case .token(let text):
+            if let token = DeviceTokenRule.normalized(text, options: options) {
+                validToken = token
+                verdict.deviceToken = token
+            } else {
+                tokenIsBad = true
+                verdict.deviceToken = DeviceTokenRule.recordForm(text)
+            }
+        }
+
+        // 2. Duplicate headers.
+        let headers = RequestHeaders(request.headers)
+        if headers.hasDuplicates && reason == nil { reason = .duplicateHeaders }
+
+        // 3. Header values, in the order listed in Apple's header table.
+        if let id = headers.apnsID {
+            if HeaderRules.isCanonicalUUID(id) { verdict.apnsID = id } else if reason == nil { reason = .badMessageId }
+        }
+        if let text = headers.expiration {
+            verdict.expiration = HeaderRules.expiration(text)
+            if verdict.expiration == nil && reason == nil { reason = .badExpirationDate }
+        }
+        if let text = headers.priority {
+            verdict.priority = HeaderRules.priority(text)
+            if verdict.priority == nil && reason == nil { reason = .badPriority }
+        } else {
+            verdict.priority = 10
+        }
+        var sentType: PushType?
+        if let text = headers.pushType {
+            verdict.pushTypeSent = text
+            sentType = HeaderRules.pushType(text)
+            if sentType == nil && reason == nil { reason = .invalidPushType }
+        }
+        if let collapseID = headers.collapseID {
+            verdict.collapseID = collapseID
+            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseId }
+        }
+
+        // 4. Device token format.
+        if tokenIsBad && reason == nil { reason = .badDeviceToken }
+
+        // 5. Topic. A default topic comes from the certificate and is trusted as is.
+        let topic = headers.topic ?? defaultTopic
+        verdict.topic = topic
+        if let sent = headers.topic {
+            if !TopicRule.isValid(sent) && reason == nil { reason = .badTopic }
+        } else if topic == nil && reason == nil {
+            reason = .missingTopic
+        }
+
+        // 6. Push type against the topic suffix: only for a push type that was sent.
+        if reason == nil, let sentType, let topic, let mismatch = TopicRule.pushTypeMismatch(sentType, topic: topic) {
+            reason = mismatch
+        }
+
+        // 7. Registry: consulted only for an otherwise acceptable request (it may take a lock).
+        if reason == nil, let token = validToken, let topic,
+           let refusal = RegistryRule.check(lookup(token), topic: topic, environment: environment,
+                                            mode: options.registry, nowMilliseconds: nowMilliseconds) {
+            reason = refusal.reason
+            verdict.timestamp = refusal.timestamp
+        }
+
+        // 8. Payload. Without a sent push type the limit is 4096: inference yields only alert
+        // or background.
+        let body = request.body
+        var facts: PayloadFacts?
+        if body.isEmpty {
+            if reason == nil { reason = .payloadEmpty }
+        } else if body.count > (sentType ?? .alert).maxPayloadBytes {
+            if reason == nil { reason = .payloadTooLarge }
+        } else {
+            switch PayloadInspector.inspect(body) {
+            case .object(let parsed):
+                facts = parsed
+            case .invalid(let message):
+                verdict.payloadError = message
+                if reason == nil { reason = options.invalidPayloadReason }
+            }
+        }
+        let pushType = sentType ?? ((facts?.isContentAvailableOnly ?? false) ? .background : .alert)
+        verdict.pushType = pushType
+
+        // 9. Lints, for any body that parsed as an object.
+        if let facts {
+            let lints = PayloadLints.lints(facts, pushType: pushType, pushTypeSent: headers.pushType != nil,
+                                           priority: verdict.priority)
+            if let first = lints.first {
+                if options.lintsAsErrors && reason == nil {
+                    reason = first.rejectionReason(invalidPayloadReason: options.invalidPayloadReason)
+                }
+                verdict.lints = lints.map(\.message)
+            }
+        }
+
+        verdict.reason = reason
+        return verdict
+    }
+}

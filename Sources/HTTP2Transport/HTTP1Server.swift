@@ -1,0 +1,150 @@
+import CLibevent
+import Glibc
+
+/// An HTTP/1.1 request to the control server.
+public struct HTTP1Request: Sendable {
+    /// `GET`, `POST`, `PUT`, `DELETE`, ... (`OTHER` for methods libevent does not name).
+    public var method: String
+    /// The path, without the query string, as sent (not percent-decoded).
+    public var path: String
+    /// Query parameters in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// The body bytes.
+    public var body: [UInt8]
+}
+
+/// One request awaiting its answer. Answer exactly once, on the server's loop thread; an answer
+/// may come later (long poll), and is dropped quietly when the client has gone.
+public final class HTTP1Exchange: @unchecked Sendable {
+    private var request: OpaquePointer?
+
+    init(request: OpaquePointer) { self.request = request }
+
+    /// True once answered.
+    public var isAnswered: Bool { request == nil }
+
+    /// Sends the answer with `content-type`, any extra `headers`, and the body.
+    public func respond(status: Int, contentType: String = "application/json",
+                        headers extra: [(name: String, value: String)] = [], body: [UInt8]) {
+        guard let request else { return }
+        self.request = nil
+        let headers = evhttp_request_get_output_headers(request)
+        evhttp_add_header(headers, "Content-Type", contentType)
+        for field in extra { evhttp_add_header(headers, field.name, field.value) }
+        evhttp_add_header(headers, "Cache-Control", "no-store")
+        let buffer = evbuffer_new()
+        defer { evbuffer_free(buffer) }
+        body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        evhttp_send_reply(request, Int32(status), HTTP1Server.reasonPhrase(status), buffer)
+    }
+}
+
+/// A small HTTP/1.1 server on libevent's `evhttp`, for the JSON control API.
+public final class HTTP1Server: @unchecked Sendable {
+    private let http: OpaquePointer
+    private let handler: (HTTP1Request, HTTP1Exchange) -> Void
+    /// The address bound (the port resolved when 0 was asked).
+    public private(set) var boundAddress: SocketAddress
+
+    /// Binds `host:port` on `loop`. Call before the loop runs or on its thread.
+    /// - Parameter handler: called on the loop's thread for every request.
+    /// - Throws: `TransportError` when the address cannot be bound.
+    public init(loop: EventLoop, host: String, port: Int, maxBodyBytes: Int = 1 << 20,
+                handler: @escaping (HTTP1Request, HTTP1Exchange) -> Void) throws {
+        guard let http = evhttp_new(loop.base) else { throw TransportError("evhttp_new failed") }
+        self.http = http
+        self.handler = handler
+        evhttp_set_max_body_size(http, maxBodyBytes)
+        evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue
+            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_PATCH.rawValue
+            | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_OPTIONS.rawValue))
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard port >= 0 && port <= 65535, let handle = evhttp_bind_socket_with_handle(http, bare, UInt16(port)) else {
+            evhttp_free(http)
+            throw TransportError("cannot listen on \(host):\(port) for the control API: \(String(cString: strerror(errno)))")
+        }
+        let fd = evhttp_bound_socket_get_fd(handle)
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        boundAddress = SocketAddress(storage: storage, length: length)
+        evhttp_set_gencb(http, { request, arg in
+            guard let request, let arg else { return }
+            Unmanaged<HTTP1Server>.fromOpaque(arg).takeUnretainedValue().dispatch(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Frees the listener. Call on the loop's thread.
+    public func close() { evhttp_free(http) }
+
+    private func dispatch(_ request: OpaquePointer) {
+        let method: String
+        switch evhttp_request_get_command(request) {
+        case EVHTTP_REQ_GET: method = "GET"
+        case EVHTTP_REQ_POST: method = "POST"
+        case EVHTTP_REQ_PUT: method = "PUT"
+        case EVHTTP_REQ_DELETE: method = "DELETE"
+        case EVHTTP_REQ_PATCH: method = "PATCH"
+        case EVHTTP_REQ_HEAD: method = "HEAD"
+        case EVHTTP_REQ_OPTIONS: method = "OPTIONS"
+        default: method = "OTHER"
+        }
+        let exchange = HTTP1Exchange(request: request)
+        let uri = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        var path = uri
+        var query: [(name: String, value: String)] = []
+        if let mark = uri.firstIndex(of: "?") {
+            path = String(uri[..<mark])
+            guard let parsed = HTTP1Server.parseQuery(String(uri[uri.index(after: mark)...])) else {
+                exchange.respond(status: 400, body: Array(#"{"error":"malformed query string"}"#.utf8))
+                return
+            }
+            query = parsed
+        }
+        var body: [UInt8] = []
+        if let input = evhttp_request_get_input_buffer(request) {
+            let length = evbuffer_get_length(input)
+            if length > 0 {
+                body = [UInt8](repeating: 0, count: length)
+                _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
+            }
+        }
+        handler(HTTP1Request(method: method, path: path, query: query, body: body), exchange)
+    }
+
+    /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding.
+    private static func parseQuery(_ text: String) -> [(name: String, value: String)]? {
+        var list = evkeyvalq()
+        guard evhttp_parse_query_str(text, &list) == 0 else {
+            evhttp_clear_headers(&list)
+            return nil
+        }
+        defer { evhttp_clear_headers(&list) }
+        var pairs: [(name: String, value: String)] = []
+        var item = list.tqh_first
+        while let entry = item {
+            pairs.append((String(cString: entry.pointee.key), String(cString: entry.pointee.value)))
+            item = entry.pointee.next.tqe_next
+        }
+        return pairs
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 204: return "No Content"
+        case 400: return "Bad Request"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 409: return "Conflict"
+        case 413: return "Payload Too Large"
+        case 415: return "Unsupported Media Type"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+}

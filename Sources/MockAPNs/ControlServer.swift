@@ -1,0 +1,64 @@
+import APNsCore
+import Glibc
+import HTTP2Transport
+
+/// Serves the JSON control API over HTTP/1.1 (libevent `evhttp`) on its own port, and drives
+/// `GET /v1/deliveries/wait` long polls by re-checking every few milliseconds.
+final class ControlServer: @unchecked Sendable {
+    /// How often a pending wait re-checks the store, in seconds: well inside the 50 ms promise.
+    static let pollInterval = 0.005
+
+    private let api: ControlAPI
+    private let loop: EventLoop
+    private var server: HTTP1Server?
+
+    init(api: ControlAPI, loop: EventLoop) {
+        self.api = api
+        self.loop = loop
+    }
+
+    /// Binds `host:port`. Call before the loop runs.
+    func start(host: String, port: Int) throws -> SocketAddress {
+        let server = try HTTP1Server(loop: loop, host: host, port: port) { [weak self] request, exchange in
+            self?.serve(request, exchange)
+        }
+        self.server = server
+        return server.boundAddress
+    }
+
+    /// Frees the listener; on the loop's thread.
+    func close() {
+        server?.close()
+        server = nil
+    }
+
+    private func serve(_ request: HTTP1Request, _ exchange: HTTP1Exchange) {
+        let control = ControlRequest(method: request.method, path: request.path, query: request.query, body: request.body)
+        switch api.handle(control) {
+        case .response(let response):
+            exchange.respond(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                             body: response.body)
+        case .wait(let wait):
+            let deadline = ControlServer.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
+            poll(wait, exchange, deadline: deadline)
+        }
+    }
+
+    private func poll(_ pending: DeliveryWait, _ exchange: HTTP1Exchange, deadline: Double) {
+        var wait = pending
+        let timedOut = ControlServer.monotonicSeconds() >= deadline
+        if let response = api.waitResult(&wait, timedOut: timedOut) {
+            exchange.respond(status: response.status, body: response.body)
+            return
+        }
+        loop.schedule(after: ControlServer.pollInterval) { [weak self] in
+            self?.poll(wait, exchange, deadline: deadline)
+        }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,159 @@
+import APNsCore
+import Foundation
+import HTTP2Transport
+import Synchronization
+
+/// A MockAPNs gateway: APNs listeners (HTTP/2 over TLS or cleartext), the delivery store, the
+/// device registry and the JSON control API, in one object. Use it to embed MockAPNs in a Swift
+/// test suite:
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.listeners[0].port = 0          // any free port
+/// configuration.control = nil                  // no HTTP control API needed in-process
+/// let server = MockAPNsServer(configuration: configuration)
+/// try server.start()
+/// defer { server.stop() }
+/// // point the sender at https://127.0.0.1:\(server.listeners[0].port), trusting server.certificatePEM(listener: 0)
+/// let accepted = server.deliveries(matching: DeliveryFilter(status: 200))
+/// ```
+public final class MockAPNsServer: @unchecked Sendable {
+    /// A listener as bound.
+    public struct BoundListener: Sendable, Equatable {
+        /// The listener's configured name.
+        public var name: String
+        /// The environment it serves.
+        public var environment: APNsEnvironment
+        /// The bound host and port (the real port when 0 was configured).
+        public var host: String
+        public var port: Int
+        /// True for TLS; false for cleartext HTTP/2 (`plaintext`).
+        public var tls: Bool
+        /// `https://host:port` or `http://host:port`.
+        public var url: String {
+            let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            return (tls ? "https://" : "http://") + bracketed + ":" + String(port)
+        }
+    }
+
+    /// The configuration the server was made with.
+    public let configuration: Configuration
+    /// Every recorded request.
+    public let store: DeliveryStore
+    /// Known devices (configured, plus those put through the control API).
+    public let registry: DeviceRegistry
+    /// The validation, recording and answering logic.
+    public let gateway: Gateway
+
+    private let mainLoop = EventLoop()
+    private var http2: HTTP2Server?
+    private var control: ControlServer?
+    private var tlsContexts: [TLSContext?] = []
+    private let startedAt = Date()
+    private let state = Mutex<Phase>(.idle)
+    private enum Phase { case idle, running, stopped }
+
+    /// The APNs listeners as bound; empty before `start()`.
+    public private(set) var listeners: [BoundListener] = []
+    /// The control API's bound port, or nil when disabled or before `start()`.
+    public private(set) var controlPort: Int?
+    /// The control API's base URL, e.g. `http://127.0.0.1:8197`.
+    public private(set) var controlURL: String?
+
+    /// Makes a server; nothing is bound until `start()`.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        store = DeliveryStore(capacity: configuration.maxRecords)
+        registry = DeviceRegistry(devices: configuration.devices)
+        gateway = Gateway(store: store, registry: registry, options: configuration.validation)
+    }
+
+    /// Loads TLS material, binds every listener and the control API, and starts the threads.
+    /// - Throws: `TLSError` (unreadable certificate or key, mismatch) or `TransportError`
+    ///   (address in use, unresolvable host). Nothing keeps running after a throw.
+    public func start() throws {
+        try state.withLock { phase in
+            guard phase == .idle else { throw TransportError.alreadyStarted }
+            phase = .running
+        }
+        var specs: [HTTP2ListenerSpec] = []
+        for listener in configuration.listeners {
+            let tls: TLSContext?
+            let alpn: ALPNMode = listener.alpn == .required ? .required : .optional
+            if listener.plaintext {
+                tls = nil
+            } else if let certificate = listener.tlsCertificatePath, let key = listener.tlsKeyPath {
+                tls = try TLSContext(certificatePath: certificate, keyPath: key, alpn: alpn)
+            } else {
+                tls = try TLSContext.ephemeral(alpn: alpn)
+            }
+            tlsContexts.append(tls)
+            specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls,
+                                           settings: HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))))
+        }
+        let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
+            APNsRequestHandler.Listener(name: $0.name, environment: $0.environment)
+        })
+        let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
+        try http2.start()
+        self.http2 = http2
+        listeners = zip(configuration.listeners, http2.boundAddresses).map { listener, address in
+            BoundListener(name: listener.name, environment: listener.environment, host: address.hostText,
+                          port: address.port, tls: !listener.plaintext)
+        }
+        if let controlConfiguration = configuration.control {
+            let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
+                version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) }
+            let control = ControlServer(api: ControlAPI(store: store, registry: registry, status: status), loop: mainLoop)
+            do {
+                let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
+                controlPort = address.port
+                controlURL = "http://" + address.description
+            } catch {
+                http2.shutdown(debugData: [], drainTimeout: 0)
+                throw error
+            }
+            self.control = control
+        }
+        mainLoop.start()
+    }
+
+    private func controlStatus() -> ControlStatus {
+        ControlStatus(version: MockAPNsVersion.string,
+                      uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
+                      connectionsOpen: http2?.openConnections ?? 0,
+                      listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) })
+    }
+
+    /// Stops gracefully: GOAWAY NO_ERROR with `{"reason":"Shutdown"}` on every connection,
+    /// in-flight streams answered (up to `drainTimeoutSeconds`), then everything closed.
+    /// Blocks until done; safe to call twice.
+    public func stop() {
+        let wasRunning = state.withLock { phase -> Bool in
+            defer { if phase == .running { phase = .stopped } }
+            return phase == .running
+        }
+        guard wasRunning else { return }
+        http2?.shutdown(debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
+                        drainTimeout: configuration.drainTimeoutSeconds)
+        let control = self.control
+        mainLoop.execute { control?.close() }
+        mainLoop.stop()
+        mainLoop.waitUntilFinished()
+    }
+
+    /// The stored records matching `filter`, oldest first.
+    public func deliveries(matching filter: DeliveryFilter = DeliveryFilter()) -> [DeliveryRecord] {
+        store.query(filter, limit: nil).deliveries
+    }
+
+    /// The PEM certificate a listener presents (for a client to trust an ephemeral one), or
+    /// nil for a cleartext listener or before `start()`.
+    public func certificatePEM(listener index: Int) -> String? {
+        guard index < tlsContexts.count else { return nil }
+        return tlsContexts[index]?.certificatePEM
+    }
+
+    /// Connections open now, across every listener.
+    public var openConnections: Int { http2?.openConnections ?? 0 }
+}

@@ -1,0 +1,114 @@
+import XCTest
+@testable import APNsCore
+
+/// Keeps docs/control-api.openapi.json in step with the router's own route table.
+final class ControlAPIOpenAPITests: XCTestCase {
+    private static let documentPath = "docs/control-api.openapi.json"
+
+    private struct DocumentMissing: Error {}
+
+    /// The repository root: walk up from this file (its real path, then as given) to the first
+    /// folder holding the document.
+    private func document() throws -> [String: Any] {
+        let given = URL(fileURLWithPath: #filePath)
+        for start in [given.resolvingSymlinksInPath(), given] {
+            var folder = start.deletingLastPathComponent()
+            while folder.path != "/" {
+                let candidate = folder.appendingPathComponent(Self.documentPath)
+                if FileManager.default.fileExists(atPath: candidate.path) {
+                    let data = try Data(contentsOf: candidate)
+                    return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        XCTFail("\(Self.documentPath) not found above \(#filePath)")
+        throw DocumentMissing()
+    }
+
+    private func resolve(_ item: Any, in doc: [String: Any]) -> [String: Any] {
+        guard let object = item as? [String: Any] else { return [:] }
+        guard let ref = object["$ref"] as? String else { return object }
+        var node: Any = doc
+        for part in ref.dropFirst(2).split(separator: "/") {
+            node = (node as? [String: Any])?[String(part)] ?? [:]
+        }
+        return node as? [String: Any] ?? [:]
+    }
+
+    func testOperationsAndParametersMatchTheRouter() throws {
+        let doc = try document()
+        XCTAssertEqual((doc["openapi"] as? String)?.hasPrefix("3.0"), true)
+        let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
+        var documented: [String: [String]] = [:]   // "GET /v1/x" -> query parameter names
+        var pathParameters: [String: Set<String>] = [:]
+        for (path, item) in paths {
+            let item = try XCTUnwrap(item as? [String: Any])
+            let shared = (item["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
+            for (method, operation) in item where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
+                let operation = try XCTUnwrap(operation as? [String: Any])
+                let parameters = shared + (operation["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
+                let key = "\(method.uppercased()) \(path)"
+                documented[key] = parameters.filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String }.sorted()
+                pathParameters[key] = Set(parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+                XCTAssertNotNil((operation["responses"] as? [String: Any])?["200"] ?? (operation["responses"] as? [String: Any])?["201"],
+                                "\(key) documents no success response")
+            }
+        }
+        var served: [String: [String]] = [:]
+        for route in ControlAPI.routes { served["\(route.method) \(route.path)"] = route.queryParameters.sorted() }
+        XCTAssertEqual(Set(documented.keys), Set(served.keys), "operations differ")
+        for (key, names) in served {
+            XCTAssertEqual(documented[key], names, "query parameters of \(key)")
+            let template = key.split(separator: " ")[1]
+            let braces = Set(template.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+            XCTAssertEqual(pathParameters[key], braces, "path parameters of \(key)")
+        }
+    }
+
+    func testDeliveryAndDeviceSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func properties(_ name: String) -> Set<String> {
+            Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(StoreFixtures.record().jsonValue().encoded()).keys))
+        XCTAssertEqual(properties("Device"),
+                       Set(StoreFixtures.object(DeviceRegistration(token: "aa", environment: .sandbox).jsonValue().encoded()).keys))
+        XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
+    }
+
+    /// Calls every route once and checks the answer's keys against the schema the document
+    /// gives for that status, so response shapes cannot drift either.
+    func testEveryResponseShapeMatchesItsSchema() throws {
+        let doc = try document()
+        let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
+        let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: [
+            DeviceRegistration(token: "aabb", environment: .sandbox)]), status: { StoreFixtures.status() })
+        api.store.append(StoreFixtures.record())
+        let samples: [String: (target: String, body: String)] = [
+            "/v1/deliveries/{seq}": ("/v1/deliveries/1", ""),
+            "/v1/devices/{token}": ("/v1/devices/aabb", #"{"environment":"sandbox"}"#),
+            "/v1/deliveries/wait": ("/v1/deliveries/wait?timeoutMs=0", ""),
+        ]
+        // Deletions last, so the gets still find what they ask for.
+        for route in ControlAPI.routes.sorted(by: { ($0.method == "DELETE" ? 1 : 0) < ($1.method == "DELETE" ? 1 : 0) }) {
+            let sample = samples[route.path] ?? (route.path, "")
+            guard case .response(let response) = api.handle(ControlRequest(method: route.method, target: sample.target,
+                                                                          body: Array(sample.body.utf8))) else {
+                XCTFail("\(route.method) \(route.path) waited"); continue
+            }
+            let operation = ((paths[route.path] as? [String: Any])?[route.method.lowercased()] as? [String: Any]) ?? [:]
+            let documented = (operation["responses"] as? [String: Any])?[String(response.status)] as? [String: Any]
+            let schemaRef = ((documented?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+            let schema = resolve(schemaRef ?? [:], in: doc)
+            let keys = Set(((schema["properties"] as? [String: Any]) ?? [:]).keys)
+            XCTAssertEqual(keys, Set(StoreFixtures.object(response.body).keys),
+                           "\(route.method) \(route.path) answered \(response.status)")
+        }
+        // And the error shape.
+        guard case .response(let notFound) = api.handle(ControlRequest(method: "GET", path: "/nope")) else { return XCTFail() }
+        let error = resolve(["$ref": "#/components/schemas/Error"], in: doc)
+        XCTAssertEqual(Set(((error["properties"] as? [String: Any]) ?? [:]).keys), Set(StoreFixtures.object(notFound.body).keys))
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing MockAPNs needs, when it is missing:
+# Debian packages (C libraries, curl/nghttp/h2load) and pytest for the live tests.
+# Safe to run again: it installs nothing that is already there.
+set -euo pipefail
+
+packages=(pkg-config libnghttp2-dev libssl-dev libevent-dev curl nghttp2-client nghttp2-server openssl python3)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import pytest' 2>/dev/null; then
+  echo "installing pytest"
+  python3 -m pip install --quiet --disable-pip-version-check pytest
+fi
+
+command -v swift >/dev/null || { echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6 first" >&2; exit 1; }
