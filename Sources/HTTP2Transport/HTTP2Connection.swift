@@ -33,6 +33,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     private let alpnRequired: Bool
     private let onClose: (HTTP2Connection) -> Void
     private var drainTimer: LoopTimer?
+    /// True while `nghttp2_session_mem_recv` runs (and so our callbacks may run).
+    private var insideSession = false
+    /// A close asked for from inside a callback, carried out when nghttp2 returns (true = reset).
+    private var closeRequested: Bool?
     /// True once the handler was told of the connection (it then hears of the close too).
     private var opened = false
     /// Requests completed on this connection.
@@ -161,7 +165,13 @@ public final class HTTP2Connection: @unchecked Sendable {
                     return
                 }
             }
+            insideSession = true
             let consumed = nghttp2_session_mem_recv(session, buffer.assumingMemoryBound(to: UInt8.self), count)
+            insideSession = false
+            if let reset = closeRequested {
+                close(reset: reset)
+                return
+            }
             if consumed < 0 {
                 // nghttp2 queued a GOAWAY for protocol errors: send it, then close.
                 flush()
@@ -178,8 +188,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Moves everything nghttp2 wants to send to the socket, closing when the session is done.
+    /// Deferred while nghttp2 is running our callbacks: it must not be re-entered.
     func flush() {
-        guard phase != .closed, let session else { return }
+        guard phase != .closed, !insideSession, let session else { return }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
@@ -338,6 +349,15 @@ public final class HTTP2Connection: @unchecked Sendable {
         flush()
     }
 
+    /// Sends SETTINGS with a new MAX_CONCURRENT_STREAMS; nghttp2 then refuses streams over it
+    /// (RST_STREAM REFUSED_STREAM) once the client acknowledges.
+    public func setMaxConcurrentStreams(_ limit: UInt32) {
+        guard phase == .open, let session else { return }
+        var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        flush()
+    }
+
     /// The number of streams open now.
     public var openStreamCount: Int { streams.count }
 
@@ -388,6 +408,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Closes the socket now (FIN, or TCP RST when `reset`), and frees the session.
     public func close(reset: Bool = false) {
         guard phase != .closed else { return }
+        if insideSession {
+            closeRequested = reset
+            return
+        }
         phase = .closed
         drainTimer?.cancel()
         drainTimer = nil

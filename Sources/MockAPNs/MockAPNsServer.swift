@@ -93,7 +93,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
             APNsRequestHandler.Listener(name: $0.name, environment: $0.environment)
-        })
+        }, profile: configuration.streamProfile, maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams),
+           logger: Logger(level: configuration.logLevel))
         let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
         try http2.start()
         self.http2 = http2

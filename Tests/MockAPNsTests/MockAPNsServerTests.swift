@@ -1,0 +1,133 @@
+import APNsCore
+import Foundation
+import MockAPNs
+import XCTest
+
+final class MockAPNsServerTests: XCTestCase {
+    let token = String(repeating: "ab", count: 32)
+
+    /// A server on free ports with an ephemeral certificate, as a Swift test suite embeds it.
+    func makeServer(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> MockAPNsServer {
+        var configuration = Configuration()
+        configuration.listeners[0].port = 0
+        configuration.control = ControlConfiguration(host: "127.0.0.1", port: 0)
+        configuration.workers = 2
+        configuration.drainTimeoutSeconds = 1
+        adjust(&configuration)
+        let server = MockAPNsServer(configuration: configuration)
+        try server.start()
+        return server
+    }
+
+    func trustFile(_ server: MockAPNsServer) throws -> String {
+        let path = NSTemporaryDirectory() + "mockapns-\(UUID().uuidString).pem"
+        try XCTUnwrap(server.certificatePEM(listener: 0)).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testEmbeddedServerRecordsWhatCurlSent() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let ca = try trustFile(server)
+        let result = try ProcessRunner.run("/usr/bin/curl", [
+            "-sS", "-D", "-", "--http2", "--cacert", ca,
+            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-collapse-id: c1",
+            "-d", #"{"aps":{"alert":"hi"}}"#, "https://localhost:\(server.listeners[0].port)/3/device/\(token)",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
+        let records = server.deliveries(matching: DeliveryFilter(token: token))
+        XCTAssertEqual(records.count, 1)
+        let record = try XCTUnwrap(records.first)
+        XCTAssertEqual(record.status, 200)
+        XCTAssertEqual(record.verdict.topic, "com.example.app")
+        XCTAssertEqual(record.verdict.collapseID, "c1")
+        XCTAssertEqual(record.environment, .sandbox)
+        XCTAssertTrue(result.stdout.lowercased().contains("apns-id: \(record.apnsID.lowercased())"), result.stdout)
+        XCTAssertNotNil(record.uniqueID)
+    }
+
+    func testProductionListenerOmitsUniqueIDAndEchoesApnsID() throws {
+        let server = try makeServer { $0.listeners[0].environment = .production }
+        defer { server.stop() }
+        let ca = try trustFile(server)
+        let apnsID = "123e4567-e89b-12d3-a456-426614174000"
+        let result = try ProcessRunner.run("/usr/bin/curl", [
+            "-sS", "-D", "-", "--http2", "--cacert", ca, "-H", "apns-topic: com.example.app", "-H", "apns-id: \(apnsID)",
+            "-d", #"{"aps":{"badge":1}}"#, "https://127.0.0.1:\(server.listeners[0].port)/3/device/\(token)",
+        ])
+        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("apns-id: \(apnsID)"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("apns-unique-id"), result.stdout)
+    }
+
+    func testAppleObservedProfileLowersStreamsAfterRejectionAndRestoresAfterSuccess() throws {
+        let server = try makeServer {
+            $0.streamProfile = .appleObserved
+            $0.listeners[0].plaintext = true
+        }
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.listeners[0].port)/3/device/"
+        let body = NSTemporaryDirectory() + "mockapns-body-\(UUID().uuidString).json"
+        try #"{"aps":{"alert":"hi"}}"#.write(toFile: body, atomically: true, encoding: .utf8)
+        // One connection, streams in order: a rejection (bad token), then an accepted push.
+        let result = try ProcessRunner.run("/usr/bin/nghttp", [
+            "-nv", "-H", "apns-topic: com.example.app", "-d", body, base + "zz", base + token,
+        ])
+        // The values of MAX_CONCURRENT_STREAMS in the SETTINGS frames the client received.
+        var values: [String] = []
+        var inReceivedSettings = false
+        for line in result.stdout.split(separator: "\n") {
+            if line.hasPrefix("[") { inReceivedSettings = line.contains("recv SETTINGS") }
+            if inReceivedSettings, line.contains("SETTINGS_MAX_CONCURRENT_STREAMS"), let value = line.split(separator: ":").last {
+                values.append(value.trimmingCharacters(in: CharacterSet(charactersIn: "] ")))
+            }
+        }
+        // Initial SETTINGS (1000), then 1 after the rejection, then 1000 after the success.
+        XCTAssertEqual(values, ["1000", "1", "1000"], result.stdout)
+    }
+
+    func testStopSendsGoawayShutdownToOpenConnections() throws {
+        let server = try makeServer { $0.listeners[0].plaintext = true }
+        // A raw cleartext HTTP/2 client: preface and empty SETTINGS, then it only reads.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(server.listeners[0].port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(connected, 0)
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count)
+        let deadline = Date().addingTimeInterval(5)
+        while server.openConnections == 0 && Date() < deadline { usleep(2000) }
+        usleep(50_000)
+        server.stop()
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        // Walk the frames: 3-byte length, type, flags, 4-byte stream id, payload.
+        var goaway: (errorCode: UInt32, debug: String)?
+        var offset = 0
+        while offset + 9 <= received.count {
+            let length = Int(received[offset]) << 16 | Int(received[offset + 1]) << 8 | Int(received[offset + 2])
+            let type = received[offset + 3]
+            let payload = Array(received[(offset + 9)..<min(received.count, offset + 9 + length)])
+            if type == 0x7 && payload.count >= 8 {
+                let code = payload[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                goaway = (code, String(decoding: payload[8...], as: UTF8.self))
+            }
+            offset += 9 + length
+        }
+        XCTAssertEqual(goaway?.errorCode, 0, "GOAWAY NO_ERROR expected; got \(received.count) bytes")
+        XCTAssertEqual(goaway?.debug, #"{"reason":"Shutdown"}"#)
+        XCTAssertEqual(server.openConnections, 0)
+    }
+}
