@@ -17,9 +17,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ "${1:-}" = "--test" ] && ! python3 -c 'import pytest' 2>/dev/null; then
-  echo "installing pytest"
-  python3 -m pip install --quiet --disable-pip-version-check pytest
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import pytest, h2' 2>/dev/null; then
+  echo "installing the live tests' Python packages (tests/live/requirements.txt)"
+  python3 -m pip install --quiet --disable-pip-version-check -r "$(dirname "$0")/../tests/live/requirements.txt"
 fi
 
 command -v swift >/dev/null || { echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6 first" >&2; exit 1; }

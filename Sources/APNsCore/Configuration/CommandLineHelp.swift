@@ -38,8 +38,9 @@ enum CommandLineHelp {
       --max-concurrent-streams N   HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS, 1 to
                                    2147483647. Default: 1000.
       --stream-profile PROFILE     fixed keeps the stream limit; apple-observed
-                                   starts token connections at 1 stream, as APNs
-                                   does. Default: fixed.
+                                   drops it to 1 after a rejected push and
+                                   restores it after the next accepted one, as
+                                   APNs does. Default: fixed.
       --workers N                  Event-loop threads, 0 to 1024; 0 means one per
                                    CPU core. Default: 0.
       --drain-timeout SECONDS      On stop, the longest wait for in-flight streams.
