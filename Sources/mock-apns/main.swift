@@ -1,5 +1,4 @@
 import APNsCore
-import Dispatch
 import Foundation
 import MockAPNs
 
@@ -30,6 +29,14 @@ case .serve(let configuration):
             fail("mock-apns: listener \(listener.name): cannot read TLS file \(path)", status: 2)
         }
     }
+    // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and the
+    // signal waits for sigwait below instead of landing on a worker thread.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
     let server = MockAPNsServer(configuration: configuration)
     do {
         try server.start()
@@ -44,17 +51,10 @@ case .serve(let configuration):
     }
     fflush(nil)
 
-    let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler {
-            print("MockAPNs: stopping (GOAWAY Shutdown to every connection)")
-            fflush(nil)
-            server.stop()
-            exit(0)
-        }
-        source.resume()
-        return source
-    }
-    withExtendedLifetime(signals) { dispatchMain() }
+    var received: Int32 = 0
+    sigwait(&stopSignals, &received)
+    print("MockAPNs: stopping on signal \(received) (GOAWAY Shutdown to every connection)")
+    fflush(nil)
+    server.stop()
+    exit(0)
 }

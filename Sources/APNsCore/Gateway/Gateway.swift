@@ -12,19 +12,21 @@ public final class Gateway: Sendable {
     /// The validation knobs.
     public let options: ValidationOptions
     private let clock: @Sendable () -> Double
-    private let makeID: @Sendable () -> String
+    private let makeID: @Sendable (_ uppercase: Bool) -> String
 
     /// - Parameters:
     ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
-    ///   - makeID: a new UUID string for generated `apns-id` and `apns-unique-id` values.
+    ///   - makeID: a new UUID string, upper- or lowercase, for generated `apns-id` and
+    ///     `apns-unique-id` values.
     public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
+                makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil) {
         self.store = store
         self.registry = registry
         self.options = options
         self.clock = clock
-        self.makeID = makeID
+        let generator = UUIDGenerator()
+        self.makeID = makeID ?? { generator.next(uppercase: $0) }
     }
 
     /// Decides, records and answers one request.
@@ -35,8 +37,8 @@ public final class Gateway: Sendable {
         let verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), lookup: { registry.lookup($0) })
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
-        let apnsID = verdict.apnsID ?? makeID()
-        let uniqueID = connection.environment == .sandbox ? makeID().lowercased() : nil
+        let apnsID = verdict.apnsID ?? makeID(true)
+        let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
         var headers = request.headers
         for index in headers.indices where headers[index].name == "authorization" {
             headers[index].value = AuthorizationRedaction.redact(headers[index].value)

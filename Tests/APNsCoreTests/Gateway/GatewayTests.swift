@@ -1,0 +1,69 @@
+@testable import APNsCore
+import XCTest
+
+final class GatewayTests: XCTestCase {
+    let token = String(repeating: "0f", count: 32)
+
+    func makeGateway(devices: [DeviceRegistration] = []) -> Gateway {
+        Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: devices),
+                options: ValidationOptions(), clock: { 1_764_489_600.25 }, makeID: { $0 ? "GEN-UPPER" : "gen-lower" })
+    }
+
+    func request(path: String? = nil, headers: [(String, String)] = [("apns-topic", "com.example.app")],
+                 body: String = #"{"aps":{"alert":"hi"}}"#) -> PushRequest {
+        PushRequest(method: "POST", path: path ?? "/3/device/\(token)",
+                    headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
+    }
+
+    let sandbox = ConnectionInfo(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+    let production = ConnectionInfo(id: 8, listener: "p", environment: .production, peer: "127.0.0.1:2")
+
+    func testAcceptedPushAnswersApnsIDAndUniqueIDOnSandboxOnly() {
+        let gateway = makeGateway()
+        let (sandboxResponse, seq) = gateway.handle(request(), connection: sandbox, streamID: 1)
+        XCTAssertEqual(sandboxResponse, PushResponse(status: 200, headers: [
+            HeaderField(name: "apns-id", value: "GEN-UPPER"), HeaderField(name: "apns-unique-id", value: "gen-lower")]))
+        XCTAssertEqual(seq, 1)
+        let (productionResponse, _) = gateway.handle(request(), connection: production, streamID: 1)
+        XCTAssertEqual(productionResponse.headers, [HeaderField(name: "apns-id", value: "GEN-UPPER")])
+        XCTAssertTrue(productionResponse.body.isEmpty)
+    }
+
+    func testRejectionAnswersJSONReasonAndEchoesApnsID() {
+        let gateway = makeGateway()
+        let id = "123e4567-e89b-12d3-a456-426614174000"
+        let (response, _) = gateway.handle(request(path: "/3/device/xyz", headers: [("apns-topic", "a.b"), ("apns-id", id)]),
+                                           connection: production, streamID: 3)
+        XCTAssertEqual(response.status, 400)
+        XCTAssertEqual(response.headers, [HeaderField(name: "content-type", value: "application/json"),
+                                          HeaderField(name: "apns-id", value: id)])
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"reason":"BadDeviceToken"}"#)
+    }
+
+    func testUnregisteredAnswers410WithMillisecondTimestamp() {
+        let gateway = makeGateway(devices: [DeviceRegistration(token: token, environment: .sandbox, unregisteredAt: 1_700_000_000_123)])
+        let (response, _) = gateway.handle(request(), connection: sandbox, streamID: 1)
+        XCTAssertEqual(response.status, 410)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"reason":"Unregistered","timestamp":1700000000123}"#)
+    }
+
+    func testRecordIsStoredBeforeTheAnswerWithAuthorizationSignatureRemoved() throws {
+        let gateway = makeGateway()
+        let (_, seq) = gateway.handle(request(headers: [("apns-topic", "com.example.app"), ("authorization", "bearer aGVhZA.Y2xhaW1z.c2ln")]),
+                                      connection: sandbox, streamID: 5)
+        let record = try XCTUnwrap(gateway.store.record(seq: seq))
+        XCTAssertEqual(record.headers.first { $0.name == "authorization" }?.value, "bearer aGVhZA.Y2xhaW1z")
+        XCTAssertEqual(record.streamID, 5)
+        XCTAssertEqual(record.connectionID, 7)
+        XCTAssertEqual(record.receivedAt, 1_764_489_600.25)
+        XCTAssertEqual(record.apnsID, "GEN-UPPER")
+        XCTAssertEqual(record.uniqueID, "gen-lower")
+        XCTAssertEqual(record.status, 200)
+    }
+
+    func testAuthorizationValuesThatAreNotJWTsAreRedactedWhole() {
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer a.b.c"), "bearer a.b")
+        XCTAssertEqual(AuthorizationRedaction.redact("secret-api-key"), "<redacted>")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer onlyone.dot"), "<redacted>")
+    }
+}
