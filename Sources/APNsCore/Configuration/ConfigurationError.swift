@@ -5,7 +5,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     /// The configuration file, when the configuration was loaded from one.
     public var file: String?
     /// The path of the offending field, e.g. `listeners[1].port` or `http2.streamProfile`;
-    /// empty for syntax errors (whose message gives the line and column) and for the document as a whole.
+    /// empty for the document as a whole and for syntax errors outside a single string or number.
     public var field: String
     /// What is wrong, and what was expected.
     public var message: String

@@ -2,12 +2,13 @@ import Foundation
 
 /// Reads a `Configuration` from a JSON document.
 ///
-/// The document is one JSON object; `//` and `/* */` comments and trailing commas are allowed
-/// so a file can explain itself (see `fixtures/mock-apns.example.json`). Every key is optional
-/// and defaults as in `Configuration()`; an unknown key is an error, so a typo never passes
-/// silently. Top-level keys: `listeners`, `control`, `maxRecords`, `registry`, `tokenLength`,
-/// `maxTokenLength`, `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`,
-/// `logLevel`, `drainTimeoutSeconds`.
+/// The document is one JSON object, read as JSON5 (`JSONValue.decode(_:)`): `//` and `/* */`
+/// comments and trailing commas are allowed so a file can explain itself (see
+/// `fixtures/mock-apns.example.json`). Every key is optional and defaults as in
+/// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
+/// keys: `listeners`, `control`, `maxRecords`, `registry`, `tokenLength`, `maxTokenLength`,
+/// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
+/// `drainTimeoutSeconds`.
 public enum ConfigurationFile {
     static let topLevelKeys = ["listeners", "control", "maxRecords", "registry", "tokenLength", "maxTokenLength",
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
@@ -21,7 +22,7 @@ public enum ConfigurationFile {
     /// Parses and validates a configuration document (UTF-8 JSON). TLS paths are kept as
     /// written; `load(path:)` resolves relative ones.
     public static func parse(_ bytes: [UInt8]) throws(ConfigurationError) -> Configuration {
-        let document = try CommentedJSONParser.parse(bytes)
+        let document = try JSONValue.decode(bytes)
         guard case .object = document else {
             throw ConfigurationError(field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
         }

@@ -1,11 +1,12 @@
-/// Reads one JSON object of a configuration file: refuses unknown and duplicate keys, and
-/// converts values with errors that name the field path and what was expected.
+/// Reads one JSON object of a configuration file: refuses unknown keys, and converts values with
+/// errors that name the field path and what was expected. (A key written twice cannot be
+/// refused: the decoder keeps the first and drops the others, see `JSONValue.object`.)
 struct JSONObjectReader {
     /// The object's own path, e.g. `listeners[0]`; empty for the document.
     let path: String
     private let values: [String: JSONValue]
 
-    /// Fails when `value` is not an object, or has a key outside `keys` or a key twice.
+    /// Fails when `value` is not an object, or has a key outside `keys`.
     init(_ value: JSONValue, path: String, keys: [String]) throws(ConfigurationError) {
         guard case .object(let members) = value else {
             throw ConfigurationError(field: path, message: "expected an object, got \(value.rendered)")
@@ -18,9 +19,6 @@ struct JSONObjectReader {
                 let suggestion = ClosestMatch.find(member.key, among: keys).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
                 throw ConfigurationError(field: field,
                                          message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
-            }
-            guard values[member.key] == nil else {
-                throw ConfigurationError(field: field, message: "duplicate key")
             }
             values[member.key] = member.value
         }
@@ -66,13 +64,9 @@ extension JSONValue {
         return value
     }
 
-    /// The integer a number literal denotes, `nil` when it has a fraction or does not fit `Int`.
-    static func wholeNumber(_ text: String) -> Int? {
-        if let value = Int(text) { return value }
-        guard let value = Double(text), value == value.rounded(),
-              value >= -9.2e18, value <= 9.2e18 else { return nil }
-        return Int(value)
-    }
+    /// The integer a number denotes, `nil` when it has a fraction or does not fit `Int`. Numbers
+    /// are canonical (`JSONValue.number`), so every whole one in range is plain digits.
+    static func wholeNumber(_ text: String) -> Int? { Int(text) }
 
     func boolean(at field: String) throws(ConfigurationError) -> Bool {
         guard case .bool(let value) = self else {

@@ -1,7 +1,7 @@
 /// What the lints and push-type inference need to know about a body that parsed as a JSON
 /// object: the JSON kinds of the `aps` keys Apple defines (spec section 8), gathered in one walk
-/// by `PayloadScanner` (fast path) or from `JSONSerialization`'s result (`PayloadInspector`).
-/// Duplicate keys resolve as in `JSONSerialization`: the last one wins.
+/// of `JSONSerialization`'s result (`PayloadInspector`). Of duplicate keys the last one wins, as
+/// in `JSONSerialization`.
 struct PayloadFacts: Equatable {
     /// The JSON kind of a value, with booleans apart from numbers (Apple's `badge` and
     /// `content-available` are numbers; `true` is not one).
@@ -19,8 +19,7 @@ struct PayloadFacts: Equatable {
     var contentAvailable: Kind = .absent
     /// `content-available` is the number 1 (JSON `1` or `1.0`).
     var contentAvailableIsOne = false
-    /// Keys inside `aps` that Apple does not define, in no particular order and possibly repeated
-    /// (the byte scanner sees duplicate keys); `PayloadLints` sorts and dedupes them.
+    /// Keys inside `aps` that Apple does not define, in no particular order; `PayloadLints` sorts them.
     var unknownApsKeys: [String] = []
 
     /// `aps` holds only `content-available: 1`: Apple's background push (A6), and the inference

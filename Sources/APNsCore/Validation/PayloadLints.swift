@@ -43,7 +43,7 @@ enum PayloadLints {
         if facts.badge != .absent && facts.badge != .number { lints.append(.badgeNotNumber) }
         if !isStringOrDictionary(facts.sound) { lints.append(.soundWrongType) }
         if !facts.unknownApsKeys.isEmpty {
-            lints.append(.customApsKeys(Array(Set(facts.unknownApsKeys)).sorted()))
+            lints.append(.customApsKeys(facts.unknownApsKeys.sorted()))
         }
         return lints
     }

@@ -41,7 +41,7 @@ final class ExampleConfigurationTests: XCTestCase {
     }
 
     func testTheExampleUsesEveryKey() throws {
-        let document = try CommentedJSONParser.parse(Array(Data(contentsOf: exampleURL())))
+        let document = try JSONValue.decode(Array(Data(contentsOf: exampleURL())))
         var used: [String: Set<String>] = [:]
         func collect(_ value: JSONValue, section: String) {
             switch value {
