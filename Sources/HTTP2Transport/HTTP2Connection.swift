@@ -120,6 +120,7 @@ public final class HTTP2Connection: @unchecked Sendable {
                 close()
                 return
             }
+            info.clientCertificate = peerCertificate()
             phase = .open
             startSession()
             readAndProcess()  // the client's preface may already sit in OpenSSL's buffer
@@ -130,6 +131,19 @@ public final class HTTP2Connection: @unchecked Sendable {
         case SSL_ERROR_WANT_WRITE: armWrite()
         default: close()
         }
+    }
+
+    private func peerCertificate() -> ClientCertificate? {
+        guard let ssl, let cert = SSL_get1_peer_certificate(ssl) else { return nil }
+        defer { X509_free(cert) }
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(cert, &der)
+        guard length > 0, let der else { return nil }
+        defer { CRYPTO_free(der, #file, #line) }
+        let result = SSL_get_verify_result(ssl)
+        let verified = result == X509_V_OK
+        return ClientCertificate(der: Array(UnsafeBufferPointer(start: der, count: Int(length))), verified: verified,
+                                 verifyError: verified ? nil : String(cString: X509_verify_cert_error_string(result)))
     }
 
     private func readAndProcess() {
@@ -355,6 +369,22 @@ public final class HTTP2Connection: @unchecked Sendable {
         guard phase == .open, let session else { return }
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        flush()
+    }
+
+    /// Sends GOAWAY with `errorCode`, `lastStreamID` (nil: the highest stream processed) and
+    /// `debugData` (APNs puts `{"reason":...}` there), then closes after `closeAfter` seconds
+    /// (0: as soon as the frame is written). New streams are refused meanwhile.
+    public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double = 0) {
+        guard phase == .open || phase == .draining, let session else { return }
+        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
+        debugData.withUnsafeBufferPointer { data in
+            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
+                                      data.baseAddress, data.count)
+        }
+        phase = .draining
+        drainTimer?.cancel()
+        drainTimer = loop.schedule(after: closeAfter) { [weak self] in self?.close() }
         flush()
     }
 

@@ -10,4 +10,16 @@ public struct HTTP2ConnectionInfo: Sendable, Hashable {
     public var alpn: String?
     /// True for TLS connections.
     public var tls: Bool
+    /// The client certificate presented during the TLS handshake (mutual TLS only).
+    public var clientCertificate: ClientCertificate?
+}
+
+/// A client certificate as presented, and OpenSSL's verdict on it.
+public struct ClientCertificate: Sendable, Hashable {
+    /// The leaf certificate, DER.
+    public var der: [UInt8]
+    /// True when it chains to a configured client CA and is within its validity period.
+    public var verified: Bool
+    /// OpenSSL's reason when not verified, e.g. `certificate has expired`.
+    public var verifyError: String?
 }

@@ -35,9 +35,15 @@ public final class TLSContext: @unchecked Sendable {
     public let alpn: ALPNMode
 
     /// Loads a PEM certificate chain and a PEM private key.
+    /// - Parameter clientCAPaths: PEM files of CAs whose client certificates are trusted; when
+    ///   non-empty the server asks every client for a certificate (mutual TLS). The handshake
+    ///   succeeds whatever the client sends, so the application can answer with APNs's own
+    ///   reason; `HTTP2ConnectionInfo.clientCertificate` says what was presented and whether it verified.
     /// - Throws: `TLSError` naming the file that could not be read or the mismatch.
-    public convenience init(certificatePath: String, keyPath: String, alpn: ALPNMode = .optional) throws {
+    public convenience init(certificatePath: String, keyPath: String, alpn: ALPNMode = .optional,
+                            clientCAPaths: [String] = []) throws {
         try self.init(alpn: alpn) { context in
+            try TLSContext.requestClientCertificates(context, caPaths: clientCAPaths)
             guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
                 throw TLSError("cannot load the TLS certificate chain from \(certificatePath)")
             }
@@ -50,8 +56,9 @@ public final class TLSContext: @unchecked Sendable {
     /// A context with a self-signed P-256 certificate made in memory for `localhost`, `127.0.0.1`
     /// and `::1`: for embedded use when no certificate is configured. Clients must skip
     /// verification or trust `certificatePEM`.
-    public static func ephemeral(alpn: ALPNMode = .optional) throws -> TLSContext {
+    public static func ephemeral(alpn: ALPNMode = .optional, clientCAPaths: [String] = []) throws -> TLSContext {
         try TLSContext(alpn: alpn) { context in
+            try requestClientCertificates(context, caPaths: clientCAPaths)
             guard let key = mockapns_generate_p256() else { throw TLSError("cannot generate a P-256 key") }
             defer { EVP_PKEY_free(key) }
             guard let cert = mockapns_self_signed(key, "localhost", "DNS:localhost,IP:127.0.0.1,IP:::1", 365) else {
@@ -82,6 +89,23 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     deinit { SSL_CTX_free(context) }
+
+    /// Asks clients for a certificate, verified against `caPaths`, without failing the handshake.
+    private static func requestClientCertificates(_ context: OpaquePointer, caPaths: [String]) throws {
+        guard !caPaths.isEmpty else { return }
+        guard let store = SSL_CTX_get_cert_store(context) else { throw TLSError("no certificate store") }
+        for path in caPaths {
+            guard X509_STORE_load_file(store, path) == 1 else {
+                throw TLSError("cannot load client CA certificates from \(path)")
+            }
+            // The CA names sent in CertificateRequest help clients pick the right certificate.
+            if let names = SSL_load_client_CA_file(path) {
+                SSL_CTX_set_client_CA_list(context, names)
+            }
+        }
+        // Always continue: the verdict is read after the handshake (SSL_get_verify_result).
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
+    }
 
     /// The PEM text of the context's certificate, e.g. for a client to trust an ephemeral one.
     public var certificatePEM: String {
