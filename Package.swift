@@ -21,9 +21,12 @@ let package = Package(
                 dependencies: ["CNGHTTP2", "COpenSSL", "CLibevent"]),
         // The gateway assembly and the embedding API.
         .target(name: "MockAPNs", dependencies: ["APNsCore", "HTTP2Transport"]),
-        .executableTarget(name: "mock-apns", dependencies: ["MockAPNs", "APNsCore"]),
+        // The blocking HTTP/2 client behind `mock-apns send`.
+        .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL"]),
+        .executableTarget(name: "mock-apns", dependencies: ["MockAPNs", "APNsCore", "HTTP2Client", "HTTP2Transport"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2"]),
+        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore"]),
     ]
 )

@@ -66,4 +66,22 @@ static inline X509 *mockapns_self_signed(EVP_PKEY *key, const char *cn, const ch
     if (X509_sign(cert, key, EVP_sha256()) == 0) { X509_free(cert); return NULL; }
     return cert;
 }
+// Client side (HTTP2Client): SNI is a macro over SSL_ctrl.
+static inline long mockapns_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+// A peer closing without close_notify reads as a clean EOF rather than an error.
+static const long mockapns_SSL_OP_IGNORE_UNEXPECTED_EOF = (long)SSL_OP_IGNORE_UNEXPECTED_EOF;
+// APNsAuth: X.509 names and ASN.1 sequences (macros Swift cannot import).
+// RFC 2253 one-line names, keeping UTF-8 as UTF-8 rather than escaping every byte >= 0x80.
+static const unsigned long mockapns_XN_FLAG_RFC2253_UTF8 = XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
+static inline int mockapns_sk_ASN1_TYPE_num(const ASN1_SEQUENCE_ANY *sk) {
+    return sk_ASN1_TYPE_num(sk);
+}
+static inline ASN1_TYPE *mockapns_sk_ASN1_TYPE_value(const ASN1_SEQUENCE_ANY *sk, int i) {
+    return sk_ASN1_TYPE_value(sk, i);
+}
+static inline void mockapns_sk_ASN1_TYPE_pop_free(ASN1_SEQUENCE_ANY *sk) {
+    sk_ASN1_TYPE_pop_free(sk, ASN1_TYPE_free);
+}
 #endif

@@ -1,5 +1,7 @@
 import APNsCore
 import Foundation
+import HTTP2Client
+import HTTP2Transport
 import MockAPNs
 
 /// `mock-apns`: parse the command line, start the gateway, print where it listens, and stop
@@ -8,6 +10,11 @@ import MockAPNs
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(status)
+}
+
+// `send` is the HTTP/2 client (a pushMeBaby for HTTP/2); everything else serves.
+if CommandLine.arguments.dropFirst().first == "send" {
+    exit(SendCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 let command: CommandLineCommand
@@ -40,6 +47,8 @@ case .serve(let configuration):
     let server = MockAPNsServer(configuration: configuration)
     do {
         try server.start()
+    } catch let error as TLSError {
+        fail("mock-apns: bad TLS configuration: \(error)", status: 2)  // a configuration problem, like a bad flag
     } catch {
         fail("mock-apns: cannot start: \(error)", status: 1)
     }

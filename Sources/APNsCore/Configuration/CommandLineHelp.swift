@@ -6,6 +6,7 @@ enum CommandLineHelp {
 
     USAGE
       mock-apns [serve] [OPTIONS]
+      mock-apns send [SEND OPTIONS] PAYLOAD   (a client; mock-apns send --help)
       mock-apns --help | --version
 
     Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,

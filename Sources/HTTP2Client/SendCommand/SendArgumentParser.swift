@@ -1,0 +1,222 @@
+/// Turns the arguments after `mock-apns send` into `SendOptions`. Pure: reads no files (the
+/// command checks them when it runs).
+public enum SendArgumentParser {
+    /// One option: its name, the placeholder of its value (nil for a flag), and whether it may repeat.
+    struct Option {
+        let name: String
+        let value: String?
+        var repeatable = false
+    }
+
+    /// Every option, in the order of the help text.
+    static let options: [Option] = [
+        Option(name: "--url", value: "URL"),
+        Option(name: "--cacert", value: "FILE"),
+        Option(name: "--insecure", value: nil),
+        Option(name: "--cert", value: "FILE"),
+        Option(name: "--cert-key", value: "FILE"),
+        Option(name: "--timeout", value: "SECONDS"),
+        Option(name: "--device-token", value: "TOKEN"),
+        Option(name: "--topic", value: "TOPIC"),
+        Option(name: "--push-type", value: "TYPE"),
+        Option(name: "--priority", value: "N"),
+        Option(name: "--expiration", value: "SECONDS"),
+        Option(name: "--collapse-id", value: "ID"),
+        Option(name: "--apns-id", value: "UUID"),
+        Option(name: "--authorization", value: "VALUE"),
+        Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
+        Option(name: "--count", value: "N"),
+        Option(name: "--concurrency", value: "M"),
+    ]
+
+    /// The most requests one run sends, and the most streams it keeps open.
+    static let maximumCount = 1_000_000
+    static let maximumConcurrency = 1000
+
+    /// Parses `arguments` (without `mock-apns send`). `--help` or `-h` anywhere wins.
+    /// - Throws: `SendUsageError` naming the option or argument that is wrong.
+    public static func parse(_ arguments: [String]) throws(SendUsageError) -> SendCommandLine {
+        if arguments.contains("--help") || arguments.contains("-h") { return .help(SendHelp.text) }
+        var values: [String: [String]] = [:]
+        var positional: [String] = []
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                let suggestion = closest(to: name).map { " (did you mean '\($0)'?)" } ?? ""
+                throw SendUsageError("unknown option '\(name)'\(suggestion)")
+            }
+            guard option.repeatable || values[name] == nil else {
+                throw SendUsageError("\(name) is given more than once")
+            }
+            let value: String
+            if let placeholder = option.value {
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw SendUsageError("\(name) needs a value (\(placeholder))")
+                }
+            } else {
+                guard inlineValue == nil else { throw SendUsageError("\(name) takes no value") }
+                value = ""
+            }
+            values[name, default: []].append(value)
+        }
+        return .send(try makeOptions(from: values, positional: positional))
+    }
+
+    /// Checks and converts the collected values.
+    private static func makeOptions(from values: [String: [String]], positional: [String]) throws(SendUsageError) -> SendOptions {
+        func single(_ name: String) -> String? { values[name]?.first }
+        func text(_ name: String) throws(SendUsageError) -> String? {
+            guard let value = single(name) else { return nil }
+            guard !value.isEmpty else { throw SendUsageError("\(name): the value is empty") }
+            return value
+        }
+        func integer(_ name: String, _ range: ClosedRange<Int>? = nil) throws(SendUsageError) -> Int? {
+            guard let value = single(name) else { return nil }
+            guard let number = Int(value), range?.contains(number) ?? true else {
+                let expected = range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer"
+                throw SendUsageError("\(name): expected \(expected), got '\(value)'")
+            }
+            return number
+        }
+
+        var options = SendOptions()
+        if let url = single("--url") { options.url = url }
+        let endpoint: HTTP2Endpoint
+        do {
+            endpoint = try HTTP2Endpoint(url: options.url)
+        } catch {
+            guard case .invalidURL(_, let reason) = error else { throw SendUsageError("--url: \(error)") }
+            throw SendUsageError("--url: '\(options.url)': \(reason)")
+        }
+
+        if let token = single("--device-token") {
+            guard !token.isEmpty else { throw SendUsageError("--device-token: the value is empty") }
+            if let bad = token.first(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "%" || $0.isWhitespace }) {
+                throw SendUsageError("--device-token: '\(bad)' cannot appear in the request path /3/device/TOKEN")
+            }
+            options.deviceToken = token
+        }
+        options.topic = try text("--topic")
+        options.pushType = try text("--push-type")
+        options.priority = try integer("--priority")
+        options.expiration = try integer("--expiration", 0...Int(UInt32.max))
+        options.collapseID = try text("--collapse-id")
+        options.apnsID = try text("--apns-id")
+        options.authorization = try text("--authorization")
+        for field in values["--header"] ?? [] {
+            options.extraHeaders.append(try header(field))
+        }
+
+        options.tls.caCertificatePath = try text("--cacert")
+        options.tls.certificatePath = try text("--cert")
+        options.tls.keyPath = try text("--cert-key")
+        options.tls.insecure = single("--insecure") != nil
+        if options.tls.keyPath != nil && options.tls.certificatePath == nil {
+            throw SendUsageError("--cert-key needs --cert (the client certificate it belongs to)")
+        }
+        if options.tls.insecure && options.tls.caCertificatePath != nil {
+            throw SendUsageError("--insecure and --cacert contradict each other: give one")
+        }
+        if !endpoint.secure {
+            let tlsFlags = ["--cacert", "--insecure", "--cert", "--cert-key"].filter { values[$0] != nil }
+            if let first = tlsFlags.first {
+                throw SendUsageError("\(first) needs an https:// URL; \(options.url) is cleartext")
+            }
+        }
+
+        if let timeout = single("--timeout") {
+            guard let seconds = Double(timeout), seconds > 0, seconds <= 86_400 else {
+                throw SendUsageError("--timeout: expected seconds greater than 0 (at most 86400), got '\(timeout)'")
+            }
+            options.timeout = seconds
+        }
+        options.count = try integer("--count", 1...maximumCount) ?? 1
+        options.concurrency = try integer("--concurrency", 1...maximumConcurrency) ?? 1
+
+        // What is missing is reported after what is wrong.
+        guard values["--device-token"] != nil else {
+            throw SendUsageError("missing --device-token TOKEN (the device to notify)")
+        }
+        guard let payload = positional.first else {
+            throw SendUsageError("missing the payload: give the JSON, @FILE or @- (e.g. '{\"aps\":{\"alert\":\"Hello\"}}')")
+        }
+        guard positional.count == 1 else {
+            let listed = positional.map { "'\($0)'" }.joined(separator: ", ")
+            throw SendUsageError("expected one payload argument, got \(positional.count): \(listed) (quote the JSON)")
+        }
+        if payload == "@-" {
+            options.payload = .standardInput
+        } else if payload.hasPrefix("@") {
+            guard payload.count > 1 else { throw SendUsageError("the payload '@' names no file: use @FILE or @-") }
+            options.payload = .file(String(payload.dropFirst()))
+        } else {
+            options.payload = .inline(payload)
+        }
+        return options
+    }
+
+    /// Parses `name: value` into a header field with a lowercase name.
+    private static func header(_ field: String) throws(SendUsageError) -> HTTP2Header {
+        guard let colon = field.firstIndex(of: ":"), colon != field.startIndex else {
+            throw SendUsageError("--header: expected 'NAME: VALUE', got '\(field)'")
+        }
+        let name = field[..<colon].trimmingSpaces()
+        let value = field[field.index(after: colon)...].trimmingSpaces()
+        let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
+        guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
+            throw SendUsageError("--header: '\(name)' is not a valid header name (in '\(field)')")
+        }
+        return HTTP2Header(name, value)
+    }
+
+    /// The known option nearest to `name` by edit distance, when close enough to be a typo.
+    private static func closest(to name: String) -> String? {
+        let candidates = options.map(\.name) + ["--help"]
+        let scored = candidates.map { ($0, editDistance(Array(name), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+private extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}
