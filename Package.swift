@@ -19,12 +19,15 @@ let package = Package(
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(name: "HTTP2Transport",
                 dependencies: ["CNGHTTP2", "COpenSSL", "CLibevent"]),
+        // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
+        .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
         // The gateway assembly and the embedding API.
         .target(name: "MockAPNs", dependencies: ["APNsCore", "HTTP2Transport"]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL"]),
         .executableTarget(name: "mock-apns", dependencies: ["MockAPNs", "APNsCore", "HTTP2Client", "HTTP2Transport"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
+        .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"]),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore"]),

@@ -1,0 +1,27 @@
+import COpenSSL
+
+/// A key, certificate or key manifest that could not be loaded. The message names the file or
+/// field and, for OpenSSL failures, OpenSSL's own error text.
+public struct AuthMaterialError: Error, CustomStringConvertible, Hashable {
+    /// What went wrong, in words.
+    public let message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+
+    /// An error carrying `context` and the texts on OpenSSL's error queue, which it empties.
+    static func openSSL(_ context: String) -> AuthMaterialError {
+        var texts: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            texts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return AuthMaterialError(texts.isEmpty ? context : "\(context): \(texts.joined(separator: "; "))")
+    }
+}

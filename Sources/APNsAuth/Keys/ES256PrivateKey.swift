@@ -1,0 +1,28 @@
+import COpenSSL
+
+/// An APNs auth key's private half (EC P-256), for minting provider tokens in the CLI
+/// (`mock-apns jwt`, `mock-apns send`) and in tests. The gateway itself never needs one.
+///
+/// Sendable: the `EVP_PKEY` is never modified after construction; each signature uses its own
+/// OpenSSL context.
+public final class ES256PrivateKey: @unchecked Sendable {
+    let pkey: OpaquePointer
+
+    /// Loads a key from PEM text: `PRIVATE KEY` (PKCS#8, Apple's `.p8` files) or `EC PRIVATE KEY`.
+    /// - Parameter source: names the key in error messages (a file name).
+    public init(pem: String, source: String = "key") throws {
+        pkey = try PEMKeyReader.privateKey(pem: pem, source: source)
+    }
+
+    /// Loads a key from a `.p8` file; see `init(pem:source:)`.
+    public convenience init(contentsOfFile path: String) throws {
+        try self.init(pem: try PEMFile.read(path), source: path)
+    }
+
+    deinit { EVP_PKEY_free(pkey) }
+
+    /// The matching public key.
+    public func publicKey() throws -> ES256PublicKey {
+        try ES256PublicKey(owning: try PEMKeyReader.publicHalf(of: pkey, source: "private key"), source: "private key")
+    }
+}
