@@ -5,12 +5,8 @@ extension ControlAPI {
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         let result = store.query(filter, limit: limit)
-        return ControlResponse(status: 200, json: [
-            "deliveries": .array(result.deliveries.map { $0.jsonValue() }),
-            "evicted": .uint(result.evicted),
-            "lastSeq": .uint(result.lastSeq),
-            "more": .bool(result.more),
-        ])
+        return ControlResponse(status: 200, encoding: DeliveryPage(
+            deliveries: result.deliveries, evicted: result.evicted, lastSeq: result.lastSeq, more: result.more))
     }
 
     func clearDeliveries() -> ControlResponse {
@@ -25,7 +21,7 @@ extension ControlAPI {
             throw .badRequest("seq must be a positive integer, got '\(seqText)'")
         }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
-        return ControlResponse(status: 200, json: record.jsonValue())
+        return ControlResponse(status: 200, encoding: record)
     }
 
     func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
@@ -63,13 +59,27 @@ extension ControlAPI {
             wait.matched = 0
             return nil
         }
-        return ControlResponse(status: 200, json: [
-            "complete": .bool(complete),
-            "count": .int(Int64(wait.count)),
-            "deliveries": .array(result.deliveries.map { $0.jsonValue() }),
-            "evicted": .uint(result.evicted),
-            "lastSeq": .uint(result.lastSeq),
-            "matched": .int(Int64(result.deliveries.count)),
-        ])
+        return ControlResponse(status: 200, encoding: WaitAnswer(
+            complete: complete, count: wait.count, deliveries: result.deliveries, evicted: result.evicted,
+            lastSeq: result.lastSeq, matched: result.deliveries.count))
     }
+}
+
+/// The `GET /v1/deliveries` answer. Records are encoded as structs, not `ControlJSON` trees:
+/// faster, and a full ring does not hold a second copy of every record as a tree.
+private struct DeliveryPage: Encodable {
+    let deliveries: [DeliveryRecord]
+    let evicted: UInt64
+    let lastSeq: UInt64
+    let more: Bool
+}
+
+/// The `GET /v1/deliveries/wait` answer.
+private struct WaitAnswer: Encodable {
+    let complete: Bool
+    let count: Int
+    let deliveries: [DeliveryRecord]
+    let evicted: UInt64
+    let lastSeq: UInt64
+    let matched: Int
 }

@@ -196,8 +196,8 @@ public final class ControlAPI: Sendable {
         var byReason: [String: ControlJSON] = [:]
         for (reason, n) in stats.byReason { byReason[reason.rawValue] = .uint(n) }
         return ControlResponse(status: 200, json: [
-            "byReason": .sortedObject(byReason),
-            "byStatus": .sortedObject(byStatus),
+            "byReason": .object(byReason),
+            "byStatus": .object(byStatus),
             "capacity": .int(Int64(stats.capacity)),
             "connectionsOpen": .int(Int64(status().connectionsOpen)),
             "evicted": .uint(stats.evicted),

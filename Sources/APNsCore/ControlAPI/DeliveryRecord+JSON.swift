@@ -1,4 +1,17 @@
-extension DeliveryRecord {
+import Foundation
+
+extension DeliveryRecord: Encodable {
+    private enum JSONKey: String, CodingKey {
+        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, headers
+        case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
+        case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
+        case streamId, timestamp, topic, uniqueId
+    }
+
+    private enum HeaderKey: String, CodingKey {
+        case name, value
+    }
+
     /// The record as the control API shows it; every key is always present (`null` for absent
     /// values), so clients see one stable shape:
     ///
@@ -15,51 +28,57 @@ extension DeliveryRecord {
     ///   it is not JSON; invalid bytes become U+FFFD), `payloadBytes`, `payloadError`
     /// - `status`, `reason`, `timestamp` (410: milliseconds since the epoch), `lints` (strings)
     ///
-    /// The payload is parsed here, at query time, to keep the append path cheap.
-    public func jsonValue() -> ControlJSON {
+    /// The payload is parsed here, at query time, to keep the append path cheap. Encoded field by
+    /// field rather than through a `ControlJSON` tree: Foundation's encoder is about a quarter
+    /// faster on concrete types.
+    public func encode(to encoder: any Encoder) throws {
         var payloadValue = ControlJSON.null
-        var payloadText = ControlJSON.null
+        var payloadText: String?
         if !payload.isEmpty {
-            if let parsed = ControlJSON.parse(payload) {
+            if let parsed = try? ControlJSON(decoding: payload) {
                 payloadValue = parsed
             } else {
-                payloadText = .string(String(decoding: payload, as: UTF8.self))
+                payloadText = String(decoding: payload, as: UTF8.self)
             }
         }
-        return [
-            "apnsId": .string(apnsID),
-            "collapseId": .string(verdict.collapseID),
-            "connectionId": .uint(connectionID),
-            "deviceToken": .string(verdict.deviceToken),
-            "environment": .string(environment.rawValue),
-            "expiration": .int(verdict.expiration),
-            "headers": .array(headers.map { ["name": .string($0.name), "value": .string($0.value)] as ControlJSON }),
-            "inferredPushType": .string(verdict.pushType?.rawValue),
-            "lints": .array(verdict.lints.map(ControlJSON.string)),
-            "listener": .string(listener),
-            "method": .string(method),
-            "path": .string(path),
-            "payload": payloadValue,
-            "payloadBytes": .int(Int64(payload.count)),
-            "payloadError": .string(verdict.payloadError),
-            "payloadText": payloadText,
-            "priority": .int(verdict.priority.map(Int64.init)),
-            "providerToken": providerTokenJSON() ?? .null,
-            "pushType": .string(verdict.pushTypeSent),
-            "reason": .string(reason?.rawValue),
-            "receivedAt": .string(ISO8601Millis.format(epochSeconds: receivedAt)),
-            "seq": .uint(seq),
-            "status": .int(Int64(status)),
-            "streamId": .int(Int64(streamID)),
-            "timestamp": .int(verdict.timestamp),
-            "topic": .string(verdict.topic),
-            "uniqueId": .string(uniqueID),
-        ]
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(apnsID, forKey: .apnsId)
+        try container.encode(verdict.collapseID, forKey: .collapseId)
+        try container.encode(connectionID, forKey: .connectionId)
+        try container.encode(verdict.deviceToken, forKey: .deviceToken)
+        try container.encode(environment.rawValue, forKey: .environment)
+        try container.encode(verdict.expiration, forKey: .expiration)
+        var headerList = container.nestedUnkeyedContainer(forKey: .headers)
+        for header in headers {
+            var pair = headerList.nestedContainer(keyedBy: HeaderKey.self)
+            try pair.encode(header.name, forKey: .name)
+            try pair.encode(header.value, forKey: .value)
+        }
+        try container.encode(verdict.pushType?.rawValue, forKey: .inferredPushType)
+        try container.encode(verdict.lints, forKey: .lints)
+        try container.encode(listener, forKey: .listener)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encode(payloadValue, forKey: .payload)
+        try container.encode(payload.count, forKey: .payloadBytes)
+        try container.encode(verdict.payloadError, forKey: .payloadError)
+        try container.encode(payloadText, forKey: .payloadText)
+        try container.encode(verdict.priority, forKey: .priority)
+        try container.encode(providerTokenJSON() ?? .null, forKey: .providerToken)
+        try container.encode(verdict.pushTypeSent, forKey: .pushType)
+        try container.encode(reason?.rawValue, forKey: .reason)
+        try container.encode(ISO8601Millis.format(epochSeconds: receivedAt), forKey: .receivedAt)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(status, forKey: .status)
+        try container.encode(streamID, forKey: .streamId)
+        try container.encode(verdict.timestamp, forKey: .timestamp)
+        try container.encode(verdict.topic, forKey: .topic)
+        try container.encode(uniqueID, forKey: .uniqueId)
     }
 
     /// The decoded `authorization: bearer <header>.<claims>[.<signature>]`, or `nil` when the
-    /// request had no bearer authorization. Done on bytes: Foundation's string trimming and
-    /// base64 cost more than the rest of the record.
+    /// request had no bearer authorization. The header is taken apart on bytes, cheaper than
+    /// Foundation's string trimming.
     private func providerTokenJSON() -> ControlJSON? {
         guard let header = headers.first(where: { $0.name == "authorization" }) else { return nil }
         var bytes = Array(header.value.utf8)[...]
@@ -73,40 +92,27 @@ extension DeliveryRecord {
         let parts = jwt.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         func decode(_ index: Int) -> ControlJSON {
             guard index < parts.count else { return .null }
-            guard let data = Self.base64URLDecode(parts[index]), let json = ControlJSON.parse(data),
+            guard let data = Self.base64URLDecode(parts[index]), let json = try? ControlJSON(decoding: data),
                   case .object = json else { return .string(String(decoding: parts[index], as: UTF8.self)) }
             return json
         }
         return ["claims": decode(1), "header": decode(0)]
     }
 
-    /// base64url (RFC 4648 section 5), padding optional; `nil` on any other character or an
-    /// impossible length.
+    /// base64url (RFC 4648 section 5), padding optional, through Foundation's base64 once `-_`
+    /// are mapped to `+/`; `nil` for `+`, `/` or anything else base64 does not allow.
     private static func base64URLDecode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        var input = text
-        while input.last == UInt8(ascii: "=") { input = input.dropLast() }
-        guard input.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(input.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in input {
-            let value: UInt8
+        var base64: [UInt8] = []
+        base64.reserveCapacity(text.count + 3)
+        for byte in text {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "_"): value = 63
-            default: return nil
-            }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            case UInt8(ascii: "+"), UInt8(ascii: "/"): return nil
+            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
+            default: base64.append(byte)
             }
         }
-        return out
+        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(base64)).map { Array($0) }
     }
 }

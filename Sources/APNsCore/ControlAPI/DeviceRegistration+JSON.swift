@@ -23,13 +23,18 @@ extension DeviceRegistration {
     /// or values.
     static func fromControlBody(_ body: [UInt8], token: String, nowMilliseconds: Int64)
         throws(ControlError) -> DeviceRegistration {
-        guard let parsed = ControlJSON.parse(body) else {
-            throw .badRequest("body is not valid JSON: expected an object like "
-                + #"{"environment":"sandbox","topic":"com.example.app"}"#)
+        let parsed: ControlJSON
+        do {
+            parsed = try ControlJSON(decoding: body)
+        } catch DecodingError.dataCorrupted(let context) {
+            // Foundation's reason; its decoder gives no position.
+            throw .badRequest("request body is not valid JSON: \(context.debugDescription) Expected an object like "
+                + #"{"environment":"sandbox","topic":"com.example.app"}."#)
+        } catch {
+            throw .badRequest("request body is not valid JSON: \(error)")
         }
-        guard case .object(let members) = parsed else { throw .badRequest("body must be a JSON object") }
-        // A repeated key: the last one wins, as in most JSON readers.
-        let object = Dictionary(members, uniquingKeysWith: { _, last in last })
+        // Of a repeated key Foundation keeps the first value.
+        guard case .object(let object) = parsed else { throw .badRequest("body must be a JSON object") }
         let unknown = object.keys.filter { !jsonFields.contains($0) }.sorted()
         if !unknown.isEmpty {
             throw .badRequest("unknown field(s) in body: \(unknown.joined(separator: ", ")) "
@@ -70,10 +75,8 @@ extension DeviceRegistration {
 
     private static func milliseconds(_ value: ControlJSON) throws(ControlError) -> Int64 {
         switch value {
-        case .number(let text):
-            if let ms = Int64(text) { return ms }
-            // An integral double literal such as 1.7e12 is accepted too.
-            if let d = Double(text), d.isFinite, d == d.rounded(), abs(d) < 9e15 { return Int64(d) }
+        // Foundation reads integral numbers such as 1.7e12 or 1700000000000.0 as integers too.
+        case .int(let ms): return ms
         case .string(let text): if let ms = ISO8601Millis.parse(text) { return ms }
         default: break
         }

@@ -72,9 +72,9 @@ final class ControlAPIOpenAPITests: XCTestCase {
         func properties(_ name: String) -> Set<String> {
             Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
         }
-        XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(StoreFixtures.record().jsonValue().encoded()).keys))
+        XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys))
         XCTAssertEqual(properties("Device"),
-                       Set(StoreFixtures.object(DeviceRegistration(token: "aa", environment: .sandbox).jsonValue().encoded()).keys))
+                       Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys))
         XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
     }
 

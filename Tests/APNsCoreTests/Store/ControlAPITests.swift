@@ -57,6 +57,7 @@ final class ControlAPITests: XCTestCase {
             ("GET", "/v1/devices/ccdd", "", 404, "no device with token ccdd"),
             ("DELETE", "/v1/devices/ccdd", "", 404, "no device with token ccdd"),
             ("PUT", "/v1/devices/ccdd", "{oops", 400, "body is not valid JSON"),
+            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":01}"#, 400, "request body is not valid JSON: "),
             ("PUT", "/v1/devices/ccdd", "", 400, "body is not valid JSON"),
             ("PUT", "/v1/devices/ccdd", "[1]", 400, "body must be a JSON object"),
             ("PUT", "/v1/devices/ccdd", #"{"topic":"a"}"#, 400, "environment is required"),
@@ -176,6 +177,9 @@ final class ControlAPITests: XCTestCase {
         (status, json, _) = call(api, "PUT", "/v1/devices/eeff", body: #"{"environment":"sandbox","unregisteredAt":1700000000000,"token":"EEFF","topic":null}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(api.registry.lookup("eeff")?.unregisteredAt, 1_700_000_000_000)
+        (status, _, _) = call(api, "PUT", "/v1/devices/eeff", body: #"{"environment":"sandbox","unregisteredAt":1.7e12}"#)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(api.registry.lookup("eeff")?.unregisteredAt, 1_700_000_000_000, "an integral exponent form")
         (status, json, _) = call(api, "GET", "/v1/devices/CCDD")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["environment"] as? String, "sandbox")

@@ -15,7 +15,7 @@ final class DeliveryRecordJSONTests: XCTestCase {
                               lints: ["aps missing"])
         record.seq = 42
         record.uniqueID = "u-1"
-        let json = F.object(record.jsonValue().encoded())
+        let json = F.object(encoding: record)
         XCTAssertEqual(json["seq"] as? UInt64, 42)
         XCTAssertEqual(json["receivedAt"] as? String, "2026-11-30T08:49:03.123Z")
         XCTAssertEqual(json["environment"] as? String, "sandbox")
@@ -36,7 +36,7 @@ final class DeliveryRecordJSONTests: XCTestCase {
     }
 
     func testJSONPayloadIsParsedAndTextIsNull() {
-        let json = F.object(F.record(payload: Array(#"{"aps":{"badge":3}}"#.utf8)).jsonValue().encoded())
+        let json = F.object(encoding: F.record(payload: Array(#"{"aps":{"badge":3}}"#.utf8)))
         let aps = (json["payload"] as? [String: Any])?["aps"] as? [String: Any]
         XCTAssertEqual(aps?["badge"] as? Int, 3)
         XCTAssertTrue(json["payloadText"] is NSNull)
@@ -44,11 +44,11 @@ final class DeliveryRecordJSONTests: XCTestCase {
     }
 
     func testNonJSONPayloadGivesPayloadText() {
-        let json = F.object(F.record(payload: Array("not json {".utf8), payloadError: "bad").jsonValue().encoded())
+        let json = F.object(encoding: F.record(payload: Array("not json {".utf8), payloadError: "bad"))
         XCTAssertTrue(json["payload"] is NSNull)
         XCTAssertEqual(json["payloadText"] as? String, "not json {")
         XCTAssertEqual(json["payloadError"] as? String, "bad")
-        let empty = F.object(F.record(payload: []).jsonValue().encoded())
+        let empty = F.object(encoding: F.record(payload: []))
         XCTAssertTrue(empty["payload"] is NSNull)
         XCTAssertTrue(empty["payloadText"] is NSNull)
         XCTAssertEqual(empty["payloadBytes"] as? Int, 0)
@@ -59,7 +59,7 @@ final class DeliveryRecordJSONTests: XCTestCase {
         let claims = base64URL(#"{"iss":"DEF123GHIJ","iat":1700000000}"#)
         let record = F.record(headers: [HeaderField(name: "authorization", value: "bearer \(header).\(claims)"),
                                         HeaderField(name: "apns-topic", value: "com.example.app")])
-        let json = F.object(record.jsonValue().encoded())
+        let json = F.object(encoding: record)
         let token = json["providerToken"] as? [String: Any]
         XCTAssertEqual((token?["header"] as? [String: Any])?["kid"] as? String, "ABC123DEFG")
         XCTAssertEqual((token?["claims"] as? [String: Any])?["iat"] as? Int, 1_700_000_000)
@@ -70,12 +70,22 @@ final class DeliveryRecordJSONTests: XCTestCase {
 
     func testUndecodableProviderTokenPartsStayRaw() {
         let claims = base64URL(#"{"iss":"T"}"#)
-        let json = F.object(F.record(headers: [HeaderField(name: "authorization", value: "Bearer n0t*b64.\(claims)")]).jsonValue().encoded())
+        let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "Bearer n0t*b64.\(claims)")]))
         let token = json["providerToken"] as? [String: Any]
         XCTAssertEqual(token?["header"] as? String, "n0t*b64")
         XCTAssertEqual((token?["claims"] as? [String: Any])?["iss"] as? String, "T")
-        let basic = F.object(F.record(headers: [HeaderField(name: "authorization", value: "basic abc")]).jsonValue().encoded())
+        let basic = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "basic abc")]))
         XCTAssertTrue(basic["providerToken"] is NSNull)
+    }
+
+    func testProviderTokenIsBase64URLNotBase64() {
+        // {"k":"~~~"}: base64url "eyJrIjoifn5-In0" (padding optional); base64 "eyJrIjoifn5+In0=".
+        for part in ["eyJrIjoifn5-In0", "eyJrIjoifn5-In0="] {
+            let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer \(part).x")]))
+            XCTAssertEqual(((json["providerToken"] as? [String: Any])?["header"] as? [String: Any])?["k"] as? String, "~~~", part)
+        }
+        let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer eyJrIjoifn5+In0=.x")]))
+        XCTAssertEqual((json["providerToken"] as? [String: Any])?["header"] as? String, "eyJrIjoifn5+In0=")
     }
 
     func testISO8601FormatAndParse() {

@@ -28,6 +28,11 @@ enum StoreFixtures {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
 
+    /// Encodes `value` as the control API does and decodes it back to a dictionary.
+    static func object(encoding value: some Encodable) -> [String: Any] {
+        object(ControlResponse(status: 200, encoding: value).body)
+    }
+
     static func status() -> ControlStatus {
         ControlStatus(version: "0.1.0-test", uptimeMilliseconds: 1234, connectionsOpen: 2,
                       listeners: [.init(name: "sandbox", address: "127.0.0.1:2197", environment: .sandbox)])
