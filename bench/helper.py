@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Parsing, statistics and small probes for bench/run.sh (standard library only).
+
+Subcommands (each prints what run.sh needs on stdout):
+  freeport                      a free TCP port on 127.0.0.1
+  wait-port PORT [TIMEOUT]      exit 0 once PORT accepts TCP connections
+  ports LOGFILE [TIMEOUT]       "APNS_PORT CONTROL_PORT" parsed from MockAPNs' start-up lines
+  payload BYTES FILE            write a valid APNs JSON payload of exactly BYTES bytes
+  rss PID                       "VmRSS_KB VmHWM_KB" of a live process
+  stats PORT                    GET /v1/stats from the control API, printed as JSON
+  run ...                       parse one h2load run, check MockAPNs' stats, append a JSON line
+  startup ...                   start-up time from exec to the first accepted connect()
+  records ...                   bytes per delivery record, appended as a JSON line
+  summary ...                   final table and results JSON
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def accepts(port):
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def cmd_freeport(_):
+    print(free_port())
+
+
+def cmd_wait_port(a):
+    deadline = time.monotonic() + a.timeout
+    while time.monotonic() < deadline:
+        if accepts(a.port):
+            return 0
+        time.sleep(0.01)
+    return 1
+
+
+START_RE = re.compile(r"APNs listener \S+ \(\w+\) on https?://[^\s]*:(\d+)")
+CONTROL_RE = re.compile(r"control API on http://[^\s]*:(\d+)")
+
+
+def cmd_ports(a):
+    deadline = time.monotonic() + a.timeout
+    while time.monotonic() < deadline:
+        try:
+            text = open(a.log, encoding="utf-8", errors="replace").read()
+        except FileNotFoundError:
+            text = ""
+        apns, control = START_RE.search(text), CONTROL_RE.search(text)
+        if apns and control:
+            print(apns.group(1), control.group(1))
+            return 0
+        time.sleep(0.01)
+    return 1
+
+
+def make_payload(size):
+    """A valid alert payload of exactly `size` bytes (at least 25)."""
+    base = '{"aps":{"alert":""}}'
+    fill = size - len(base)
+    if fill < 0:
+        raise SystemExit(f"payload size {size} is below the {len(base)}-byte minimum")
+    body = '{"aps":{"alert":"' + ("hello" * (fill // 5 + 1))[:fill] + '"}}'
+    assert len(body.encode()) == size
+    json.loads(body)
+    return body
+
+
+def cmd_payload(a):
+    with open(a.file, "w", encoding="ascii") as f:
+        f.write(make_payload(a.bytes))
+
+
+def read_rss(pid):
+    rss = hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+            elif line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+    return rss, hwm
+
+
+def cmd_rss(a):
+    print(*read_rss(a.pid))
+
+
+def get_stats(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/stats", timeout=10) as r:
+        return json.load(r)
+
+
+def cmd_stats(a):
+    print(json.dumps(get_stats(a.port)))
+
+
+def parse_h2load(text):
+    out = {}
+    m = re.search(r"finished in ([\d.]+)(ms|s|us), ([\d.]+) req/s", text)
+    if m:
+        scale = {"s": 1.0, "ms": 1e-3, "us": 1e-6}[m.group(2)]
+        out["seconds"] = float(m.group(1)) * scale
+        out["rps"] = float(m.group(3))
+    m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, "
+                  r"(\d+) failed, (\d+) errored, (\d+) timeout", text)
+    if m:
+        keys = ("total", "started", "done", "succeeded", "failed", "errored", "timeout")
+        out.update({k: int(v) for k, v in zip(keys, m.groups())})
+    m = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text)
+    if m:
+        out["status2xx"] = int(m.group(1))
+    return out
+
+
+def percentile(sorted_values, p):
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_values:
+        return None
+    rank = max(1, -(-len(sorted_values) * p // 100))
+    return sorted_values[int(rank) - 1]
+
+
+def latencies_us(path):
+    """Per-request latency in microseconds from an h2load --log-file
+    (tab-separated: start time in µs since the epoch, status, latency in µs)."""
+    values = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split("\t")
+            if len(parts) >= 3:
+                values.append(int(parts[2]))
+    values.sort()
+    return values
+
+
+def append(path, record):
+    with open(path, "a") as f:
+        f.write(json.dumps(record) + "\n")
+
+
+def cmd_run(a):
+    h = parse_h2load(open(a.h2out, encoding="utf-8", errors="replace").read())
+    hl = parse_h2load(open(a.lat_out, encoding="utf-8", errors="replace").read())
+    lat = latencies_us(a.log) if a.log and os.path.exists(a.log) else []
+    sent = a.n_warm + a.n + a.n_lat
+    rec = {
+        "kind": "run", "test": a.test, "shape": a.shape, "server": a.server, "round": a.round,
+        "requests": a.n, "latencyRequests": a.n_lat, "warmupRequests": a.n_warm,
+        "payloadBytes": a.payload_bytes,
+        "h2loadExit": a.h2exit, "h2loadLatencyExit": a.lat_exit,
+        "rps": h.get("rps"), "seconds": h.get("seconds"),
+        "done": h.get("done"), "succeeded": h.get("succeeded"), "status2xx": h.get("status2xx"),
+        "latencyPassRps": hl.get("rps"),
+        "p50us": percentile(lat, 50), "p99us": percentile(lat, 99),
+    }
+    problems = []
+    if a.warm_exit != 0:
+        problems.append(f"h2load (warm-up) exited with {a.warm_exit}")
+    for label, code, parsed, n in (("throughput", a.h2exit, h, a.n), ("latency", a.lat_exit, hl, a.n_lat)):
+        if code != 0:
+            problems.append(f"h2load ({label} pass) exited with {code}")
+        if parsed.get("succeeded") != n or parsed.get("status2xx") != n:
+            problems.append(f"h2load ({label} pass): {parsed.get('succeeded')} succeeded, "
+                            f"{parsed.get('status2xx')} 2xx of {n}")
+    if len(lat) != a.n_lat:
+        problems.append(f"latency log has {len(lat)} entries, expected {a.n_lat}")
+    if a.server == "mockapns":
+        rec["peakRssKB"] = a.hwm
+        try:
+            st = json.load(open(a.stats))
+        except (OSError, ValueError) as e:
+            st = None
+            problems.append(f"no /v1/stats answer ({e})")
+        if st is not None:
+            rec["stats"] = {k: st.get(k) for k in ("requests", "records", "evicted", "lastSeq", "byStatus")}
+            # A fresh MockAPNs per run: the store must hold exactly the requests h2load sent
+            # (warm-up, throughput pass and latency pass).
+            rec["sent"] = sent
+            if st.get("requests") != sent:
+                problems.append(f"stats.requests {st.get('requests')} != {sent} sent")
+            if st.get("records") != sent:
+                problems.append(f"stats.records {st.get('records')} != {sent} sent")
+            if st.get("evicted") not in (0, None):
+                problems.append(f"stats.evicted {st.get('evicted')} != 0")
+            if st.get("byStatus") != {"200": sent}:
+                problems.append(f"stats.byStatus {st.get('byStatus')} != {{'200': {sent}}}")
+        rec["recorded"] = "FAIL" if problems else "PASS"
+    rec["problems"] = problems
+    append(a.jsonl, rec)
+
+    def ms(us):
+        return "-" if us is None else f"{us / 1000:.2f}ms"
+    rps = "-" if rec["rps"] is None else f"{rec['rps']:>10,.0f}"
+    line = (f"  {a.test:<8} {a.shape:<12} round {a.round}  {a.server:<8} {rps} req/s  "
+            f"p50 {ms(rec['p50us']):>8}  p99 {ms(rec['p99us']):>8}")
+    if a.server == "mockapns":
+        stored = rec.get("stats", {}).get("records")
+        line += (f"  peak RSS {a.hwm / 1024:6.1f} MB  stored {stored if stored is not None else '?'}"
+                 f"/{sent} sent: {rec['recorded']}")
+    print(line)
+    for p in problems:
+        print(f"    ! {p}")
+
+
+def cmd_startup(a):
+    times = []
+    for i in range(a.count):
+        port = free_port()
+        args = [a.bin, "--listen", f"127.0.0.1:{port}", "--control", "127.0.0.1:0"] + a.extra
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        ok = False
+        deadline = t0 + 10
+        while time.perf_counter() < deadline:
+            s = socket.socket()
+            try:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    ok = True
+                    break
+            finally:
+                s.close()
+            if proc.poll() is not None:
+                break
+        t1 = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if not ok:
+            print(f"start-up probe {i + 1}: MockAPNs never accepted a connection on port {port}",
+                  file=sys.stderr)
+            return 1
+        times.append((t1 - t0) * 1000)
+    rec = {"kind": "startup", "label": a.label, "count": a.count,
+           "medianMs": statistics.median(times), "minMs": min(times), "maxMs": max(times),
+           "samplesMs": [round(t, 2) for t in times]}
+    append(a.jsonl, rec)
+    print(f"  start-up ({a.label}): median {rec['medianMs']:.1f} ms over {a.count} starts "
+          f"(min {rec['minMs']:.1f}, max {rec['maxMs']:.1f})")
+    return 0
+
+
+def cmd_records(a):
+    st = json.load(open(a.stats))
+    problems = []
+    if a.h2exit != 0:
+        problems.append(f"h2load exited with {a.h2exit}")
+    if st.get("records") != a.n or st.get("requests") != a.n or st.get("byStatus") != {"200": a.n}:
+        problems.append(f"stats: requests {st.get('requests')}, records {st.get('records')}, "
+                        f"byStatus {st.get('byStatus')}; expected {a.n} each")
+    delta_kb = a.rss_after - a.rss_start
+    per = delta_kb * 1024 / a.n
+    projected_mb = (a.rss_start * 1024 + per * 1_000_000) / 2**20
+    rec = {"kind": "records", "records": a.n, "payloadBytes": a.payload_bytes,
+           "rssStartKB": a.rss_start, "rssAfterKB": a.rss_after, "peakRssKB": a.hwm,
+           "bytesPerRecord": per, "rssFor1MRecordsMB": projected_mb,
+           "measuredAt1M": a.n == 1_000_000,
+           "recorded": "FAIL" if problems else "PASS", "problems": problems}
+    append(a.jsonl, rec)
+    how = "measured" if a.n == 1_000_000 else "projected"
+    print(f"  {a.n:,} records of {a.payload_bytes}-byte payloads: RSS {a.rss_start / 1024:.1f} MB -> "
+          f"{a.rss_after / 1024:.1f} MB (peak {a.hwm / 1024:.1f} MB): {per:,.0f} bytes/record; "
+          f"RSS for 1M records {projected_mb:,.0f} MB ({how}); recorded {rec['recorded']}")
+    for p in problems:
+        print(f"    ! {p}")
+
+
+TARGETS = {  # shape -> minimum median ratio MockAPNs/nghttpd (from the issue)
+    "-c1 -m1": 0.9, "-c1 -m100": 0.8, "-c4 -m100": 0.8, "-c1000 -m1": 0.6,
+}
+RSS_1M_TARGET_MB = 600
+STARTUP_TARGET_MS = 150
+
+
+def cmd_summary(a):
+    recs = [json.loads(l) for l in open(a.jsonl) if l.strip()]
+    runs = [r for r in recs if r["kind"] == "run"]
+    tests = []
+    for r in runs:
+        key = (r["test"], r["shape"])
+        if key not in tests:
+            tests.append(key)
+    rows, all_pass = [], True
+    for test, shape in tests:
+        rs = [r for r in runs if (r["test"], r["shape"]) == (test, shape)]
+        by = {s: [r for r in rs if r["server"] == s] for s in ("mockapns", "nghttpd")}
+        ratios = []
+        for rnd in sorted({r["round"] for r in rs}):
+            m = [r["rps"] for r in by["mockapns"] if r["round"] == rnd and r["rps"]]
+            n = [r["rps"] for r in by["nghttpd"] if r["round"] == rnd and r["rps"]]
+            if m and n:
+                ratios.append(m[0] / n[0])
+
+        def med(server, key):
+            vals = [r[key] for r in by[server] if r.get(key) is not None]
+            return statistics.median(vals) if vals else None
+        checks = [r.get("recorded") for r in by["mockapns"]]
+        recorded = "PASS" if checks and all(c == "PASS" for c in checks) else "FAIL"
+        problems = [p for r in rs for p in r.get("problems", [])]
+        all_pass &= recorded == "PASS" and not problems
+        ratio = statistics.median(ratios) if ratios else None
+        target = TARGETS.get(shape) if test == "small" else None
+        rows.append({
+            "test": test, "shape": shape, "payloadBytes": rs[0]["payloadBytes"],
+            "requests": rs[0]["requests"], "rounds": len(ratios),
+            "mockapnsRps": med("mockapns", "rps"), "nghttpdRps": med("nghttpd", "rps"),
+            "ratios": [round(x, 3) for x in ratios], "medianRatio": ratio,
+            "targetRatio": target,
+            "targetMet": None if target is None or ratio is None else ratio >= target,
+            "mockapnsP50us": med("mockapns", "p50us"), "mockapnsP99us": med("mockapns", "p99us"),
+            "nghttpdP50us": med("nghttpd", "p50us"), "nghttpdP99us": med("nghttpd", "p99us"),
+            "mockapnsPeakRssKB": max((r.get("peakRssKB") or 0) for r in by["mockapns"]) or None,
+            "recorded": recorded,
+        })
+
+    startup = [r for r in recs if r["kind"] == "startup"]
+    records = [r for r in recs if r["kind"] == "records"]
+    for r in records:
+        all_pass &= r["recorded"] == "PASS"
+    peak_kb = max([r["mockapnsPeakRssKB"] or 0 for r in rows] or [0])
+
+    def f_rps(v):
+        return "-" if v is None else f"{v:,.0f}"
+
+    def f_ms(v):
+        return "-" if v is None else f"{v / 1000:.2f}"
+
+    def f_ratio(row):
+        if row["medianRatio"] is None:
+            return "-"
+        s = f"{row['medianRatio']:.2f}"
+        if row["targetRatio"] is not None:
+            s += f" ({'ok' if row['targetMet'] else 'MISS'} >= {row['targetRatio']})"
+        return s
+
+    print()
+    print(f"SUMMARY ({a.mode} mode, {a.rounds} round(s), {a.date})")
+    print(f"host: {a.host}")
+    print("ratio = median over rounds of MockAPNs req/s / nghttpd req/s in the same round; "
+          "p50/p99 and req/s columns are medians over rounds")
+    hdr = (f"{'test':<7} {'shape':<11} {'MockAPNs req/s':>14} {'nghttpd req/s':>14} "
+           f"{'ratio':<17} {'p50/p99 ms MockAPNs':>19} {'p50/p99 ms nghttpd':>18} "
+           f"{'peak RSS':>9} {'recorded':>8}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        rss = "-" if not r["mockapnsPeakRssKB"] else f"{r['mockapnsPeakRssKB'] / 1024:.0f} MB"
+        print(f"{r['test']:<7} {r['shape']:<11} {f_rps(r['mockapnsRps']):>14} {f_rps(r['nghttpdRps']):>14} "
+              f"{f_ratio(r):<17} "
+              f"{f_ms(r['mockapnsP50us']) + ' / ' + f_ms(r['mockapnsP99us']):>19} "
+              f"{f_ms(r['nghttpdP50us']) + ' / ' + f_ms(r['nghttpdP99us']):>18} "
+              f"{rss:>9} {r['recorded']:>8}")
+    print(f"{'jwt':<7} {'(skipped)':<11} SKIPPED: strict JWT provider authentication is not implemented "
+          f"in MockAPNs yet")
+    print()
+    print(f"MockAPNs peak RSS over the throughput runs: {peak_kb / 1024:.1f} MB")
+    for s in startup:
+        met = ""
+        if s["label"] == "test certificate":
+            met = f"  ({'ok' if s['medianMs'] <= STARTUP_TARGET_MS else 'MISS'} <= {STARTUP_TARGET_MS} ms)"
+        print(f"Start-up, exec to accepting connections ({s['label']}): median {s['medianMs']:.1f} ms "
+              f"of {s['count']} (min {s['minMs']:.1f}, max {s['maxMs']:.1f}){met}")
+    for r in records:
+        how = "measured" if r["measuredAt1M"] else f"projected from {r['records']:,}"
+        ok = "ok" if r["rssFor1MRecordsMB"] <= RSS_1M_TARGET_MB else "MISS"
+        print(f"Bytes per record ({r['payloadBytes']}-byte payloads, {r['records']:,} records): "
+              f"{r['bytesPerRecord']:,.0f}; RSS for 1M records {r['rssFor1MRecordsMB']:,.0f} MB "
+              f"({how}; {ok} <= {RSS_1M_TARGET_MB} MB); recorded {r['recorded']}")
+    print(f"Recording check (store count == requests sent, every MockAPNs run): "
+          f"{'PASS' if all_pass else 'FAIL'}")
+
+    result = {
+        "date": a.date, "mode": a.mode, "rounds": a.rounds, "host": a.host,
+        "mockapnsVersion": a.version, "h2load": a.h2load_version,
+        "throughput": rows,
+        "jwt": {"skipped": True,
+                "reason": "strict JWT provider authentication is not implemented in MockAPNs yet"},
+        "mockapnsPeakRssKB": peak_kb,
+        "startup": startup, "records": records,
+        "recordingCheck": "PASS" if all_pass else "FAIL",
+        "targets": {"ratios": TARGETS, "rssFor1MRecordsMB": RSS_1M_TARGET_MB,
+                    "startupMs": STARTUP_TARGET_MS},
+        "runs": runs,
+    }
+    with open(a.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    print(f"Results written to {a.out}")
+    return 0 if all_pass else 1
+
+
+def main():
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("freeport").set_defaults(f=cmd_freeport)
+    s = sub.add_parser("wait-port"); s.add_argument("port", type=int)
+    s.add_argument("timeout", type=float, nargs="?", default=10); s.set_defaults(f=cmd_wait_port)
+    s = sub.add_parser("ports"); s.add_argument("log")
+    s.add_argument("timeout", type=float, nargs="?", default=10); s.set_defaults(f=cmd_ports)
+    s = sub.add_parser("payload"); s.add_argument("bytes", type=int); s.add_argument("file")
+    s.set_defaults(f=cmd_payload)
+    s = sub.add_parser("rss"); s.add_argument("pid", type=int); s.set_defaults(f=cmd_rss)
+    s = sub.add_parser("stats"); s.add_argument("port", type=int); s.set_defaults(f=cmd_stats)
+    s = sub.add_parser("run")
+    for name in ("--test", "--shape", "--server", "--h2out", "--lat-out", "--log", "--stats", "--jsonl"):
+        s.add_argument(name)
+    for name in ("--round", "--n", "--n-lat", "--n-warm", "--payload-bytes", "--warm-exit",
+                 "--h2exit", "--lat-exit", "--hwm"):
+        s.add_argument(name, type=int, default=0)
+    s.set_defaults(f=cmd_run)
+    s = sub.add_parser("startup")
+    s.add_argument("--bin"); s.add_argument("--count", type=int); s.add_argument("--label")
+    s.add_argument("--jsonl"); s.add_argument("extra", nargs="*"); s.set_defaults(f=cmd_startup)
+    s = sub.add_parser("records")
+    s.add_argument("--stats"); s.add_argument("--jsonl")
+    for name in ("--n", "--payload-bytes", "--rss-start", "--rss-after", "--hwm", "--h2exit"):
+        s.add_argument(name, type=int, default=0)
+    s.set_defaults(f=cmd_records)
+    s = sub.add_parser("summary")
+    for name in ("--jsonl", "--out", "--mode", "--date", "--host", "--version", "--h2load-version"):
+        s.add_argument(name)
+    s.add_argument("--rounds", type=int); s.set_defaults(f=cmd_summary)
+    a = p.parse_args()
+    sys.exit(a.f(a) or 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# MockAPNs benchmark: MockAPNs (default configuration: full validation and
+# recording, no faults) against nghttpd serving an empty file, both HTTP/2 over
+# TLS on loopback, driven by h2load. See bench/README.md.
+#
+#   bench/run.sh              full run (release build, 3 rounds, several minutes)
+#   bench/run.sh --quick      1 round, fewer requests: under a minute
+#   bench/run.sh --bin PATH   use this mock-apns binary instead of building
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--help]
+
+  --quick       one round with fewer requests per run; finishes in under a minute
+  --rounds N    rounds of alternating MockAPNs/nghttpd runs (default 3, quick 1)
+  --bin PATH    benchmark this mock-apns binary; skips `swift build`
+  -h, --help    print this help
+
+Builds the release binary (swift build -c release --product mock-apns) unless
+--bin is given, then measures throughput and latency against nghttpd, checks
+that MockAPNs recorded every request, and measures start-up time and memory
+per delivery record. Results: printed, and written to bench/out/results-*.json.
+Needs h2load and nghttpd (Debian nghttp2-client, nghttp2-server): scripts/install-deps.sh.
+EOF
+}
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HELPER=(python3 "$ROOT/bench/helper.py")
+MODE=full
+ROUNDS=""
+BIN=""
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) MODE=quick ;;
+    --rounds) [ $# -ge 2 ] || { echo "error: --rounds needs a value" >&2; exit 2; }; ROUNDS="$2"; shift ;;
+    --rounds=*) ROUNDS="${1#*=}" ;;
+    --bin) [ $# -ge 2 ] || { echo "error: --bin needs a path" >&2; exit 2; }; BIN="$2"; shift ;;
+    --bin=*) BIN="${1#*=}" ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -n "$ROUNDS" ] && ! [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]]; then
+  echo "error: --rounds must be a positive integer" >&2; exit 2
+fi
+
+# ---------------------------------------------------------------- tools
+missing=()
+for tool in h2load nghttpd python3; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "error: missing ${missing[*]} (h2load: Debian nghttp2-client, nghttpd: nghttp2-server)." >&2
+  echo "       Install them with scripts/install-deps.sh (make bench does this), then run again." >&2
+  exit 1
+fi
+
+cd "$ROOT"
+if [ -z "$BIN" ]; then
+  command -v swift >/dev/null 2>&1 || {
+    echo "error: swift is not on PATH; install the toolchain (see scripts/install-deps.sh) or pass --bin PATH" >&2
+    exit 1
+  }
+  echo "==> building: swift build -c release --product mock-apns"
+  swift build -c release --product mock-apns
+  BIN="$ROOT/.build/release/mock-apns"
+fi
+[ -x "$BIN" ] || { echo "error: $BIN is not an executable mock-apns binary" >&2; exit 1; }
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+CERT="$ROOT/tls/server.pem"
+KEY="$ROOT/tls/server-key.pem"
+[ -r "$CERT" ] && [ -r "$KEY" ] || { echo "error: test certificate $CERT / $KEY missing" >&2; exit 1; }
+
+# ---------------------------------------------------------------- plan
+# Requests per h2load run: ~2-5 s per run in full mode on a 2-core machine.
+if [ "$MODE" = quick ]; then
+  ROUNDS="${ROUNDS:-1}"
+  N_C1M1=6000; N_M100=25000; N_C64=25000; N_C1000=5000; N_4K=10000; N_RECORDS=200000
+  STARTS=5
+else
+  ROUNDS="${ROUNDS:-3}"
+  N_C1M1=20000; N_M100=200000; N_C64=200000; N_C1000=100000; N_4K=100000; N_RECORDS=1000000
+  STARTS=11
+fi
+# test name | shape label | -c | -m | requests | payload file
+SHAPES=(
+  "small|-c1 -m1|1|1|$N_C1M1|small"
+  "small|-c1 -m100|1|100|$N_M100|small"
+  "small|-c4 -m100|4|100|$N_M100|small"
+  "small|-c64 -m10|64|10|$N_C64|small"
+  "small|-c1000 -m1|1000|1|$N_C1000|small"
+  "4KB|-c4 -m100|4|100|$N_4K|4k"
+)
+NWARM=1000
+TOKEN="$(printf 'ab%.0s' $(seq 32))"   # 64 hex characters
+PATH_URL="/3/device/$TOKEN"
+HEADERS=(-H "apns-topic: com.example.app" -H "apns-push-type: alert")
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mockapns-bench.XXXXXX")"
+OUT_DIR="$ROOT/bench/out"
+mkdir -p "$OUT_DIR"
+STAMP="$(date +%Y%m%d-%H%M%S)"
+JSONL="$WORK/results.jsonl"
+: > "$JSONL"
+
+MA_PID=""
+NG_PID=""
+cleanup() {
+  local pid
+  for pid in "$MA_PID" "$NG_PID"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  MA_PID=""; NG_PID=""
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'echo "interrupted" >&2; exit 130' INT TERM
+
+"${HELPER[@]}" payload 25 "$WORK/small.json"     # {"aps":{"alert":"hello"}}
+"${HELPER[@]}" payload 4096 "$WORK/4k.json"      # the APNs maximum for an alert
+"${HELPER[@]}" payload 100 "$WORK/100.json"      # for bytes per record
+payload_bytes() { wc -c < "$WORK/$1.json" | tr -d ' '; }
+
+# nghttpd serves the empty file at the same path MockAPNs is pushed to.
+DOCROOT="$WORK/docroot"
+mkdir -p "$DOCROOT/3/device"
+: > "$DOCROOT$PATH_URL"
+
+# ---------------------------------------------------------------- servers
+MA_APNS=""; MA_CONTROL=""
+start_mockapns() {   # $1 = --max-records; sets MA_PID, MA_APNS, MA_CONTROL
+  local log="$WORK/mockapns.log" ports
+  : > "$log"
+  "$BIN" --listen 127.0.0.1:0 --control 127.0.0.1:0 --tls-cert "$CERT" --tls-key "$KEY" \
+    --max-records "$1" >"$log" 2>&1 &
+  MA_PID=$!
+  if ! ports="$("${HELPER[@]}" ports "$log" 15)"; then
+    echo "error: MockAPNs did not report its ports; its output:" >&2; cat "$log" >&2; exit 1
+  fi
+  read -r MA_APNS MA_CONTROL <<<"$ports"
+  "${HELPER[@]}" wait-port "$MA_APNS" 10 || { echo "error: MockAPNs port $MA_APNS never accepted" >&2; exit 1; }
+}
+stop_mockapns() {
+  local rc=0
+  kill -TERM "$MA_PID" 2>/dev/null || true
+  wait "$MA_PID" || rc=$?
+  MA_PID=""
+  if [ "$rc" -ne 0 ]; then
+    echo "    ! MockAPNs exited with status $rc on SIGTERM; its output:" >&2
+    tail -n 20 "$WORK/mockapns.log" >&2
+  fi
+}
+NG_PORT=""
+start_nghttpd() {
+  local try
+  for try in 1 2 3; do
+    NG_PORT="$("${HELPER[@]}" freeport)"
+    nghttpd -d "$DOCROOT" "$NG_PORT" "$KEY" "$CERT" >"$WORK/nghttpd.log" 2>&1 &
+    NG_PID=$!
+    if "${HELPER[@]}" wait-port "$NG_PORT" 5 && kill -0 "$NG_PID" 2>/dev/null; then
+      return 0
+    fi
+    kill -TERM "$NG_PID" 2>/dev/null || true; wait "$NG_PID" 2>/dev/null || true; NG_PID=""
+  done
+  echo "error: nghttpd would not start; its output:" >&2; cat "$WORK/nghttpd.log" >&2; exit 1
+}
+stop_nghttpd() {
+  kill -TERM "$NG_PID" 2>/dev/null || true
+  wait "$NG_PID" 2>/dev/null || true
+  NG_PID=""
+}
+
+# One run against a fresh server: a warm-up, a throughput pass of n requests, then a
+# latency pass of n/4 with h2load's per-request log (writing that log costs
+# h2load 15-25% of its request rate, so requests/s come from the pass without
+# it). Appends a JSON line and prints a line.
+run_one() {   # server test shape c m n payload round
+  local server="$1" test="$2" shape="$3" c="$4" m="$5" n="$6" payload="$7" round="$8"
+  local port warmexit=0 h2exit=0 latexit=0 hwm=0 stats="$WORK/stats.json"
+  local nlat=$(( n / 4 > c ? n / 4 : c ))
+  rm -f "$WORK/h2.log" "$WORK/h2.out" "$WORK/h2lat.out" "$stats"
+  if [ "$server" = mockapns ]; then
+    # A fresh MockAPNs per run keeps every run's store and RSS separate. The
+    # retention cap is raised to the run's size only so nothing is evicted and
+    # the store count can be compared with the requests sent.
+    start_mockapns "$(( NWARM + n + nlat > 100000 ? NWARM + n + nlat : 100000 ))"
+    port="$MA_APNS"
+  else
+    start_nghttpd
+    port="$NG_PORT"
+  fi
+  local url="https://127.0.0.1:$port$PATH_URL"
+  # Warm-up: 1,000 requests on one connection, not measured (but recorded).
+  h2load -n "$NWARM" -c 1 -m 10 -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" "$url" \
+    >"$WORK/h2warm.out" 2>&1 || warmexit=$?
+  h2load -n "$n" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" "$url" \
+    >"$WORK/h2.out" 2>&1 || h2exit=$?
+  h2load -n "$nlat" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" \
+    --log-file="$WORK/h2.log" "$url" >"$WORK/h2lat.out" 2>&1 || latexit=$?
+  if [ "$server" = mockapns ]; then
+    "${HELPER[@]}" stats "$MA_CONTROL" >"$stats" 2>"$WORK/stats.err" || cp "$WORK/stats.err" "$stats"
+    read -r _ hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
+    stop_mockapns
+  else
+    stop_nghttpd
+  fi
+  "${HELPER[@]}" run --jsonl "$JSONL" --test "$test" --shape "$shape" --server "$server" \
+    --round "$round" --n "$n" --n-lat "$nlat" --n-warm "$NWARM" \
+    --payload-bytes "$(payload_bytes "$payload")" --warm-exit "$warmexit" \
+    --h2exit "$h2exit" --lat-exit "$latexit" --h2out "$WORK/h2.out" --lat-out "$WORK/h2lat.out" \
+    --log "$WORK/h2.log" --stats "$stats" --hwm "$hwm"
+  if [ "$h2exit" -ne 0 ]; then tail -n 5 "$WORK/h2.out" | sed 's/^/    h2load: /'; fi
+  if [ "$latexit" -ne 0 ]; then tail -n 5 "$WORK/h2lat.out" | sed 's/^/    h2load: /'; fi
+  return 0
+}
+
+# ---------------------------------------------------------------- run
+VERSION="$("$BIN" --version 2>&1 | head -n 1)"
+H2VERSION="$(h2load --version 2>&1 | head -n 1)"
+HOST="$(uname -srm), $(nproc) cores, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "==> $MODE mode, $ROUNDS round(s): $VERSION vs nghttpd, $H2VERSION; $HOST"
+echo "    binary: $BIN"
+LOAD1="$(cut -d' ' -f1 /proc/loadavg)"
+if python3 -c "import sys; sys.exit(0 if float('$LOAD1') >= 0.5 else 1)"; then
+  echo "    note: the machine is busy (load average $LOAD1 on $(nproc) cores); absolute figures and ratios will be noisy"
+fi
+T0=$SECONDS
+
+echo "==> throughput and latency (h2load -t 1, TLS on loopback; A/B order alternates each round)"
+for round in $(seq 1 "$ROUNDS"); do
+  for spec in "${SHAPES[@]}"; do
+    IFS='|' read -r test shape c m n payload <<<"$spec"
+    if [ $(( round % 2 )) -eq 1 ]; then order=(mockapns nghttpd); else order=(nghttpd mockapns); fi
+    for server in "${order[@]}"; do
+      run_one "$server" "$test" "$shape" "$c" "$m" "$n" "$payload" "$round"
+    done
+  done
+done
+echo "  jwt      SKIPPED: the strict JWT auth run is skipped because provider authentication"
+echo "           (JWT provider tokens) is not implemented in MockAPNs yet."
+
+echo "==> start-up time: exec to the first accepted connect() on the APNs port"
+"${HELPER[@]}" startup --bin "$BIN" --count "$STARTS" --label "test certificate" --jsonl "$JSONL" \
+  -- --tls-cert "$CERT" --tls-key "$KEY"
+"${HELPER[@]}" startup --bin "$BIN" --count "$STARTS" --label "ephemeral self-signed certificate" \
+  --jsonl "$JSONL"
+
+echo "==> memory per delivery record: $N_RECORDS pushes of $(payload_bytes 100)-byte payloads, --max-records $N_RECORDS"
+start_mockapns "$N_RECORDS"
+sleep 0.3
+read -r rss_start _ <<<"$("${HELPER[@]}" rss "$MA_PID")"
+h2exit=0
+h2load -n "$N_RECORDS" -c 4 -m 100 -t 1 -d "$WORK/100.json" "${HEADERS[@]}" \
+  "https://127.0.0.1:$MA_APNS$PATH_URL" >"$WORK/h2.out" 2>&1 || h2exit=$?
+sleep 0.3
+read -r rss_after hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
+"${HELPER[@]}" stats "$MA_CONTROL" >"$WORK/stats.json" 2>"$WORK/stats.err" || echo '{}' >"$WORK/stats.json"
+stop_mockapns
+"${HELPER[@]}" records --jsonl "$JSONL" --stats "$WORK/stats.json" --n "$N_RECORDS" \
+  --payload-bytes "$(payload_bytes 100)" --rss-start "$rss_start" --rss-after "$rss_after" \
+  --hwm "$hwm" --h2exit "$h2exit"
+
+echo "==> finished in $(( SECONDS - T0 )) s"
+rc=0
+"${HELPER[@]}" summary --jsonl "$JSONL" --out "$OUT_DIR/results-$STAMP.json" --mode "$MODE" \
+  --rounds "$ROUNDS" --date "$(date -Iseconds)" \
+  --host "$HOST; load average at end $(cut -d' ' -f1-3 /proc/loadavg)" \
+  --version "$VERSION" --h2load-version "$H2VERSION" || rc=$?
+exit "$rc"
