@@ -22,14 +22,18 @@ let package = Package(
         // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
         .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
         // The gateway assembly and the embedding API.
-        .target(name: "MockAPNs", dependencies: ["APNsCore", "HTTP2Transport"]),
+        .target(name: "MockAPNs", dependencies: ["APNsCore", "APNsAuth", "HTTP2Transport"]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL"]),
-        .executableTarget(name: "mock-apns", dependencies: ["MockAPNs", "APNsCore", "HTTP2Client", "HTTP2Transport"]),
+        // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
+        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
+        .executableTarget(name: "mock-apns",
+                          dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "HTTP2Client", "HTTP2Transport", "APNsTools"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"]),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
+        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth"]),
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore"]),
     ]
 )

@@ -256,6 +256,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         nghttp2_session_server_new2(&session, HTTP2Callbacks.shared.callbacks, me, HTTP2Callbacks.shared.options)
         self.session = session
+        let settings = handler.settings(for: self, proposed: self.settings)
         var entries = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: settings.maxConcurrentStreams),
@@ -305,6 +306,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         case .respond(let response): submit(response, on: streamID, stream: stream)
         case .resetStream(let code): nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
         case .noResponse: break
+        case .goAway(let code, let last, let debug): goAway(errorCode: code, lastStreamID: last, debugData: debug)
         }
     }
 

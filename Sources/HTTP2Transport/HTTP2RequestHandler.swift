@@ -6,6 +6,9 @@ public enum HTTP2Action: Sendable {
     case resetStream(errorCode: UInt32)
     /// Leave the stream open and unanswered; `HTTP2Connection.respond` may answer it later.
     case noResponse
+    /// Answer the stream with nothing and end the connection: GOAWAY with `errorCode`,
+    /// `lastStreamID` and `debugData`, then close once it is written.
+    case goAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8])
 }
 
 /// The application behind an `HTTP2Server`. Every call arrives on the connection's loop thread.
@@ -16,4 +19,11 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     func connectionOpened(_ connection: HTTP2Connection)
     /// A connection is gone (closed by either side or reset).
     func connectionClosed(_ connection: HTTP2Connection)
+    /// The SETTINGS to open `connection` with, given the listener's; called once after the
+    /// handshake, before `connectionOpened`. The default keeps the listener's.
+    func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings
+}
+
+extension HTTP2RequestHandler {
+    public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
 }

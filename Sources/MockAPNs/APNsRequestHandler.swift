@@ -1,68 +1,75 @@
+import APNsAuth
 import APNsCore
 import HTTP2Transport
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
-/// `PushRequest`, lets the gateway decide and record it, and hands the response back.
-/// Also carries out the `apple-observed` stream profile's SETTINGS changes.
+/// `PushRequest`, checks credentials (provider token or client certificate) with APNsAuth,
+/// lets the gateway decide and record it, and hands the response back. Also carries out the
+/// `apple-observed` stream profile's SETTINGS changes.
 final class APNsRequestHandler: HTTP2RequestHandler {
     /// One entry per listener, in the transport's listener order.
     struct Listener: Sendable {
         var name: String
         var environment: APNsEnvironment
-    }
-
-    /// Per-connection state, kept in `HTTP2Connection.context` (loop thread only).
-    final class ConnectionState {
-        /// True while MAX_CONCURRENT_STREAMS is lowered to 1 after a rejection.
-        var streamsLowered = false
+        /// How credentials are checked on this listener.
+        var authMode: AuthMode
     }
 
     private let gateway: Gateway
     private let listeners: [Listener]
+    private let keys: KeyStore
+    private let clock: ServerClock
     private let profile: StreamProfile
     private let maxConcurrentStreams: UInt32
     private let logger: Logger
     private let debug: Bool
 
-    init(gateway: Gateway, listeners: [Listener], profile: StreamProfile, maxConcurrentStreams: UInt32, logger: Logger) {
+    init(gateway: Gateway, listeners: [Listener], keys: KeyStore, clock: ServerClock, profile: StreamProfile,
+         maxConcurrentStreams: UInt32, logger: Logger) {
         self.gateway = gateway
         self.listeners = listeners
+        self.keys = keys
+        self.clock = clock
         self.profile = profile
         self.maxConcurrentStreams = maxConcurrentStreams
         self.logger = logger
         debug = LogLevel.debug <= logger.level
     }
 
-    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+    // MARK: Connection lifecycle
+
+    /// Token connections under `apple-observed` start at one stream until a push is accepted
+    /// (Apple, *Sending notification requests to APNs*; spec section 4).
+    func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings {
+        let state = ConnectionState()
+        connection.context = state
         let listener = listeners[connection.info.listenerIndex]
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(request.headers.count)
-        for field in request.headers { headers.append(HeaderField(name: field.name, value: field.value)) }
-        let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: headers, body: request.body)
-        let info = ConnectionInfo(id: connection.info.id, listener: listener.name,
-                                  environment: listener.environment, peer: connection.info.peer)
-        let (response, seq) = gateway.handle(push, connection: info, streamID: request.streamID)
-        if profile == .appleObserved { applyAppleObservedProfile(accepted: response.status == 200, connection) }
-        if debug {
-            logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
+        if let presented = connection.info.clientCertificate {
+            adoptCertificate(presented, listener: listener, state: state)
         }
-        return .respond(HTTP2Response(status: response.status,
-                                      headers: response.headers.map { ($0.name, $0.value) },
-                                      body: response.body))
+        guard profile == .appleObserved, state.certificate == nil else { return proposed }
+        state.streamsLowered = true
+        var settings = proposed
+        settings.maxConcurrentStreams = 1
+        return settings
     }
 
-    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores it
-    /// (observed: openradar 27870881, pushy #732; spec section 6).
-    private func applyAppleObservedProfile(accepted: Bool, _ connection: HTTP2Connection) {
-        let state = connection.context as? ConnectionState ?? ConnectionState()
-        connection.context = state
-        if !accepted && !state.streamsLowered {
-            state.streamsLowered = true
-            connection.setMaxConcurrentStreams(1)
-        } else if accepted && state.streamsLowered {
-            state.streamsLowered = false
-            connection.setMaxConcurrentStreams(maxConcurrentStreams)
+    private func adoptCertificate(_ presented: ClientCertificate, listener: Listener, state: ConnectionState) {
+        do {
+            let identity = try CertificateIdentity(der: presented.der)
+            state.certificate = identity
+            if !presented.verified {
+                state.certificateRejection = .badCertificate
+                state.certificateProblem = presented.verifyError ?? "not trusted"
+            } else if let reason = CertificateAuthorizer.connectionReason(identity, environment: listener.environment,
+                                                                          nowSeconds: clock.now()) {
+                state.certificateRejection = reason
+                state.certificateProblem = reason == .badCertificateEnvironment
+                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid"
+            }
+        } catch {
+            state.certificateRejection = .badCertificate
+            state.certificateProblem = "unreadable certificate: \(error)"
         }
     }
 
@@ -72,5 +79,93 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     func connectionClosed(_ connection: HTTP2Connection) {
         if debug { logger.log(.debug, "connection \(connection.info.id) closed after \(connection.requestCount) requests") }
+    }
+
+    // MARK: Requests
+
+    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+        let listener = listeners[connection.info.listenerIndex]
+        let state = connection.context as? ConnectionState ?? ConnectionState()
+        var headers: [HeaderField] = []
+        headers.reserveCapacity(request.headers.count)
+        var authorization: String?
+        for field in request.headers {
+            headers.append(HeaderField(name: field.name, value: field.value))
+            if field.name == "authorization" { authorization = field.value }
+        }
+        let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
+                               headers: headers, body: request.body)
+        let info = ConnectionInfo(id: connection.info.id, listener: listener.name,
+                                  environment: listener.environment, peer: connection.info.peer)
+
+        // Token state changes only when the push is accepted: the first accepted push binds the
+        // team (Apple, *Establishing a token-based connection to APNs*).
+        var tokenAfter = state.token
+        var closingReason: Reason?
+        let authorize: ((Verdict) -> AuthorizationResult)? = listener.authMode == .none ? nil : { [clock, keys] verdict in
+            if let certificate = state.certificate {
+                let result = APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
+                                                                     environment: listener.environment, now: clock.now())
+                if result.reason == .badCertificate || result.reason == .badCertificateEnvironment { closingReason = result.reason }
+                return result
+            }
+            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
+                                                          environment: listener.environment, mode: listener.authMode,
+                                                          nowSeconds: clock.now(), keys: keys, state: &tokenAfter)
+            return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
+        }
+        let (response, seq) = gateway.handle(push, connection: info, streamID: request.streamID,
+                                             defaultTopic: state.certificate?.defaultTopic, authorize: authorize)
+        let accepted = response.status == 200
+        if accepted { state.token = tokenAfter }
+        if debug {
+            logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
+        }
+        if let closingReason, response.status == closingReason.status {
+            // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
+            // section 5; cases C2): last-stream-id 0, NO_ERROR.
+            return .goAway(errorCode: 0, lastStreamID: 0, debugData: ResponseBuilder.body(reason: closingReason, timestamp: nil))
+        }
+        if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
+        return .respond(HTTP2Response(status: response.status,
+                                      headers: response.headers.map { ($0.name, $0.value) },
+                                      body: response.body))
+    }
+
+    private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
+                                             environment: APNsEnvironment, now: Double) -> AuthorizationResult {
+        if let rejection = state.certificateRejection {
+            return AuthorizationResult(reason: rejection, identity: CredentialIdentity(
+                certificate: certificate, verdict: "rejected: \(state.certificateProblem ?? rejection.rawValue)"))
+        }
+        let result = CertificateAuthorizer.authorize(certificate, topic: verdict.topic, pushType: verdict.pushType,
+                                                     environment: environment, nowSeconds: now)
+        return AuthorizationResult(reason: result.reason,
+                                   identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict))
+    }
+
+    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores it
+    /// (observed: openradar 27870881, pushy #732; spec section 6).
+    private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
+        if !accepted && !state.streamsLowered {
+            state.streamsLowered = true
+            connection.setMaxConcurrentStreams(1)
+        } else if accepted && state.streamsLowered {
+            state.streamsLowered = false
+            connection.setMaxConcurrentStreams(maxConcurrentStreams)
+        }
+    }
+}
+
+extension CredentialIdentity {
+    /// The record's view of an APNsAuth identity.
+    init(_ identity: AuthIdentity) {
+        self.init(kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
+                  issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
+    }
+
+    /// A certificate connection's identity: subject and covered topics.
+    init(certificate: CertificateIdentity, verdict: String) {
+        self.init(kind: "certificate", subject: certificate.subject, topics: certificate.coveredTopics.sorted(), verdict: verdict)
     }
 }

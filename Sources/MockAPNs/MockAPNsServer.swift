@@ -1,3 +1,4 @@
+import APNsAuth
 import APNsCore
 import Foundation
 import HTTP2Transport
@@ -44,6 +45,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let registry: DeviceRegistry
     /// The validation, recording and answering logic.
     public let gateway: Gateway
+    /// The clock provider-token checks use; set `offsetSeconds` to age tokens without waiting.
+    public let clock: ServerClock
 
     private let mainLoop = EventLoop()
     private var http2: HTTP2Server?
@@ -66,16 +69,19 @@ public final class MockAPNsServer: @unchecked Sendable {
         store = DeliveryStore(capacity: configuration.maxRecords)
         registry = DeviceRegistry(devices: configuration.devices)
         gateway = Gateway(store: store, registry: registry, options: configuration.validation)
+        clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
     }
 
     /// Loads TLS material, binds every listener and the control API, and starts the threads.
-    /// - Throws: `TLSError` (unreadable certificate or key, mismatch) or `TransportError`
-    ///   (address in use, unresolvable host). Nothing keeps running after a throw.
+    /// - Throws: `TLSError` (unreadable certificate, key or client CA, mismatch),
+    ///   `AuthMaterialError` (unreadable key manifest or key) or `TransportError` (address in
+    ///   use, unresolvable host). Nothing keeps running after a throw.
     public func start() throws {
         try state.withLock { phase in
             guard phase == .idle else { throw TransportError.alreadyStarted }
             phase = .running
         }
+        let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
         var specs: [HTTP2ListenerSpec] = []
         for listener in configuration.listeners {
             let tls: TLSContext?
@@ -83,18 +89,20 @@ public final class MockAPNsServer: @unchecked Sendable {
             if listener.plaintext {
                 tls = nil
             } else if let certificate = listener.tlsCertificatePath, let key = listener.tlsKeyPath {
-                tls = try TLSContext(certificatePath: certificate, keyPath: key, alpn: alpn)
+                tls = try TLSContext(certificatePath: certificate, keyPath: key, alpn: alpn,
+                                     clientCAPaths: listener.clientCAPaths)
             } else {
-                tls = try TLSContext.ephemeral(alpn: alpn)
+                tls = try TLSContext.ephemeral(alpn: alpn, clientCAPaths: listener.clientCAPaths)
             }
             tlsContexts.append(tls)
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls,
                                            settings: HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))))
         }
         let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
-            APNsRequestHandler.Listener(name: $0.name, environment: $0.environment)
-        }, profile: configuration.streamProfile, maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams),
-           logger: Logger(level: configuration.logLevel))
+            APNsRequestHandler.Listener(name: $0.name, environment: $0.environment,
+                                        authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
+        }, keys: keys, clock: clock, profile: configuration.streamProfile,
+           maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams), logger: Logger(level: configuration.logLevel))
         let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
         try http2.start()
         self.http2 = http2

@@ -1,6 +1,7 @@
+import APNsAuth
 import APNsCore
+import APNsTools
 import Foundation
-import HTTP2Client
 import HTTP2Transport
 import MockAPNs
 
@@ -12,9 +13,10 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-// `send` is the HTTP/2 client (a pushMeBaby for HTTP/2); everything else serves.
-if CommandLine.arguments.dropFirst().first == "send" {
-    exit(SendCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+// `send` (the HTTP/2 client, a pushMeBaby for HTTP/2) and `jwt` are APNsTools'; everything else serves.
+if let tool = CommandLine.arguments.dropFirst().first,
+   let status = APNsTools.main(command: tool, arguments: Array(CommandLine.arguments.dropFirst(2))) {
+    exit(status)
 }
 
 let command: CommandLineCommand
@@ -49,6 +51,8 @@ case .serve(let configuration):
         try server.start()
     } catch let error as TLSError {
         fail("mock-apns: bad TLS configuration: \(error)", status: 2)  // a configuration problem, like a bad flag
+    } catch let error as AuthMaterialError {
+        fail("mock-apns: bad provider-token keys: \(error)", status: 2)
     } catch {
         fail("mock-apns: cannot start: \(error)", status: 1)
     }

@@ -61,7 +61,7 @@ final class MockAPNsServerTests: XCTestCase {
         XCTAssertFalse(result.stdout.contains("apns-unique-id"), result.stdout)
     }
 
-    func testAppleObservedProfileLowersStreamsAfterRejectionAndRestoresAfterSuccess() throws {
+    func testAppleObservedProfileStartsTokenConnectionsAtOneStreamAndDropsAfterRejections() throws {
         let server = try makeServer {
             $0.streamProfile = .appleObserved
             $0.listeners[0].plaintext = true
@@ -70,9 +70,10 @@ final class MockAPNsServerTests: XCTestCase {
         let base = "http://127.0.0.1:\(server.listeners[0].port)/3/device/"
         let body = NSTemporaryDirectory() + "mockapns-body-\(UUID().uuidString).json"
         try #"{"aps":{"alert":"hi"}}"#.write(toFile: body, atomically: true, encoding: .utf8)
-        // One connection, streams in order: a rejection (bad token), then an accepted push.
+        // One connection, streams in order: rejected, accepted, rejected, accepted; -M 1 makes
+        // nghttp wait for the first SETTINGS instead of assuming 100 streams (nghttp skips repeated URIs).
         let result = try ProcessRunner.run("/usr/bin/nghttp", [
-            "-nv", "-H", "apns-topic: com.example.app", "-d", body, base + "zz", base + token,
+            "-nv", "-M", "1", "-H", "apns-topic: com.example.app", "-d", body, base + "zz", base + token, base + "zy", base + String(repeating: "cd", count: 32),
         ])
         // The values of MAX_CONCURRENT_STREAMS in the SETTINGS frames the client received.
         var values: [String] = []
@@ -83,8 +84,9 @@ final class MockAPNsServerTests: XCTestCase {
                 values.append(value.trimmingCharacters(in: CharacterSet(charactersIn: "] ")))
             }
         }
-        // Initial SETTINGS (1000), then 1 after the rejection, then 1000 after the success.
-        XCTAssertEqual(values, ["1000", "1", "1000"], result.stdout)
+        // A token connection starts at 1 stream and rises to 1000 with the first accepted push;
+        // a rejection lowers it to 1 again and the next success restores it.
+        XCTAssertEqual(values, ["1", "1000", "1", "1000"], result.stdout)
     }
 
     func testStopSendsGoawayShutdownToOpenConnections() throws {

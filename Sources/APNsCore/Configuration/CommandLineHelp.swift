@@ -7,6 +7,7 @@ enum CommandLineHelp {
     USAGE
       mock-apns [serve] [OPTIONS]
       mock-apns send [SEND OPTIONS] PAYLOAD   (a client; mock-apns send --help)
+      mock-apns jwt [JWT OPTIONS]             (prints a JWT; mock-apns jwt --help)
       mock-apns --help | --version
 
     Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,
@@ -27,6 +28,27 @@ enum CommandLineHelp {
                                    --tls-key. Default: an ephemeral self-signed
                                    certificate made at start.
       --tls-key FILE               PEM private key for --tls-cert.
+      --auth MODE                  Provider authentication on the first listener.
+                                   none: no credential checks. permissive: a
+                                   provider token, when present, must be
+                                   well-formed, unexpired and not from the
+                                   future; its signature is checked when its key
+                                   is configured (--keys); unknown keys are
+                                   accepted and flagged in the record. strict:
+                                   every push needs a valid token from a
+                                   configured key, or a trusted client
+                                   certificate. Default: permissive.
+      --client-ca FILE             PEM CA whose client certificates the first
+                                   listener trusts; turns on mutual TLS (the
+                                   listener asks for a client certificate). Not
+                                   with --plaintext. Default: none.
+      --keys FILE                  JSON manifest of the provider-token keys (key
+                                   ID, team ID, key file, scope, environments),
+                                   like fixtures/auth/keys.json. Default: none.
+      --clock-offset SECONDS       Added to the clock for provider-token time
+                                   checks, so a token expires without waiting
+                                   (4000 makes a fresh token expired); may be
+                                   negative. Default: 0.
       --control HOST:PORT|off      Address of the HTTP/1.1 control API, or off for
                                    none. Default: 127.0.0.1:8197.
       --max-records N              Delivery records kept before the oldest are
@@ -52,17 +74,20 @@ enum CommandLineHelp {
 
       A value follows its option after a space or an equals sign (--workers 2 or
       --workers=2). Give each option at most once.
-      --listen, --environment, --plaintext, --tls-cert and --tls-key shape the first
-      listener; define further listeners in the configuration file.
+      --listen, --environment, --plaintext, --tls-cert, --tls-key, --auth and
+      --client-ca shape the first listener; define further listeners in the
+      configuration file.
 
     CONFIGURATION FILE
       One JSON object; // and /* */ comments and trailing commas are allowed,
-      unknown keys are errors. Keys: listeners, control, maxRecords, registry,
-      tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices,
-      http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
-      drainTimeoutSeconds.
-      Relative TLS paths are resolved against the file's directory. An annotated
-      example using every key: fixtures/mock-apns.example.json in the repository.
+      unknown keys are errors. Keys: listeners (name, host, port, listen,
+      environment, plaintext, tls, alpn, auth, clientCAs), control, maxRecords,
+      registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason,
+      devices, http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
+      drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds.
+      Relative paths (tls, clientCAs, keys) are resolved against the file's
+      directory. An annotated example using every key:
+      fixtures/mock-apns.example.json in the repository.
 
     EXAMPLES
       mock-apns

@@ -1,7 +1,8 @@
 /// Turns `mock-apns` arguments into a command: `mock-apns [serve] [options]`, `--help`, `--version`.
 ///
 /// Options override the configuration file's values (see `CommandLineHelp`). Parsing loads the
-/// `--config` file but leaves the TLS files to the server: their existence is checked at start.
+/// `--config` file but leaves the TLS files, client CAs and key manifest to the server: their
+/// existence is checked at start.
 public enum CommandLineParser {
     /// One option: its name and, when it takes a value, the placeholder shown in messages.
     struct Option {
@@ -17,6 +18,10 @@ public enum CommandLineParser {
         Option(name: "--plaintext", value: nil),
         Option(name: "--tls-cert", value: "FILE"),
         Option(name: "--tls-key", value: "FILE"),
+        Option(name: "--auth", value: "MODE"),
+        Option(name: "--client-ca", value: "FILE"),
+        Option(name: "--keys", value: "FILE"),
+        Option(name: "--clock-offset", value: "SECONDS"),
         Option(name: "--control", value: "HOST:PORT|off"),
         Option(name: "--max-records", value: "N"),
         Option(name: "--registry", value: "open|closed"),
@@ -31,8 +36,9 @@ public enum CommandLineParser {
         Option(name: "--version", value: nil),
     ]
 
-    /// Subcommands. `serve` is the default; room is left for more (e.g. `jwt`, `send`).
-    static let commands = ["serve", "help", "version"]
+    /// Subcommands, for suggestions. `serve` is the default; `send` and `jwt` are dispatched by
+    /// the executable before this parser runs (APNsTools).
+    static let commands = ["serve", "send", "jwt", "help", "version"]
 
     /// Parses the arguments after the program name (`args` excludes argv[0]).
     ///
@@ -89,7 +95,8 @@ public enum CommandLineParser {
                 guard !inlineValue.isEmpty else { throw CommandLineError(message: "option \(name) needs a value (\(placeholder))") }
                 values[name] = inlineValue
             } else {
-                // A following `--option` means the value was forgotten, not that it is the value.
+                // A following `--option` means the value was forgotten, not that it is the value. A
+                // single dash starts a value, e.g. the negative number in `--clock-offset -4000`.
                 guard index < args.endIndex, !args[index].hasPrefix("--"), !args[index].isEmpty else {
                     throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
                 }
@@ -133,11 +140,30 @@ public enum CommandLineParser {
             configuration.listeners[0].tlsKeyPath = key
             configuration.listeners[0].plaintext = false
         }
+        if let clientCA = values["--client-ca"] {
+            guard values["--plaintext"] == nil else {
+                throw CommandLineError(message: "--plaintext cannot be combined with --client-ca")
+            }
+            configuration.listeners[0].clientCAPaths = [clientCA]
+        }
         if values["--plaintext"] != nil {
-            // Overrides a certificate the file gave this listener.
+            // Overrides a certificate and client CAs the file gave this listener.
             configuration.listeners[0].plaintext = true
             configuration.listeners[0].tlsCertificatePath = nil
             configuration.listeners[0].tlsKeyPath = nil
+            configuration.listeners[0].clientCAPaths = []
+        }
+        if let text = values["--auth"] {
+            configuration.listeners[0].auth = try choice(text, AuthModeSetting.self, option: "--auth")
+        }
+        if let path = values["--keys"] {
+            configuration.keysManifestPath = path
+        }
+        if let text = values["--clock-offset"] {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw CommandLineError(message: "--clock-offset: expected \(ConfigurationLimits.clockOffsetExpectation), got '\(text)'")
+            }
+            configuration.clockOffsetSeconds = seconds
         }
 
         if let text = values["--control"] {

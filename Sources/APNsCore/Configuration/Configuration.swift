@@ -1,6 +1,7 @@
-/// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs and
-/// known devices. `Configuration()` is the default setup; `ConfigurationFile` reads one from
-/// JSON and `CommandLineParser` from arguments. Call `validate()` before using a hand-built one.
+/// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs,
+/// known devices and provider-authentication settings. `Configuration()` is the default setup;
+/// `ConfigurationFile` reads one from JSON and `CommandLineParser` from arguments. Call
+/// `validate()` before using a hand-built one.
 public struct Configuration: Sendable, Equatable {
     /// The APNs listeners, at least one. Default: one listener named `default` on
     /// `127.0.0.1:2197`, sandbox, TLS with an ephemeral self-signed certificate.
@@ -27,6 +28,14 @@ public struct Configuration: Sendable, Equatable {
     /// On a graceful stop, the longest wait for in-flight streams to be answered, in seconds,
     /// at least 0. Default 5.
     public var drainTimeoutSeconds: Double
+    /// A JSON manifest of the provider-token signing keys (key ID, team ID, key file, scope,
+    /// environments; see `fixtures/auth/keys.json`), loaded by the server at start. `nil`: no
+    /// keys are configured. Default `nil`.
+    public var keysManifestPath: String?
+    /// Seconds added to the server's clock for provider-token time checks (expiry and tokens
+    /// from the future), so a test can age a token without waiting; may be negative, must be
+    /// finite. Default 0.
+    public var clockOffsetSeconds: Double
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
@@ -38,7 +47,9 @@ public struct Configuration: Sendable, Equatable {
                 streamProfile: StreamProfile = .fixed,
                 workers: Int = 0,
                 logLevel: LogLevel = .info,
-                drainTimeoutSeconds: Double = 5) {
+                drainTimeoutSeconds: Double = 5,
+                keysManifestPath: String? = nil,
+                clockOffsetSeconds: Double = 0) {
         self.listeners = listeners
         self.control = control
         self.maxRecords = maxRecords
@@ -49,5 +60,7 @@ public struct Configuration: Sendable, Equatable {
         self.workers = workers
         self.logLevel = logLevel
         self.drainTimeoutSeconds = drainTimeoutSeconds
+        self.keysManifestPath = keysManifestPath
+        self.clockOffsetSeconds = clockOffsetSeconds
     }
 }

@@ -8,19 +8,19 @@ import Foundation
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`.
 public enum ConfigurationFile {
     static let topLevelKeys = ["listeners", "control", "maxRecords", "registry", "tokenLength", "maxTokenLength",
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-                               "drainTimeoutSeconds"]
-    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn"]
+                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds"]
+    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs"]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
     static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
 
-    /// Parses and validates a configuration document (UTF-8 JSON). TLS paths are kept as
-    /// written; `load(path:)` resolves relative ones.
+    /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
+    /// key manifest) are kept as written; `load(path:)` resolves relative ones.
     public static func parse(_ bytes: [UInt8]) throws(ConfigurationError) -> Configuration {
         let document = try JSONValue.decode(bytes)
         guard case .object = document else {
@@ -66,13 +66,23 @@ public enum ConfigurationFile {
             }
             configuration.drainTimeoutSeconds = seconds
         }
+        if let keys = root["keys"], keys != .null {
+            configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
+        }
+        if let offset = root["clockOffsetSeconds"] {
+            guard case .number(let text) = offset, let seconds = Double(text), seconds.isFinite else {
+                throw ConfigurationError(field: "clockOffsetSeconds",
+                                         message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
+            }
+            configuration.clockOffsetSeconds = seconds
+        }
         try configuration.validate()
         return configuration
     }
 
-    /// Reads, parses and validates the file at `path`. Relative TLS certificate and key paths
-    /// are resolved against the file's directory, so a configuration can travel with its
-    /// certificates. Errors carry `path` in `ConfigurationError.file`.
+    /// Reads, parses and validates the file at `path`. Relative paths (TLS certificate and key,
+    /// client CAs, key manifest) are resolved against the file's directory, so a configuration
+    /// can travel with its certificates and keys. Errors carry `path` in `ConfigurationError.file`.
     public static func load(path: String) throws(ConfigurationError) -> Configuration {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -100,7 +110,9 @@ public enum ConfigurationFile {
         for index in configuration.listeners.indices {
             configuration.listeners[index].tlsCertificatePath = configuration.listeners[index].tlsCertificatePath.map(resolve)
             configuration.listeners[index].tlsKeyPath = configuration.listeners[index].tlsKeyPath.map(resolve)
+            configuration.listeners[index].clientCAPaths = configuration.listeners[index].clientCAPaths.map(resolve)
         }
+        configuration.keysManifestPath = configuration.keysManifestPath.map(resolve)
         return configuration
     }
 
@@ -130,6 +142,18 @@ public enum ConfigurationFile {
             listener.tlsKeyPath = try tlsReader.text("key", expected: "a file path")
         }
         listener.alpn = try reader.choice("alpn", ALPNPolicy.self) ?? listener.alpn
+        listener.auth = try reader.choice("auth", AuthModeSetting.self) ?? listener.auth
+        if let clientCAs = reader["clientCAs"] {
+            // Whether a plaintext listener has any is checked by validate().
+            guard case .array(let elements) = clientCAs else {
+                throw ConfigurationError(field: reader.field("clientCAs"),
+                                         message: "expected an array of PEM file paths, got \(clientCAs.rendered)")
+            }
+            listener.clientCAPaths = []
+            for (index, element) in elements.enumerated() {
+                listener.clientCAPaths.append(try element.text(at: "\(reader.field("clientCAs"))[\(index)]", expected: "a file path"))
+            }
+        }
         return listener
     }
 

@@ -23,6 +23,8 @@ enum ConfigurationLimits {
 
     static let drainTimeoutExpectation = "a number of seconds, at least 0"
 
+    static let clockOffsetExpectation = "a finite number of seconds (negative moves the clock back)"
+
     /// The unregistration time forms a device accepts.
     static let timestampExpectation =
         "milliseconds since the Unix epoch (an integer, at least 0) or an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\""

@@ -1,11 +1,12 @@
 extension Configuration {
     /// Checks the values and how they fit together: ranges, unique listener names, addresses
-    /// that can all be bound at once, TLS settings, token rules and devices. Throws the first
+    /// that can all be bound at once, TLS and client-CA settings, token rules, devices and the
+    /// provider-authentication settings. Throws the first
     /// problem, naming the field by its config-file path (e.g. `listeners[1].port`).
     ///
     /// `ConfigurationFile` and `CommandLineParser` call this; embedders who build a
     /// configuration by hand should too. It does not touch the file system: whether the TLS
-    /// files exist is checked when the server starts.
+    /// files, client CAs and key manifest exist is checked when the server starts.
     public func validate() throws(ConfigurationError) {
         try validateListeners()
         try validateControl()
@@ -19,6 +20,13 @@ extension Configuration {
         }
         try validateValidationOptions()
         try validateDevices()
+        if keysManifestPath == "" {
+            throw ConfigurationError(field: "keys", message: "expected a file path or null, got \"\"")
+        }
+        guard clockOffsetSeconds.isFinite else {
+            throw ConfigurationError(field: "clockOffsetSeconds",
+                                     message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
+        }
     }
 
     private func validateListeners() throws(ConfigurationError) {
@@ -52,6 +60,13 @@ extension Configuration {
                 throw ConfigurationError(field: "\(path).tls", message: "a TLS key needs its certificate; the certificate is missing")
             case (_?, nil):
                 throw ConfigurationError(field: "\(path).tls", message: "a TLS certificate needs its key; the key is missing")
+            }
+            if !listener.clientCAPaths.isEmpty && listener.plaintext {
+                throw ConfigurationError(field: "\(path).clientCAs",
+                                         message: "a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off")
+            }
+            if let empty = listener.clientCAPaths.firstIndex(of: "") {
+                throw ConfigurationError(field: "\(path).clientCAs[\(empty)]", message: "expected a file path, got \"\"")
             }
             let address = HostPort(host: listener.host, port: listener.port)
             if let other = listeners[..<index].firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) }) {

@@ -20,12 +20,20 @@ public struct ListenerConfiguration: Sendable, Equatable {
     public var tlsKeyPath: String?
     /// Whether clients must offer ALPN `h2`. Default `.optional`.
     public var alpn: ALPNPolicy
+    /// How provider authentication (tokens and client certificates) is checked. Default
+    /// `.permissive`.
+    public var auth: AuthModeSetting
+    /// PEM files of the certificate authorities whose client certificates this listener trusts.
+    /// Non-empty turns on mutual TLS: the listener asks each client for a certificate. Not
+    /// allowed on a plaintext listener. Default `[]` (no client certificates are asked for).
+    public var clientCAPaths: [String]
 
     /// Creates a listener; every parameter defaults as documented on its property.
     public init(name: String = "default", host: String = "127.0.0.1", port: Int = 2197,
                 environment: APNsEnvironment = .sandbox, plaintext: Bool = false,
                 tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
-                alpn: ALPNPolicy = .optional) {
+                alpn: ALPNPolicy = .optional, auth: AuthModeSetting = .permissive,
+                clientCAPaths: [String] = []) {
         self.name = name
         self.host = host
         self.port = port
@@ -34,6 +42,8 @@ public struct ListenerConfiguration: Sendable, Equatable {
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
         self.alpn = alpn
+        self.auth = auth
+        self.clientCAPaths = clientCAPaths
     }
 
     /// `host:port`, with IPv6 hosts in brackets (`[::1]:2197`).

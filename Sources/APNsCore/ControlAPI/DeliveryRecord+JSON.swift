@@ -2,7 +2,7 @@ import Foundation
 
 extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
-        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, headers
+        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, headers, identity
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
         case streamId, timestamp, topic, uniqueId
@@ -54,6 +54,7 @@ extension DeliveryRecord: Encodable {
             try pair.encode(header.name, forKey: .name)
             try pair.encode(header.value, forKey: .value)
         }
+        try container.encode(identity, forKey: .identity)
         try container.encode(verdict.pushType?.rawValue, forKey: .inferredPushType)
         try container.encode(verdict.lints, forKey: .lints)
         try container.encode(listener, forKey: .listener)

@@ -31,11 +31,14 @@ public struct DeliveryRecord: Sendable {
     public var status: Int
     /// The reason answered, `nil` on 200.
     public var reason: Reason?
+    /// Who sent the push (credential kind, key/team or certificate, verdict); nil when the
+    /// listener checks no credentials.
+    public var identity: CredentialIdentity?
 
     public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
                 connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
                 apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8],
-                status: Int, reason: Reason?) {
+                status: Int, reason: Reason?, identity: CredentialIdentity? = nil) {
         self.seq = seq
         self.receivedAt = receivedAt
         self.environment = environment
@@ -51,5 +54,6 @@ public struct DeliveryRecord: Sendable {
         self.payload = payload
         self.status = status
         self.reason = reason
+        self.identity = identity
     }
 }

@@ -24,6 +24,9 @@ public enum SendArgumentParser {
         Option(name: "--collapse-id", value: "ID"),
         Option(name: "--apns-id", value: "UUID"),
         Option(name: "--authorization", value: "VALUE"),
+        Option(name: "--key", value: "FILE"),
+        Option(name: "--key-id", value: "ID"),
+        Option(name: "--team-id", value: "ID"),
         Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
         Option(name: "--count", value: "N"),
         Option(name: "--concurrency", value: "M"),
@@ -125,6 +128,7 @@ public enum SendArgumentParser {
         options.collapseID = try text("--collapse-id")
         options.apnsID = try text("--apns-id")
         options.authorization = try text("--authorization")
+        options.providerKey = try providerKey(values)
         for field in values["--header"] ?? [] {
             options.extraHeaders.append(try header(field))
         }
@@ -175,6 +179,28 @@ public enum SendArgumentParser {
             options.payload = .inline(payload)
         }
         return options
+    }
+
+    /// The `--key FILE --key-id ID --team-id ID` trio: all three or none, and not with
+    /// `--authorization` (both would set the same header).
+    private static func providerKey(_ values: [String: [String]]) throws(SendUsageError) -> SendProviderKey? {
+        let flags = ["--key", "--key-id", "--team-id"]
+        guard flags.contains(where: { values[$0] != nil }) else { return nil }
+        let missing = flags.filter { values[$0] == nil }
+        guard missing.isEmpty else {
+            throw SendUsageError("missing \(missing.joined(separator: " and ")): a provider token needs "
+                                 + "--key FILE --key-id ID --team-id ID")
+        }
+        guard values["--authorization"] == nil else {
+            throw SendUsageError("--key and --authorization both set the authorization header: give one")
+        }
+        var texts: [String] = []
+        for flag in flags {
+            let value = values[flag]![0]
+            guard !value.isEmpty else { throw SendUsageError("\(flag): the value is empty") }
+            texts.append(value)
+        }
+        return SendProviderKey(path: texts[0], keyID: texts[1], teamID: texts[2])
     }
 
     /// Parses `name: value` into a header field with a lowercase name.

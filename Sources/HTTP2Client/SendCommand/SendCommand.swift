@@ -7,8 +7,10 @@ import Glibc
 /// Exit status: 0 when every response is 200, 1 otherwise (error statuses, resets, no
 /// response, connection failure), 2 on usage errors.
 ///
-/// Provider tokens plug in between parsing and execution: parse with `SendArgumentParser`,
-/// set `SendOptions.authorization` to `bearer <JWT>`, then call `execute`.
+/// Provider tokens plug in between parsing and execution: `--key FILE --key-id ID --team-id ID`
+/// parses into `SendOptions.providerKey`; a signer outside this module (which knows no JWT;
+/// APNsTools' `SendWithKeyCommand`) sets `SendOptions.authorization` to `bearer <JWT>`, clears
+/// `providerKey`, then calls `execute`.
 public enum SendCommand {
     /// Runs `mock-apns send` with the arguments after `send`, writing to the console.
     /// - Returns: the exit status.
@@ -16,7 +18,8 @@ public enum SendCommand {
         run(arguments, output: .console)
     }
 
-    /// Runs `mock-apns send` with the arguments after `send`, writing to `output`.
+    /// Runs `mock-apns send` with the arguments after `send`, writing to `output`. `--key` is a
+    /// usage error here: signing is APNsTools' `SendWithKeyCommand`.
     /// - Returns: the exit status.
     public static func run(_ arguments: [String], output: SendOutput) -> Int32 {
         let commandLine: SendCommandLine
@@ -36,10 +39,11 @@ public enum SendCommand {
     }
 
     /// Sends the notification `options.count` times and reports.
-    /// - Returns: the exit status.
+    /// - Returns: the exit status; 2 when `options.providerKey` is still set (unsigned).
     public static func execute(_ options: SendOptions, output: SendOutput) -> Int32 {
         let payload: [UInt8]
         do {
+            try checkSigned(options)
             try checkReadable(options.tls)
             payload = try load(options.payload)
         } catch {
@@ -76,6 +80,14 @@ public enum SendCommand {
         let security = connection.tlsVersion.map { "\($0), \(connection.alpn ?? "h2")" } ?? "cleartext h2"
         return "\(connection.endpoint) over 1 connection (\(security), connected in "
             + "\(SendSummary.format(connection.connectTime, 1)) ms), concurrency \(concurrency)"
+    }
+
+    /// Fails when `--key` reached a caller without a signer: sending without the token would
+    /// quietly test the wrong thing.
+    private static func checkSigned(_ options: SendOptions) throws(SendUsageError) {
+        guard options.providerKey != nil else { return }
+        throw SendUsageError("--key needs the provider-token signer of the mock-apns executable "
+                             + "(run 'mock-apns send'); or give --authorization 'bearer <JWT>' from 'mock-apns jwt'")
     }
 
     /// Fails with a usage error naming the first TLS file that cannot be read.

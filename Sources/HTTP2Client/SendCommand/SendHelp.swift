@@ -25,6 +25,9 @@ enum SendHelp {
       --collapse-id ID           apns-collapse-id
       --apns-id UUID             apns-id (the server makes one when absent)
       --authorization VALUE      authorization header, e.g. 'bearer <JWT>'
+      --key FILE                 sign a provider token (JWT, ES256, iat now) with this .p8 auth key
+      --key-id ID                and send it as 'authorization: bearer <JWT>'; give all three, and
+      --team-id ID               not with --authorization (kid is the key ID, iss the team ID)
       --header 'NAME: VALUE'     any header (repeatable); replaces a same-named one from the flags
 
     Load:
@@ -34,8 +37,12 @@ enum SendHelp {
 
     Payload: the JSON as an argument, @FILE to read a file, @- to read standard input.
 
-    Example:
+    Examples (the second signs a provider token):
       mock-apns send --url https://localhost:2197 --cacert tls/ca.pem \\
+        --device-token 740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad \\
+        --topic com.example.app --push-type alert '{"aps":{"alert":"Hello"}}'
+      mock-apns send --url https://localhost:2197 --cacert tls/ca.pem \\
+        --key AuthKey_ABC123DEFG.p8 --key-id ABC123DEFG --team-id DEF123GHIJ \\
         --device-token 740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad \\
         --topic com.example.app --push-type alert '{"aps":{"alert":"Hello"}}'
     """

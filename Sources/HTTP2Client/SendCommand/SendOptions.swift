@@ -19,6 +19,9 @@ public struct SendOptions: Sendable, Equatable {
     /// The `authorization` header value, e.g. `bearer <JWT>`. This is the seam for provider
     /// tokens: a signer sets it before `SendCommand.execute`.
     public var authorization: String?
+    /// `--key`/`--key-id`/`--team-id`: a provider token still to be signed into `authorization`.
+    /// `SendCommand.execute` refuses options where this is still set.
+    public var providerKey: SendProviderKey?
     /// `--header 'name: value'` fields; each replaces a same-named field from the options above.
     public var extraHeaders: [HTTP2Header] = []
     /// Server verification and client certificate.

@@ -49,6 +49,18 @@ final class CommandLineParserTests: XCTestCase {
             (["--plaintext"], { $0.listeners[0].plaintext = true }, #line),
             (["--tls-cert", "c.pem", "--tls-key", "k.pem"],
              { $0.listeners[0].tlsCertificatePath = "c.pem"; $0.listeners[0].tlsKeyPath = "k.pem" }, #line),
+            (["--auth", "strict"], { $0.listeners[0].auth = .strict }, #line),
+            (["--auth", "none"], { $0.listeners[0].auth = AuthModeSetting.none }, #line),
+            (["--auth", "permissive"], { _ in }, #line),
+            (["--client-ca", "ca.pem"], { $0.listeners[0].clientCAPaths = ["ca.pem"] }, #line),
+            (["--client-ca", "ca.pem", "--tls-cert", "c.pem", "--tls-key", "k.pem"],
+             { $0.listeners[0].clientCAPaths = ["ca.pem"]; $0.listeners[0].tlsCertificatePath = "c.pem"; $0.listeners[0].tlsKeyPath = "k.pem" },
+             #line),
+            (["--keys", "auth/keys.json"], { $0.keysManifestPath = "auth/keys.json" }, #line),
+            (["--clock-offset", "4000"], { $0.clockOffsetSeconds = 4000 }, #line),
+            (["--clock-offset", "-4000"], { $0.clockOffsetSeconds = -4000 }, #line),
+            (["--clock-offset", "-0.5", "--workers", "1"], { $0.clockOffsetSeconds = -0.5; $0.workers = 1 }, #line),
+            (["--clock-offset", "0"], { _ in }, #line),
             (["--control", "127.0.0.1:0"], { $0.control = ControlConfiguration(port: 0) }, #line),
             (["--control", "[::1]:9999"], { $0.control = ControlConfiguration(host: "::1", port: 9999) }, #line),
             (["--control", "off"], { $0.control = nil }, #line),
@@ -78,6 +90,17 @@ final class CommandLineParserTests: XCTestCase {
         }
     }
 
+    func testANegativeNumberAfterAnOptionIsItsValue() {
+        // A single dash followed by a digit is a value; a following --option still means the value is missing.
+        for args in [["--clock-offset", "-4000"], ["--clock-offset=-4000"], ["--auth", "strict", "--clock-offset", "-4000", "--workers", "1"]] {
+            XCTAssertEqual(serveConfiguration(args)?.clockOffsetSeconds, -4000, "\(args)")
+        }
+        XCTAssertEqual(serveConfiguration(["--clock-offset", "-1e3"])?.clockOffsetSeconds, -1000)
+        XCTAssertThrowsError(try CommandLineParser.parse(["--clock-offset", "--auth", "strict"])) { error in
+            XCTAssertEqual((error as? CommandLineError)?.message, "option --clock-offset needs a value (SECONDS)")
+        }
+    }
+
     func testEveryOptionIsInTheHelpAndOnlyThose() throws {
         guard case .help(let help) = try CommandLineParser.parse(["--help"]) else { return XCTFail("no help") }
         for option in CommandLineParser.options {
@@ -102,10 +125,12 @@ final class CommandLineParserTests: XCTestCase {
                          "Default: \(defaults.listeners[0].environment.rawValue)", "Default: \(defaults.validation.registry.rawValue)",
                          "Default: \(defaults.streamProfile.rawValue)", "Default: \(defaults.workers)",
                          "Default: \(defaults.logLevel.rawValue)", "Default: \(Int(defaults.drainTimeoutSeconds))",
+                         "Default: \(defaults.listeners[0].auth.rawValue)", "Default: \(Int(defaults.clockOffsetSeconds))",
+                         "none: no credential checks", "strict:", "mutual TLS", "may be\n                               negative. Default: 0.",
                          "at\n                               most \(defaults.validation.maxTokenLength).", "--workers=2", "status 2"] {
             XCTAssertTrue(help.contains(expected), "help lacks \(expected.debugDescription)")
         }
-        for key in ConfigurationFile.topLevelKeys {
+        for key in ConfigurationFile.topLevelKeys + ConfigurationFile.listenerKeys {
             XCTAssertTrue(help.contains(key), "help does not name the config key \(key)")
         }
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -127,8 +152,8 @@ final class CommandLineParserTests: XCTestCase {
             ErrorRow(["--listen", ""], "option --listen needs a value (HOST:PORT)"),
             ErrorRow(["--plaintext=yes"], "option --plaintext takes no value"),
             ErrorRow(["--workers", "1", "--workers=2"], "option --workers given more than once"),
-            ErrorRow(["extra"], "unknown command 'extra'; commands: serve, help, version"),
-            ErrorRow(["serv"], "unknown command 'serv' (did you mean 'serve'?); commands: serve, help, version"),
+            ErrorRow(["extra"], "unknown command 'extra'; commands: serve, send, jwt, help, version"),
+            ErrorRow(["serv"], "unknown command 'serv' (did you mean 'serve'?); commands: serve, send, jwt, help, version"),
             ErrorRow(["serve", "extra"], "unexpected argument 'extra'; options start with --"),
             ErrorRow(["--workers", "2", "serve"], "unexpected argument 'serve'; options start with --"),
             ErrorRow(["-"], "unexpected argument '-'; options start with --"),
@@ -157,6 +182,23 @@ final class CommandLineParserTests: XCTestCase {
             ErrorRow(["--drain-timeout", "-1"], "--drain-timeout: expected a number of seconds, at least 0, got '-1'"),
             ErrorRow(["--drain-timeout", "inf"], "--drain-timeout: expected a number of seconds, at least 0, got 'inf'"),
             ErrorRow(["--log-level", "verbose"], "--log-level: expected one of error, warning, info, debug, got 'verbose'"),
+            ErrorRow(["--auth", "strickt"], "--auth: expected one of none, permissive, strict, got 'strickt' (did you mean 'strict'?)"),
+            ErrorRow(["--auth", "jwt"], "--auth: expected one of none, permissive, strict, got 'jwt'"),
+            ErrorRow(["--auth"], "option --auth needs a value (MODE)"),
+            ErrorRow(["--client-ca", "--plaintext"], "option --client-ca needs a value (FILE)"),
+            ErrorRow(["--client-ca", "a.pem", "--client-ca", "b.pem"], "option --client-ca given more than once"),
+            ErrorRow(["--client-ca=a.pem", "--plaintext"], "--plaintext cannot be combined with --client-ca"),
+            ErrorRow(["--keys="], "option --keys needs a value (FILE)"),
+            ErrorRow(["--key", "k.json"], "unknown option '--key' (did you mean '--keys'?)"),
+            ErrorRow(["--clock-offset", "--workers", "1"], "option --clock-offset needs a value (SECONDS)"),
+            ErrorRow(["--clock-offset", "soon"],
+                     "--clock-offset: expected a finite number of seconds (negative moves the clock back), got 'soon'"),
+            ErrorRow(["--clock-offset", "-inf"],
+                     "--clock-offset: expected a finite number of seconds (negative moves the clock back), got '-inf'"),
+            ErrorRow(["--clock-offset", "nan"],
+                     "--clock-offset: expected a finite number of seconds (negative moves the clock back), got 'nan'"),
+            ErrorRow(["--clock-ofset", "1"], "unknown option '--clock-ofset' (did you mean '--clock-offset'?)"),
+            ErrorRow(["-4000"], "unknown option '-4000'"),
         ]
         for row in rows {
             do {
@@ -196,9 +238,11 @@ final class CommandLineParserTests: XCTestCase {
         try Data("""
         {
           "listeners": [
-            { "name": "dev", "port": 3000, "tls": { "certificate": "server.pem", "key": "server-key.pem" } },
+            { "name": "dev", "port": 3000, "tls": { "certificate": "server.pem", "key": "server-key.pem" },
+              "auth": "strict", "clientCAs": ["client-ca.pem"] },
             { "name": "prod", "port": 3001, "environment": "production", "plaintext": true }
           ],
+          "keys": "keys.json", "clockOffsetSeconds": 10,
           "control": null,
           "maxRecords": 10, "registry": "closed", "tokenLength": 16, "workers": 2, "logLevel": "debug",
           "devices": [ { "token": "0011223344556677" } ],
@@ -211,6 +255,20 @@ final class CommandLineParserTests: XCTestCase {
         // The file alone.
         XCTAssertEqual(serveConfiguration(["--config", file.path]), fromFile)
         XCTAssertEqual(fromFile.listeners[0].tlsCertificatePath, directory.appendingPathComponent("server.pem").path)
+        XCTAssertEqual(fromFile.listeners[0].clientCAPaths, [directory.appendingPathComponent("client-ca.pem").path])
+        XCTAssertEqual(fromFile.listeners[0].auth, .strict)
+        XCTAssertEqual(fromFile.keysManifestPath, directory.appendingPathComponent("keys.json").path)
+        XCTAssertEqual(fromFile.clockOffsetSeconds, 10)
+
+        // Authentication flags override the file; --client-ca replaces the file's CAs, and
+        // flag paths are kept as written (relative to the working directory).
+        var authenticated = fromFile
+        authenticated.listeners[0].auth = AuthModeSetting.none
+        authenticated.listeners[0].clientCAPaths = ["other-ca.pem"]
+        authenticated.keysManifestPath = "other-keys.json"
+        authenticated.clockOffsetSeconds = -4000
+        XCTAssertEqual(serveConfiguration(["--config", file.path, "--auth", "none", "--client-ca", "other-ca.pem",
+                                           "--keys", "other-keys.json", "--clock-offset", "-4000"]), authenticated)
 
         // Flags override; everything they do not name stays as the file says.
         var expected = fromFile
@@ -220,6 +278,7 @@ final class CommandLineParserTests: XCTestCase {
         expected.listeners[0].plaintext = true
         expected.listeners[0].tlsCertificatePath = nil
         expected.listeners[0].tlsKeyPath = nil
+        expected.listeners[0].clientCAPaths = []  // --plaintext drops the file's client CAs with its certificate
         expected.control = ControlConfiguration(port: 9000)
         expected.maxRecords = 20
         expected.validation.registry = .open
@@ -245,6 +304,16 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertEqual(configuration?.listeners[0].tlsCertificatePath, "/c.pem")
         XCTAssertEqual(configuration?.listeners[0].tlsKeyPath, "/k.pem")
         XCTAssertEqual(configuration?.listeners[1], ListenerConfiguration(name: "dev", port: 3000))
+
+        // --client-ca on a listener the file makes plaintext is a configuration error.
+        do {
+            _ = try CommandLineParser.parse(["--config", reordered.path, "--client-ca", "ca.pem"])
+            XCTFail("--client-ca passed on a plaintext listener")
+        } catch {
+            XCTAssertEqual(error.message,
+                           "listeners[0].clientCAs: a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off")
+            XCTAssertFalse(error.suggestsHelp)
+        }
 
         // The file's devices are checked against a --token-length that does not fit them.
         do {

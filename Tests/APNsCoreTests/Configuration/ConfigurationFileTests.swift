@@ -9,7 +9,8 @@ final class ConfigurationFileTests: XCTestCase {
         let configuration = Configuration()
         XCTAssertEqual(configuration.listeners, [ListenerConfiguration(name: "default", host: "127.0.0.1", port: 2197,
                                                                        environment: .sandbox, plaintext: false,
-                                                                       tlsCertificatePath: nil, tlsKeyPath: nil, alpn: .optional)])
+                                                                       tlsCertificatePath: nil, tlsKeyPath: nil, alpn: .optional,
+                                                                       auth: .permissive, clientCAPaths: [])])
         XCTAssertEqual(configuration.listeners[0].address, "127.0.0.1:2197")
         XCTAssertEqual(configuration.control, ControlConfiguration(host: "127.0.0.1", port: 8197))
         XCTAssertEqual(configuration.maxRecords, 100_000)
@@ -22,6 +23,8 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.workers, 0)
         XCTAssertEqual(configuration.logLevel, .info)
         XCTAssertEqual(configuration.drainTimeoutSeconds, 5)
+        XCTAssertNil(configuration.keysManifestPath)
+        XCTAssertEqual(configuration.clockOffsetSeconds, 0)
         XCTAssertNoThrow(try configuration.validate())
     }
 
@@ -34,6 +37,7 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(StreamProfile.allCases.map(\.rawValue), ["fixed", "apple-observed"])
         XCTAssertEqual(LogLevel.allCases.map(\.rawValue), ["error", "warning", "info", "debug"])
         XCTAssertEqual(ALPNPolicy.allCases.map(\.rawValue), ["optional", "required"])
+        XCTAssertEqual(AuthModeSetting.allCases.map(\.rawValue), ["none", "permissive", "strict"])
         XCTAssertTrue(LogLevel.error < LogLevel.warning && LogLevel.info < LogLevel.debug)
     }
 
@@ -43,9 +47,11 @@ final class ConfigurationFileTests: XCTestCase {
         let text = """
         {
           "listeners": [
-            { "name": "dev", "host": "0.0.0.0", "port": 4443, "environment": "sandbox", "plaintext": true, "alpn": "required" },
+            { "name": "dev", "host": "0.0.0.0", "port": 4443, "environment": "sandbox", "plaintext": true, "alpn": "required",
+              "auth": "none" },
             { "name": "prod", "listen": "[::1]:4444", "environment": "production",
-              "tls": { "certificate": "/etc/cert.pem", "key": "/etc/key.pem" } }
+              "tls": { "certificate": "/etc/cert.pem", "key": "/etc/key.pem" }, "auth": "strict",
+              "clientCAs": ["/etc/ca-1.pem", "ca-2.pem"] }
           ],
           "control": { "host": "[::1]", "port": 9000 },
           "maxRecords": 7,
@@ -61,14 +67,18 @@ final class ConfigurationFileTests: XCTestCase {
           "http2": { "maxConcurrentStreams": 10, "streamProfile": "apple-observed" },
           "workers": 3,
           "logLevel": "debug",
-          "drainTimeoutSeconds": 0.5
+          "drainTimeoutSeconds": 0.5,
+          "keys": "auth/keys.json",
+          "clockOffsetSeconds": -4000.5
         }
         """
         var expected = Configuration()
         expected.listeners = [
-            ListenerConfiguration(name: "dev", host: "0.0.0.0", port: 4443, environment: .sandbox, plaintext: true, alpn: .required),
+            ListenerConfiguration(name: "dev", host: "0.0.0.0", port: 4443, environment: .sandbox, plaintext: true, alpn: .required,
+                                  auth: AuthModeSetting.none),
             ListenerConfiguration(name: "prod", host: "::1", port: 4444, environment: .production,
-                                  tlsCertificatePath: "/etc/cert.pem", tlsKeyPath: "/etc/key.pem"),
+                                  tlsCertificatePath: "/etc/cert.pem", tlsKeyPath: "/etc/key.pem", auth: .strict,
+                                  clientCAPaths: ["/etc/ca-1.pem", "ca-2.pem"]),
         ]
         expected.control = ControlConfiguration(host: "::1", port: 9000)
         expected.maxRecords = 7
@@ -82,6 +92,8 @@ final class ConfigurationFileTests: XCTestCase {
         expected.workers = 3
         expected.logLevel = .debug
         expected.drainTimeoutSeconds = 0.5
+        expected.keysManifestPath = "auth/keys.json"
+        expected.clockOffsetSeconds = -4000.5
         XCTAssertEqual(try parseConfiguration(text), expected)
     }
 
@@ -131,6 +143,22 @@ final class ConfigurationFileTests: XCTestCase {
              { $0.devices = [DeviceRegistration(token: "abcd", environment: .sandbox, unregisteredAt: 1_714_564_800_000)] }, #line),
             (#"{"devices": [{"token": "abcd", "unregisteredAt": 0}]}"#,
              { $0.devices = [DeviceRegistration(token: "abcd", environment: .sandbox, unregisteredAt: 0)] }, #line),
+            (#"{"listeners": [{"name": "x", "auth": "none"}]}"#,
+             { $0.listeners = [ListenerConfiguration(name: "x", auth: AuthModeSetting.none)] }, #line),
+            (#"{"listeners": [{"name": "x", "auth": "permissive"}]}"#, { $0.listeners = [ListenerConfiguration(name: "x")] }, #line),
+            (#"{"listeners": [{"name": "x", "auth": "strict"}]}"#,
+             { $0.listeners = [ListenerConfiguration(name: "x", auth: .strict)] }, #line),
+            (#"{"listeners": [{"name": "x", "clientCAs": []}]}"#, { $0.listeners = [ListenerConfiguration(name: "x")] }, #line),
+            (#"{"listeners": [{"name": "x", "clientCAs": ["ca.pem"]}]}"#,
+             { $0.listeners = [ListenerConfiguration(name: "x", clientCAPaths: ["ca.pem"])] }, #line),
+            (#"{"listeners": [{"name": "x", "plaintext": true, "clientCAs": []}]}"#,
+             { $0.listeners = [ListenerConfiguration(name: "x", plaintext: true)] }, #line),
+            (#"{"keys": null}"#, { $0.keysManifestPath = nil }, #line),
+            (#"{"keys": "/etc/mock-apns/keys.json"}"#, { $0.keysManifestPath = "/etc/mock-apns/keys.json" }, #line),
+            (#"{"clockOffsetSeconds": 0}"#, { _ in }, #line),
+            (#"{"clockOffsetSeconds": 4000}"#, { $0.clockOffsetSeconds = 4000 }, #line),
+            (#"{"clockOffsetSeconds": -4000}"#, { $0.clockOffsetSeconds = -4000 }, #line),
+            (#"{"clockOffsetSeconds": 0.25}"#, { $0.clockOffsetSeconds = 0.25 }, #line),
             (#"{"devices": [{"token": "abcd", "expired": true}]}"#,
              { $0.devices = [DeviceRegistration(token: "abcd", environment: .sandbox, expired: true)] }, #line),
         ]
@@ -155,7 +183,9 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"maxRecord": 5}"#,
                      #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, control, maxRecords, "#
                         + "registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
-                        + "logLevel, drainTimeoutSeconds"),
+                        + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds"),
+            ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
+            ErrorRow(#"{"clockOfsetSeconds": 5}"#, #"clockOfsetSeconds: unknown key (did you mean "clockOffsetSeconds"?)"#, exact: false),
             ErrorRow(#"{"LogLevel": "info"}"#, #"LogLevel: unknown key (did you mean "logLevel"?)"#, exact: false),
             ErrorRow(#"{"a" 1}"#, "not valid JSON", exact: false),
             // Listeners
@@ -164,7 +194,9 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"listeners": [5]}"#, "listeners[0]: expected an object, got 5"),
             ErrorRow(#"{"listeners": [{"hots": "x"}]}"#,
                      #"listeners[0].hots: unknown key (did you mean "host"?); valid keys here: name, host, port, listen, "#
-                        + "environment, plaintext, tls, alpn"),
+                        + "environment, plaintext, tls, alpn, auth, clientCAs"),
+            ErrorRow(#"{"listeners": [{"clientCA": ["ca.pem"]}]}"#,
+                     #"listeners[0].clientCA: unknown key (did you mean "clientCAs"?)"#, exact: false),
             ErrorRow(#"{"listeners": [{}, {"port": "abc"}]}"#, #"listeners[1].port: expected an integer from 0 to 65535, got "abc""#),
             ErrorRow(#"{"listeners": [{"port": 70000}]}"#, "listeners[0].port: expected an integer from 0 to 65535, got 70000"),
             ErrorRow(#"{"listeners": [{"port": -1}]}"#, "listeners[0].port: expected an integer from 0 to 65535, got -1"),
@@ -200,6 +232,22 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"listeners": [{"plaintext": true, "tls": {"certificate": "c.pem", "key": "k.pem"}}]}"#,
                      "listeners[0].tls: a plaintext listener takes no TLS certificate; remove the certificate and key or turn plaintext off"),
             ErrorRow(#"{"listeners": [{"alpn": "always"}]}"#, #"listeners[0].alpn: expected one of "optional", "required", got "always""#),
+            // Listener authentication
+            ErrorRow(#"{"listeners": [{"auth": "strcit"}]}"#,
+                     #"listeners[0].auth: expected one of "none", "permissive", "strict", got "strcit" (did you mean "strict"?)"#),
+            ErrorRow(#"{"listeners": [{"auth": "jwt"}]}"#, #"listeners[0].auth: expected one of "none", "permissive", "strict", got "jwt""#),
+            ErrorRow(#"{"listeners": [{"auth": true}]}"#, #"listeners[0].auth: expected one of "none", "permissive", "strict", got true"#),
+            ErrorRow(#"{"listeners": [{"auth": null}]}"#, #"listeners[0].auth: expected one of "none", "permissive", "strict", got null"#),
+            ErrorRow(#"{"listeners": [{"clientCAs": "ca.pem"}]}"#,
+                     #"listeners[0].clientCAs: expected an array of PEM file paths, got "ca.pem""#),
+            ErrorRow(#"{"listeners": [{"clientCAs": null}]}"#, "listeners[0].clientCAs: expected an array of PEM file paths, got null"),
+            ErrorRow(#"{"listeners": [{"clientCAs": {"file": "ca.pem"}}]}"#,
+                     "listeners[0].clientCAs: expected an array of PEM file paths, got an object"),
+            ErrorRow(#"{"listeners": [{}, {"port": 1, "clientCAs": ["a.pem", 5]}]}"#, "listeners[1].clientCAs[1]: expected a file path, got 5"),
+            ErrorRow(#"{"listeners": [{"clientCAs": [["a.pem"]]}]}"#, "listeners[0].clientCAs[0]: expected a file path, got an array"),
+            ErrorRow(#"{"listeners": [{"clientCAs": [""]}]}"#, #"listeners[0].clientCAs[0]: expected a file path, got """#),
+            ErrorRow(#"{"listeners": [{"plaintext": true, "clientCAs": ["ca.pem"]}]}"#,
+                     "listeners[0].clientCAs: a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off"),
             ErrorRow(#"{"listeners": [{"listen": "127.0.0.1:1", "port": 2}]}"#,
                      #"listeners[0].listen: give either "listen" or "host" and "port", not both"#),
             ErrorRow(#"{"listeners": [{"listen": "::1:2197"}]}"#,
@@ -284,6 +332,18 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"drainTimeoutSeconds": -1}"#, "drainTimeoutSeconds: expected a number of seconds, at least 0, got -1"),
             ErrorRow(#"{"drainTimeoutSeconds": "5"}"#, #"drainTimeoutSeconds: expected a number of seconds, at least 0, got "5""#),
             ErrorRow(#"{"drainTimeoutSeconds": 1e999}"#, "drainTimeoutSeconds: not valid JSON: ", exact: false),
+            // Provider authentication
+            ErrorRow(#"{"keys": 5}"#, "keys: expected a file path or null, got 5"),
+            ErrorRow(#"{"keys": ""}"#, #"keys: expected a file path or null, got """#),
+            ErrorRow(#"{"keys": ["auth/keys.json"]}"#, "keys: expected a file path or null, got an array"),
+            ErrorRow(#"{"keys": {"keys": []}}"#, "keys: expected a file path or null, got an object"),
+            ErrorRow(#"{"clockOffsetSeconds": "4000"}"#,
+                     #"clockOffsetSeconds: expected a finite number of seconds (negative moves the clock back), got "4000""#),
+            ErrorRow(#"{"clockOffsetSeconds": null}"#,
+                     "clockOffsetSeconds: expected a finite number of seconds (negative moves the clock back), got null"),
+            ErrorRow(#"{"clockOffsetSeconds": true}"#,
+                     "clockOffsetSeconds: expected a finite number of seconds (negative moves the clock back), got true"),
+            ErrorRow(#"{"clockOffsetSeconds": -1e999}"#, "clockOffsetSeconds: not valid JSON: ", exact: false),
         ]
         for row in rows {
             do {
@@ -303,13 +363,22 @@ final class ConfigurationFileTests: XCTestCase {
         let file = directory.appendingPathComponent("gateway.json")
         try Data("""
         { "listeners": [
-            { "name": "a", "port": 1, "tls": { "certificate": "certs/server.pem", "key": "/abs/key.pem" } },
-            { "name": "b", "port": 2 } ] }
+            { "name": "a", "port": 1, "tls": { "certificate": "certs/server.pem", "key": "/abs/key.pem" },
+              "clientCAs": ["auth/ca.pem", "/abs/ca.pem"] },
+            { "name": "b", "port": 2 } ],
+          "keys": "auth/keys.json" }
         """.utf8).write(to: file)
         let configuration = try ConfigurationFile.load(path: file.path)
         XCTAssertEqual(configuration.listeners[0].tlsCertificatePath, directory.appendingPathComponent("certs/server.pem").path)
         XCTAssertEqual(configuration.listeners[0].tlsKeyPath, "/abs/key.pem")
+        XCTAssertEqual(configuration.listeners[0].clientCAPaths, [directory.appendingPathComponent("auth/ca.pem").path, "/abs/ca.pem"])
         XCTAssertNil(configuration.listeners[1].tlsCertificatePath)
+        XCTAssertEqual(configuration.listeners[1].clientCAPaths, [])
+        XCTAssertEqual(configuration.keysManifestPath, directory.appendingPathComponent("auth/keys.json").path)
+
+        let absolute = directory.appendingPathComponent("absolute.json")
+        try Data(#"{"keys": "/etc/mock-apns/keys.json"}"#.utf8).write(to: absolute)
+        XCTAssertEqual(try ConfigurationFile.load(path: absolute.path).keysManifestPath, "/etc/mock-apns/keys.json")
     }
 
     func testLoadErrorsNameTheFile() throws {

@@ -13,6 +13,9 @@ final class ConfigurationValidationTests: XCTestCase {
             ErrorRow({ $0.listeners[0].tlsKeyPath = "k.pem" }, "listeners[0].tls: a TLS key needs its certificate; the certificate is missing"),
             ErrorRow({ $0.listeners[0].tlsCertificatePath = "c.pem"; $0.listeners[0].tlsKeyPath = "" },
                      #"listeners[0].tls.key: expected a file path, got """#),
+            ErrorRow({ $0.listeners[0].plaintext = true; $0.listeners[0].clientCAPaths = ["ca.pem"] },
+                     "listeners[0].clientCAs: a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off"),
+            ErrorRow({ $0.listeners[0].clientCAPaths = ["ca.pem", ""] }, #"listeners[0].clientCAs[1]: expected a file path, got """#),
             ErrorRow({ $0.listeners.append(ListenerConfiguration(name: "default", port: 1)) },
                      #"listeners[1].name: duplicate listener name "default" (also listeners[0]); names must be unique"#),
             ErrorRow({ $0.control = ControlConfiguration(host: "0.0.0.0", port: 2197) },
@@ -31,6 +34,11 @@ final class ConfigurationValidationTests: XCTestCase {
                      #"devices[0].token: expected a non-empty, even-length, lowercase hexadecimal string, got "ABCD""#),
             ErrorRow({ $0.devices = [DeviceRegistration(token: "abcd", environment: .sandbox, unregisteredAt: -1)] },
                      "devices[0].unregisteredAt: expected milliseconds since the Unix epoch", exact: false),
+            ErrorRow({ $0.keysManifestPath = "" }, #"keys: expected a file path or null, got """#),
+            ErrorRow({ $0.clockOffsetSeconds = .infinity },
+                     "clockOffsetSeconds: expected a finite number of seconds (negative moves the clock back), got inf"),
+            ErrorRow({ $0.clockOffsetSeconds = -.nan },
+                     "clockOffsetSeconds: expected a finite number of seconds (negative moves the clock back), got", exact: false),
         ]
         for row in rows {
             var configuration = Configuration()
@@ -52,8 +60,12 @@ final class ConfigurationValidationTests: XCTestCase {
             ListenerConfiguration(name: "ephemeral-1", port: 0),
             ListenerConfiguration(name: "ephemeral-2", port: 0),                  // port 0 never clashes
             ListenerConfiguration(name: "production", port: 2198, environment: .production,
-                                  tlsCertificatePath: "c.pem", tlsKeyPath: "k.pem"),
+                                  tlsCertificatePath: "c.pem", tlsKeyPath: "k.pem", auth: .strict, clientCAPaths: ["ca.pem"]),
+            ListenerConfiguration(name: "self-signed-mtls", port: 2199, clientCAPaths: ["a.pem", "b.pem"]),  // ephemeral cert
+            ListenerConfiguration(name: "open", port: 2200, plaintext: true, auth: AuthModeSetting.none),
         ]
+        configuration.keysManifestPath = "keys.json"
+        configuration.clockOffsetSeconds = -4000
         configuration.control = ControlConfiguration(host: "::1", port: 8197)
         configuration.devices = [DeviceRegistration(token: "00ff", topic: "com.example", environment: .production)]
         XCTAssertNoThrow(try configuration.validate())

@@ -26,6 +26,19 @@ final class ExampleConfigurationTests: XCTestCase {
         }
         XCTAssertEqual(configuration.control, ControlConfiguration(host: "127.0.0.1", port: 8197))
 
+        // Authentication: the production listener plays Apple (strict) and trusts the repository's
+        // test client CA; the key manifest is the repository's test keys. Both found relative to the file.
+        XCTAssertEqual(configuration.listeners.map(\.auth), [.permissive, .strict])
+        XCTAssertEqual(configuration.listeners[0].clientCAPaths, [])
+        XCTAssertEqual(configuration.listeners[1].clientCAPaths.count, 1)
+        let manifest = try XCTUnwrap(configuration.keysManifestPath)
+        for path in configuration.listeners[1].clientCAPaths + [manifest] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path), "missing \(path)")
+        }
+        XCTAssertEqual(URL(fileURLWithPath: manifest).standardizedFileURL,
+                       url.deletingLastPathComponent().appendingPathComponent("auth/keys.json").standardizedFileURL)
+        XCTAssertEqual(configuration.clockOffsetSeconds, 0)
+
         XCTAssertEqual(configuration.devices.count, 2)
         XCTAssertEqual(configuration.devices[0].unregisteredAt, 1_714_564_800_000)
         XCTAssertFalse(configuration.devices[0].expired)
@@ -33,10 +46,11 @@ final class ExampleConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.devices[1].environment, .production)
         XCTAssertTrue(configuration.devices[1].expired)
 
-        // Apart from listeners, control and devices, the example spells out the defaults.
+        // Apart from listeners, control, devices and keys, the example spells out the defaults.
         var rest = configuration
         rest.listeners = Configuration().listeners
         rest.devices = []
+        rest.keysManifestPath = nil
         XCTAssertEqual(rest, Configuration())
     }
 

@@ -1,0 +1,22 @@
+import Foundation
+
+/// The subcommands of `mock-apns` that need provider keys: `jwt` and `send` (with
+/// `--key FILE --key-id ID --team-id ID`). The executable hands every command line here first.
+public enum APNsTools {
+    /// Runs `command` (the first argument after `mock-apns`) with the `arguments` after it,
+    /// writing to the console.
+    /// - Returns: the exit status, or `nil` when `command` is not one of these tools (the caller
+    ///   goes on to serve).
+    public static func main(command: String, arguments: [String]) -> Int32? {
+        switch command {
+        case "jwt": return JWTCommand.run(arguments)
+        case "send": return SendWithKeyCommand.run(arguments)
+        default: return nil
+        }
+    }
+
+    /// Now, in whole seconds since the Unix epoch: the default `iat`.
+    public static func now() -> Int64 {
+        Int64(Date().timeIntervalSince1970.rounded(.down))
+    }
+}

@@ -1,0 +1,18 @@
+import APNsAuth
+import APNsCore
+
+/// What MockAPNs keeps per connection, in `HTTP2Connection.context`; touched only on the
+/// connection's loop thread.
+final class ConnectionState {
+    /// True while MAX_CONCURRENT_STREAMS is lowered to 1 (`apple-observed` profile).
+    var streamsLowered = false
+    /// Provider-token state: bound team and key, current token, verification cache.
+    var token = TokenConnectionState()
+    /// The client certificate, when one was presented (mutual TLS).
+    var certificate: CertificateIdentity?
+    /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
+    /// environment): the first request is answered with GOAWAY carrying this reason.
+    var certificateRejection: Reason?
+    /// Why the certificate was rejected, for the record.
+    var certificateProblem: String?
+}
