@@ -113,7 +113,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let controlConfiguration = configuration.control {
             let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
                 version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) }
-            let control = ControlServer(api: ControlAPI(store: store, registry: registry, status: status), loop: mainLoop)
+            let control = ControlServer(api: ControlAPI(store: store, registry: registry, credentialClock: clock, status: status),
+                                        loop: mainLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port

@@ -17,6 +17,7 @@ import Foundation
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
 /// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
 /// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace |
+/// | GET, PUT | /v1/clock | `{"offsetSeconds","now"}`: the provider-token clock offset; PUT body `{"offsetSeconds": N}` |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
 /// path 404; wrong method 405 with an `allow` header; unknown or repeated query parameters,
@@ -27,6 +28,8 @@ public final class ControlAPI: Sendable {
     /// The devices served by the `/v1/devices` endpoints.
     public let registry: DeviceRegistry
     private let status: @Sendable () -> ControlStatus
+    /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
+    let credentialClock: ServerClock
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait`, in milliseconds.
@@ -40,9 +43,12 @@ public final class ControlAPI: Sendable {
     ///     marked `expired` without `unregisteredAt`.
     ///   - status: called on each `/v1/health` and `/v1/stats` request for the live server facts
     ///     (connections open, listeners, version, uptime); it runs on the control thread.
+    ///   - credentialClock: the clock of provider-token checks, served by `/v1/clock`.
     public init(store: DeliveryStore, registry: DeviceRegistry,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                credentialClock: ServerClock = ServerClock(),
                 status: @escaping @Sendable () -> ControlStatus) {
+        self.credentialClock = credentialClock
         self.store = store
         self.registry = registry
         self.clock = clock
@@ -70,6 +76,8 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
             ControlRoute(method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
                          endpoint: .deleteDevice),
+            ControlRoute(method: "GET", path: "/v1/clock", queryParameters: [], endpoint: .getClock),
+            ControlRoute(method: "PUT", path: "/v1/clock", queryParameters: [], endpoint: .putClock),
         ]
     }()
 
@@ -97,6 +105,8 @@ public final class ControlAPI: Sendable {
         case .getDevice: return .response(try device(tokenText: pathValue))
         case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))
         case .deleteDevice: return .response(try deleteDevice(tokenText: pathValue))
+        case .getClock: return .response(clockResponse())
+        case .putClock: return .response(try putClock(body: request.body))
         }
     }
 

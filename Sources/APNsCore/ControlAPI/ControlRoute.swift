@@ -14,6 +14,7 @@ public struct ControlRoute: Sendable, Hashable {
         case health, stats
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice
+        case getClock, putClock
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

@@ -288,3 +288,32 @@ final class ControlAPITests: XCTestCase {
         }
     }
 }
+
+final class ControlAPIClockTests: XCTestCase {
+    func testClockOffsetIsReadAndSet() throws {
+        let clock = ServerClock()
+        let api = ControlAPI(store: DeliveryStore(capacity: 4), registry: DeviceRegistry(), credentialClock: clock,
+                             status: { ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) })
+        guard case .response(let put) = api.handle(ControlRequest(method: "PUT", path: "/v1/clock",
+                                                                  body: Array(#"{"offsetSeconds": 4000}"#.utf8))) else {
+            return XCTFail("PUT /v1/clock must answer at once")
+        }
+        XCTAssertEqual(put.status, 200)
+        XCTAssertEqual(clock.offsetSeconds, 4000)
+        XCTAssertGreaterThan(clock.now() - Date().timeIntervalSince1970, 3999)
+        guard case .response(let get) = api.handle(ControlRequest(method: "GET", path: "/v1/clock")),
+              let object = try JSONSerialization.jsonObject(with: Data(get.body)) as? [String: Any] else {
+            return XCTFail("GET /v1/clock must answer a JSON object")
+        }
+        XCTAssertEqual(object["offsetSeconds"] as? Double, 4000)
+        XCTAssertNotNil(object["now"] as? String)
+        for bad in [#"{"offsetSeconds": "x"}"#, "{}", "nope", #"{"offsetSeconds": 1e300}"#] {
+            guard case .response(let rejected) = api.handle(ControlRequest(method: "PUT", path: "/v1/clock", body: Array(bad.utf8))) else {
+                return XCTFail("PUT must answer at once")
+            }
+            XCTAssertEqual(rejected.status, 400, bad)
+            XCTAssertTrue(String(decoding: rejected.body, as: UTF8.self).contains("offsetSeconds"), bad)
+        }
+        XCTAssertEqual(clock.offsetSeconds, 4000, "a rejected PUT leaves the offset alone")
+    }
+}
