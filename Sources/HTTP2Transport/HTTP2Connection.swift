@@ -37,6 +37,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var insideSession = false
     /// A close asked for from inside a callback, carried out when nghttp2 returns (true = reset).
     private var closeRequested: Bool?
+    /// Close (true = reset) as soon as everything queued so far has been written.
+    private var closeWhenWritten: Bool?
+    /// After GOAWAY, keep the socket open (new streams are ignored) instead of closing when idle.
+    private var keepOpenAfterGoAway = false
     /// True once the handler was told of the connection (it then hears of the close too).
     private var opened = false
     /// Requests completed on this connection.
@@ -186,6 +190,10 @@ public final class HTTP2Connection: @unchecked Sendable {
                 close(reset: reset)
                 return
             }
+            if closeWhenWritten != nil {  // answer what was decided, then close: read no further
+                flush()
+                return
+            }
             if consumed < 0 {
                 // nghttp2 queued a GOAWAY for protocol errors: send it, then close.
                 flush()
@@ -214,9 +222,11 @@ public final class HTTP2Connection: @unchecked Sendable {
             if outbuf.count - outOffset >= 64 * 1024 && !writeOut() { return }
         }
         guard writeOut() else { return }
-        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+        if let reset = closeWhenWritten {
+            close(reset: reset)
+        } else if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 && !keepOpenAfterGoAway {
             close()
-        } else if phase == .draining && streams.isEmpty {
+        } else if phase == .draining && streams.isEmpty && !keepOpenAfterGoAway {
             close()
         }
     }
@@ -376,9 +386,11 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// Sends GOAWAY with `errorCode`, `lastStreamID` (nil: the highest stream processed) and
     /// `debugData` (APNs puts `{"reason":...}` there), then closes after `closeAfter` seconds
-    /// (0: as soon as the frame is written). New streams are refused meanwhile.
-    public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double = 0) {
+    /// (0: as soon as the frame is written; nil: never, the socket stays open and new streams
+    /// are ignored, as cases C1 describes). Streams up to `lastStreamID` are still answered.
+    public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard phase == .open || phase == .draining, let session else { return }
+        keepOpenAfterGoAway = closeAfter == nil
         let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer { data in
             _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
@@ -386,7 +398,17 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         phase = .draining
         drainTimer?.cancel()
-        drainTimer = loop.schedule(after: closeAfter) { [weak self] in self?.close() }
+        if let closeAfter {
+            drainTimer = loop.schedule(after: closeAfter) { [weak self] in self?.close() }
+        }
+        flush()
+    }
+
+    /// Closes the connection (TCP RST when `reset`, else FIN) once everything queued so far,
+    /// such as a response just submitted, has been written.
+    public func closeAfterWriting(reset: Bool) {
+        guard phase != .closed else { return }
+        closeWhenWritten = reset
         flush()
     }
 
