@@ -36,6 +36,8 @@ final class HTTP2Callbacks: @unchecked Sendable {
             let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
             if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
                 connection(user).requestComplete(frame.pointee.hd.stream_id)
+            } else if type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+                connection(user).headersComplete(frame.pointee.hd.stream_id)
             }
             return 0
         }

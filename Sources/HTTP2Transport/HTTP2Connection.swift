@@ -43,6 +43,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var keepOpenAfterGoAway = false
     /// True once the handler was told of the connection (it then hears of the close too).
     private var opened = false
+    /// When true, the handler is asked about each request as soon as its HEADERS arrive
+    /// (`HTTP2RequestHandler.headersReceived`). Set on the loop thread.
+    public var decideOnHeaders = false
     /// Requests completed on this connection.
     public private(set) var requestCount: UInt64 = 0
 
@@ -303,6 +306,17 @@ public final class HTTP2Connection: @unchecked Sendable {
         streams[streamID]?.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
+    func headersComplete(_ streamID: Int32) {
+        guard decideOnHeaders, let stream = streams[streamID], !stream.dispatched else { return }
+        let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
+                                   authority: stream.authority, headers: stream.headers, body: [])
+        guard let action = handler.headersReceived(request, on: self) else { return }
+        stream.dispatched = true
+        requestCount += 1
+        carryOut(action, on: streamID, stream: stream)
+    }
+
     /// The request on `streamID` is complete (END_STREAM): hand it to the application.
     func requestComplete(_ streamID: Int32) {
         guard let stream = streams[streamID], !stream.dispatched else { return }
@@ -312,7 +326,11 @@ public final class HTTP2Connection: @unchecked Sendable {
                                    authority: stream.authority, headers: stream.headers, body: stream.body)
         stream.headers = []
         stream.body = []
-        switch handler.handle(request, on: self) {
+        carryOut(handler.handle(request, on: self), on: streamID, stream: stream)
+    }
+
+    private func carryOut(_ action: HTTP2Action, on streamID: Int32, stream: StreamState) {
+        switch action {
         case .respond(let response): submit(response, on: streamID, stream: stream)
         case .resetStream(let code): nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
         case .noResponse: break

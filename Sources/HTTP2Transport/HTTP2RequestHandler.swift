@@ -19,11 +19,17 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     func connectionOpened(_ connection: HTTP2Connection)
     /// A connection is gone (closed by either side or reset).
     func connectionClosed(_ connection: HTTP2Connection)
+    /// A request's HEADERS arrived and its body has not (only asked when
+    /// `connection.decideOnHeaders` is true). Return an action to carry out now, without reading
+    /// the body (APNs answers a rejected certificate with GOAWAY right after the first HEADERS:
+    /// cases C2), or nil to wait for the whole request. The request's body is empty.
+    func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action?
     /// The SETTINGS to open `connection` with, given the listener's; called once after the
     /// handshake, before `connectionOpened`. The default keeps the listener's.
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings
 }
 
 extension HTTP2RequestHandler {
+    public func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? { nil }
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
 }

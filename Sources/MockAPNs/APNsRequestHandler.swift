@@ -46,6 +46,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let listener = listeners[connection.info.listenerIndex]
         if let presented = connection.info.clientCertificate {
             adoptCertificate(presented, listener: listener, state: state)
+            connection.decideOnHeaders = listener.authMode != .none && state.certificateRejection != nil
         }
         guard profile == .appleObserved, state.certificate == nil else { return proposed }
         state.streamsLowered = true
@@ -71,6 +72,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             state.certificateRejection = .badCertificate
             state.certificateProblem = "unreadable certificate: \(error)"
         }
+    }
+
+    /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
+    /// any DATA is read (cases C2); the request is recorded with what had arrived.
+    func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
+        handle(request, on: connection)
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {

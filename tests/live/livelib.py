@@ -251,6 +251,7 @@ class MockServer:
         listener: Listener | None = None,
         host: str = "localhost",
         timeout: float = 10.0,
+        curl_args=(),
     ) -> PushResponse:
         return curl_push(
             listener or self.listener,
@@ -262,6 +263,7 @@ class MockServer:
             host=host,
             timeout=timeout,
             workdir=self.workdir,
+            curl_args=curl_args,
         )
 
     # ---- control API ----------------------------------------------------------------------
@@ -318,7 +320,9 @@ def curl_push(
     host="localhost",
     timeout=10.0,
     workdir: Path | None = None,
+    curl_args=(),
 ) -> PushResponse:
+    """One request with curl; curl_args are extra options (e.g. --cert/--key for a client certificate)."""
     if path is None:
         path = f"/3/device/{token}"
     tmp = Path(tempfile.mkdtemp(dir=workdir))
@@ -339,6 +343,7 @@ def curl_push(
         cmd += ["--data-binary", f"@{data_file}"]
     if method:
         cmd += ["-X", method]
+    cmd += [str(a) for a in curl_args]
     cmd += ["-w", "%{http_code} %{http_version}", url]
     proc = subprocess.run(cmd, capture_output=True, timeout=timeout + 5)
     assert proc.returncode == 0, f"curl failed rc={proc.returncode}: {proc.stderr.decode()} cmd={cmd}"
@@ -415,7 +420,9 @@ class H2Client:
         alpn: tuple | None = ("h2",),
         server_hostname: str = "localhost",
         timeout: float = 10.0,
+        client_cert: tuple | None = None,
     ):
+        """client_cert: (certificate PEM, key PEM) presented for mutual TLS."""
         if h2 is None:
             raise RuntimeError(f"the h2 package is required: pip install h2 ({H2_IMPORT_ERROR})")
         self.timeout = timeout
@@ -426,6 +433,8 @@ class H2Client:
             ctx = ssl.create_default_context(cafile=str(CA_PEM))
             if alpn:
                 ctx.set_alpn_protocols(list(alpn))
+            if client_cert:
+                ctx.load_cert_chain(str(client_cert[0]), str(client_cert[1]))
             self.sock = ctx.wrap_socket(raw, server_hostname=server_hostname)
             self.alpn = self.sock.selected_alpn_protocol()
         else:
