@@ -46,6 +46,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// When true, the handler is asked about each request as soon as its HEADERS arrive
     /// (`HTTP2RequestHandler.headersReceived`). Set on the loop thread.
     public var decideOnHeaders = false
+    /// When the connection was accepted, monotonic seconds (`CLOCK_MONOTONIC`).
+    public let acceptedAt: Double = HTTP2Connection.monotonicSeconds()
+    /// The MAX_CONCURRENT_STREAMS this side announced last.
+    public private(set) var announcedMaxConcurrentStreams: UInt32 = 0
     /// Requests completed on this connection.
     public private(set) var requestCount: UInt64 = 0
 
@@ -270,6 +274,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         nghttp2_session_server_new2(&session, HTTP2Callbacks.shared.callbacks, me, HTTP2Callbacks.shared.options)
         self.session = session
         let settings = handler.settings(for: self, proposed: self.settings)
+        announcedMaxConcurrentStreams = settings.maxConcurrentStreams
         var entries = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: settings.maxConcurrentStreams),
@@ -397,6 +402,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// (RST_STREAM REFUSED_STREAM) once the client acknowledges.
     public func setMaxConcurrentStreams(_ limit: UInt32) {
         guard phase == .open, let session else { return }
+        announcedMaxConcurrentStreams = limit
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         flush()
@@ -428,6 +434,13 @@ public final class HTTP2Connection: @unchecked Sendable {
         guard phase != .closed else { return }
         closeWhenWritten = reset
         flush()
+    }
+
+    /// Monotonic seconds, for ages and timeouts.
+    public static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// The number of streams open now.

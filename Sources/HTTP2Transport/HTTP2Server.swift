@@ -125,6 +125,25 @@ public final class HTTP2Server: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on every worker's thread with its live connections and gathers the results.
+    /// Blocks the caller until every worker answered or `timeout` seconds passed; call from a
+    /// thread that is not a worker (e.g. the control API's loop).
+    public func collect<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable ([HTTP2Connection]) -> [T]) -> [T] {
+        let gathered = Mutex<(answers: Int, items: [T])>((0, []))
+        for worker in workers {
+            worker.loop.execute {
+                let items = body(Array(worker.connections.values))
+                gathered.withLock { $0.answers += 1; $0.items += items }
+            }
+        }
+        var waited = 0.0
+        while gathered.withLock({ $0.answers }) < workers.count && waited < timeout {
+            usleep(200)
+            waited += 0.0002
+        }
+        return gathered.withLock { $0.items }
+    }
+
     /// Stops accepting, sends every connection GOAWAY NO_ERROR with `debugData`, lets in-flight
     /// streams finish for up to `drainTimeout` seconds, then stops the workers. Blocks until done.
     /// Call from a thread other than the loops'.

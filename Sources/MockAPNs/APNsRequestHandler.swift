@@ -85,6 +85,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     func connectionClosed(_ connection: HTTP2Connection) {
+        gateway.faults.connectionClosed(id: connection.info.id)
         if debug { logger.log(.debug, "connection \(connection.info.id) closed after \(connection.requestCount) requests") }
     }
 
@@ -121,9 +122,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                                           nowSeconds: clock.now(), keys: keys, state: &tokenAfter)
             return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
         }
-        let (response, seq) = gateway.handle(push, connection: info, streamID: request.streamID,
-                                             defaultTopic: state.certificate?.defaultTopic, authorize: authorize)
-        let accepted = response.status == 200
+        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
+                                     defaultTopic: state.certificate?.defaultTopic, authorize: authorize)
+        let response = outcome.response
+        let seq = outcome.seq
+        let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
         if accepted { state.token = tokenAfter }
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
@@ -134,9 +137,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: ResponseBuilder.body(reason: closingReason, timestamp: nil))
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        return .respond(HTTP2Response(status: response.status,
-                                      headers: response.headers.map { ($0.name, $0.value) },
-                                      body: response.body))
+        let answer = HTTP2Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                                   body: response.body)
+        guard let fault = outcome.fault else { return .respond(answer) }
+        return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection)
     }
 
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,

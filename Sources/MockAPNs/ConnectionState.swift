@@ -15,4 +15,12 @@ final class ConnectionState {
     var certificateRejection: Reason?
     /// Why the certificate was rejected, for the record.
     var certificateProblem: String?
+
+    /// The connection's identity for `GET /v1/connections`: `certificate <subject>`,
+    /// `token <key id> <team id>` once a push was accepted, or `none`.
+    var authSummary: String {
+        if let certificate { return "certificate " + certificate.subject }
+        if let team = token.boundTeamID { return "token " + (token.boundKeyID ?? "?") + " " + team }
+        return "none"
+    }
 }

@@ -1,5 +1,4 @@
 import APNsCore
-import Glibc
 import HTTP2Transport
 
 /// Serves the JSON control API over HTTP/1.1 (libevent `evhttp`) on its own port, and drives
@@ -39,14 +38,14 @@ final class ControlServer: @unchecked Sendable {
             exchange.respond(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
                              body: response.body)
         case .wait(let wait):
-            let deadline = ControlServer.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
+            let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
             poll(wait, exchange, deadline: deadline)
         }
     }
 
     private func poll(_ pending: DeliveryWait, _ exchange: HTTP1Exchange, deadline: Double) {
         var wait = pending
-        let timedOut = ControlServer.monotonicSeconds() >= deadline
+        let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
         if let response = api.waitResult(&wait, timedOut: timedOut) {
             exchange.respond(status: response.status, body: response.body)
             return
@@ -54,11 +53,5 @@ final class ControlServer: @unchecked Sendable {
         loop.schedule(after: ControlServer.pollInterval) { [weak self] in
             self?.poll(wait, exchange, deadline: deadline)
         }
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

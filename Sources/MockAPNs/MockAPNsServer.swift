@@ -45,6 +45,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let registry: DeviceRegistry
     /// The validation, recording and answering logic.
     public let gateway: Gateway
+    /// The fault rules in force; add or remove rules at any time (thread-safe).
+    public var faults: FaultEngine { gateway.faults }
     /// The clock provider-token checks use; set `offsetSeconds` to age tokens without waiting.
     public let clock: ServerClock
 
@@ -68,7 +70,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         self.configuration = configuration
         store = DeliveryStore(capacity: configuration.maxRecords)
         registry = DeviceRegistry(devices: configuration.devices)
-        gateway = Gateway(store: store, registry: registry, options: configuration.validation)
+        gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
         clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
-        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, headers, identity
+        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, fault, headers, identity
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
         case streamId, timestamp, topic, uniqueId
@@ -55,6 +55,7 @@ extension DeliveryRecord: Encodable {
             try pair.encode(header.value, forKey: .value)
         }
         try container.encode(identity, forKey: .identity)
+        try container.encode(fault, forKey: .fault)
         try container.encode(verdict.pushType?.rawValue, forKey: .inferredPushType)
         try container.encode(verdict.lints, forKey: .lints)
         try container.encode(listener, forKey: .listener)
@@ -70,7 +71,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(reason?.rawValue, forKey: .reason)
         try container.encode(ISO8601Millis.format(epochSeconds: receivedAt), forKey: .receivedAt)
         try container.encode(seq, forKey: .seq)
-        try container.encode(status, forKey: .status)
+        try container.encode(status == 0 ? nil : status, forKey: .status)
         try container.encode(streamID, forKey: .streamId)
         try container.encode(verdict.timestamp, forKey: .timestamp)
         try container.encode(verdict.topic, forKey: .topic)

@@ -11,6 +11,8 @@ public final class Gateway: Sendable {
     public let registry: DeviceRegistry
     /// The validation knobs.
     public let options: ValidationOptions
+    /// Fault rules, consulted for every push once validation and authentication are done.
+    public let faults: FaultEngine
     private let clock: @Sendable () -> Double
     private let makeID: @Sendable (_ uppercase: Bool) -> String
 
@@ -18,12 +20,13 @@ public final class Gateway: Sendable {
     ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
     ///   - makeID: a new UUID string, upper- or lowercase, for generated `apns-id` and
     ///     `apns-unique-id` values.
-    public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions,
+    public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions, faults: FaultEngine = FaultEngine(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil) {
         self.store = store
         self.registry = registry
         self.options = options
+        self.faults = faults
         self.clock = clock
         let generator = UUIDGenerator()
         self.makeID = makeID ?? { generator.next(uppercase: $0) }
@@ -36,9 +39,10 @@ public final class Gateway: Sendable {
     ///     checks no credentials. Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
     ///     before looking at the device token (spec section 9, order of checks).
-    /// - Returns: the response to send, and the stored record's sequence number.
+    /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
+    ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       authorize: ((Verdict) -> AuthorizationResult)? = nil) -> (PushResponse, UInt64) {
+                       authorize: ((Verdict) -> AuthorizationResult)? = nil) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
@@ -60,19 +64,77 @@ public final class Gateway: Sendable {
         for index in headers.indices where headers[index].name == "authorization" {
             headers[index].value = AuthorizationRedaction.redact(headers[index].value)
         }
+        var answer = Answer(status: verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
+        var fault: FaultDecision?
+        if faults.isArmed {
+            fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
+                                                 identity: identity, nowMilliseconds: Int64(now * 1000)))
+            if let fault { answer = Gateway.answer(for: fault.action, normally: answer) }
+        }
         let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                     connectionID: connection.id, streamID: streamID, method: request.method,
                                     path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
-                                    headers: headers, payload: request.body, status: verdict.status,
-                                    reason: verdict.reason, identity: identity)
+                                    headers: headers, payload: request.body, status: answer.status,
+                                    reason: answer.status == 200 ? nil : answer.reason, identity: identity,
+                                    fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.action.typeName, description: $0.description) })
         let seq = store.append(record)
-        let response = ResponseBuilder.response(reason: verdict.reason, timestamp: verdict.timestamp,
-                                                apnsID: apnsID, uniqueID: uniqueID)
-        return (response, seq)
+        let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
+                                                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                                                status: answer.status == 0 ? nil : answer.status)
+        return GatewayOutcome(response: response, seq: seq, fault: fault)
+    }
+
+    /// True when `action` leaves the push to be answered as it would have been: the stream's
+    /// result is the gateway's own (used to tell accepted pushes for stream profiles).
+    public static func answersNormally(_ action: FaultAction) -> Bool {
+        switch action {
+        case .settings, .sequence, .rateLimit: return true
+        case .delay(_, let then): return then.map(answersNormally) ?? true
+        case .goaway(let goaway): return goaway.when == .afterResponse
+        case .close(let moment), .reset(let moment): return moment == .afterResponse
+        case .respond, .sickConnection, .noResponse, .resetStream: return false
+        }
+    }
+
+    /// What the stream is answered: status (0 for no answer), reason and 410 timestamp.
+    struct Answer {
+        var status: Int
+        var reason: Reason?
+        var timestamp: Int64?
+    }
+
+    /// The answer a fault leads to: its own response, the normal one after a delay or before a
+    /// connection action that comes after the response, or none.
+    static func answer(for action: FaultAction, normally: Answer) -> Answer {
+        switch action {
+        case .respond(let response), .sickConnection(let response):
+            return Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
+        case .delay(_, let then):
+            return then.map { answer(for: $0, normally: normally) } ?? normally
+        case .noResponse, .resetStream:
+            return Answer(status: 0, reason: nil, timestamp: nil)
+        case .goaway(let goaway):
+            return goaway.when == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
+        case .close(let moment), .reset(let moment):
+            return moment == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
+        case .settings, .sequence, .rateLimit:
+            return normally
+        }
     }
 
     /// Method and path problems are answered before credentials are looked at.
     static func outranksAuthentication(_ reason: Reason?) -> Bool {
         reason == .methodNotAllowed || reason == .badPath || reason == .missingDeviceToken
     }
+}
+
+/// What `Gateway.handle` decided for one push.
+public struct GatewayOutcome: Sendable {
+    /// The response to send (a fault's own when it chose one). Not sent when `fault` says the
+    /// stream gets no answer.
+    public var response: PushResponse
+    /// The stored record's sequence number.
+    public var seq: UInt64
+    /// The fault to carry out on the stream or connection, if a rule applied.
+    public var fault: FaultDecision?
 }

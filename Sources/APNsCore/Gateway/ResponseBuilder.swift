@@ -8,7 +8,9 @@ public enum ResponseBuilder {
     ///   - uniqueID: the `apns-unique-id`, sandbox listeners only.
     /// - Returns: 200 with `apns-id` (+ `apns-unique-id`) and no body; or the error status with
     ///   `content-type: application/json`, `apns-id` and `{"reason":...}` (plus `"timestamp"` on 410).
-    public static func response(reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?) -> PushResponse {
+    ///   - status: the status to send, when a fault rule chose one other than the reason's own.
+    public static func response(reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?,
+                                status: Int? = nil) -> PushResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3)
         guard let reason else {
@@ -19,14 +21,17 @@ public enum ResponseBuilder {
         headers.append(HeaderField(name: "content-type", value: "application/json"))
         headers.append(HeaderField(name: "apns-id", value: apnsID))
         if let uniqueID { headers.append(HeaderField(name: "apns-unique-id", value: uniqueID)) }
-        return PushResponse(status: reason.status, headers: headers, body: body(reason: reason, timestamp: timestamp))
+        let status = status ?? reason.status
+        return PushResponse(status: status, headers: headers,
+                            body: body(reason: reason, timestamp: status == 410 ? timestamp : nil))
     }
 
-    /// The compact JSON error body: `{"reason":"X"}` or `{"reason":"X","timestamp":N}` for 410.
+    /// The compact JSON error body: `{"reason":"X"}`, or `{"reason":"X","timestamp":N}` when a
+    /// timestamp is given (410 answers only).
     public static func body(reason: Reason, timestamp: Int64?) -> [UInt8] {
         // Reason strings are ASCII letters only, so no JSON escaping is needed.
         var text = #"{"reason":""# + reason.rawValue + "\""
-        if reason.status == 410, let timestamp { text += #","timestamp":"# + String(timestamp) }
+        if let timestamp { text += #","timestamp":"# + String(timestamp) }
         text += "}"
         return Array(text.utf8)
     }

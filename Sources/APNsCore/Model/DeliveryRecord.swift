@@ -27,18 +27,21 @@ public struct DeliveryRecord: Sendable {
     public var headers: [HeaderField]
     /// The body exactly as received.
     public var payload: [UInt8]
-    /// The status answered (may differ from `verdict.status` when a fault rule answered).
+    /// The status answered (may differ from `verdict.status` when a fault rule answered), or 0
+    /// when the stream got no HTTP answer (a fault reset it, stalled it, or ended the connection).
     public var status: Int
     /// The reason answered, `nil` on 200.
     public var reason: Reason?
     /// Who sent the push (credential kind, key/team or certificate, verdict); nil when the
     /// listener checks no credentials.
     public var identity: CredentialIdentity?
+    /// The fault rule that shaped the answer, and what it did; nil when none applied.
+    public var fault: FaultRecord?
 
     public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
                 connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
                 apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8],
-                status: Int, reason: Reason?, identity: CredentialIdentity? = nil) {
+                status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil) {
         self.seq = seq
         self.receivedAt = receivedAt
         self.environment = environment
@@ -55,5 +58,22 @@ public struct DeliveryRecord: Sendable {
         self.status = status
         self.reason = reason
         self.identity = identity
+        self.fault = fault
+    }
+}
+
+/// The fault injected into one request, as its record shows it.
+public struct FaultRecord: Sendable, Equatable, Encodable {
+    /// The rule's id, e.g. `f2`.
+    public var ruleId: String
+    /// The action's kind as in the rule JSON, e.g. `respond`, `delay`, `resetStream`, `goaway`.
+    public var action: String
+    /// What happened, e.g. `rule f2: respond 503 ServiceUnavailable`.
+    public var description: String
+
+    public init(ruleId: String, action: String, description: String) {
+        self.ruleId = ruleId
+        self.action = action
+        self.description = description
     }
 }

@@ -20,11 +20,12 @@ final class GatewayTests: XCTestCase {
 
     func testAcceptedPushAnswersApnsIDAndUniqueIDOnSandboxOnly() {
         let gateway = makeGateway()
-        let (sandboxResponse, seq) = gateway.handle(request(), connection: sandbox, streamID: 1)
+        let first = gateway.handle(request(), connection: sandbox, streamID: 1)
+        let (sandboxResponse, seq) = (first.response, first.seq)
         XCTAssertEqual(sandboxResponse, PushResponse(status: 200, headers: [
             HeaderField(name: "apns-id", value: "GEN-UPPER"), HeaderField(name: "apns-unique-id", value: "gen-lower")]))
         XCTAssertEqual(seq, 1)
-        let (productionResponse, _) = gateway.handle(request(), connection: production, streamID: 1)
+        let productionResponse = gateway.handle(request(), connection: production, streamID: 1).response
         XCTAssertEqual(productionResponse.headers, [HeaderField(name: "apns-id", value: "GEN-UPPER")])
         XCTAssertTrue(productionResponse.body.isEmpty)
     }
@@ -32,8 +33,8 @@ final class GatewayTests: XCTestCase {
     func testRejectionAnswersJSONReasonAndEchoesApnsID() {
         let gateway = makeGateway()
         let id = "123e4567-e89b-12d3-a456-426614174000"
-        let (response, _) = gateway.handle(request(path: "/3/device/xyz", headers: [("apns-topic", "a.b"), ("apns-id", id)]),
-                                           connection: production, streamID: 3)
+        let response = gateway.handle(request(path: "/3/device/xyz", headers: [("apns-topic", "a.b"), ("apns-id", id)]),
+                                      connection: production, streamID: 3).response
         XCTAssertEqual(response.status, 400)
         XCTAssertEqual(response.headers, [HeaderField(name: "content-type", value: "application/json"),
                                           HeaderField(name: "apns-id", value: id)])
@@ -42,15 +43,15 @@ final class GatewayTests: XCTestCase {
 
     func testUnregisteredAnswers410WithMillisecondTimestamp() {
         let gateway = makeGateway(devices: [DeviceRegistration(token: token, environment: .sandbox, unregisteredAt: 1_700_000_000_123)])
-        let (response, _) = gateway.handle(request(), connection: sandbox, streamID: 1)
+        let response = gateway.handle(request(), connection: sandbox, streamID: 1).response
         XCTAssertEqual(response.status, 410)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"reason":"Unregistered","timestamp":1700000000123}"#)
     }
 
     func testRecordIsStoredBeforeTheAnswerWithAuthorizationSignatureRemoved() throws {
         let gateway = makeGateway()
-        let (_, seq) = gateway.handle(request(headers: [("apns-topic", "com.example.app"), ("authorization", "bearer aGVhZA.Y2xhaW1z.c2ln")]),
-                                      connection: sandbox, streamID: 5)
+        let seq = gateway.handle(request(headers: [("apns-topic", "com.example.app"), ("authorization", "bearer aGVhZA.Y2xhaW1z.c2ln")]),
+                                      connection: sandbox, streamID: 5).seq
         let record = try XCTUnwrap(gateway.store.record(seq: seq))
         XCTAssertEqual(record.headers.first { $0.name == "authorization" }?.value, "bearer aGVhZA.Y2xhaW1z")
         XCTAssertEqual(record.streamID, 5)
@@ -59,6 +60,30 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(record.apnsID, "GEN-UPPER")
         XCTAssertEqual(record.uniqueID, "gen-lower")
         XCTAssertEqual(record.status, 200)
+    }
+
+    func testFaultRuleAnswersInsteadAndIsRecorded() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(FaultRule(action: .sequence([.action(.respond(FaultResponse(reason: .serviceUnavailable))), .pass])))
+        let first = gateway.handle(request(), connection: production, streamID: 1)
+        XCTAssertEqual(first.response.status, 503)
+        XCTAssertEqual(String(decoding: first.response.body, as: UTF8.self), #"{"reason":"ServiceUnavailable"}"#)
+        let record = try XCTUnwrap(gateway.store.record(seq: first.seq))
+        XCTAssertEqual(record.status, 503)
+        XCTAssertEqual(record.reason, .serviceUnavailable)
+        XCTAssertEqual(record.fault?.ruleId, "f1")
+        XCTAssertEqual(record.fault?.action, "respond")
+        let second = gateway.handle(request(), connection: production, streamID: 3)
+        XCTAssertEqual(second.response.status, 200)
+        XCTAssertNil(try XCTUnwrap(gateway.store.record(seq: second.seq)).fault)
+    }
+
+    func testFaultThatLeavesTheStreamUnansweredRecordsNoStatus() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(FaultRule(action: .resetStream(.refusedStream)))
+        let outcome = gateway.handle(request(), connection: production, streamID: 1)
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: outcome.seq)).status, 0)
+        XCTAssertEqual(outcome.fault?.action, .resetStream(.refusedStream))
     }
 
     func testAuthorizationValuesThatAreNotJWTsAreRedactedWhole() {

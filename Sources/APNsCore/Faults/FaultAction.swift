@@ -1,0 +1,104 @@
+/// What a fault rule does to a matching push (issue "Fault injection"; cases README C1-C16).
+///
+/// JSON: an object with a `"type"` discriminator and the case's fields:
+///
+/// | type | fields | effect |
+/// |---|---|---|
+/// | `respond` | `status`?, `reason`, `timestamp`? | answer this APNs error instead (C7, C12) |
+/// | `delay` | `ms`, `then`? | wait `ms` milliseconds, then do `then` (absent: answer normally) |
+/// | `noResponse` | | never answer the stream; PINGs still acknowledged (C4) |
+/// | `resetStream` | `errorCode` | RST_STREAM with that code (C5, C6) |
+/// | `goaway` | see `GoawayFault` | GOAWAY, then close or keep the socket open (C1, C2) |
+/// | `close` | `when`? | close the TCP connection (FIN); `when` defaults to `before-response` |
+/// | `reset` | `when`? | reset the TCP connection (RST) (C3) |
+/// | `settings` | `maxConcurrentStreams` | send new SETTINGS; streams over it are refused (C5); the stream itself is answered normally |
+/// | `sickConnection` | `status`?, `reason` | this and every later stream of the same connection get this answer; other connections are untouched (C7) |
+/// | `sequence` | `steps` | the k-th match gets `steps[k]` (an action or `"pass"`); the rule is spent when they run out |
+/// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
+///
+/// `sequence` and `rateLimit` only at the top of a rule (not inside `sequence` or `delay`).
+public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConvertible {
+    case respond(FaultResponse)
+    /// Wait `milliseconds`, then do `then` (nil: answer normally).
+    case delay(milliseconds: Int64, then: FaultAction?)
+    case noResponse
+    case resetStream(FaultErrorCode)
+    case goaway(GoawayFault)
+    /// TCP FIN.
+    case close(FaultMoment)
+    /// TCP RST.
+    case reset(FaultMoment)
+    case settings(maxConcurrentStreams: UInt32)
+    case sickConnection(FaultResponse)
+    case sequence([FaultStep])
+    case rateLimit(FaultRateLimit)
+
+    /// The JSON `type` names.
+    public static let typeNames = ["respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
+                                   "settings", "sickConnection", "sequence", "rateLimit"]
+
+    /// This action's JSON `type`.
+    public var typeName: String {
+        switch self {
+        case .respond: return "respond"
+        case .delay: return "delay"
+        case .noResponse: return "noResponse"
+        case .resetStream: return "resetStream"
+        case .goaway: return "goaway"
+        case .close: return "close"
+        case .reset: return "reset"
+        case .settings: return "settings"
+        case .sickConnection: return "sickConnection"
+        case .sequence: return "sequence"
+        case .rateLimit: return "rateLimit"
+        }
+    }
+
+    /// A one-line account for delivery records and logs, e.g. `respond 503 ServiceUnavailable`.
+    public var description: String {
+        switch self {
+        case .respond(let response): return "respond \(response.summary)"
+        case .delay(let ms, let then): return "delay \(ms) ms, then " + (then.map(\.description) ?? "answer normally")
+        case .noResponse: return "no response"
+        case .resetStream(let code): return "RST_STREAM \(code)"
+        case .goaway(let goaway): return goaway.summary
+        case .close(let moment): return "close (TCP FIN) \(moment.rawValue)"
+        case .reset(let moment): return "reset (TCP RST) \(moment.rawValue)"
+        case .settings(let limit): return "SETTINGS MAX_CONCURRENT_STREAMS=\(limit)"
+        case .sickConnection(let response): return "sick connection: respond \(response.summary)"
+        case .sequence(let steps): return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
+        case .rateLimit(let limit): return limit.summary
+        }
+    }
+
+    /// Range and nesting checks; `path` names the action in errors (e.g. `action`).
+    /// - Parameter nested: true inside a `sequence` step or a `delay`'s `then`.
+    func validate(at path: String, nested: Bool = false) throws(FaultRuleError) {
+        let typeField = FaultRuleError.join(path, "type")
+        switch self {
+        case .respond(let response), .sickConnection(let response):
+            try response.validate(at: path)
+        case .delay(let ms, let then):
+            guard (0...FaultLimits.maxMilliseconds).contains(ms) else {
+                throw FaultRuleError(field: FaultRuleError.join(path, "ms"),
+                                     message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+            }
+            try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
+        case .noResponse, .resetStream, .close, .reset, .settings:
+            return
+        case .goaway(let goaway):
+            try goaway.validate(at: path)
+        case .sequence(let steps):
+            guard !nested else { throw FaultRuleError(field: typeField, message: "sequence only at the top of a rule, not nested") }
+            guard !steps.isEmpty else { throw FaultRuleError(field: FaultRuleError.join(path, "steps"), message: "must hold at least one step") }
+            for (index, step) in steps.enumerated() {
+                if case .action(let action) = step {
+                    try action.validate(at: FaultRuleError.join(path, "steps[\(index)]"), nested: true)
+                }
+            }
+        case .rateLimit(let limit):
+            guard !nested else { throw FaultRuleError(field: typeField, message: "rateLimit only at the top of a rule, not nested") }
+            try limit.validate(at: path)
+        }
+    }
+}

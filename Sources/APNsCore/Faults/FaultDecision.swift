@@ -1,0 +1,17 @@
+/// What the fault engine decided for one push: which rule, and the action to carry out.
+public struct FaultDecision: Sendable, Hashable {
+    /// The rule that applied.
+    public var ruleId: String
+    /// The action for this push, resolved: never `.sequence` (the step is chosen), `.rateLimit`
+    /// or `.sickConnection` (both become `.respond`); a 410 `respond` always has its
+    /// `timestamp` (the request's time when the rule gave none). A `delay` keeps its `then`.
+    public var action: FaultAction
+    /// For the delivery record and logs, e.g. `rule f2: respond 503 ServiceUnavailable`.
+    public var description: String
+
+    public init(ruleId: String, action: FaultAction, description: String) {
+        self.ruleId = ruleId
+        self.action = action
+        self.description = description
+    }
+}

@@ -1,0 +1,33 @@
+/// The static conditions of a match (all but `nth`, `everyKth` and `probability`, which need
+/// the rule's counters and generator; see `FaultRuleState`).
+extension FaultMatch {
+    /// Whether every static condition holds for `context`. Cheap comparisons come first; the
+    /// payload, parsed on first need, last.
+    func admits(_ context: FaultContext, payload: inout FaultPayload) -> Bool {
+        if let connection, context.connectionID != connection { return false }
+        if let nthConnection, context.connectionOrdinal != nthConnection { return false }
+        if let environment, context.environment != environment { return false }
+        if let priority, context.priority != priority { return false }
+        if let pushType, context.pushType != pushType && context.pushTypeSent != pushType.rawValue { return false }
+        if let from, context.nowMilliseconds < from.epochMilliseconds { return false }
+        if let until, context.nowMilliseconds >= until.epochMilliseconds { return false }
+        if let listener, context.listener != listener { return false }
+        if let topic, context.topic != topic { return false }
+        if let keyId, context.keyId != keyId { return false }
+        if let teamId, context.teamId != teamId { return false }
+        if token != nil || tokenPrefix != nil {
+            // Verdict tokens are lowercase already; lowercase only when they are not.
+            guard var sent = context.token else { return false }
+            if sent.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { sent = sent.lowercased() }
+            if let token, sent != token { return false }
+            if let tokenPrefix, !sent.hasPrefix(tokenPrefix) { return false }
+        }
+        if let headers {
+            for (name, condition) in headers where !condition.holds(for: name, in: context.headers) { return false }
+        }
+        if let conditions = self.payload {
+            for condition in conditions where !payload.satisfies(condition) { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,48 @@
+/// The parameters of a `rateLimit` action: a token bucket per device token; a push over the
+/// rate gets 429 TooManyRequests (spec section 9, TooManyRequests; threshold UNVERIFIED).
+///
+/// JSON: `{"type": "rateLimit", "perSecond": 10, "burst": 20}`.
+public struct FaultRateLimit: Sendable, Hashable {
+    /// Sustained rate per device token, requests per second (may be fractional: 0.5 = one
+    /// every 2 s).
+    public var perSecond: Double
+    /// Bucket size: pushes a token may send at once. Default: `perSecond` rounded up, at least 1.
+    public var burst: Int?
+
+    public init(perSecond: Double, burst: Int? = nil) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+
+    /// The bucket size in use.
+    public var capacity: Double { burst.map(Double.init) ?? max(1, perSecond.rounded(.up)) }
+
+    /// `rate limit 10/s per token (burst 20)`.
+    public var summary: String {
+        let rate = perSecond == perSecond.rounded() ? String(Int64(perSecond)) : String(perSecond)
+        return "rate limit \(rate)/s per token (burst \(Int64(capacity)))"
+    }
+
+    func validate(at path: String) throws(FaultRuleError) {
+        guard perSecond.isFinite, perSecond > 0, perSecond <= FaultLimits.maxPerSecond else {
+            throw FaultRuleError(field: FaultRuleError.join(path, "perSecond"),
+                                 message: "must be above 0 and at most \(Int(FaultLimits.maxPerSecond)), got \(perSecond)")
+        }
+        if let burst, burst < 1 {
+            throw FaultRuleError(field: FaultRuleError.join(path, "burst"), message: "must be at least 1, got \(burst)")
+        }
+    }
+
+    static let keys = ["perSecond", "burst"]
+
+    init(reading object: FaultObjectReader) throws {
+        self.init(perSecond: try object.required("perSecond", Double.self, expected: "a number of requests per second"),
+                  burst: try object.optional("burst", Int.self, expected: "an integer of at least 1"))
+        try validate(at: object.path)
+    }
+
+    func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {
+        try container.encode(perSecond, forKey: FaultCodingKey("perSecond"))
+        try container.encodeIfPresent(burst, forKey: FaultCodingKey("burst"))
+    }
+}

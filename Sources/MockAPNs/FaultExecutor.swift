@@ -1,0 +1,68 @@
+import APNsCore
+import HTTP2Transport
+
+/// Carries out a fault rule's action on the transport, on the connection's loop thread: the
+/// stream is answered, delayed, stalled or reset, or the connection gets GOAWAY, SETTINGS, a
+/// FIN or a TCP RST (issue "Fault injection"; cases C1-C7).
+enum FaultExecutor {
+    /// - Parameter answer: the response the stream gets when the action answers it (the fault's
+    ///   own for `respond`, else the normal one).
+    /// - Returns: what the transport does with the stream now.
+    static func carryOut(_ action: FaultAction, answer: HTTP2Response, streamID: Int32,
+                         on connection: HTTP2Connection) -> HTTP2Action {
+        switch action {
+        case .respond, .sickConnection, .sequence, .rateLimit:
+            return .respond(answer)
+        case .delay(let milliseconds, let then):
+            connection.loop.schedule(after: Double(milliseconds) / 1000) { [weak connection] in
+                guard let connection else { return }
+                let later = then.map { carryOut($0, answer: answer, streamID: streamID, on: connection) } ?? .respond(answer)
+                apply(later, streamID: streamID, on: connection)
+            }
+            return .noResponse
+        case .noResponse:
+            return .noResponse
+        case .resetStream(let code):
+            return .resetStream(errorCode: code.rawValue)
+        case .goaway(let goaway):
+            let send = { [weak connection] in
+                guard let connection else { return }
+                connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: goaway.lastStreamId,
+                                  debugData: goaway.debugBytes, closeAfter: goaway.closeAfterSeconds)
+                if goaway.secondBareGoaway {
+                    connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: goaway.lastStreamId,
+                                      debugData: [], closeAfter: goaway.closeAfterSeconds)
+                }
+            }
+            if goaway.when == .afterResponse {
+                // After this stream's response has been queued and written.
+                connection.loop.schedule(after: 0, send)
+                return .respond(answer)
+            }
+            send()
+            return .noResponse
+        case .close(let moment), .reset(let moment):
+            var reset = false
+            if case .reset = action { reset = true }
+            if moment == .afterResponse {
+                connection.closeAfterWriting(reset: reset)
+                return .respond(answer)
+            }
+            connection.close(reset: reset)
+            return .noResponse
+        case .settings(let maxConcurrentStreams):
+            connection.setMaxConcurrentStreams(maxConcurrentStreams)
+            return .respond(answer)
+        }
+    }
+
+    /// An action decided later (after a delay), outside nghttp2's callbacks.
+    private static func apply(_ action: HTTP2Action, streamID: Int32, on connection: HTTP2Connection) {
+        switch action {
+        case .respond(let response): connection.respond(response, on: streamID)
+        case .resetStream(let code): connection.resetStream(streamID, errorCode: code)
+        case .noResponse: break
+        case .goAway(let code, let last, let debug): connection.goAway(errorCode: code, lastStreamID: last, debugData: debug)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import APNsCore
+import Foundation
+import HTTP2Transport
+
+/// The control API's view of the live connections, read from the transport's workers.
+final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendable {
+    /// Set once at start, before the control API serves; read on the control thread.
+    weak var server: HTTP2Server?
+    private let listeners: [APNsRequestHandler.Listener]
+
+    init(listeners: [APNsRequestHandler.Listener]) {
+        self.listeners = listeners
+    }
+
+    func connections() -> [ConnectionSummary] {
+        guard let server else { return [] }
+        let listeners = self.listeners
+        return server.collect { connections in
+            let now = HTTP2Connection.monotonicSeconds()
+            return connections.map { connection in
+                let listener = listeners[connection.info.listenerIndex]
+                return ConnectionSummary(
+                    id: connection.info.id, peer: connection.info.peer, listener: listener.name,
+                    environment: listener.environment, alpn: connection.info.alpn, tls: connection.info.tls,
+                    auth: (connection.context as? ConnectionState)?.authSummary ?? "none",
+                    openStreams: connection.openStreamCount,
+                    maxConcurrentStreams: connection.announcedMaxConcurrentStreams,
+                    requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000))
+            }
+        }.sorted { $0.id < $1.id }
+    }
+
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> Bool {
+        guard let server else { return false }
+        let found = server.collect { connections -> [Bool] in
+            guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
+            switch command {
+            case .goaway(let code, let reason, let closeAfter):
+                let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
+                connection.goAway(errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
+            case .close: connection.close()
+            case .reset: connection.close(reset: true)
+            }
+            return [true]
+        }
+        return !found.isEmpty
+    }
+}
