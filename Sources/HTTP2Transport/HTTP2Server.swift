@@ -50,6 +50,18 @@ public final class HTTP2Server: @unchecked Sendable {
     /// or on its thread.
     /// - Throws: `TransportError` naming the address that could not be bound.
     public func start() throws {
+        do {
+            try bindListeners()
+        } catch {
+            // Not started: nothing else holds these yet, so release them here.
+            for listener in listeners { evconnlistener_free(listener) }
+            listeners.removeAll()
+            throw error
+        }
+        for worker in workers { worker.loop.start() }
+    }
+
+    private func bindListeners() throws {
         for (index, spec) in specs.enumerated() {
             let address = try SocketAddress(host: spec.host, port: spec.port)
             let fd = try HTTP2Server.listeningSocket(address)
@@ -69,7 +81,6 @@ public final class HTTP2Server: @unchecked Sendable {
             }
             listeners.append(listener)
         }
-        for worker in workers { worker.loop.start() }
     }
 
     private static func listeningSocket(_ address: SocketAddress) throws -> Int32 {

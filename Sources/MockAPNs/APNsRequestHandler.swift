@@ -16,7 +16,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     private let gateway: Gateway
-    private let listeners: [Listener]
+    /// The listeners, in the transport's order.
+    let listeners: [Listener]
     private let keys: KeyStore
     private let clock: ServerClock
     private let profile: StreamProfile
@@ -131,7 +132,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
         }
-        if let closingReason, response.status == closingReason.status {
+        if let closingReason, outcome.fault == nil, response.status == closingReason.status {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
             // section 5; cases C2): last-stream-id 0, NO_ERROR.
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: ResponseBuilder.body(reason: closingReason, timestamp: nil))
@@ -147,12 +148,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                              environment: APNsEnvironment, now: Double) -> AuthorizationResult {
         if let rejection = state.certificateRejection {
             return AuthorizationResult(reason: rejection, identity: CredentialIdentity(
-                certificate: certificate, verdict: "rejected: \(state.certificateProblem ?? rejection.rawValue)"))
+                certificate: certificate, verdict: "rejected: \(state.certificateProblem ?? rejection.rawValue)"),
+                closesConnection: true)
         }
         let result = CertificateAuthorizer.authorize(certificate, topic: verdict.topic, pushType: verdict.pushType,
                                                      environment: environment, nowSeconds: now)
         return AuthorizationResult(reason: result.reason,
-                                   identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict))
+                                   identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict),
+                                   closesConnection: result.closesConnection)
     }
 
     /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores it

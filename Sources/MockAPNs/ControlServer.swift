@@ -10,6 +10,9 @@ final class ControlServer: @unchecked Sendable {
     private let api: ControlAPI
     private let loop: EventLoop
     private var server: HTTP1Server?
+    /// Long polls not yet answered, by a counter; answered with what matched when the server stops.
+    private var pending: [Int: (wait: DeliveryWait, exchange: HTTP1Exchange, timer: LoopTimer?)] = [:]
+    private var nextPending = 0
 
     init(api: ControlAPI, loop: EventLoop) {
         self.api = api
@@ -25,7 +28,19 @@ final class ControlServer: @unchecked Sendable {
         return server.boundAddress
     }
 
-    /// Frees the listener; on the loop's thread.
+    /// Answers every pending long poll as timed out (with what matched so far); on the loop's thread.
+    func finishWaits() {
+        for (_, entry) in pending {
+            entry.timer?.cancel()
+            var wait = entry.wait
+            if let response = api.waitResult(&wait, timedOut: true) {
+                entry.exchange.respond(status: response.status, body: response.body)
+            }
+        }
+        pending.removeAll()
+    }
+
+    /// Frees the listener and its connections; on the loop's thread.
     func close() {
         server?.close()
         server = nil
@@ -43,15 +58,18 @@ final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func poll(_ pending: DeliveryWait, _ exchange: HTTP1Exchange, deadline: Double) {
-        var wait = pending
+    private func poll(_ current: DeliveryWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
+        var wait = current
         let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
         if let response = api.waitResult(&wait, timedOut: timedOut) {
+            if let key { pending.removeValue(forKey: key) }
             exchange.respond(status: response.status, body: response.body)
             return
         }
-        loop.schedule(after: ControlServer.pollInterval) { [weak self] in
-            self?.poll(wait, exchange, deadline: deadline)
+        let slot = key ?? { nextPending += 1; return nextPending }()
+        let timer = loop.schedule(after: ControlServer.pollInterval) { [weak self] in
+            self?.poll(wait, exchange, deadline: deadline, key: slot)
         }
+        pending[slot] = (wait, exchange, timer)
     }
 }

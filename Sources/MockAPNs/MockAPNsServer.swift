@@ -56,7 +56,7 @@ public final class MockAPNsServer: @unchecked Sendable {
     private var tlsContexts: [TLSContext?] = []
     private let startedAt = Date()
     private let state = Mutex<Phase>(.idle)
-    private enum Phase { case idle, running, stopped }
+    private enum Phase { case idle, starting, running, stopped }
 
     /// The APNs listeners as bound; empty before `start()`.
     public private(set) var listeners: [BoundListener] = []
@@ -75,15 +75,27 @@ public final class MockAPNsServer: @unchecked Sendable {
     }
 
     /// Loads TLS material, binds every listener and the control API, and starts the threads.
-    /// - Throws: `TLSError` (unreadable certificate, key or client CA, mismatch),
+    /// - Throws: `FaultRuleError` (a configured fault rule is invalid), `TLSError` (unreadable
+    ///   certificate, key or client CA, mismatch),
     ///   `AuthMaterialError` (unreadable key manifest or key) or `TransportError` (address in
     ///   use, unresolvable host). Nothing keeps running after a throw.
     public func start() throws {
         try state.withLock { phase in
             guard phase == .idle else { throw TransportError.alreadyStarted }
-            phase = .running
+            phase = .starting
         }
+        do {
+            try startServing()
+            state.withLock { $0 = .running }
+        } catch {
+            state.withLock { $0 = .stopped }
+            throw error
+        }
+    }
+
+    private func startServing() throws {
         let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
+        try gateway.faults.add(contentsOf: configuration.faults)
         var specs: [HTTP2ListenerSpec] = []
         for listener in configuration.listeners {
             let tls: TLSContext?
@@ -115,14 +127,21 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let controlConfiguration = configuration.control {
             let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
                 version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) }
-            let control = ControlServer(api: ControlAPI(store: store, registry: registry, credentialClock: clock, status: status),
-                                        loop: mainLoop)
+            let directory = TransportConnectionDirectory(listeners: handler.listeners)
+            directory.server = http2
+            let api = ControlAPI(store: store, registry: registry, credentialClock: clock, faults: gateway.faults,
+                                 connections: directory, status: status)
+            let control = ControlServer(api: api, loop: mainLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port
                 controlURL = "http://" + address.description
             } catch {
+                // The accept loop must run for the listeners to be released.
+                mainLoop.start()
                 http2.shutdown(debugData: [], drainTimeout: 0)
+                mainLoop.stop()
+                mainLoop.waitUntilFinished()
                 throw error
             }
             self.control = control
@@ -149,6 +168,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         http2?.shutdown(debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
                         drainTimeout: configuration.drainTimeoutSeconds)
         let control = self.control
+        if control != nil {
+            // Long polls get their answer first; the replies need a moment on the wire before
+            // the HTTP server (and its connections) is freed.
+            mainLoop.execute { control?.finishWaits() }
+            usleep(50_000)
+        }
         mainLoop.execute { control?.close() }
         mainLoop.stop()
         mainLoop.waitUntilFinished()

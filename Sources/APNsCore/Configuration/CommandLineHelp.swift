@@ -68,6 +68,15 @@ enum CommandLineHelp {
                                    CPU core. Default: 0.
       --drain-timeout SECONDS      On stop, the longest wait for in-flight streams.
                                    Default: 5.
+      --fault-scenario NAME        Inject a fault scenario from the start, with
+                                   default parameters: apns-outage (503 to every
+                                   push), flaky (500 to 10%), token-expiry (403
+                                   ExpiredProviderToken) or graceful-restart
+                                   (GOAWAY once per connection); throttled needs
+                                   parameters, so give it in the file's
+                                   scenarios. Tried after the file's faults;
+                                   manage faults at run time at /v1/faults.
+                                   Default: none.
       --log-level LEVEL            error, warning, info or debug. Default: info.
       -h, --help                   Print this help and exit.
       --version                    Print the version and exit.
@@ -84,7 +93,9 @@ enum CommandLineHelp {
       environment, plaintext, tls, alpn, auth, clientCAs), control, maxRecords,
       registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason,
       devices, http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
-      drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds.
+      drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds, faults
+      (fault rules, as POST /v1/faults takes them), scenarios (name,
+      parameters; their rules follow the faults).
       Relative paths (tls, clientCAs, keys) are resolved against the file's
       directory. An annotated example using every key:
       fixtures/mock-apns.example.json in the repository.

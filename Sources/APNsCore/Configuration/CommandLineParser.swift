@@ -30,6 +30,7 @@ public enum CommandLineParser {
         Option(name: "--stream-profile", value: "PROFILE"),
         Option(name: "--workers", value: "N"),
         Option(name: "--drain-timeout", value: "SECONDS"),
+        Option(name: "--fault-scenario", value: "NAME"),
         Option(name: "--log-level", value: "LEVEL"),
         Option(name: "--help", value: nil),
         Option(name: "-h", value: nil),
@@ -207,6 +208,16 @@ public enum CommandLineParser {
         }
         if let text = values["--log-level"] {
             configuration.logLevel = try choice(text, LogLevel.self, option: "--log-level")
+        }
+        if let text = values["--fault-scenario"] {
+            // After the file's rules, so those are tried first.
+            let scenario = try choice(text, FaultScenario.self, option: "--fault-scenario")
+            do {
+                configuration.faults += try FaultScenario.rules(named: scenario.rawValue)  // windows start now
+            } catch {
+                throw CommandLineError(message: "--fault-scenario: \(text) needs parameters (\(error)); "
+                    + "give it under \"scenarios\" in the configuration file")
+            }
         }
 
         // Flags can clash with the file or the defaults, e.g. --listen on the control port.

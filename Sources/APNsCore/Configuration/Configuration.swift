@@ -1,5 +1,5 @@
 /// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs,
-/// known devices and provider-authentication settings. `Configuration()` is the default setup;
+/// known devices, provider-authentication settings and fault rules. `Configuration()` is the default setup;
 /// `ConfigurationFile` reads one from JSON and `CommandLineParser` from arguments. Call
 /// `validate()` before using a hand-built one.
 public struct Configuration: Sendable, Equatable {
@@ -36,6 +36,11 @@ public struct Configuration: Sendable, Equatable {
     /// from the future), so a test can age a token without waiting; may be negative, must be
     /// finite. Default 0.
     public var clockOffsetSeconds: Double
+    /// The fault rules in force from the start, in evaluation order: the file's `faults`, then
+    /// the rules of its `scenarios` in their order, then those of `--fault-scenario`. Scenario
+    /// windows and durations are counted from when the configuration was read. Rules without
+    /// an `id` get one when added to the engine. Default none.
+    public var faults: [FaultRule]
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
@@ -49,7 +54,8 @@ public struct Configuration: Sendable, Equatable {
                 logLevel: LogLevel = .info,
                 drainTimeoutSeconds: Double = 5,
                 keysManifestPath: String? = nil,
-                clockOffsetSeconds: Double = 0) {
+                clockOffsetSeconds: Double = 0,
+                faults: [FaultRule] = []) {
         self.listeners = listeners
         self.control = control
         self.maxRecords = maxRecords
@@ -62,5 +68,6 @@ public struct Configuration: Sendable, Equatable {
         self.drainTimeoutSeconds = drainTimeoutSeconds
         self.keysManifestPath = keysManifestPath
         self.clockOffsetSeconds = clockOffsetSeconds
+        self.faults = faults
     }
 }

@@ -8,11 +8,15 @@ import Foundation
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`.
+///
+/// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
+/// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
+/// each scenario's rules in order, so an explicit rule is tried before any scenario's.
 public enum ConfigurationFile {
     static let topLevelKeys = ["listeners", "control", "maxRecords", "registry", "tokenLength", "maxTokenLength",
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds"]
+                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios"]
     static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs"]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
@@ -20,8 +24,15 @@ public enum ConfigurationFile {
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
-    /// key manifest) are kept as written; `load(path:)` resolves relative ones.
+    /// key manifest) are kept as written; `load(path:)` resolves relative ones. Scenario windows
+    /// start now.
     public static func parse(_ bytes: [UInt8]) throws(ConfigurationError) -> Configuration {
+        try parse(bytes, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// `parse(_:)` with scenario durations and windows counted from `nowMilliseconds`
+    /// (milliseconds since the Unix epoch).
+    static func parse(_ bytes: [UInt8], nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
         let document = try JSONValue.decode(bytes)
         guard case .object = document else {
             throw ConfigurationError(field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
@@ -75,6 +86,13 @@ public enum ConfigurationFile {
                                          message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
             }
             configuration.clockOffsetSeconds = seconds
+        }
+        // Explicit rules before the scenarios' (see the type's comment).
+        if let faults = root["faults"] {
+            configuration.faults = try faultRules(faults)
+        }
+        if let scenarios = root["scenarios"] {
+            configuration.faults += try scenarioRules(scenarios, nowMilliseconds: nowMilliseconds)
         }
         try configuration.validate()
         return configuration

@@ -1,7 +1,7 @@
 extension Configuration {
     /// Checks the values and how they fit together: ranges, unique listener names, addresses
-    /// that can all be bound at once, TLS and client-CA settings, token rules, devices and the
-    /// provider-authentication settings. Throws the first
+    /// that can all be bound at once, TLS and client-CA settings, token rules, devices, the
+    /// provider-authentication settings and the fault rules (values, unique ids). Throws the first
     /// problem, naming the field by its config-file path (e.g. `listeners[1].port`).
     ///
     /// `ConfigurationFile` and `CommandLineParser` call this; embedders who build a
@@ -26,6 +26,26 @@ extension Configuration {
         guard clockOffsetSeconds.isFinite else {
             throw ConfigurationError(field: "clockOffsetSeconds",
                                      message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
+        }
+        try validateFaults()
+    }
+
+    /// Each rule as the fault engine checks it when the server adds them, so a mistake is
+    /// reported with its configuration path before anything starts.
+    private func validateFaults() throws(ConfigurationError) {
+        var firstIndexByID: [String: Int] = [:]
+        for (index, rule) in faults.enumerated() {
+            let path = "faults[\(index)]"
+            do {
+                try rule.validate(at: path)
+            } catch {
+                throw ConfigurationError(field: error.field, message: error.message)
+            }
+            guard let id = rule.id else { continue }
+            if let first = firstIndexByID[id] {
+                throw ConfigurationError(field: "\(path).id", message: "duplicate fault rule id \(JSONValue.quoted(id)) (also faults[\(first)])")
+            }
+            firstIndexByID[id] = index
         }
     }
 

@@ -18,6 +18,11 @@ import Foundation
 /// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
 /// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace |
 /// | GET, PUT | /v1/clock | `{"offsetSeconds","now"}`: the provider-token clock offset; PUT body `{"offsetSeconds": N}` |
+/// | GET, DELETE | /v1/faults | `{"faults":[rule + "matched","fired","spent"…]}` in evaluation order / `{"removed":N}` |
+/// | POST | /v1/faults | body: a rule, an array of rules, or `{"scenario","parameters"}` → 201 `{"faults":[the rules as stored]}` |
+/// | GET, DELETE | /v1/faults/{id} | the rule with its counters / `{"deleted":id}`; 404 when unknown |
+/// | GET | /v1/connections | `{"connections":[…]}`, the open APNs connections by id |
+/// | POST | /v1/connections/{id}/goaway, …/close, …/reset | `{"id","action"}`; goaway body `{"errorCode","reason","closeAfterMs"}`, all optional; 404 when not open |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
 /// path 404; wrong method 405 with an `allow` header; unknown or repeated query parameters,
@@ -30,6 +35,10 @@ public final class ControlAPI: Sendable {
     private let status: @Sendable () -> ControlStatus
     /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
     let credentialClock: ServerClock
+    /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
+    public let faults: FaultEngine
+    /// The live connections behind `/v1/connections`; nil lists none and finds none.
+    let connections: (any ConnectionDirectory)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait`, in milliseconds.
@@ -44,11 +53,19 @@ public final class ControlAPI: Sendable {
     ///   - status: called on each `/v1/health` and `/v1/stats` request for the live server facts
     ///     (connections open, listeners, version, uptime); it runs on the control thread.
     ///   - credentialClock: the clock of provider-token checks, served by `/v1/clock`.
+    ///   - faults: the fault rules served by `/v1/faults`; `clock` also starts the windows of
+    ///     scenarios added there.
+    ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
+    ///     transport, as in tests) lists none and answers 404 to every command.
     public init(store: DeliveryStore, registry: DeviceRegistry,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 credentialClock: ServerClock = ServerClock(),
+                faults: FaultEngine = FaultEngine(),
+                connections: (any ConnectionDirectory)? = nil,
                 status: @escaping @Sendable () -> ControlStatus) {
         self.credentialClock = credentialClock
+        self.faults = faults
+        self.connections = connections
         self.store = store
         self.registry = registry
         self.clock = clock
@@ -78,6 +95,18 @@ public final class ControlAPI: Sendable {
                          endpoint: .deleteDevice),
             ControlRoute(method: "GET", path: "/v1/clock", queryParameters: [], endpoint: .getClock),
             ControlRoute(method: "PUT", path: "/v1/clock", queryParameters: [], endpoint: .putClock),
+            ControlRoute(method: "GET", path: "/v1/faults", queryParameters: [], endpoint: .listFaults),
+            ControlRoute(method: "POST", path: "/v1/faults", queryParameters: [], endpoint: .addFaults),
+            ControlRoute(method: "DELETE", path: "/v1/faults", queryParameters: [], endpoint: .clearFaults),
+            ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
+            ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
+            ControlRoute(method: "GET", path: "/v1/connections", queryParameters: [], endpoint: .listConnections),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
+                         endpoint: .goawayConnection),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/close", queryParameters: [],
+                         endpoint: .closeConnection),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
+                         endpoint: .resetConnection),
         ]
     }()
 
@@ -107,6 +136,15 @@ public final class ControlAPI: Sendable {
         case .deleteDevice: return .response(try deleteDevice(tokenText: pathValue))
         case .getClock: return .response(clockResponse())
         case .putClock: return .response(try putClock(body: request.body))
+        case .listFaults: return .response(listFaults())
+        case .addFaults: return .response(try addFaults(body: request.body))
+        case .clearFaults: return .response(clearFaults())
+        case .getFault: return .response(try fault(id: pathValue))
+        case .deleteFault: return .response(try deleteFault(id: pathValue))
+        case .listConnections: return .response(listConnections())
+        case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
+        case .closeConnection: return .response(try perform(.close, idText: pathValue))
+        case .resetConnection: return .response(try perform(.reset, idText: pathValue))
         }
     }
 

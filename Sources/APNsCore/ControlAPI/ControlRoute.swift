@@ -15,6 +15,8 @@ public struct ControlRoute: Sendable, Hashable {
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice
         case getClock, putClock
+        case listFaults, addFaults, clearFaults, getFault, deleteFault
+        case listConnections, goawayConnection, closeConnection, resetConnection
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

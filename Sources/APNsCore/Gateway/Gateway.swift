@@ -49,12 +49,14 @@ public final class Gateway: Sendable {
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
                                                 lookup: { registry.lookup($0) })
         var identity: CredentialIdentity?
+        var connectionEnds = false
         if let authorize {
             let result = authorize(verdict)
             identity = result.identity
             if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
                 verdict.reason = reason
                 verdict.timestamp = nil
+                connectionEnds = result.closesConnection
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
@@ -64,9 +66,10 @@ public final class Gateway: Sendable {
         for index in headers.indices where headers[index].name == "authorization" {
             headers[index].value = AuthorizationRedaction.redact(headers[index].value)
         }
-        var answer = Answer(status: verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
+        // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
+        var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
-        if faults.isArmed {
+        if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
                                                  identity: identity, nowMilliseconds: Int64(now * 1000)))
             if let fault { answer = Gateway.answer(for: fault.action, normally: answer) }

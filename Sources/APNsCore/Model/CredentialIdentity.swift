@@ -48,9 +48,13 @@ public struct AuthorizationResult: Sendable, Equatable {
     public var reason: Reason?
     /// Who sent it.
     public var identity: CredentialIdentity
+    /// True when APNs ends the connection for this reason instead of answering the stream
+    /// (GOAWAY for BadCertificate and BadCertificateEnvironment: spec section 5, cases C2).
+    public var closesConnection: Bool
 
-    public init(reason: Reason?, identity: CredentialIdentity) {
+    public init(reason: Reason?, identity: CredentialIdentity, closesConnection: Bool = false) {
         self.reason = reason
         self.identity = identity
+        self.closesConnection = closesConnection
     }
 }

@@ -46,11 +46,22 @@ final class ExampleConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.devices[1].environment, .production)
         XCTAssertTrue(configuration.devices[1].expired)
 
-        // Apart from listeners, control, devices and keys, the example spells out the defaults.
+        // Faults: the explicit sequence rule, then the scenario's rule.
+        XCTAssertEqual(configuration.faults.map(\.id), ["retry-demo", nil])
+        XCTAssertEqual(configuration.faults[0].match.token, "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00")
+        let respond503 = FaultStep.action(.respond(FaultResponse(status: 503, reason: .serviceUnavailable)))
+        XCTAssertEqual(configuration.faults[0].action, .sequence([respond503, respond503, .pass]))
+        XCTAssertEqual(configuration.faults[1].description, "scenario apns-outage")
+        guard case .until = configuration.faults[1].lifetime else {
+            return XCTFail("the outage should have a short window, got \(configuration.faults[1].lifetime)")
+        }
+
+        // Apart from listeners, control, devices, keys and faults, the example spells out the defaults.
         var rest = configuration
         rest.listeners = Configuration().listeners
         rest.devices = []
         rest.keysManifestPath = nil
+        rest.faults = []
         XCTAssertEqual(rest, Configuration())
     }
 
@@ -78,6 +89,7 @@ final class ExampleConfigurationTests: XCTestCase {
             ("control", ConfigurationFile.controlKeys),
             ("devices", ConfigurationFile.deviceKeys),
             ("http2", ConfigurationFile.http2Keys),
+            ("scenarios", ConfigurationFile.scenarioKeys),
         ]
         for (section, keys) in expected {
             XCTAssertEqual(used[section, default: []], Set(keys), "section \(section.isEmpty ? "top level" : section)")

@@ -78,21 +78,53 @@ final class ControlAPIOpenAPITests: XCTestCase {
         XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
     }
 
+    func testFaultAndConnectionSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func properties(_ name: String) -> Set<String> {
+            Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        // Every optional field set, so every key is rendered.
+        let rule = FaultRule(id: "f1", match: FaultMatch(topic: "com.a"), lifetime: .times(1), action: .noResponse, description: "d")
+        XCTAssertEqual(properties("FaultRule"), Set(StoreFixtures.object(encoding: rule).keys))
+        let status = FaultRuleStatus(rule: rule, matched: 1, fired: 1, spent: false, sickConnections: [3])
+        XCTAssertEqual(properties("FaultRuleStatus"), Set(StoreFixtures.object(encoding: status).keys))
+        XCTAssertEqual(properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
+        XCTAssertEqual(properties("GoawayInput"), Set(ControlAPI.goawayFields))
+        XCTAssertEqual(properties("ScenarioInput"), Set(ControlAPI.scenarioBodyKeys))
+        let scenarios = ((schemas["ScenarioInput"] as? [String: Any])?["properties"] as? [String: Any])?["scenario"] as? [String: Any]
+        XCTAssertEqual(scenarios?["enum"] as? [String], FaultScenario.allCases.map(\.rawValue))
+        let types = ((schemas["FaultAction"] as? [String: Any])?["properties"] as? [String: Any])?["type"] as? [String: Any]
+        XCTAssertEqual(types?["enum"] as? [String], FaultAction.typeNames)
+    }
+
     /// Calls every route once and checks the answer's keys against the schema the document
-    /// gives for that status, so response shapes cannot drift either.
+    /// gives for that status, so response shapes cannot drift either: every key rendered is
+    /// documented, and every key the schema requires is rendered.
     func testEveryResponseShapeMatchesItsSchema() throws {
         let doc = try document()
         let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
         let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: [
-            DeviceRegistration(token: "aabb", environment: .sandbox)]), status: { StoreFixtures.status() })
+            DeviceRegistration(token: "aabb", environment: .sandbox)]),
+            connections: FakeConnectionDirectory([FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
+                                                  FakeConnectionDirectory.summary(id: 3)]),
+            status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
+        try api.faults.add(FaultRule(id: "sample", action: .noResponse, description: "listed"))
         let samples: [String: (target: String, body: String)] = [
             "/v1/deliveries/{seq}": ("/v1/deliveries/1", ""),
             "/v1/devices/{token}": ("/v1/devices/aabb", #"{"environment":"sandbox"}"#),
             "/v1/deliveries/wait": ("/v1/deliveries/wait?timeoutMs=0", ""),
+            "/v1/clock": ("/v1/clock", #"{"offsetSeconds":0}"#),
+            "/v1/faults": ("/v1/faults", #"{"action":{"type":"respond","reason":"ServiceUnavailable"}}"#),
+            "/v1/faults/{id}": ("/v1/faults/sample", ""),
+            "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
+            "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
+            "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
         ]
-        // Deletions last, so the gets still find what they ask for.
-        for route in ControlAPI.routes.sorted(by: { ($0.method == "DELETE" ? 1 : 0) < ($1.method == "DELETE" ? 1 : 0) }) {
+        // Deletions last, so the gets still find what they ask for; of those, one item before all.
+        func order(_ route: ControlRoute) -> Int { route.method != "DELETE" ? 0 : route.path.contains("{") ? 1 : 2 }
+        for route in ControlAPI.routes.sorted(by: { order($0) < order($1) }) {
             let sample = samples[route.path] ?? (route.path, "")
             guard case .response(let response) = api.handle(ControlRequest(method: route.method, target: sample.target,
                                                                           body: Array(sample.body.utf8))) else {
@@ -103,8 +135,12 @@ final class ControlAPIOpenAPITests: XCTestCase {
             let schemaRef = ((documented?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
             let schema = resolve(schemaRef ?? [:], in: doc)
             let keys = Set(((schema["properties"] as? [String: Any]) ?? [:]).keys)
-            XCTAssertEqual(keys, Set(StoreFixtures.object(response.body).keys),
-                           "\(route.method) \(route.path) answered \(response.status)")
+            let required = Set(schema["required"] as? [String] ?? [])
+            let rendered = Set(StoreFixtures.object(response.body).keys)
+            XCTAssertFalse(keys.isEmpty, "\(route.method) \(route.path) answered \(response.status), which has no schema")
+            XCTAssertEqual(rendered.subtracting(keys), [], "undocumented keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertEqual(required.subtracting(rendered), [], "missing keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertLessThan(response.status, 300, "\(route.method) \(route.path): the sample should succeed")
         }
         // And the error shape.
         guard case .response(let notFound) = api.handle(ControlRequest(method: "GET", path: "/nope")) else { return XCTFail() }
