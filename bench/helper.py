@@ -8,6 +8,7 @@ Subcommands (each prints what run.sh needs on stdout):
   payload BYTES FILE            write a valid APNs JSON payload of exactly BYTES bytes
   rss PID                       "VmRSS_KB VmHWM_KB" of a live process
   stats PORT                    GET /v1/stats from the control API, printed as JSON
+  identity PORT                 the provider identity of the oldest stored delivery, as JSON
   run ...                       parse one h2load run, check MockAPNs' stats, append a JSON line
   startup ...                   start-up time from exec to the first accepted connect()
   records ...                   bytes per delivery record, appended as a JSON line
@@ -110,6 +111,13 @@ def cmd_stats(a):
     print(json.dumps(get_stats(a.port)))
 
 
+def cmd_identity(a):
+    url = f"http://127.0.0.1:{a.port}/v1/deliveries?limit=1"
+    with urllib.request.urlopen(url, timeout=10) as r:
+        deliveries = json.load(r).get("deliveries") or [{}]
+    print(json.dumps(deliveries[0].get("identity")))
+
+
 def parse_h2load(text):
     out = {}
     m = re.search(r"finished in ([\d.]+)(ms|s|us), ([\d.]+) req/s", text)
@@ -180,7 +188,7 @@ def cmd_run(a):
                             f"{parsed.get('status2xx')} 2xx of {n}")
     if len(lat) != a.n_lat:
         problems.append(f"latency log has {len(lat)} entries, expected {a.n_lat}")
-    if a.server == "mockapns":
+    if a.server != "nghttpd":  # MockAPNs: mockapns, or no-auth / strict in the JWT run
         rec["peakRssKB"] = a.hwm
         try:
             st = json.load(open(a.stats))
@@ -200,6 +208,19 @@ def cmd_run(a):
                 problems.append(f"stats.evicted {st.get('evicted')} != 0")
             if st.get("byStatus") != {"200": sent}:
                 problems.append(f"stats.byStatus {st.get('byStatus')} != {{'200': {sent}}}")
+        if a.identity:
+            # Strict JWT run: the stored request was authenticated by the provider token.
+            try:
+                ident = json.load(open(a.identity))
+            except (OSError, ValueError) as e:
+                ident = None
+                problems.append(f"no delivery identity from /v1/deliveries ({e})")
+            if ident is not None:
+                rec["identity"] = ident
+                got = {k: (ident or {}).get(k) for k in ("kind", "keyId", "verdict")}
+                want = {"kind": "token", "keyId": a.key_id, "verdict": "verified"}
+                if got != want:
+                    problems.append(f"delivery identity {got} != {want}")
         rec["recorded"] = "FAIL" if problems else "PASS"
     rec["problems"] = problems
     append(a.jsonl, rec)
@@ -209,7 +230,7 @@ def cmd_run(a):
     rps = "-" if rec["rps"] is None else f"{rec['rps']:>10,.0f}"
     line = (f"  {a.test:<8} {a.shape:<12} round {a.round}  {a.server:<8} {rps} req/s  "
             f"p50 {ms(rec['p50us']):>8}  p99 {ms(rec['p99us']):>8}")
-    if a.server == "mockapns":
+    if a.server != "nghttpd":
         stored = rec.get("stats", {}).get("records")
         line += (f"  peak RSS {a.hwm / 1024:6.1f} MB  stored {stored if stored is not None else '?'}"
                  f"/{sent} sent: {rec['recorded']}")
@@ -283,16 +304,81 @@ def cmd_records(a):
         print(f"    ! {p}")
 
 
-TARGETS = {  # shape -> minimum median ratio MockAPNs/nghttpd (from the issue)
+TARGETS = {  # shape -> minimum median ratio MockAPNs/nghttpd
     "-c1 -m1": 0.9, "-c1 -m100": 0.8, "-c4 -m100": 0.8, "-c1000 -m1": 0.6,
 }
+JWT_MAX_COST = 0.20  # strict JWT auth may cost at most 20% of the throughput without auth
 RSS_1M_TARGET_MB = 600
 STARTUP_TARGET_MS = 150
 
 
+def jwt_summary(runs):
+    """The strict JWT run: MockAPNs --auth strict ("strict") against --auth none ("no-auth"),
+    same shape, same rounds. ratio = strict req/s / no-auth req/s per round, median over
+    rounds; the throughput cost is 1 - ratio."""
+    if not runs:
+        return None
+    by = {s: [r for r in runs if r["server"] == s] for s in ("strict", "no-auth")}
+    ratios = []
+    for rnd in sorted({r["round"] for r in runs}):
+        s = [r["rps"] for r in by["strict"] if r["round"] == rnd and r["rps"]]
+        n = [r["rps"] for r in by["no-auth"] if r["round"] == rnd and r["rps"]]
+        if s and n:
+            ratios.append(s[0] / n[0])
+
+    def med(server, key):
+        vals = [r[key] for r in by[server] if r.get(key) is not None]
+        return statistics.median(vals) if vals else None
+    ratio = statistics.median(ratios) if ratios else None
+    cost = None if ratio is None else 1 - ratio
+    checks = [r.get("recorded") for r in runs]
+    return {
+        "shape": runs[0]["shape"], "requests": runs[0]["requests"],
+        "payloadBytes": runs[0]["payloadBytes"], "rounds": len(ratios),
+        "token": "one provider token (ES256, key TEAMUNI001, team TEAM000001) for every connection",
+        "strictRps": med("strict", "rps"), "noAuthRps": med("no-auth", "rps"),
+        "ratios": [round(x, 3) for x in ratios], "medianRatio": ratio,
+        "throughputCost": cost, "targetMaxCost": JWT_MAX_COST,
+        "targetMet": None if cost is None else cost <= JWT_MAX_COST,
+        "strictP50us": med("strict", "p50us"), "strictP99us": med("strict", "p99us"),
+        "noAuthP50us": med("no-auth", "p50us"), "noAuthP99us": med("no-auth", "p99us"),
+        "strictByStatus": [(r.get("stats") or {}).get("byStatus") for r in by["strict"]],
+        "strictSent": [r.get("sent") for r in by["strict"]],
+        "recorded": "PASS" if checks and all(c == "PASS" for c in checks) else "FAIL",
+        "problems": [p for r in runs for p in r.get("problems", [])],
+    }
+
+
+def print_jwt(j):
+    if j is None:
+        print("Strict JWT auth: not run")
+        return
+
+    def f_rps(v):
+        return "-" if v is None else f"{v:,.0f}"
+
+    def f_ms(v):
+        return "-" if v is None else f"{v / 1000:.2f}"
+    if j["medianRatio"] is None:
+        verdict = "no ratio (a run gave no req/s)"
+    else:
+        ok = "ok" if j["targetMet"] else "MISS"
+        verdict = (f"ratio {j['medianRatio']:.2f} (per round {', '.join(f'{x:.2f}' for x in j['ratios'])}): "
+                   f"costs {j['throughputCost'] * 100:.0f}% of the throughput ({ok} <= {JWT_MAX_COST * 100:.0f}%)")
+    print(f"Strict JWT auth ({j['shape']}, {j['requests']:,} requests per run, one provider token for every "
+          f"connection): {f_rps(j['strictRps'])} req/s with --auth strict against {f_rps(j['noAuthRps'])} "
+          f"with --auth none; {verdict}")
+    print(f"  p50/p99 ms: strict {f_ms(j['strictP50us'])} / {f_ms(j['strictP99us'])}, "
+          f"no-auth {f_ms(j['noAuthP50us'])} / {f_ms(j['noAuthP99us'])}")
+    stores = "; ".join(f"byStatus {json.dumps(b)} of {n} sent" for b, n in zip(j["strictByStatus"], j["strictSent"]))
+    print(f"  records of the strict runs: {stores or '-'}; recorded {j['recorded']}")
+
+
 def cmd_summary(a):
     recs = [json.loads(l) for l in open(a.jsonl) if l.strip()]
-    runs = [r for r in recs if r["kind"] == "run"]
+    all_runs = [r for r in recs if r["kind"] == "run"]
+    runs = [r for r in all_runs if r["test"] != "jwt"]
+    jwt_runs = [r for r in all_runs if r["test"] == "jwt"]
     tests = []
     for r in runs:
         key = (r["test"], r["shape"])
@@ -331,6 +417,10 @@ def cmd_summary(a):
             "recorded": recorded,
         })
 
+    jwt = jwt_summary(jwt_runs)
+    if jwt is not None:
+        all_pass &= jwt["recorded"] == "PASS" and not jwt["problems"]
+
     startup = [r for r in recs if r["kind"] == "startup"]
     records = [r for r in recs if r["kind"] == "records"]
     for r in records:
@@ -368,9 +458,8 @@ def cmd_summary(a):
               f"{f_ms(r['mockapnsP50us']) + ' / ' + f_ms(r['mockapnsP99us']):>19} "
               f"{f_ms(r['nghttpdP50us']) + ' / ' + f_ms(r['nghttpdP99us']):>18} "
               f"{rss:>9} {r['recorded']:>8}")
-    print(f"{'jwt':<7} {'(skipped)':<11} SKIPPED: strict JWT provider authentication is not implemented "
-          f"in MockAPNs yet")
     print()
+    print_jwt(jwt)
     print(f"MockAPNs peak RSS over the throughput runs: {peak_kb / 1024:.1f} MB")
     for s in startup:
         met = ""
@@ -391,14 +480,13 @@ def cmd_summary(a):
         "date": a.date, "mode": a.mode, "rounds": a.rounds, "host": a.host,
         "mockapnsVersion": a.version, "h2load": a.h2load_version,
         "throughput": rows,
-        "jwt": {"skipped": True,
-                "reason": "strict JWT provider authentication is not implemented in MockAPNs yet"},
+        "jwt": jwt,
         "mockapnsPeakRssKB": peak_kb,
         "startup": startup, "records": records,
         "recordingCheck": "PASS" if all_pass else "FAIL",
         "targets": {"ratios": TARGETS, "rssFor1MRecordsMB": RSS_1M_TARGET_MB,
-                    "startupMs": STARTUP_TARGET_MS},
-        "runs": runs,
+                    "startupMs": STARTUP_TARGET_MS, "jwtMaxThroughputCost": JWT_MAX_COST},
+        "runs": all_runs,
     }
     with open(a.out, "w") as f:
         json.dump(result, f, indent=2)
@@ -419,8 +507,10 @@ def main():
     s.set_defaults(f=cmd_payload)
     s = sub.add_parser("rss"); s.add_argument("pid", type=int); s.set_defaults(f=cmd_rss)
     s = sub.add_parser("stats"); s.add_argument("port", type=int); s.set_defaults(f=cmd_stats)
+    s = sub.add_parser("identity"); s.add_argument("port", type=int); s.set_defaults(f=cmd_identity)
     s = sub.add_parser("run")
-    for name in ("--test", "--shape", "--server", "--h2out", "--lat-out", "--log", "--stats", "--jsonl"):
+    for name in ("--test", "--shape", "--server", "--h2out", "--lat-out", "--log", "--stats", "--jsonl",
+                 "--identity", "--key-id"):
         s.add_argument(name)
     for name in ("--round", "--n", "--n-lat", "--n-warm", "--payload-bytes", "--warm-exit",
                  "--h2exit", "--lat-exit", "--hwm"):

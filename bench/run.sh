@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MockAPNs benchmark: MockAPNs (default configuration: full validation and
 # recording, no faults) against nghttpd serving an empty file, both HTTP/2 over
-# TLS on loopback, driven by h2load. See bench/README.md.
+# TLS on loopback, driven by h2load; then MockAPNs with strict provider-token
+# (JWT) authentication against MockAPNs without authentication. See bench/README.md.
 #
 #   bench/run.sh              full run (release build, 3 rounds, several minutes)
 #   bench/run.sh --quick      1 round, fewer requests: under a minute
@@ -19,8 +20,10 @@ Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--help]
 
 Builds the release binary (swift build -c release --product mock-apns) unless
 --bin is given, then measures throughput and latency against nghttpd, checks
-that MockAPNs recorded every request, and measures start-up time and memory
-per delivery record. Results: printed, and written to bench/out/results-*.json.
+that MockAPNs recorded every request, measures what strict JWT provider
+authentication costs in throughput (--auth strict against --auth none), and
+measures start-up time and memory per delivery record. Results: printed, and
+written to bench/out/results-*.json.
 Needs h2load and nghttpd (Debian nghttp2-client, nghttp2-server): scripts/install-deps.sh.
 EOF
 }
@@ -73,6 +76,16 @@ BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
 CERT="$ROOT/tls/server.pem"
 KEY="$ROOT/tls/server-key.pem"
 [ -r "$CERT" ] && [ -r "$KEY" ] || { echo "error: test certificate $CERT / $KEY missing" >&2; exit 1; }
+# Strict JWT run: the fixture key manifest and one of its keys (team scope, sandbox and production).
+AUTH_KEYS="$ROOT/fixtures/auth/keys.json"
+JWT_ARGS=(--key "$ROOT/fixtures/auth/AuthKey_TEAMUNI001.p8" --key-id TEAMUNI001 --team-id TEAM000001)
+[ -r "$AUTH_KEYS" ] || { echo "error: provider-token fixtures $AUTH_KEYS missing" >&2; exit 1; }
+# Fail now rather than after the throughput runs if this binary cannot sign a provider token.
+if ! jwt_check="$("$BIN" jwt "${JWT_ARGS[@]}" 2>&1)" || [ -z "$jwt_check" ]; then
+  echo "error: '$BIN jwt ${JWT_ARGS[*]}' failed (a mock-apns without provider authentication?):" >&2
+  echo "$jwt_check" >&2
+  exit 1
+fi
 
 # ---------------------------------------------------------------- plan
 # Requests per h2load run: ~2-5 s per run in full mode on a 2-core machine.
@@ -94,6 +107,10 @@ SHAPES=(
   "small|-c1000 -m1|1000|1|$N_C1000|small"
   "4KB|-c4 -m100|4|100|$N_4K|4k"
 )
+# The strict JWT auth run: one shape, MockAPNs --auth strict (label "strict") against
+# MockAPNs --auth none (label "no-auth"), alternating like the runs above.
+JWT_SHAPE="jwt|-c4 -m100|4|100|$N_M100|small"
+JWT=""   # the provider token, minted once just before those runs
 NWARM=1000
 TOKEN="$(printf 'ab%.0s' $(seq 32))"   # 64 hex characters
 PATH_URL="/3/device/$TOKEN"
@@ -134,11 +151,12 @@ mkdir -p "$DOCROOT/3/device"
 
 # ---------------------------------------------------------------- servers
 MA_APNS=""; MA_CONTROL=""
-start_mockapns() {   # $1 = --max-records; sets MA_PID, MA_APNS, MA_CONTROL
-  local log="$WORK/mockapns.log" ports
+start_mockapns() {   # $1 = --max-records, then extra options; sets MA_PID, MA_APNS, MA_CONTROL
+  local log="$WORK/mockapns.log" ports max="$1"
+  shift
   : > "$log"
   "$BIN" --listen 127.0.0.1:0 --control 127.0.0.1:0 --tls-cert "$CERT" --tls-key "$KEY" \
-    --max-records "$1" >"$log" 2>&1 &
+    --max-records "$max" "$@" >"$log" 2>&1 &
   MA_PID=$!
   if ! ports="$("${HELPER[@]}" ports "$log" 15)"; then
     echo "error: MockAPNs did not report its ports; its output:" >&2; cat "$log" >&2; exit 1
@@ -180,41 +198,55 @@ stop_nghttpd() {
 # latency pass of n/4 with h2load's per-request log (writing that log costs
 # h2load 15-25% of its request rate, so requests/s come from the pass without
 # it). Appends a JSON line and prints a line.
+# Servers: mockapns (default configuration), nghttpd, and for the JWT run no-auth
+# (MockAPNs --auth none) and strict (MockAPNs --auth strict --keys, every request
+# carrying the provider token $JWT).
 run_one() {   # server test shape c m n payload round
   local server="$1" test="$2" shape="$3" c="$4" m="$5" n="$6" payload="$7" round="$8"
-  local port warmexit=0 h2exit=0 latexit=0 hwm=0 stats="$WORK/stats.json"
+  local port warmexit=0 h2exit=0 latexit=0 hwm=0 stats="$WORK/stats.json" identity="$WORK/identity.json"
   local nlat=$(( n / 4 > c ? n / 4 : c ))
-  rm -f "$WORK/h2.log" "$WORK/h2.out" "$WORK/h2lat.out" "$stats"
-  if [ "$server" = mockapns ]; then
-    # A fresh MockAPNs per run keeps every run's store and RSS separate. The
-    # retention cap is raised to the run's size only so nothing is evicted and
-    # the store count can be compared with the requests sent.
-    start_mockapns "$(( NWARM + n + nlat > 100000 ? NWARM + n + nlat : 100000 ))"
-    port="$MA_APNS"
-  else
-    start_nghttpd
-    port="$NG_PORT"
-  fi
+  local max=$(( NWARM + n + nlat > 100000 ? NWARM + n + nlat : 100000 ))
+  local headers=("${HEADERS[@]}")
+  rm -f "$WORK/h2.log" "$WORK/h2.out" "$WORK/h2lat.out" "$stats" "$identity"
+  # A fresh MockAPNs per run keeps every run's store and RSS separate. The
+  # retention cap is raised to the run's size only so nothing is evicted and
+  # the store count can be compared with the requests sent.
+  case "$server" in
+    mockapns) start_mockapns "$max"; port="$MA_APNS" ;;
+    no-auth) start_mockapns "$max" --auth none; port="$MA_APNS" ;;
+    strict)
+      start_mockapns "$max" --auth strict --keys "$AUTH_KEYS"; port="$MA_APNS"
+      # One token for every connection of every pass; MockAPNs verifies it once per connection.
+      headers+=(-H "authorization: bearer $JWT") ;;
+    nghttpd) start_nghttpd; port="$NG_PORT" ;;
+    *) echo "error: unknown server $server" >&2; exit 1 ;;
+  esac
   local url="https://127.0.0.1:$port$PATH_URL"
   # Warm-up: 1,000 requests on one connection, not measured (but recorded).
-  h2load -n "$NWARM" -c 1 -m 10 -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" "$url" \
+  h2load -n "$NWARM" -c 1 -m 10 -t 1 -d "$WORK/$payload.json" "${headers[@]}" "$url" \
     >"$WORK/h2warm.out" 2>&1 || warmexit=$?
-  h2load -n "$n" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" "$url" \
+  h2load -n "$n" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${headers[@]}" "$url" \
     >"$WORK/h2.out" 2>&1 || h2exit=$?
-  h2load -n "$nlat" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${HEADERS[@]}" \
+  h2load -n "$nlat" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${headers[@]}" \
     --log-file="$WORK/h2.log" "$url" >"$WORK/h2lat.out" 2>&1 || latexit=$?
-  if [ "$server" = mockapns ]; then
+  if [ "$server" != nghttpd ]; then
     "${HELPER[@]}" stats "$MA_CONTROL" >"$stats" 2>"$WORK/stats.err" || cp "$WORK/stats.err" "$stats"
+    if [ "$server" = strict ]; then
+      # How MockAPNs authenticated the first request: a verified token of the key above.
+      "${HELPER[@]}" identity "$MA_CONTROL" >"$identity" 2>"$WORK/identity.err" || cp "$WORK/identity.err" "$identity"
+    fi
     read -r _ hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
     stop_mockapns
   else
     stop_nghttpd
   fi
+  local extra=()
+  if [ "$server" = strict ]; then extra=(--identity "$identity" --key-id TEAMUNI001); fi
   "${HELPER[@]}" run --jsonl "$JSONL" --test "$test" --shape "$shape" --server "$server" \
     --round "$round" --n "$n" --n-lat "$nlat" --n-warm "$NWARM" \
     --payload-bytes "$(payload_bytes "$payload")" --warm-exit "$warmexit" \
     --h2exit "$h2exit" --lat-exit "$latexit" --h2out "$WORK/h2.out" --lat-out "$WORK/h2lat.out" \
-    --log "$WORK/h2.log" --stats "$stats" --hwm "$hwm"
+    --log "$WORK/h2.log" --stats "$stats" --hwm "$hwm" "${extra[@]}"
   if [ "$h2exit" -ne 0 ]; then tail -n 5 "$WORK/h2.out" | sed 's/^/    h2load: /'; fi
   if [ "$latexit" -ne 0 ]; then tail -n 5 "$WORK/h2lat.out" | sed 's/^/    h2load: /'; fi
   return 0
@@ -242,8 +274,17 @@ for round in $(seq 1 "$ROUNDS"); do
     done
   done
 done
-echo "  jwt      SKIPPED: the strict JWT auth run is skipped because provider authentication"
-echo "           (JWT provider tokens) is not implemented in MockAPNs yet."
+
+echo "==> strict JWT auth: MockAPNs --auth strict --keys fixtures/auth/keys.json (strict) against"
+echo "    MockAPNs --auth none (no-auth), h2load $(cut -d'|' -f2 <<<"$JWT_SHAPE"), one provider token (key TEAMUNI001) for every connection"
+JWT="$("$BIN" jwt "${JWT_ARGS[@]}")"
+IFS='|' read -r test shape c m n payload <<<"$JWT_SHAPE"
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $(( round % 2 )) -eq 1 ]; then order=(no-auth strict); else order=(strict no-auth); fi
+  for server in "${order[@]}"; do
+    run_one "$server" "$test" "$shape" "$c" "$m" "$n" "$payload" "$round"
+  done
+done
 
 echo "==> start-up time: exec to the first accepted connect() on the APNs port"
 "${HELPER[@]}" startup --bin "$BIN" --count "$STARTS" --label "test certificate" --jsonl "$JSONL" \

@@ -18,7 +18,12 @@ enum ProviderKeyLoader {
         do {
             return try ProviderTokenSigner(p8Path: path, keyID: keyID, teamID: teamID)
         } catch {
-            // AuthMaterialError's text starts with the path.
+            // AuthMaterialError's text starts with the path. A P-256 public key (the verifying
+            // half of a .p8, e.g. AuthKey_X.pub.pem) is the right key in the wrong form: the
+            // error says so by itself.
+            if (try? ES256PublicKey(contentsOfFile: path)) != nil {
+                throw Failure(message: "--key: \(error)")
+            }
             throw Failure(message: "--key: not an APNs auth key (EC P-256 PEM): \(error)")
         }
     }

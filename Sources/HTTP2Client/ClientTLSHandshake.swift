@@ -87,6 +87,9 @@ enum ClientTLSHandshake {
                 if reason.contains("mismatch") {
                     throw .tlsSetup("the client private key \(key) does not match the certificate \(certificate)")
                 }
+                if !holdsPEMPrivateKey(key) {
+                    throw .clientKeyMissing(path: key, inCertificateFile: options.keyPath == nil)
+                }
                 throw .tlsSetup("cannot load the client private key from \(key): \(reason)")
             }
             guard SSL_CTX_check_private_key(context) == 1 else {
@@ -117,6 +120,22 @@ enum ClientTLSHandshake {
             return .io(String(cString: strerror(errno)))
         }
         return .tlsFailed("handshake failed (SSL error \(code))")
+    }
+
+    /// False when `path` (readable: the caller checked) has no PEM private-key block
+    /// (`PRIVATE KEY`, `EC PRIVATE KEY`, `RSA PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`): OpenSSL
+    /// then only says "unsupported" or "no start line".
+    private static func holdsPEMPrivateKey(_ path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return true }  // unreadable: keep OpenSSL's reason
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count == 0 { break }
+            bytes += buffer.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self).contains("PRIVATE KEY-----")
     }
 
     /// True for a numeric IPv4 or IPv6 address.

@@ -12,6 +12,9 @@ public enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertibl
     case timedOut(what: String, seconds: Double)
     /// A CA file, client certificate or key could not be loaded (OpenSSL's message).
     case tlsSetup(String)
+    /// The client key file (the certificate file itself when no separate key file was given)
+    /// holds no PEM private key.
+    case clientKeyMissing(path: String, inCertificateFile: Bool)
     /// The server's certificate did not verify (OpenSSL's verify message, e.g. "unable to get
     /// local issuer certificate" or "hostname mismatch").
     case tlsVerificationFailed(String)
@@ -38,6 +41,10 @@ public enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectFailed(let host, let port, let reason): return "cannot connect to \(HTTP2Endpoint.authority(host, port)): \(reason)"
         case .timedOut(let what, let seconds): return "timed out after \(Self.seconds(seconds)) s \(what)"
         case .tlsSetup(let message): return message
+        case .clientKeyMissing(let path, let inCertificateFile):
+            return inCertificateFile
+                ? "the client certificate file \(path) holds no private key, and no key file was given"
+                : "the client key file \(path) holds no private key"
         case .tlsVerificationFailed(let message): return "TLS certificate verification failed: \(message)"
         case .tlsFailed(let message): return "TLS failed: \(message)"
         case .alpnNotH2(let selected):

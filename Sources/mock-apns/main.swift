@@ -13,6 +13,15 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+/// Why `path` cannot be read as a file ("No such file or directory", "Permission denied",
+/// "is a directory"), or nil when it can.
+func unreadableFileReason(_ path: String) -> String? {
+    guard access(path, R_OK) == 0 else { return String(cString: strerror(errno)) }
+    var info = stat()
+    if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
+    return nil
+}
+
 // `send` (the HTTP/2 client, a pushMeBaby for HTTP/2) and `jwt` are APNsTools'; everything else serves.
 if let tool = CommandLine.arguments.dropFirst().first,
    let status = APNsTools.main(command: tool, arguments: Array(CommandLine.arguments.dropFirst(2))) {
@@ -33,9 +42,10 @@ case .version(let text):
     print(text)
 case .serve(let configuration):
     for listener in configuration.listeners {
-        for path in [listener.tlsCertificatePath, listener.tlsKeyPath].compactMap({ $0 })
-        where !FileManager.default.isReadableFile(atPath: path) {
-            fail("mock-apns: listener \(listener.name): cannot read TLS file \(path)", status: 2)
+        for path in [listener.tlsCertificatePath, listener.tlsKeyPath].compactMap({ $0 }) {
+            if let reason = unreadableFileReason(path) {
+                fail("mock-apns: listener \(listener.name): cannot read TLS file \(path): \(reason)", status: 2)
+            }
         }
     }
     // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and the

@@ -121,6 +121,9 @@ final class JWTCommandTests: XCTestCase {
             (full + ["extra"], "unexpected argument 'extra': jwt takes only options"),
             (["--key", "/nonexistent/AuthKey_X.p8", "--key-id", keyID, "--team-id", teamID],
              "--key: cannot read /nonexistent/AuthKey_X.p8: No such file or directory"),
+            (["--key", ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem"), "--key-id", keyID, "--team-id", teamID],
+             "--key: \(ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem")) is a public key (PEM PUBLIC KEY); "
+             + "signing needs the private key: the .p8 auth key file (PEM PRIVATE KEY)"),
         ]
         for (arguments, message) in table {
             let (status, output) = run(arguments)

@@ -70,6 +70,9 @@ final class SendWithKeyCommandTests: XCTestCase {
             (["--key-ids", "K"], "unknown option '--key-ids' (did you mean '--key-id'?)"),
             (["--key", "/nonexistent/AuthKey_X.p8", "--key-id", "K", "--team-id", "T"],
              "--key: cannot read /nonexistent/AuthKey_X.p8: No such file or directory"),
+            (["--key", ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem"), "--key-id", "K", "--team-id", "T"],
+             "--key: \(ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem")) is a public key (PEM PUBLIC KEY); "
+             + "signing needs the private key: the .p8 auth key file (PEM PRIVATE KEY)"),
         ]
         for (extra, message) in table {
             let output = CollectedOutput()

@@ -164,6 +164,23 @@ final class HTTP2ClientConnectionTests: XCTestCase {
         XCTAssertTrue(message.contains("does not match"), message)
     }
 
+    func testACertificateFileWithoutAKeyIsAMissingKeyError() throws {
+        let server = try nghttpd()
+        // No key file: the key is looked for in the certificate file, which holds none.
+        let noKey = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
+                                          certificatePath: TestFixtures.serverCertificatePath)
+        let error = connectError("https://localhost:\(server.port)", noKey)
+        XCTAssertEqual(error, .clientKeyMissing(path: TestFixtures.serverCertificatePath, inCertificateFile: true))
+        XCTAssertEqual("\(error!)", "the client certificate file \(TestFixtures.serverCertificatePath) holds no "
+                       + "private key, and no key file was given")
+        // A key file that is a certificate.
+        let certificateAsKey = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
+                                                     certificatePath: TestFixtures.serverCertificatePath,
+                                                     keyPath: TestFixtures.caPath)
+        XCTAssertEqual(connectError("https://localhost:\(server.port)", certificateAsKey),
+                       .clientKeyMissing(path: TestFixtures.caPath, inCertificateFile: false))
+    }
+
     func testConnectionRefused() {
         let port = TestFixtures.freePort()
         let error = connectError("http://127.0.0.1:\(port)")

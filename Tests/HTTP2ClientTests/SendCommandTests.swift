@@ -98,6 +98,38 @@ final class SendCommandTests: XCTestCase {
         XCTAssertEqual(errors.count, 1)
         XCTAssertTrue(errors[0].hasPrefix("mock-apns send: cannot connect to https://localhost:\(port): "
                                           + "TLS certificate verification failed: "), errors[0])
+        XCTAssertTrue(errors[0].hasSuffix(": unable to get local issuer certificate (trust the server's CA with "
+                                          + "--cacert FILE, e.g. tls/ca.pem for MockAPNs's test certificate, "
+                                          + "or skip verification with --insecure)"), errors[0])
+    }
+
+    func testConnectionErrorsNameTheFlagThatFixesThem() {
+        let table: [(HTTP2ClientError, String)] = [
+            (.tlsVerificationFailed("unable to get local issuer certificate"),
+             "TLS certificate verification failed: unable to get local issuer certificate (trust the server's CA "
+             + "with --cacert FILE, e.g. tls/ca.pem for MockAPNs's test certificate, or skip verification with --insecure)"),
+            (.tlsVerificationFailed("IP address mismatch"),
+             "TLS certificate verification failed: IP address mismatch (the server's certificate does not name "
+             + "this host; connect to a name or address it lists, e.g. localhost or 127.0.0.1 for MockAPNs's test "
+             + "certificate, or skip verification with --insecure)"),
+            (.clientKeyMissing(path: "client.pem", inCertificateFile: true),
+             "the certificate file client.pem holds no private key: pass the key with --cert-key FILE"),
+            (.clientKeyMissing(path: "key.pem", inCertificateFile: false),
+             "the --cert-key file key.pem holds no private key (it takes the PEM private key of the --cert certificate)"),
+            (.connectionRefused(host: "127.0.0.1", port: 1), "connection refused by 127.0.0.1:1"),
+        ]
+        for (error, text) in table {
+            XCTAssertEqual(SendCommand.explain(error), text)
+        }
+    }
+
+    func testACertificateWithoutItsKeyAsksForCertKey() throws {
+        let port = try startNghttpd()
+        let certificate = TestFixtures.serverCertificatePath
+        XCTAssertEqual(run(["--url", "https://localhost:\(port)", "--cacert", TestFixtures.caPath,
+                            "--cert", certificate, "--device-token", "abc", payload]), 1)
+        XCTAssertEqual(errors, ["mock-apns send: cannot connect to https://localhost:\(port): the certificate file "
+                                + "\(certificate) holds no private key: pass the key with --cert-key FILE"])
     }
 
     func testUnreadableFilesAreUsageErrors() {

@@ -65,11 +65,18 @@ def test_unreadable_tls_cert_exits_2(tmp_path):
     proc = run("--listen", "127.0.0.1:0", "--control", "off", "--tls-cert", str(missing),
                "--tls-key", str(SERVER_KEY))
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert str(missing) in proc.stderr, proc.stderr
+    assert f"cannot read TLS file {missing}: No such file or directory" in proc.stderr, proc.stderr
     assert "MockAPNs" not in proc.stdout
 
     missing_key = tmp_path / "no-such-key.pem"
     proc = run("--listen", "127.0.0.1:0", "--control", "off", "--tls-cert", str(SERVER_PEM),
                "--tls-key", str(missing_key))
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert str(missing_key) in proc.stderr, proc.stderr
+    assert f"cannot read TLS file {missing_key}: No such file or directory" in proc.stderr, proc.stderr
+
+    # A directory passes access(R_OK); the message says what it is.
+    proc = run("--listen", "127.0.0.1:0", "--control", "off", "--tls-cert", str(tmp_path),
+               "--tls-key", str(SERVER_KEY))
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert f"cannot read TLS file {tmp_path}: is a directory" in proc.stderr, proc.stderr
+    assert "MockAPNs" not in proc.stdout

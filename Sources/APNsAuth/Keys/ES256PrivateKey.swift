@@ -10,8 +10,16 @@ public final class ES256PrivateKey: @unchecked Sendable {
 
     /// Loads a key from PEM text: `PRIVATE KEY` (PKCS#8, Apple's `.p8` files) or `EC PRIVATE KEY`.
     /// - Parameter source: names the key in error messages (a file name).
+    /// A public key (`PUBLIC KEY`) is refused with a message that says so: signing needs the
+    /// private half.
     public init(pem: String, source: String = "key") throws {
-        pkey = try PEMKeyReader.privateKey(pem: pem, source: source)
+        do {
+            pkey = try PEMKeyReader.privateKey(pem: pem, source: source)
+        } catch {
+            guard PEMKeyReader.holdsPublicKey(pem: pem) else { throw error }
+            throw AuthMaterialError("\(source) is a public key (PEM PUBLIC KEY); signing needs the private key: "
+                                    + "the .p8 auth key file (PEM PRIVATE KEY)")
+        }
     }
 
     /// Loads a key from a `.p8` file; see `init(pem:source:)`.

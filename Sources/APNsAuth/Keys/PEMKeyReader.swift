@@ -36,6 +36,15 @@ enum PEMKeyReader {
         return try checkedP256(key, source: source)
     }
 
+    /// True when `pem` holds a `PUBLIC KEY` block OpenSSL can read (any algorithm); clears
+    /// OpenSSL's error queue.
+    static func holdsPublicKey(pem: String) -> Bool {
+        defer { ERR_clear_error() }
+        guard let key = read(pem, { PEM_read_bio_PUBKEY($0, nil, nil, nil) }) else { return false }
+        EVP_PKEY_free(key)
+        return true
+    }
+
     /// The DER SubjectPublicKeyInfo of `key`.
     static func subjectPublicKeyInfo(_ key: OpaquePointer, source: String) throws -> [UInt8] {
         let length = i2d_PUBKEY(key, nil)

@@ -54,7 +54,7 @@ public enum SendCommand {
         do {
             connection = try HTTP2ClientConnection.connect(url: options.url, tls: options.tls, timeout: options.timeout)
         } catch {
-            output.standardError("mock-apns send: cannot connect to \(options.url): \(error)")
+            output.standardError("mock-apns send: cannot connect to \(options.url): \(explain(error))")
             return 1
         }
         defer { connection.close() }
@@ -80,6 +80,26 @@ public enum SendCommand {
         let security = connection.tlsVersion.map { "\($0), \(connection.alpn ?? "h2")" } ?? "cleartext h2"
         return "\(connection.endpoint) over 1 connection (\(security), connected in "
             + "\(SendSummary.format(connection.connectTime, 1)) ms), concurrency \(concurrency)"
+    }
+
+    /// A connection error in the command's terms: with the flag that fixes it, where there is
+    /// one (`--cert-key`, `--cacert`, `--insecure`); otherwise the error's own text.
+    public static func explain(_ error: HTTP2ClientError) -> String {
+        switch error {
+        case .clientKeyMissing(let path, inCertificateFile: true):
+            return "the certificate file \(path) holds no private key: pass the key with --cert-key FILE"
+        case .clientKeyMissing(let path, inCertificateFile: false):
+            return "the --cert-key file \(path) holds no private key (it takes the PEM private key of the --cert certificate)"
+        case .tlsVerificationFailed(let reason) where reason.contains("mismatch"):
+            // "hostname mismatch", "IP address mismatch": the chain is trusted, the name is not in it.
+            return "\(error) (the server's certificate does not name this host; connect to a name or address "
+                + "it lists, e.g. localhost or 127.0.0.1 for MockAPNs's test certificate, or skip verification with --insecure)"
+        case .tlsVerificationFailed:
+            return "\(error) (trust the server's CA with --cacert FILE, e.g. tls/ca.pem for MockAPNs's test "
+                + "certificate, or skip verification with --insecure)"
+        default:
+            return error.description
+        }
     }
 
     /// Fails when `--key` reached a caller without a signer: sending without the token would
