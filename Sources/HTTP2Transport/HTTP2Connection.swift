@@ -39,7 +39,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var closeRequested: Bool?
     /// Close (true = reset) as soon as everything queued so far has been written.
     private var closeWhenWritten: Bool?
-    /// After GOAWAY, keep the socket open (new streams are ignored) instead of closing when idle.
+    /// After GOAWAY, keep the socket open (new streams are ignored) instead of closing when idle;
+    /// a timer, if any, closes it.
     private var keepOpenAfterGoAway = false
     /// True once the handler was told of the connection (it then hears of the close too).
     private var opened = false
@@ -414,7 +415,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// are ignored, as cases C1 describes). Streams up to `lastStreamID` are still answered.
     public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard phase == .open || phase == .draining, let session else { return }
-        keepOpenAfterGoAway = closeAfter == nil
+        // The socket stays for the whole `closeAfter` (or for good), even once no stream is left.
+        keepOpenAfterGoAway = closeAfter == nil || closeAfter! > 0
         let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer { data in
             _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,

@@ -25,12 +25,15 @@ enum FaultExecutor {
         case .resetStream(let code):
             return .resetStream(errorCode: code.rawValue)
         case .goaway(let goaway):
+            // Before the response, the triggering stream is left above last-stream-id so a
+            // correct sender retries it (cases C1); after it, the stream counts as processed.
+            let last = goaway.lastStreamId ?? (goaway.when == .beforeResponse ? max(0, streamID - 2) : nil)
             let send = { [weak connection] in
                 guard let connection else { return }
-                connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: goaway.lastStreamId,
+                connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
                                   debugData: goaway.debugBytes, closeAfter: goaway.closeAfterSeconds)
                 if goaway.secondBareGoaway {
-                    connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: goaway.lastStreamId,
+                    connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
                                       debugData: [], closeAfter: goaway.closeAfterSeconds)
                 }
             }

@@ -361,6 +361,7 @@ def curl_push(
 # --------------------------------------------------------------------------------------------
 
 FRAME_DATA, FRAME_HEADERS, FRAME_RST_STREAM, FRAME_SETTINGS, FRAME_PING, FRAME_GOAWAY = 0, 1, 3, 4, 6, 7
+FRAME_WINDOW_UPDATE, FRAME_CONTINUATION = 8, 9
 FLAG_END_STREAM, FLAG_ACK, FLAG_END_HEADERS = 0x1, 0x1, 0x4
 
 
@@ -370,6 +371,7 @@ class RawFrame:
     flags: int
     stream_id: int
     payload: bytes
+    at: float = 0.0  # time.monotonic() when the frame was read
 
 
 @dataclass
@@ -401,11 +403,148 @@ class H2Response:
         return json.loads(self.body)
 
 
+def raw_frame(ftype: int, flags: int, stream_id: int, payload: bytes) -> bytes:
+    """One HTTP/2 frame as sent on the wire."""
+    return len(payload).to_bytes(3, "big") + bytes([ftype, flags]) + stream_id.to_bytes(4, "big") + payload
+
+
+def _hpack_int(value: int, prefix_bits: int, first: int = 0) -> bytes:
+    limit = (1 << prefix_bits) - 1
+    if value < limit:
+        return bytes([first | value])
+    out = bytearray([first | limit])
+    value -= limit
+    while value >= 128:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def hpack_literal(name: str, value: str) -> bytes:
+    """A header as an HPACK literal without indexing, new name, no Huffman (RFC 7541 6.2.2):
+    it leaves both dynamic tables untouched."""
+    n, v = name.encode(), value.encode()
+    return b"\x00" + _hpack_int(len(n), 7) + n + _hpack_int(len(v), 7) + v
+
+
 def parse_settings(payload: bytes) -> list[tuple[int, int]]:
     return [
         (int.from_bytes(payload[i : i + 2], "big"), int.from_bytes(payload[i + 2 : i + 6], "big"))
         for i in range(0, len(payload), 6)
     ]
+
+
+def _close_kind(exc: BaseException) -> str:
+    """H2Client.close_kind for a read error: a TCP RST shows as ECONNRESET."""
+    if isinstance(exc, ConnectionResetError):
+        return "reset"
+    if isinstance(exc, ssl.SSLEOFError):  # TCP FIN without close_notify (or, on an SSLSocket, an RST)
+        return "eof"
+    return "error"
+
+
+class BioTLSSocket:
+    """The TLS client side over ssl.MemoryBIO on a plain TCP socket, with the socket calls
+    H2Client makes. Unlike ssl.SSLSocket it reports what TCP did at the end: recv raises
+    ConnectionResetError on a TCP RST and returns b"" on a FIN or a TLS close_notify
+    (tls_close_notify tells which)."""
+
+    def __init__(self, raw: socket.socket, ctx: ssl.SSLContext, server_hostname: str):
+        self.raw = raw
+        self._in, self._out = ssl.MemoryBIO(), ssl.MemoryBIO()
+        self.obj = ctx.wrap_bio(self._in, self._out, server_hostname=server_hostname)
+        self.tcp_eof = False
+        self.tls_close_notify = False
+        while True:
+            try:
+                self.obj.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                self._push()
+                chunk = self.raw.recv(65536)
+                if not chunk:
+                    raise ConnectionError("TCP connection closed during the TLS handshake")
+                self._in.write(chunk)
+        self._push()
+
+    def _push(self):
+        data = memoryview(self._out.read())
+        deadline = time.monotonic() + (self.raw.gettimeout() or 10.0)
+        while data:
+            try:
+                sent = self.raw.send(data)
+                data = data[sent:]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("send stalled")
+                select.select([], [self.raw], [], 0.05)
+
+    def setblocking(self, flag: bool):
+        self.raw.setblocking(flag)
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    def getsockname(self):
+        return self.raw.getsockname()
+
+    def selected_alpn_protocol(self):
+        return self.obj.selected_alpn_protocol()
+
+    def pending(self) -> int:
+        return self.obj.pending()
+
+    def send(self, data) -> int:
+        n = self.obj.write(data)
+        self._push()
+        return n
+
+    def sendall(self, data):
+        view = memoryview(data)
+        while view:
+            view = view[self.send(view):]
+
+    def _read_records(self, n: int) -> bytes:
+        """Every complete record buffered (so that none waits unseen by select); b"" at the end."""
+        out = bytearray()
+        while len(out) < n:
+            try:
+                data = self.obj.read(n - len(out))
+            except ssl.SSLWantReadError:
+                if out or not self.tcp_eof:
+                    break
+                return b""
+            except ssl.SSLZeroReturnError:
+                self.tls_close_notify = True
+                break
+            except ssl.SSLEOFError:
+                break  # TCP FIN without close_notify
+            if not data:
+                break
+            out += data
+        if not out and not (self.tcp_eof or self.tls_close_notify):
+            raise ssl.SSLWantReadError("no complete TLS record yet")
+        return bytes(out)
+
+    def recv(self, n: int) -> bytes:
+        while True:
+            try:
+                return self._read_records(n)
+            except ssl.SSLWantReadError:
+                pass
+            try:
+                chunk = self.raw.recv(65536)  # ConnectionResetError on a TCP RST
+            except BlockingIOError:
+                raise ssl.SSLWantReadError("no TLS record yet") from None
+            if not chunk:
+                self.tcp_eof = True
+                self._in.write_eof()
+            else:
+                self._in.write(chunk)
+
+    def close(self):
+        self.raw.close()
 
 
 class H2Client:
@@ -421,8 +560,13 @@ class H2Client:
         server_hostname: str = "localhost",
         timeout: float = 10.0,
         client_cert: tuple | None = None,
+        tls_bio: bool = False,
     ):
-        """client_cert: (certificate PEM, key PEM) presented for mutual TLS."""
+        """client_cert: (certificate PEM, key PEM) presented for mutual TLS.
+
+        tls_bio: run TLS over memory BIOs on a socket this client reads itself (BioTLSSocket), so
+        that close_kind tells a TCP RST ("reset") from a FIN ("eof") on TLS connections too
+        (ssl.SSLSocket with OpenSSL 3 reports a reset during a read as a ragged EOF)."""
         if h2 is None:
             raise RuntimeError(f"the h2 package is required: pip install h2 ({H2_IMPORT_ERROR})")
         self.timeout = timeout
@@ -435,7 +579,10 @@ class H2Client:
                 ctx.set_alpn_protocols(list(alpn))
             if client_cert:
                 ctx.load_cert_chain(str(client_cert[0]), str(client_cert[1]))
-            self.sock = ctx.wrap_socket(raw, server_hostname=server_hostname)
+            if tls_bio:
+                self.sock = BioTLSSocket(raw, ctx, server_hostname)
+            else:
+                self.sock = ctx.wrap_socket(raw, server_hostname=server_hostname)
             self.alpn = self.sock.selected_alpn_protocol()
         else:
             self.sock = raw
@@ -443,6 +590,16 @@ class H2Client:
         self.frames: list[RawFrame] = []
         self._rawbuf = b""
         self.closed = False
+        self.raw = False  # see enter_raw_mode
+        self.raw_after_goaway = False
+        self._raw_block = None
+        self._raw_last_sid = 0
+        # How the connection ended, seen from this socket: None while open (or closed by us),
+        # "eof" for an orderly end (TCP FIN), "reset" for ECONNRESET (TCP RST), "error" otherwise.
+        self.close_kind: str | None = None
+        self.close_error: BaseException | None = None
+        self.closed_at: float | None = None
+        self.write_error: BaseException | None = None
         self.goaway = None  # h2.events.ConnectionTerminated
         self.ping_acks: list[bytes] = []
         self.remote_settings_events = []
@@ -467,26 +624,41 @@ class H2Client:
                 if time.monotonic() > deadline:
                     raise TimeoutError("send stalled")
                 select.select([], [self.sock], [], 0.05)
-            except (BrokenPipeError, ConnectionResetError):
-                self.closed = True
+            except (BrokenPipeError, ConnectionResetError) as exc:
+                self._mark_closed(_close_kind(exc), exc)
+                return
+            except (ssl.SSLError, OSError) as exc:
+                # the peer is gone; the next read tells how (close_kind), so do not decide here
+                self.write_error = exc
                 return
 
-    def _record_frames(self, data: bytes):
+    def _mark_closed(self, kind: str, error: BaseException | None):
+        self.closed = True
+        if self.close_kind is None:
+            self.close_kind, self.close_error, self.closed_at = kind, error, time.monotonic()
+
+    def _record_frames(self, data: bytes) -> list:
+        """Log the complete frames in data; returns them as (RawFrame, wire bytes) pairs."""
         self._rawbuf += data
+        complete = []
         while len(self._rawbuf) >= 9:
             length = int.from_bytes(self._rawbuf[0:3], "big")
             if len(self._rawbuf) < 9 + length:
                 break
             ftype, flags = self._rawbuf[3], self._rawbuf[4]
             sid = int.from_bytes(self._rawbuf[5:9], "big") & 0x7FFFFFFF
-            self.frames.append(RawFrame(ftype, flags, sid, bytes(self._rawbuf[9 : 9 + length])))
+            frame = RawFrame(ftype, flags, sid, bytes(self._rawbuf[9 : 9 + length]), time.monotonic())
+            self.frames.append(frame)
+            complete.append((frame, bytes(self._rawbuf[: 9 + length])))
             self._rawbuf = self._rawbuf[9 + length :]
+        return complete
 
     def _receive_once(self, wait: float) -> bool:
         """Read what is available (waiting up to `wait` s); returns False when nothing arrived."""
         if self.closed:
             return False
-        if not (isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()):
+        pending = getattr(self.sock, "pending", None)  # ssl.SSLSocket, BioTLSSocket
+        if not (pending is not None and pending()):
             ready, _, _ = select.select([self.sock], [], [], wait)
             if not ready:
                 return False
@@ -494,13 +666,31 @@ class H2Client:
             data = self.sock.recv(1 << 20)
         except (ssl.SSLWantReadError, BlockingIOError):
             return True
-        except (ConnectionResetError, ssl.SSLError, OSError):
-            self.closed = True
+        except (ConnectionResetError, ssl.SSLError, OSError) as exc:
+            self._mark_closed(_close_kind(exc), exc)
             return False
         if not data:
-            self.closed = True
+            self._mark_closed("eof", None)
             return False
-        self._record_frames(data)
+        complete = self._record_frames(data)
+        if self.raw or self.raw_after_goaway:
+            # frame by frame, so that hyper-h2 sees exactly the frames before the switch to raw mode
+            for frame, wire in complete:
+                if self.raw:
+                    self._raw_handle(frame)
+                    continue
+                try:
+                    events = self.conn.receive_data(wire)
+                except h2.exceptions.ProtocolError:
+                    self.closed = True
+                    raise
+                for ev in events:
+                    self._handle(ev)
+                if frame.type == FRAME_GOAWAY:
+                    self._flush()
+                    self.raw = True
+            self._flush()
+            return True
         try:
             events = self.conn.receive_data(data)
         except h2.exceptions.ProtocolError:
@@ -509,6 +699,106 @@ class H2Client:
         for ev in events:
             self._handle(ev)
         self._flush()
+        return True
+
+    # ---- raw mode: frames decoded here instead of by hyper-h2 ------------------------------
+    # hyper-h2 refuses frames after a GOAWAY and never exceeds the peer's stream limit; fault tests
+    # need both (streams answered after a GOAWAY, HEADERS sent after it or over the limit). In raw
+    # mode this client decodes HEADERS (with hyper-h2's HPACK decoder, so its table stays in step),
+    # DATA, RST_STREAM and GOAWAY itself, ACKs SETTINGS and PING, and sends requests with
+    # send_raw_request. Set raw_after_goaway to switch right after the first GOAWAY frame, or
+    # call enter_raw_mode() to switch now.
+
+    def enter_raw_mode(self):
+        self._send_pending_data()
+        self.raw = True
+
+    def _raw_write(self, data: bytes):
+        try:
+            self.sock.sendall(data)
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            self._mark_closed(_close_kind(exc), exc)
+        except (ssl.SSLError, OSError) as exc:
+            self._mark_closed("error", exc)
+
+    @staticmethod
+    def _strip_padding(frame: RawFrame) -> bytes:
+        payload = frame.payload
+        if frame.flags & 0x8:  # PADDED
+            pad = payload[0]
+            payload = payload[1 : len(payload) - pad]
+        return payload
+
+    def _raw_handle(self, frame: RawFrame):
+        now = frame.at
+        if frame.type in (FRAME_HEADERS, FRAME_CONTINUATION):
+            if frame.type == FRAME_HEADERS:
+                payload = self._strip_padding(frame)
+                if frame.flags & 0x20:  # PRIORITY
+                    payload = payload[5:]
+                self._raw_block = (frame.stream_id, frame.flags, bytearray(payload))
+            elif self._raw_block is not None:
+                self._raw_block[2].extend(frame.payload)
+            if frame.flags & FLAG_END_HEADERS and self._raw_block is not None:
+                sid, hflags, block = self._raw_block
+                self._raw_block = None
+                decoded = self.conn.decoder.decode(bytes(block), raw=False)
+                r = self.responses.setdefault(sid, H2Response(sid))
+                if not r.headers:
+                    r.headers = [(n, v) for n, v in decoded]
+                if hflags & FLAG_END_STREAM:
+                    r.headers_end_stream = True
+                    r.done, r.finished_at = True, now
+        elif frame.type == FRAME_DATA:
+            r = self.responses.setdefault(frame.stream_id, H2Response(frame.stream_id))
+            r.body += self._strip_padding(frame)
+            r.data_frames += 1
+            if frame.flags & FLAG_END_STREAM:
+                r.done, r.finished_at = True, now
+        elif frame.type == FRAME_RST_STREAM:
+            r = self.responses.setdefault(frame.stream_id, H2Response(frame.stream_id))
+            r.reset = int.from_bytes(frame.payload[0:4], "big")
+            r.done, r.finished_at = True, now
+        elif frame.type == FRAME_GOAWAY:
+            ev = h2.events.ConnectionTerminated()
+            ev.last_stream_id = int.from_bytes(frame.payload[0:4], "big") & 0x7FFFFFFF
+            ev.error_code = int.from_bytes(frame.payload[4:8], "big")
+            ev.additional_data = frame.payload[8:]
+            if self.goaway is None:
+                self.goaway = ev
+        elif frame.type == FRAME_SETTINGS and not frame.flags & FLAG_ACK:
+            self._raw_write(raw_frame(FRAME_SETTINGS, FLAG_ACK, 0, b""))
+        elif frame.type == FRAME_PING and not frame.flags & FLAG_ACK:
+            self._raw_write(raw_frame(FRAME_PING, FLAG_ACK, 0, frame.payload))
+        elif frame.type == FRAME_PING:
+            self.ping_acks.append(frame.payload)
+
+    def send_raw_request(self, headers, body: bytes | None = None) -> int:
+        """Send HEADERS (HPACK literals, no table changes) and DATA on the next client stream id,
+        behind hyper-h2's back: for raw mode, or to see what a server does with a stream after its
+        GOAWAY. Returns the stream id."""
+        last = max(self.conn.highest_outbound_stream_id or 0, self._raw_last_sid)
+        sid = last + 2 if last > 0 else 1
+        self._raw_last_sid = sid
+        self.conn.highest_outbound_stream_id = sid
+        self.responses[sid] = H2Response(sid)
+        block = b"".join(hpack_literal(n, v) for n, v in headers)
+        flags = FLAG_END_HEADERS | (0 if body else FLAG_END_STREAM)
+        data = raw_frame(FRAME_HEADERS, flags, sid, block)
+        if body:
+            data += raw_frame(FRAME_DATA, FLAG_END_STREAM, sid, body)
+        self._raw_write(data)
+        return sid
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Read (and log) frames until the peer ends the connection; False if it is still open
+        after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self.closed:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            self._receive_once(min(remaining, 0.2))
         return True
 
     def _handle(self, ev):

@@ -8,10 +8,14 @@ public struct FaultDecision: Sendable, Hashable {
     public var action: FaultAction
     /// For the delivery record and logs, e.g. `rule f2: respond 503 ServiceUnavailable`.
     public var description: String
+    /// The rule's own action type as its JSON names it (`sickConnection`, `rateLimit`, or the
+    /// sequence step's type), for the record: `action` may be its resolved `respond`.
+    public var ruleActionType: String
 
-    public init(ruleId: String, action: FaultAction, description: String) {
+    public init(ruleId: String, action: FaultAction, description: String, ruleActionType: String? = nil) {
         self.ruleId = ruleId
         self.action = action
         self.description = description
+        self.ruleActionType = ruleActionType ?? action.typeName
     }
 }

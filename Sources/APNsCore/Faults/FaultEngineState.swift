@@ -73,7 +73,8 @@ struct FaultEngineState {
         if let mark = sick[context.connectionID] {
             if let index = rules.firstIndex(where: { $0.id == mark.ruleID }) { rules[index].fired += 1 }
             return FaultDecision(ruleId: mark.ruleID, action: .respond(mark.response),
-                                 description: "rule \(mark.ruleID): sick connection \(context.connectionID): respond \(mark.response.summary)")
+                                 description: "rule \(mark.ruleID): sick connection \(context.connectionID): respond \(mark.response.summary)",
+                                 ruleActionType: "sickConnection")
         }
         var payload = FaultPayload(context.payload)
         for index in rules.indices {
@@ -89,7 +90,14 @@ struct FaultEngineState {
                 sick[context.connectionID] = SickMark(ruleID: id, response: sickResponse)
                 text += "sick connection \(context.connectionID): "
             }
-            return FaultDecision(ruleId: id, action: resolved, description: text + resolved.description)
+            // A sequence reports the step it took; sickConnection and rateLimit keep their own names.
+            let ruleType: String
+            switch action {
+            case .sickConnection, .rateLimit: ruleType = action.typeName
+            default: ruleType = resolved.typeName
+            }
+            return FaultDecision(ruleId: id, action: resolved, description: text + resolved.description,
+                                 ruleActionType: ruleType)
         }
         return nil
     }

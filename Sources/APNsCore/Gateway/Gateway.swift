@@ -72,14 +72,17 @@ public final class Gateway: Sendable {
         if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
                                                  identity: identity, nowMilliseconds: Int64(now * 1000)))
-            if let fault { answer = Gateway.answer(for: fault.action, normally: answer) }
+            if let fault {
+                answer = Gateway.answer(for: fault.action, normally: answer)
+                verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+            }
         }
         let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                     connectionID: connection.id, streamID: streamID, method: request.method,
                                     path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
                                     headers: headers, payload: request.body, status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
-                                    fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.action.typeName, description: $0.description) })
+                                    fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
         let seq = store.append(record)
         let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
                                                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
