@@ -293,7 +293,15 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
-        guard let stream = streams[streamID] else { return }
+        guard let stream = streams[streamID], !stream.headerListTooLarge else { return }
+        // nghttp2 advertises MAX_HEADER_LIST_SIZE but leaves enforcing it to us; HPACK lets a
+        // small frame expand to megabytes, so stop storing at the limit.
+        stream.headerListSize += nameLength + valueLength + 32
+        if stream.headerListSize > Int(settings.maxHeaderListSize) {
+            stream.headerListTooLarge = true
+            stream.headers = []
+            return
+        }
         let valueString = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
         if nameLength > 0 && name[0] == UInt8(ascii: ":") {
             switch nameLength {
@@ -309,14 +317,17 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
-        streams[streamID]?.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+        guard let stream = streams[streamID] else { return }
+        let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
+        if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
+        stream.bodyLength += length
     }
 
     /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
     func headersComplete(_ streamID: Int32) {
-        guard decideOnHeaders, let stream = streams[streamID], !stream.dispatched else { return }
+        guard decideOnHeaders, let stream = streams[streamID], !stream.dispatched, !stream.headerListTooLarge else { return }
         let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
-                                   authority: stream.authority, headers: stream.headers, body: [])
+                                   authority: stream.authority, headers: stream.headers, body: [], bodyLength: 0)
         guard let action = handler.headersReceived(request, on: self) else { return }
         stream.dispatched = true
         requestCount += 1
@@ -328,8 +339,14 @@ public final class HTTP2Connection: @unchecked Sendable {
         guard let stream = streams[streamID], !stream.dispatched else { return }
         stream.dispatched = true
         requestCount += 1
+        if stream.headerListTooLarge {
+            // RFC 9113 section 10.5.1: 431 for a header list over what the server takes.
+            submit(HTTP2Response(status: 431), on: streamID, stream: stream)
+            return
+        }
         let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
-                                   authority: stream.authority, headers: stream.headers, body: stream.body)
+                                   authority: stream.authority, headers: stream.headers, body: stream.body,
+                                   bodyLength: stream.bodyLength)
         stream.headers = []
         stream.body = []
         carryOut(handler.handle(request, on: self), on: streamID, stream: stream)

@@ -8,8 +8,10 @@ public struct HTTP2Request: Sendable {
     public var authority: String?
     /// Regular header fields in arrival order; names are lowercase (nghttp2 enforces HTTP/2 rules).
     public var headers: [(name: String, value: String)]
-    /// The request body bytes.
+    /// The request body bytes; only the first `HTTP2Settings.maxStoredBodyBytes` when longer.
     public var body: [UInt8]
+    /// How many body bytes arrived in all (more than `body.count` when the body was cut).
+    public var bodyLength: Int
 }
 
 /// The response to send on a stream.

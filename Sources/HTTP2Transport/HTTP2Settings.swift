@@ -15,6 +15,10 @@ public struct HTTP2Settings: Sendable, Equatable {
     /// Largest header list in bytes (RFC 9113 section 6.5.2 accounting).
     public var maxHeaderListSize: UInt32 = 8000
 
+    /// How many bytes of a request body are kept; the rest is counted and dropped, so a huge
+    /// body costs no memory (APNs's largest payload is 5120 bytes). Not a SETTINGS value.
+    public var maxStoredBodyBytes = 16 * 1024
+
     public init(maxConcurrentStreams: UInt32 = 1000) {
         self.maxConcurrentStreams = maxConcurrentStreams
     }

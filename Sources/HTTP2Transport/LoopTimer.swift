@@ -38,6 +38,8 @@ public final class LoopTimer: @unchecked Sendable {
 extension timeval {
     /// A `timeval` for a duration in seconds.
     init(seconds: Double) {
+        // Clamp: a timeval holds whole seconds in an Int, and callers pass configured values.
+        let seconds = min(max(0, seconds.isFinite ? seconds : 0), 1e9)
         let whole = seconds.rounded(.down)
         self.init(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
     }

@@ -5,6 +5,13 @@ final class StreamState {
     var authority: String?
     var headers: [(name: String, value: String)] = []
     var body: [UInt8] = []
+    /// Body bytes received, kept or not.
+    var bodyLength = 0
+    /// Header bytes received so far, counted as RFC 9113 section 6.5.2 does (name + value + 32).
+    var headerListSize = 0
+    /// True once the header list passed MAX_HEADER_LIST_SIZE: later fields are dropped and the
+    /// stream is answered 431.
+    var headerListTooLarge = false
     var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false

@@ -103,7 +103,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             if field.name == "authorization" { authorization = field.value }
         }
         let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: headers, body: request.body)
+                               headers: headers, body: request.body, bodyLength: request.bodyLength)
         let info = ConnectionInfo(id: connection.info.id, listener: listener.name,
                                   environment: listener.environment, peer: connection.info.peer)
 

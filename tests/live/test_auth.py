@@ -793,3 +793,18 @@ def test_send_wrong_environment_certificate_reports_the_goaway(servers):
                    "--cert-key", str(AUTH / "client-production-single-key.pem"))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "BadCertificateEnvironment" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("iat", [1e300, -1e300, "9" * 400, 1.5e19])
+def test_absurd_iat_is_rejected_without_harm(servers, iat):
+    """An iat no clock can hold (found by fuzzing: it used to crash the server) is a plain 403."""
+    import base64, json as _json
+    def b64(obj):
+        return base64.urlsafe_b64encode(_json.dumps(obj).encode()).rstrip(b"=").decode()
+    token = f'{b64({"alg": "ES256", "kid": "NOSUCHKEY1"})}.{b64({"iss": "TEAM000001", "iat": iat})}.c2ln'
+    server = servers("permissive")
+    resp = server.push(tok(), headers=curl_headers(str(uuid.uuid4()).upper(), f"bearer {token}"), body=BODY)
+    assert resp.status == 403
+    assert resp.json()["reason"] in ("ExpiredProviderToken", "InvalidProviderToken")
+    assert server.alive()
+    assert server.push(tok(), headers=curl_headers(str(uuid.uuid4()).upper(), None), body=BODY).status == 200

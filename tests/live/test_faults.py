@@ -357,7 +357,8 @@ def test_goaway_mid_traffic_c1(mock):
         assert client.wait_closed(3), "still open 3.8s after the GOAWAY"
         assert client.close_kind == "eof", (client.close_kind, client.close_error)
         open_for = client.closed_at - goaway.at
-        assert 0.8 - SLACK <= open_for < 0.8 + 1.5, f"closed {open_for:.3f}s after the GOAWAY"
+        # the timer starts when the GOAWAY is queued, a little before the client reads it
+        assert 0.8 - 0.05 <= open_for < 0.8 + 1.5, f"closed {open_for:.3f}s after the GOAWAY"
 
         answered = client.responses[sid_inflight]
         assert answered.status == 200 and answered.done, answered

@@ -88,10 +88,10 @@ public enum TokenAuthenticator {
 
         let age = nowSeconds - token.issuedAt
         if age > policy.maximumAge {
-            return reject(.expiredProviderToken, "iat is \(Int(age)) s old (maximum \(Int(policy.maximumAge)) s)")
+            return reject(.expiredProviderToken, "iat is \(Self.seconds(age)) s old (maximum \(Self.seconds(policy.maximumAge)) s)")
         }
         if -age > policy.allowedFutureSkew {
-            return reject(.invalidProviderToken, "iat is \(Int(-age)) s in the future")
+            return reject(.invalidProviderToken, "iat is \(Self.seconds(-age)) s in the future")
         }
         if let key, !key.environments.contains(environment) {
             return reject(.badEnvironmentKeyIdInToken, "key \(key.keyID) is not valid for \(environment.rawValue)")
@@ -148,5 +148,11 @@ public enum TokenAuthenticator {
         let checked = CheckedToken(jwt: String(jwt), keys: keys, parsed: parsed, key: key, signatureValid: signatureValid)
         state.candidate = checked
         return checked
+    }
+
+    /// Whole seconds for a message; `iat` comes from the client and may be any double, so no
+    /// trapping conversion.
+    static func seconds(_ value: Double) -> String {
+        abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

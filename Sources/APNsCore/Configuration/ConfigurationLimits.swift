@@ -2,7 +2,8 @@
 /// and `Configuration.validate()` so all three accept and explain the same values.
 enum ConfigurationLimits {
     static let port = 0...65535
-    static let maxRecords = 1...Int.max
+    /// Records take about 1 KB each; ten million is already 10 GB of memory.
+    static let maxRecords = 1...10_000_000
     /// HTTP/2 allows 0 to 2^31-1; 0 would refuse every push, so it is left out.
     static let maxConcurrentStreams = 1...Int(Int32.max)
     /// Far above any core count; a larger number is a typo, not a wish.
@@ -21,9 +22,12 @@ enum ConfigurationLimits {
         "an even integer from 2 to \(maxTokenLength) (maxTokenLength)"
     }
 
-    static let drainTimeoutExpectation = "a number of seconds, at least 0"
+    static let drainTimeoutExpectation = "a number of seconds from 0 to 3600"
+    static let maxDrainTimeout = 3600.0
+    /// The same bound `PUT /v1/clock` uses.
+    static let maxClockOffset = 1e10
 
-    static let clockOffsetExpectation = "a finite number of seconds (negative moves the clock back)"
+    static let clockOffsetExpectation = "a number of seconds within ±1e10 (negative moves the clock back)"
 
     /// The unregistration time forms a device accepts.
     static let timestampExpectation =

@@ -14,7 +14,8 @@ extension Configuration {
         try Self.check(maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
                        field: "http2.maxConcurrentStreams")
         try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")
-        guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0 else {
+        guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0,
+              drainTimeoutSeconds <= ConfigurationLimits.maxDrainTimeout else {
             throw ConfigurationError(field: "drainTimeoutSeconds",
                                      message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drainTimeoutSeconds)")
         }
@@ -23,7 +24,7 @@ extension Configuration {
         if keysManifestPath == "" {
             throw ConfigurationError(field: "keys", message: "expected a file path or null, got \"\"")
         }
-        guard clockOffsetSeconds.isFinite else {
+        guard clockOffsetSeconds.isFinite, abs(clockOffsetSeconds) <= ConfigurationLimits.maxClockOffset else {
             throw ConfigurationError(field: "clockOffsetSeconds",
                                      message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
         }

@@ -62,7 +62,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(method, forKey: .method)
         try container.encode(path, forKey: .path)
         try container.encode(payloadValue, forKey: .payload)
-        try container.encode(payload.count, forKey: .payloadBytes)
+        try container.encode(payloadBytes, forKey: .payloadBytes)
         try container.encode(verdict.payloadError, forKey: .payloadError)
         try container.encode(payloadText, forKey: .payloadText)
         try container.encode(verdict.priority, forKey: .priority)

@@ -25,8 +25,10 @@ public struct DeliveryRecord: Sendable {
     /// All request headers in arrival order; `authorization` is reduced to `bearer <JWT header>.<JWT claims>`,
     /// never the signature.
     public var headers: [HeaderField]
-    /// The body exactly as received.
+    /// The body exactly as received (its first bytes only when the transport cut a huge body).
     public var payload: [UInt8]
+    /// How many body bytes arrived, in all.
+    public var payloadBytes: Int
     /// The status answered (may differ from `verdict.status` when a fault rule answered), or 0
     /// when the stream got no HTTP answer (a fault reset it, stalled it, or ended the connection).
     public var status: Int
@@ -40,7 +42,7 @@ public struct DeliveryRecord: Sendable {
 
     public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
                 connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
-                apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8],
+                apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,
                 status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil) {
         self.seq = seq
         self.receivedAt = receivedAt
@@ -55,6 +57,7 @@ public struct DeliveryRecord: Sendable {
         self.uniqueID = uniqueID
         self.headers = headers
         self.payload = payload
+        self.payloadBytes = payloadBytes ?? payload.count
         self.status = status
         self.reason = reason
         self.identity = identity

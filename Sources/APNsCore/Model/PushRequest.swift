@@ -9,16 +9,20 @@ public struct PushRequest: Sendable {
     public var authority: String?
     /// Regular (non-pseudo) header fields, names lowercase, in the order received.
     public var headers: [HeaderField]
-    /// The request body, exactly the bytes received.
+    /// The request body, exactly the bytes received (only the first bytes when the transport
+    /// cut a body far over APNs's limits).
     public var body: [UInt8]
+    /// How many body bytes arrived, in all: the size APNs's limits are checked against.
+    public var bodyLength: Int
 
     public init(method: String, path: String, authority: String? = nil,
-                headers: [HeaderField], body: [UInt8]) {
+                headers: [HeaderField], body: [UInt8], bodyLength: Int? = nil) {
         self.method = method
         self.path = path
         self.authority = authority
         self.headers = headers
         self.body = body
+        self.bodyLength = bodyLength ?? body.count
     }
 }
 

@@ -173,7 +173,8 @@ extension DeliveryStore {
         var byReason: [Reason: UInt64] = [:]
 
         init(capacity: Int) {
-            ring.reserveCapacity(capacity)
+            // Reserve a first block only: a large bound should not cost its memory up front.
+            ring.reserveCapacity(min(capacity, 65_536))
         }
 
         /// Ring slot of the record `offset` places after the oldest.

@@ -116,9 +116,9 @@ public enum RequestValidator {
         // or background.
         let body = request.body
         var facts: PayloadFacts?
-        if body.isEmpty {
+        if request.bodyLength == 0 {
             if reason == nil { reason = .payloadEmpty }
-        } else if body.count > (sentType ?? .alert).maxPayloadBytes {
+        } else if request.bodyLength > (sentType ?? .alert).maxPayloadBytes {
             if reason == nil { reason = .payloadTooLarge }
         } else {
             switch PayloadInspector.inspect(body) {
