@@ -33,6 +33,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private let alpnRequired: Bool
     private let onClose: (HTTP2Connection) -> Void
     private var drainTimer: LoopTimer?
+    /// Closes a TLS connection whose handshake does not finish in time.
+    private var handshakeTimer: LoopTimer?
     /// True while `nghttp2_session_mem_recv` runs (and so our callbacks may run).
     private var insideSession = false
     /// A close asked for from inside a callback, carried out when nghttp2 returns (true = reset).
@@ -85,6 +87,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         if ssl == nil {
             startSession()
             flush()
+        } else {
+            handshakeTimer = loop.schedule(after: settings.handshakeTimeout) { [weak self] in
+                guard let self, self.phase == .handshaking else { return }
+                self.close()
+            }
         }
     }
 
@@ -133,6 +140,8 @@ public final class HTTP2Connection: @unchecked Sendable {
                 return
             }
             info.clientCertificate = peerCertificate()
+            handshakeTimer?.cancel()
+            handshakeTimer = nil
             phase = .open
             startSession()
             readAndProcess()  // the client's preface may already sit in OpenSSL's buffer
@@ -519,6 +528,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         phase = .closed
         drainTimer?.cancel()
         drainTimer = nil
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
         if let readEvent { event_free(readEvent) }
         if let writeEvent { event_free(writeEvent) }
         readEvent = nil

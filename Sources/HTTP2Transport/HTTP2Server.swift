@@ -79,6 +79,11 @@ public final class HTTP2Server: @unchecked Sendable {
                 Glibc.close(fd)
                 throw TransportError("cannot listen on \(address)")
             }
+            // Out of file descriptors, accept() fails at once on every loop turn: pause instead.
+            evconnlistener_set_error_cb(listener) { listener, arg in
+                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                context.server.acceptFailed(listener)
+            }
             listeners.append(listener)
         }
     }
@@ -99,6 +104,16 @@ public final class HTTP2Server: @unchecked Sendable {
             throw TransportError("cannot listen on \(address): \(message)")
         }
         return fd
+    }
+
+    /// accept() failed (typically EMFILE): stop accepting for 100 ms rather than spin.
+    private func acceptFailed(_ listener: OpaquePointer?) {
+        guard let listener else { return }
+        evconnlistener_disable(listener)
+        acceptLoop.schedule(after: 0.1) { [weak self] in
+            guard let self, self.listeners.contains(listener) else { return }
+            evconnlistener_enable(listener)
+        }
     }
 
     private func accepted(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, length: Int32, listenerIndex: Int) {

@@ -18,6 +18,9 @@ public struct HTTP2Settings: Sendable, Equatable {
     /// How many bytes of a request body are kept; the rest is counted and dropped, so a huge
     /// body costs no memory (APNs's largest payload is 5120 bytes). Not a SETTINGS value.
     public var maxStoredBodyBytes = 16 * 1024
+    /// Seconds a TLS client has to finish its handshake before the connection is closed, so
+    /// silent or stalled clients cannot hold descriptors for good. Not a SETTINGS value.
+    public var handshakeTimeout = 10.0
 
     public init(maxConcurrentStreams: UInt32 = 1000) {
         self.maxConcurrentStreams = maxConcurrentStreams

@@ -51,6 +51,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let clock: ServerClock
 
     private let mainLoop = EventLoop()
+    /// The control API's own loop, so a long query never delays accepting APNs connections.
+    private let controlLoop = EventLoop()
     private var http2: HTTP2Server?
     private var control: ControlServer?
     private var tlsContexts: [TLSContext?] = []
@@ -131,7 +133,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             directory.server = http2
             let api = ControlAPI(store: store, registry: registry, credentialClock: clock, faults: gateway.faults,
                                  connections: directory, status: status)
-            let control = ControlServer(api: api, loop: mainLoop)
+            let control = ControlServer(api: api, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port
@@ -145,6 +147,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 throw error
             }
             self.control = control
+            controlLoop.start()
         }
         mainLoop.start()
     }
@@ -167,14 +170,15 @@ public final class MockAPNsServer: @unchecked Sendable {
         guard wasRunning else { return }
         http2?.shutdown(debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
                         drainTimeout: configuration.drainTimeoutSeconds)
-        let control = self.control
-        if control != nil {
+        if let control = self.control {
             // Long polls get their answer first; the replies need a moment on the wire before
             // the HTTP server (and its connections) is freed.
-            mainLoop.execute { control?.finishWaits() }
+            controlLoop.execute { control.finishWaits() }
             usleep(50_000)
+            controlLoop.execute { control.close() }
+            controlLoop.stop()
+            controlLoop.waitUntilFinished()
         }
-        mainLoop.execute { control?.close() }
         mainLoop.stop()
         mainLoop.waitUntilFinished()
     }

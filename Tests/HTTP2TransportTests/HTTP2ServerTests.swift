@@ -33,10 +33,10 @@ func runTool(_ tool: String, _ arguments: [String]) throws -> (Int32, String, St
 }
 
 final class HTTP2ServerTests: XCTestCase {
-    func startServer(tls: TLSContext?) throws -> (HTTP2Server, EventLoop, EchoHandler) {
+    func startServer(tls: TLSContext?, settings: HTTP2Settings = HTTP2Settings()) throws -> (HTTP2Server, EventLoop, EchoHandler) {
         let handler = EchoHandler()
         let acceptLoop = EventLoop()
-        let server = HTTP2Server(listeners: [HTTP2ListenerSpec(host: "127.0.0.1", port: 0, tls: tls, settings: HTTP2Settings())],
+        let server = HTTP2Server(listeners: [HTTP2ListenerSpec(host: "127.0.0.1", port: 0, tls: tls, settings: settings)],
                                  workerCount: 2, acceptLoop: acceptLoop, handler: handler)
         try server.start()
         acceptLoop.start()
@@ -95,6 +95,33 @@ final class HTTP2ServerTests: XCTestCase {
         process.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(text.contains("GOAWAY"), text)
+        XCTAssertEqual(server.openConnections, 0)
+    }
+
+    func testSilentTLSClientIsClosedAfterTheHandshakeTimeout() throws {
+        var settings = HTTP2Settings()
+        settings.handshakeTimeout = 0.3
+        let (server, acceptLoop, _) = try startServer(tls: try TLSContext.ephemeral(), settings: settings)
+        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(server.boundAddresses[0].port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(connected, 0)
+        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let started = Date()
+        var byte: UInt8 = 0
+        let received = recv(fd, &byte, 1, 0)  // no ClientHello: the server should give up and close
+        let waited = Date().timeIntervalSince(started)
+        XCTAssertEqual(received, 0, "expected EOF from the server")
+        XCTAssertGreaterThan(waited, 0.2)
+        XCTAssertLessThan(waited, 2.5)
         XCTAssertEqual(server.openConnections, 0)
     }
 }
