@@ -39,7 +39,7 @@ final class ExternalServer {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
-        throw XCTSkip(lastError)
+        throw ExternalServerError(description: lastError)
     }
 
     /// nghttpd on a free port: TLS with the repository's server certificate, or cleartext.
@@ -47,7 +47,8 @@ final class ExternalServer {
     static func nghttpd(tls: Bool, extra: [String] = []) throws -> ExternalServer {
         let executable = "/usr/sbin/nghttpd"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw XCTSkip("nghttpd is not installed (Debian package nghttp2-server)")
+            // make test installs it (scripts/install-deps.sh): missing means a broken set-up, not a pass.
+            throw ExternalServerError(description: "nghttpd is not installed (Debian package nghttp2-server)")
         }
         return try ExternalServer(executable: executable) { port, directory in
             var arguments = ["-d", directory] + extra
@@ -73,4 +74,9 @@ final class ExternalServer {
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
+}
+
+/// A test's server could not be had: the test fails with this, it never counts as skipped.
+struct ExternalServerError: Error, CustomStringConvertible {
+    var description: String
 }
