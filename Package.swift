@@ -31,9 +31,11 @@ let package = Package(
                           dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "HTTP2Client", "HTTP2Transport", "APNsTools"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"]),
-        .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2"]),
+        // Helpers shared by the test targets (running clients, raw sockets).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth"]),
-        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore"]),
+        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TestSupport"]),
     ]
 )

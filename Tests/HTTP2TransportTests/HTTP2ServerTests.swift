@@ -1,6 +1,7 @@
 import Foundation
 import HTTP2Transport
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Answers every request with its method, path and body echoed, for transport-level tests.
@@ -19,17 +20,8 @@ final class EchoHandler: HTTP2RequestHandler {
 
 /// Runs a command line tool and returns (exit status, stdout, stderr).
 func runTool(_ tool: String, _ arguments: [String]) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let result = try ProcessRunner.run(tool, arguments)
+    return (result.status, result.stdout, result.stderr)
 }
 
 final class HTTP2ServerTests: XCTestCase {
@@ -103,16 +95,9 @@ final class HTTP2ServerTests: XCTestCase {
         settings.handshakeTimeout = 0.3
         let (server, acceptLoop, _) = try startServer(tls: try TLSContext.ephemeral(), settings: settings)
         defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = LoopbackSocket.connect(port: server.boundAddresses[0].port)
+        XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(server.boundAddresses[0].port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
         var timeout = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let started = Date()

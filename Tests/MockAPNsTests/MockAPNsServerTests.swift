@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import MockAPNs
+import TestSupport
 import XCTest
 
 final class MockAPNsServerTests: XCTestCase {
@@ -92,16 +93,9 @@ final class MockAPNsServerTests: XCTestCase {
     func testStopSendsGoawayShutdownToOpenConnections() throws {
         let server = try makeServer { $0.listeners[0].plaintext = true }
         // A raw cleartext HTTP/2 client: preface and empty SETTINGS, then it only reads.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = LoopbackSocket.connect(port: server.listeners[0].port)
+        XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(server.listeners[0].port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
         let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
         XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count)
         let deadline = Date().addingTimeInterval(5)
