@@ -35,6 +35,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var drainTimer: LoopTimer?
     /// Closes a TLS connection whose handshake does not finish in time.
     private var handshakeTimer: LoopTimer?
+    /// Ends the connection after `settings.idleTimeout` without a completed request.
+    private var idleTimer: LoopTimer?
+    /// When the last request completed (monotonic seconds).
+    private var lastActivity = 0.0
     /// True while `nghttp2_session_mem_recv` runs (and so our callbacks may run).
     private var insideSession = false
     /// A close asked for from inside a callback, carried out when nghttp2 returns (true = reset).
@@ -294,7 +298,25 @@ public final class HTTP2Connection: @unchecked Sendable {
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
         opened = true
+        lastActivity = HTTP2Connection.monotonicSeconds()
+        if let idle = settings.idleTimeout { armIdleTimer(after: idle) }
         handler.connectionOpened(self)
+    }
+
+    /// One timer per idle period, not per request: when it fires early (requests came since it
+    /// was set), it re-arms for the rest.
+    private func armIdleTimer(after seconds: Double) {
+        idleTimer = loop.schedule(after: seconds) { [weak self] in
+            guard let self, self.phase == .open, let idle = self.settings.idleTimeout else { return }
+            let quiet = HTTP2Connection.monotonicSeconds() - self.lastActivity
+            if quiet + 0.001 < idle {
+                self.armIdleTimer(after: idle - quiet)
+            } else if let debugData = self.settings.idleGoAwayDebugData {
+                self.goAway(errorCode: 0, debugData: debugData)
+            } else {
+                self.close(reset: true)
+            }
+        }
     }
 
     func beginStream(_ streamID: Int32) {
@@ -348,6 +370,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         guard let stream = streams[streamID], !stream.dispatched else { return }
         stream.dispatched = true
         requestCount += 1
+        if settings.idleTimeout != nil { lastActivity = HTTP2Connection.monotonicSeconds() }
         if stream.headerListTooLarge {
             // RFC 9113 section 10.5.1: 431 for a header list over what the server takes.
             submit(HTTP2Response(status: 431), on: streamID, stream: stream)
@@ -530,6 +553,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         drainTimer = nil
         handshakeTimer?.cancel()
         handshakeTimer = nil
+        idleTimer?.cancel()
+        idleTimer = nil
         if let readEvent { event_free(readEvent) }
         if let writeEvent { event_free(writeEvent) }
         readEvent = nil

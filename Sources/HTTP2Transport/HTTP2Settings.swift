@@ -21,6 +21,11 @@ public struct HTTP2Settings: Sendable, Equatable {
     /// Seconds a TLS client has to finish its handshake before the connection is closed, so
     /// silent or stalled clients cannot hold descriptors for good. Not a SETTINGS value.
     public var handshakeTimeout = 10.0
+    /// Seconds without a completed request after which the connection ends; nil: never.
+    public var idleTimeout: Double?
+    /// How an idle connection ends: GOAWAY NO_ERROR with this debug data, then close; nil: a
+    /// TCP reset.
+    public var idleGoAwayDebugData: [UInt8]?
 
     public init(maxConcurrentStreams: UInt32 = 1000) {
         self.maxConcurrentStreams = maxConcurrentStreams

@@ -111,8 +111,12 @@ public final class MockAPNsServer: @unchecked Sendable {
                 tls = try TLSContext.ephemeral(alpn: alpn, clientCAPaths: listener.clientCAPaths)
             }
             tlsContexts.append(tls)
-            specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls,
-                                           settings: HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))))
+            var settings = HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))
+            settings.idleTimeout = configuration.idleTimeoutSeconds
+            if configuration.idleAction == .goaway {
+                settings.idleGoAwayDebugData = ResponseBuilder.body(reason: .idleTimeout, timestamp: nil)
+            }
+            specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
         let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
             APNsRequestHandler.Listener(name: $0.name, environment: $0.environment,

@@ -68,6 +68,11 @@ enum CommandLineHelp {
                                    CPU core. Default: 0.
       --drain-timeout SECONDS      On stop, the longest wait for in-flight streams.
                                    Default: 5.
+      --idle-timeout SECONDS       End connections idle this long (no request).
+                                   Default: none (kept open).
+      --idle-action reset|goaway   How idle connections end: reset (TCP RST, as
+                                   observed) or goaway (GOAWAY IdleTimeout).
+                                   Default: reset.
       --fault-scenario NAME        Inject a fault scenario from the start, with
                                    default parameters: apns-outage (503 to every
                                    push), flaky (500 to 10%), token-expiry (403
@@ -95,7 +100,7 @@ enum CommandLineHelp {
       devices, http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
       drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds, faults
       (fault rules, as POST /v1/faults takes them), scenarios (name,
-      parameters; their rules follow the faults).
+      parameters; their rules follow the faults), idleTimeoutSeconds, idleAction.
       Relative paths (tls, clientCAs, keys) are resolved against the file's
       directory. An annotated example using every key:
       fixtures/mock-apns.example.json in the repository.

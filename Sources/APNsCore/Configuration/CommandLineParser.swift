@@ -30,6 +30,8 @@ public enum CommandLineParser {
         Option(name: "--stream-profile", value: "PROFILE"),
         Option(name: "--workers", value: "N"),
         Option(name: "--drain-timeout", value: "SECONDS"),
+        Option(name: "--idle-timeout", value: "SECONDS"),
+        Option(name: "--idle-action", value: "reset|goaway"),
         Option(name: "--fault-scenario", value: "NAME"),
         Option(name: "--log-level", value: "LEVEL"),
         Option(name: "--help", value: nil),
@@ -205,6 +207,15 @@ public enum CommandLineParser {
                 throw CommandLineError(message: "--drain-timeout: expected \(ConfigurationLimits.drainTimeoutExpectation), got '\(text)'")
             }
             configuration.drainTimeoutSeconds = seconds
+        }
+        if let text = values["--idle-timeout"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= ConfigurationLimits.maxIdleTimeout else {
+                throw CommandLineError(message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutExpectation), got '\(text)'")
+            }
+            configuration.idleTimeoutSeconds = seconds
+        }
+        if let text = values["--idle-action"] {
+            configuration.idleAction = try choice(text, IdleAction.self, option: "--idle-action")
         }
         if let text = values["--log-level"] {
             configuration.logLevel = try choice(text, LogLevel.self, option: "--log-level")

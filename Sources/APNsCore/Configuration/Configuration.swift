@@ -41,6 +41,11 @@ public struct Configuration: Sendable, Equatable {
     /// windows and durations are counted from when the configuration was read. Rules without
     /// an `id` get one when added to the engine. Default none.
     public var faults: [FaultRule]
+    /// Seconds without a completed request after which a connection is ended with
+    /// `idleAction`; nil keeps idle connections open for good. Default nil.
+    public var idleTimeoutSeconds: Double?
+    /// How an idle connection ends. Default `.reset` (observed APNs behaviour).
+    public var idleAction: IdleAction
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
@@ -55,7 +60,9 @@ public struct Configuration: Sendable, Equatable {
                 drainTimeoutSeconds: Double = 5,
                 keysManifestPath: String? = nil,
                 clockOffsetSeconds: Double = 0,
-                faults: [FaultRule] = []) {
+                faults: [FaultRule] = [],
+                idleTimeoutSeconds: Double? = nil,
+                idleAction: IdleAction = .reset) {
         self.listeners = listeners
         self.control = control
         self.maxRecords = maxRecords
@@ -68,6 +75,8 @@ public struct Configuration: Sendable, Equatable {
         self.drainTimeoutSeconds = drainTimeoutSeconds
         self.keysManifestPath = keysManifestPath
         self.clockOffsetSeconds = clockOffsetSeconds
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.idleAction = idleAction
         self.faults = faults
     }
 }

@@ -16,7 +16,8 @@ import Foundation
 public enum ConfigurationFile {
     static let topLevelKeys = ["listeners", "control", "maxRecords", "registry", "tokenLength", "maxTokenLength",
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios"]
+                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
+                               "idleTimeoutSeconds", "idleAction"]
     static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs"]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
@@ -77,6 +78,14 @@ public enum ConfigurationFile {
             }
             configuration.drainTimeoutSeconds = seconds
         }
+        if let idle = root["idleTimeoutSeconds"], idle != .null {
+            guard case .number(let text) = idle, let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw ConfigurationError(field: "idleTimeoutSeconds",
+                                         message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
+            }
+            configuration.idleTimeoutSeconds = seconds
+        }
+        configuration.idleAction = try root.choice("idleAction", IdleAction.self) ?? configuration.idleAction
         if let keys = root["keys"], keys != .null {
             configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
         }

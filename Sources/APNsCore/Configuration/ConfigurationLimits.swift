@@ -22,6 +22,8 @@ enum ConfigurationLimits {
         "an even integer from 2 to \(maxTokenLength) (maxTokenLength)"
     }
 
+    static let idleTimeoutExpectation = "a number of seconds above 0 and at most 604800, or null for none"
+    static let maxIdleTimeout = 604_800.0
     static let drainTimeoutExpectation = "a number of seconds from 0 to 3600"
     static let maxDrainTimeout = 3600.0
     /// The same bound `PUT /v1/clock` uses.

@@ -28,6 +28,10 @@ extension Configuration {
             throw ConfigurationError(field: "clockOffsetSeconds",
                                      message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
         }
+        if let idle = idleTimeoutSeconds, !(idle.isFinite && idle > 0 && idle <= ConfigurationLimits.maxIdleTimeout) {
+            throw ConfigurationError(field: "idleTimeoutSeconds",
+                                     message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle)")
+        }
         try validateFaults()
     }
 

@@ -183,7 +183,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"maxRecord": 5}"#,
                      #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, control, maxRecords, "#
                         + "registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
-                        + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds, faults, scenarios"),
+                        + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds, faults, scenarios, idleTimeoutSeconds, idleAction"),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(#"{"clockOfsetSeconds": 5}"#, #"clockOfsetSeconds: unknown key (did you mean "clockOffsetSeconds"?)"#, exact: false),
             ErrorRow(#"{"LogLevel": "info"}"#, #"LogLevel: unknown key (did you mean "logLevel"?)"#, exact: false),
