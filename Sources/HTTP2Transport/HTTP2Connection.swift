@@ -80,6 +80,7 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// Registers the socket events and, for cleartext, starts HTTP/2 at once.
     func start() {
+        guard phase != .closed, readEvent == nil else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         readEvent = event_new(loop.base, fd, Int16(EV_READ | EV_PERSIST), { _, _, arg in
             Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onReadable()

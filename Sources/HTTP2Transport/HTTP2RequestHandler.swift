@@ -24,12 +24,27 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// the body (APNs answers a rejected certificate with GOAWAY right after the first HEADERS:
     /// cases C2), or nil to wait for the whole request. The request's body is empty.
     func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action?
+    /// What to do with a connection just accepted on `listenerIndex`; called on the accept
+    /// thread before anything is read from it.
+    func admit(listenerIndex: Int) -> HTTP2Admission
     /// The SETTINGS to open `connection` with, given the listener's; called once after the
     /// handshake, before `connectionOpened`. The default keeps the listener's.
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings
 }
 
+/// How a new connection is treated before its first byte is read.
+public enum HTTP2Admission: Sendable, Equatable {
+    /// Serve it after `delay` seconds (0: at once): a slow TLS handshake as the client sees it.
+    case proceed(delay: Double)
+    /// Keep the TCP connection open and never read or answer (until the server stops, or
+    /// `HTTP2Server.silentLimit` seconds).
+    case silent
+    /// Close it at once with a TCP reset.
+    case refuse
+}
+
 extension HTTP2RequestHandler {
+    public func admit(listenerIndex: Int) -> HTTP2Admission { .proceed(delay: 0) }
     public func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? { nil }
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
 }

@@ -125,6 +125,13 @@ public final class HTTP2Server: @unchecked Sendable {
                 raw.baseAddress!.copyMemory(from: address, byteCount: min(Int(length), raw.count))
             }
         }
+        let admission = handler.admit(listenerIndex: listenerIndex)
+        if admission == .refuse {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            Glibc.close(fd)
+            return
+        }
         let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
         acceptedCount.add(1, ordering: .relaxed)
@@ -133,11 +140,15 @@ public final class HTTP2Server: @unchecked Sendable {
         let info = HTTP2ConnectionInfo(id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
         openCount.add(1, ordering: .relaxed)
         worker.loop.execute { [self] in
-            worker.adopt(fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler) { [self] _ in
+            worker.adopt(fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler,
+                         admission: admission) { [self] _ in
                 openCount.subtract(1, ordering: .relaxed)
             }
         }
     }
+
+    /// How long a silent connection is held before it is closed, in seconds.
+    public static let silentLimit = 600.0
 
     /// Connections open now, across all listeners.
     public var openConnections: Int { openCount.load(ordering: .relaxed) }
@@ -218,13 +229,21 @@ final class HTTP2Worker: @unchecked Sendable {
     var connections: [UInt64: HTTP2Connection] = [:]
 
     func adopt(fd: Int32, info: HTTP2ConnectionInfo, tls: TLSContext?, settings: HTTP2Settings,
-               handler: HTTP2RequestHandler, closed: @escaping (HTTP2Connection) -> Void) {
+               handler: HTTP2RequestHandler, admission: HTTP2Admission, closed: @escaping (HTTP2Connection) -> Void) {
         let connection = HTTP2Connection(fd: fd, info: info, loop: loop, tls: tls, settings: settings,
                                          handler: handler) { [weak self] connection in
             self?.connections.removeValue(forKey: connection.info.id)
             closed(connection)
         }
         connections[info.id] = connection
-        connection.start()
+        switch admission {
+        case .proceed(let delay) where delay > 0:
+            // Nothing is read meanwhile: the client's ClientHello waits in the kernel.
+            loop.schedule(after: delay) { [weak connection] in connection?.start() }
+        case .silent:
+            loop.schedule(after: HTTP2Server.silentLimit) { [weak connection] in connection?.close() }
+        default:
+            connection.start()
+        }
     }
 }

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import Foundation
 import HTTP2Transport
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
@@ -16,6 +17,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     private let gateway: Gateway
+    /// Per-listener conditions for new connections (handshake delay, silence, refusal).
+    let conditions: ListenerConditionsBoard
     /// The listeners, in the transport's order.
     let listeners: [Listener]
     private let keys: KeyStore
@@ -28,6 +31,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     init(gateway: Gateway, listeners: [Listener], keys: KeyStore, clock: ServerClock, profile: StreamProfile,
          maxConcurrentStreams: UInt32, logger: Logger) {
         self.gateway = gateway
+        conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
         self.keys = keys
         self.clock = clock
@@ -38,6 +42,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     // MARK: Connection lifecycle
+
+    /// The listener's conditions decide (cases C15); the real clock, not the token clock.
+    func admit(listenerIndex: Int) -> HTTP2Admission {
+        guard let current = conditions.conditions(of: listeners[listenerIndex].name) else { return .proceed(delay: 0) }
+        switch current.admission(nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000)) {
+        case .proceed(let delay): return .proceed(delay: Double(delay) / 1000)
+        case .silent: return .silent
+        case .refuse: return .refuse
+        }
+    }
 
     /// Token connections under `apple-observed` start at one stream until a push is accepted
     /// (Apple, *Sending notification requests to APNs*; spec section 4).

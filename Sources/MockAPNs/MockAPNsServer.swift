@@ -60,6 +60,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     private let state = Mutex<Phase>(.idle)
     private enum Phase { case idle, starting, running, stopped }
 
+    /// How each listener treats new connections (handshake delay, silence, refusal; cases C15),
+    /// by listener name; nil before `start()`.
+    public private(set) var listenerConditions: ListenerConditionsBoard?
     /// The APNs listeners as bound; empty before `start()`.
     public private(set) var listeners: [BoundListener] = []
     /// The control API's bound port, or nil when disabled or before `start()`.
@@ -125,6 +128,7 @@ public final class MockAPNsServer: @unchecked Sendable {
            maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams), logger: Logger(level: configuration.logLevel))
         let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
         try http2.start()
+        listenerConditions = handler.conditions
         self.http2 = http2
         listeners = zip(configuration.listeners, http2.boundAddresses).map { listener, address in
             BoundListener(name: listener.name, environment: listener.environment, host: address.hostText,
@@ -136,7 +140,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             let directory = TransportConnectionDirectory(listeners: handler.listeners)
             directory.server = http2
             let api = ControlAPI(store: store, registry: registry, credentialClock: clock, faults: gateway.faults,
-                                 connections: directory, status: status)
+                                 connections: directory, listenerConditions: handler.conditions, status: status)
             let control = ControlServer(api: api, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)

@@ -35,6 +35,8 @@ public final class ControlAPI: Sendable {
     private let status: @Sendable () -> ControlStatus
     /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
     let credentialClock: ServerClock
+    /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
+    let listenerConditions: ListenerConditionsBoard?
     /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
     public let faults: FaultEngine
     /// The live connections behind `/v1/connections`; nil lists none and finds none.
@@ -62,7 +64,9 @@ public final class ControlAPI: Sendable {
                 credentialClock: ServerClock = ServerClock(),
                 faults: FaultEngine = FaultEngine(),
                 connections: (any ConnectionDirectory)? = nil,
+                listenerConditions: ListenerConditionsBoard? = nil,
                 status: @escaping @Sendable () -> ControlStatus) {
+        self.listenerConditions = listenerConditions
         self.credentialClock = credentialClock
         self.faults = faults
         self.connections = connections
@@ -93,6 +97,9 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
             ControlRoute(method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
                          endpoint: .deleteDevice),
+            ControlRoute(method: "GET", path: "/v1/listeners", queryParameters: [], endpoint: .listListeners),
+            ControlRoute(method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
+                         endpoint: .putListenerConditions),
             ControlRoute(method: "GET", path: "/v1/clock", queryParameters: [], endpoint: .getClock),
             ControlRoute(method: "PUT", path: "/v1/clock", queryParameters: [], endpoint: .putClock),
             ControlRoute(method: "GET", path: "/v1/faults", queryParameters: [], endpoint: .listFaults),
@@ -134,6 +141,8 @@ public final class ControlAPI: Sendable {
         case .getDevice: return .response(try device(tokenText: pathValue))
         case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))
         case .deleteDevice: return .response(try deleteDevice(tokenText: pathValue))
+        case .listListeners: return .response(listenersResponse())
+        case .putListenerConditions: return .response(try putListenerConditions(name: pathValue, body: request.body))
         case .getClock: return .response(clockResponse())
         case .putClock: return .response(try putClock(body: request.body))
         case .listFaults: return .response(listFaults())

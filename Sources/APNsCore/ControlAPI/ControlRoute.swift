@@ -15,6 +15,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice
         case getClock, putClock
+        case listListeners, putListenerConditions
         case listFaults, addFaults, clearFaults, getFault, deleteFault
         case listConnections, goawayConnection, closeConnection, resetConnection
     }

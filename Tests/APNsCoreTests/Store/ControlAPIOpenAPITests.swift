@@ -108,6 +108,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             DeviceRegistration(token: "aabb", environment: .sandbox)]),
             connections: FakeConnectionDirectory([FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
                                                   FakeConnectionDirectory.summary(id: 3)]),
+            listenerConditions: ListenerConditionsBoard(listeners: [("sandbox", .sandbox)]),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         try api.faults.add(FaultRule(id: "sample", action: .noResponse, description: "listed"))
@@ -121,6 +122,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
             "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
             "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
+            "/v1/listeners/{name}/conditions": ("/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#),
         ]
         // Deletions last, so the gets still find what they ask for; of those, one item before all.
         func order(_ route: ControlRoute) -> Int { route.method != "DELETE" ? 0 : route.path.contains("{") ? 1 : 2 }
