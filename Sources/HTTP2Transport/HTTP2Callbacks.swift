@@ -48,6 +48,9 @@ final class HTTP2Callbacks: @unchecked Sendable {
         self.callbacks = callbacks!
         var options: OpaquePointer?
         nghttp2_option_new(&options)
+        // We acknowledge received DATA ourselves (nghttp2_session_consume), so a fault can hold
+        // WINDOW_UPDATE back.
+        nghttp2_option_set_no_auto_window_update(options, 1)
         self.options = options!
     }
 

@@ -37,6 +37,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var handshakeTimer: LoopTimer?
     /// Ends the connection after `settings.idleTimeout` without a completed request.
     private var idleTimer: LoopTimer?
+    /// While set, received DATA is not acknowledged (see `withholdWindowUpdates`).
+    private var windowStall: LoopTimer?
+    /// DATA received during a stall, acknowledged when it ends.
+    private var withheld: [(streamID: Int32, length: Int)] = []
     /// When the last request completed (monotonic seconds).
     private var lastActivity = 0.0
     /// True while `nghttp2_session_mem_recv` runs (and so our callbacks may run).
@@ -304,6 +308,34 @@ public final class HTTP2Connection: @unchecked Sendable {
         handler.connectionOpened(self)
     }
 
+    /// Acknowledges received DATA so nghttp2 sends WINDOW_UPDATE, unless a stall holds it back.
+    private func consume(_ streamID: Int32, _ length: Int) {
+        if windowStall != nil {
+            withheld.append((streamID, length))
+        } else {
+            nghttp2_session_consume(session, streamID, length)
+        }
+    }
+
+    /// Sends no WINDOW_UPDATE for `seconds`: received DATA is acknowledged only afterwards, so
+    /// a sender's flow-control window runs dry (a stall as the client sees it).
+    public func withholdWindowUpdates(for seconds: Double) {
+        guard phase == .open else { return }
+        windowStall?.cancel()
+        windowStall = loop.schedule(after: seconds) { [weak self] in
+            guard let self, let session = self.session else { return }
+            self.windowStall = nil
+            for (streamID, length) in self.withheld {
+                // A stream may be gone; its bytes still count for the connection window.
+                if nghttp2_session_consume(session, streamID, length) != 0 {
+                    nghttp2_session_consume_connection(session, length)
+                }
+            }
+            self.withheld.removeAll()
+            self.flush()
+        }
+    }
+
     /// One timer per idle period, not per request: when it fires early (requests came since it
     /// was set), it re-arms for the rest.
     private func armIdleTimer(after seconds: Double) {
@@ -349,6 +381,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
+        consume(streamID, length)
         guard let stream = streams[streamID] else { return }
         let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
         if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
@@ -556,6 +589,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         handshakeTimer = nil
         idleTimer?.cancel()
         idleTimer = nil
+        windowStall?.cancel()
+        windowStall = nil
         if let readEvent { event_free(readEvent) }
         if let writeEvent { event_free(writeEvent) }
         readEvent = nil

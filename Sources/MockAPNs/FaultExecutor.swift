@@ -53,6 +53,9 @@ enum FaultExecutor {
             }
             connection.close(reset: reset)
             return .noResponse
+        case .withholdWindowUpdate(let milliseconds):
+            connection.withholdWindowUpdates(for: Double(milliseconds) / 1000)
+            return .respond(answer)
         case .settings(let maxConcurrentStreams):
             connection.setMaxConcurrentStreams(maxConcurrentStreams)
             return .respond(answer)

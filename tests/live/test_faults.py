@@ -25,6 +25,7 @@ from livelib import (
     FRAME_GOAWAY,
     FRAME_HEADERS,
     FRAME_RST_STREAM,
+    FRAME_WINDOW_UPDATE,
     FRAME_SETTINGS,
     TOPIC,
     apns_headers,
@@ -979,3 +980,26 @@ def test_connection_close_and_reset_endpoints(mock, verb, close_kind):
 def test_connection_endpoints_unknown_id(mock, verb):
     resp = mock.control("POST", f"/v1/connections/987654/{verb}")
     assert resp.status == 404 and "987654" in resp.json["error"], resp.body
+
+
+def test_withhold_window_update_stalls_a_sender(mock):
+    """A flow-control stall: after the trigger, no WINDOW_UPDATE for 1 s, so a sender with more
+    than a window's worth of bodies (64 KB) waits; then the window opens and everything lands."""
+    trigger = tok()
+    rule = add_fault(mock, {"match": {"token": trigger}, "action": {"type": "withholdWindowUpdate", "ms": 1000}})
+    client = connect(mock)
+    try:
+        assert push_h2(client, trigger).status == 200  # the trigger itself is answered
+        stalled_at = time.monotonic()
+        big = b'{"aps":{"alert":"' + b"x" * 3900 + b'"}}'
+        frames_before = len(client.frames)
+        responses = client.run_many([(apns_headers(tok()), big) for _ in range(24)], concurrency=24, timeout=10)
+        took = time.monotonic() - stalled_at
+        assert [r.status for r in responses] == [200] * 24
+        assert took >= 0.9, f"~94 KB of bodies went through in {took:.3f}s despite the stall"
+        updates = [f for f in client.frames[frames_before:] if f.type == FRAME_WINDOW_UPDATE]
+        assert updates, "WINDOW_UPDATE resumed after the stall"
+        assert min(f.at for f in updates) - stalled_at >= 0.9, "a WINDOW_UPDATE came during the stall"
+    finally:
+        client.close()
+    assert_fault(record_of(mock, trigger), rule, "withholdWindowUpdate")

@@ -31,6 +31,8 @@ extension FaultAction {
         case "settings":
             self = .settings(maxConcurrentStreams: try object.required("maxConcurrentStreams", UInt32.self,
                                                                        expected: "an integer from 0 to 4294967295"))
+        case "withholdWindowUpdate":
+            self = .withholdWindowUpdate(milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"))
         case "sequence":
             self = .sequence(try object.required("steps", [FaultStep].self, expected: "an array of actions and \"pass\""))
         default:
@@ -49,6 +51,7 @@ extension FaultAction {
         case "goaway": return GoawayFault.keys
         case "close", "reset": return ["when"]
         case "settings": return ["maxConcurrentStreams"]
+        case "withholdWindowUpdate": return ["ms"]
         case "sequence": return ["steps"]
         case "rateLimit": return FaultRateLimit.keys
         default: return []
@@ -74,6 +77,8 @@ extension FaultAction {
             try container.encode(moment, forKey: FaultCodingKey("when"))
         case .settings(let limit):
             try container.encode(limit, forKey: FaultCodingKey("maxConcurrentStreams"))
+        case .withholdWindowUpdate(let ms):
+            try container.encode(ms, forKey: FaultCodingKey("ms"))
         case .sequence(let steps):
             try container.encode(steps, forKey: FaultCodingKey("steps"))
         case .rateLimit(let limit):

@@ -12,6 +12,7 @@
 /// | `close` | `when`? | close the TCP connection (FIN); `when` defaults to `before-response` |
 /// | `reset` | `when`? | reset the TCP connection (RST) (C3) |
 /// | `settings` | `maxConcurrentStreams` | send new SETTINGS; streams over it are refused (C5); the stream itself is answered normally |
+/// | `withholdWindowUpdate` | `ms` | send no WINDOW_UPDATE on this connection for `ms` milliseconds (a flow-control stall: senders of large bodies block); the stream itself is answered normally |
 /// | `sickConnection` | `status`?, `reason` | this and every later stream of the same connection get this answer; other connections are untouched (C7) |
 /// | `sequence` | `steps` | the k-th match gets `steps[k]` (an action or `"pass"`); the rule is spent when they run out |
 /// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
@@ -29,13 +30,15 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     /// TCP RST.
     case reset(FaultMoment)
     case settings(maxConcurrentStreams: UInt32)
+    /// No WINDOW_UPDATE on the connection for `milliseconds`.
+    case withholdWindowUpdate(milliseconds: Int64)
     case sickConnection(FaultResponse)
     case sequence([FaultStep])
     case rateLimit(FaultRateLimit)
 
     /// The JSON `type` names.
     public static let typeNames = ["respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
-                                   "settings", "sickConnection", "sequence", "rateLimit"]
+                                   "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit"]
 
     /// This action's JSON `type`.
     public var typeName: String {
@@ -48,6 +51,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .close: return "close"
         case .reset: return "reset"
         case .settings: return "settings"
+        case .withholdWindowUpdate: return "withholdWindowUpdate"
         case .sickConnection: return "sickConnection"
         case .sequence: return "sequence"
         case .rateLimit: return "rateLimit"
@@ -65,6 +69,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .close(let moment): return "close (TCP FIN) \(moment.rawValue)"
         case .reset(let moment): return "reset (TCP RST) \(moment.rawValue)"
         case .settings(let limit): return "SETTINGS MAX_CONCURRENT_STREAMS=\(limit)"
+        case .withholdWindowUpdate(let ms): return "no WINDOW_UPDATE for \(ms) ms"
         case .sickConnection(let response): return "sick connection: respond \(response.summary)"
         case .sequence(let steps): return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
         case .rateLimit(let limit): return limit.summary
@@ -86,6 +91,11 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
         case .noResponse, .resetStream, .close, .reset, .settings:
             return
+        case .withholdWindowUpdate(let ms):
+            guard (1...FaultLimits.maxMilliseconds).contains(ms) else {
+                throw FaultRuleError(field: FaultRuleError.join(path, "ms"),
+                                     message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+            }
         case .goaway(let goaway):
             try goaway.validate(at: path)
         case .sequence(let steps):

@@ -95,7 +95,7 @@ public final class Gateway: Sendable {
     /// result is the gateway's own (used to tell accepted pushes for stream profiles).
     public static func answersNormally(_ action: FaultAction) -> Bool {
         switch action {
-        case .settings, .sequence, .rateLimit: return true
+        case .settings, .withholdWindowUpdate, .sequence, .rateLimit: return true
         case .delay(_, let then): return then.map(answersNormally) ?? true
         case .goaway(let goaway): return goaway.when == .afterResponse
         case .close(let moment), .reset(let moment): return moment == .afterResponse
@@ -124,7 +124,7 @@ public final class Gateway: Sendable {
             return goaway.when == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
         case .close(let moment), .reset(let moment):
             return moment == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
-        case .settings, .sequence, .rateLimit:
+        case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
             return normally
         }
     }

@@ -22,6 +22,7 @@ final class FaultRuleJSONTests: XCTestCase {
         #"{"type":"close","when":"after-response"}"#,
         #"{"type":"reset","when":"before-response"}"#,
         #"{"maxConcurrentStreams":1,"type":"settings"}"#,
+        #"{"ms":1500,"type":"withholdWindowUpdate"}"#,
         #"{"reason":"InternalServerError","status":500,"type":"sickConnection"}"#,
         #"{"steps":[{"reason":"ServiceUnavailable","status":503,"type":"respond"},{"reason":"ServiceUnavailable","status":503,"type":"respond"},"pass"],"type":"sequence"}"#,
         #"{"steps":[{"ms":10,"type":"delay"},{"type":"reset","when":"before-response"},"pass"],"type":"sequence"}"#,
