@@ -104,6 +104,22 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
+    /// Reads and drops whatever the client sends and never answers; closes when the client
+    /// does, so a silent connection does not outlive its client.
+    func startSilently() {
+        guard phase != .closed, readEvent == nil else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        readEvent = event_new(loop.base, fd, Int16(EV_READ | EV_PERSIST), { _, _, arg in
+            Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().discardInput()
+        }, me)
+        event_add(readEvent, nil)
+    }
+
+    private func discardInput() {
+        let count = Glibc.read(fd, loop.readBuffer, EventLoop.readBufferSize)
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
+    }
+
     // MARK: Socket events
 
     private func onReadable() {

@@ -241,6 +241,7 @@ final class HTTP2Worker: @unchecked Sendable {
             // Nothing is read meanwhile: the client's ClientHello waits in the kernel.
             loop.schedule(after: delay) { [weak connection] in connection?.start() }
         case .silent:
+            connection.startSilently()
             loop.schedule(after: HTTP2Server.silentLimit) { [weak connection] in connection?.close() }
         default:
             connection.start()

@@ -57,6 +57,10 @@ def test_silent_listener_accepts_and_never_answers(server_factory):
         pass
     assert time.monotonic() - started >= 0.9  # the TCP connect itself succeeded; nothing answered
     assert server.get_json("/v1/health")["status"] == "ok"  # the server is fine
+    deadline = time.monotonic() + 3
+    while server.stats()["connectionsOpen"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.stats()["connectionsOpen"] == 0, "the silent connection outlived its client"
     set_conditions(server, silent=False)
     assert tls_handshake_seconds(server, timeout=5) < 0.5
 
