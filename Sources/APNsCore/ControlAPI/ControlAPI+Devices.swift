@@ -31,9 +31,12 @@ extension ControlAPI {
         return ControlResponse(status: 200, json: ["deleted": .string(token)])
     }
 
-    /// The path's token lowercased; 400 unless it is non-empty, even-length hexadecimal
-    /// (spec section 9: APNs tokens are hex bytes of no fixed size).
+    /// The path's token lowercased; 400 unless it is non-empty, even-length hexadecimal of at
+    /// most 200 characters, the longest the APNs port accepts (spec section 9).
     static func deviceToken(_ text: String) throws(ControlError) -> String {
+        guard text.utf8.count <= ValidationOptions().maxTokenLength else {
+            throw .badRequest("token must be at most \(ValidationOptions().maxTokenLength) hex characters, got \(text.utf8.count)")
+        }
         let isHex = text.utf8.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
         }

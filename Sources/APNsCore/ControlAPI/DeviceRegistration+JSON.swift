@@ -76,11 +76,11 @@ extension DeviceRegistration {
     private static func milliseconds(_ value: ControlJSON) throws(ControlError) -> Int64 {
         switch value {
         // Foundation reads integral numbers such as 1.7e12 or 1700000000000.0 as integers too.
-        case .int(let ms): return ms
+        case .int(let ms) where ms >= 0: return ms
         case .string(let text): if let ms = ISO8601Millis.parse(text) { return ms }
         default: break
         }
-        throw .badRequest("unregisteredAt must be an integer (milliseconds since the epoch) "
+        throw .badRequest("unregisteredAt must be a non-negative integer (milliseconds since the epoch) "
             + "or an ISO 8601 string like 2026-11-30T08:49:03.123Z")
     }
 }

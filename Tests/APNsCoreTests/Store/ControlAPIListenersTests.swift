@@ -59,3 +59,22 @@ final class ControlAPIListenersTests: XCTestCase {
         XCTAssertEqual(ListenerConditions(refuseUntil: 10).admission(nowMilliseconds: 10), .proceed(delayMilliseconds: 0))
     }
 }
+
+final class ControlAPIDeviceBoundsTests: XCTestCase {
+    func testTokensLongerThanTheAPNsPortTakesAndNegativeTimesAreRefused() {
+        let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(), status: { StoreFixtures.status() })
+        let rows: [(String, String, String)] = [
+            (String(repeating: "ab", count: 101), #"{"environment":"sandbox"}"#, "at most 200 hex characters"),
+            ("abcd", #"{"environment":"sandbox","unregisteredAt":-1}"#, "non-negative"),
+        ]
+        for (token, body, message) in rows {
+            guard case .response(let response) = api.handle(ControlRequest(method: "PUT", path: "/v1/devices/\(token)",
+                                                                          body: Array(body.utf8))) else {
+                return XCTFail("PUT must answer at once")
+            }
+            XCTAssertEqual(response.status, 400, body)
+            XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains(message), String(decoding: response.body, as: UTF8.self))
+        }
+        XCTAssertEqual(api.registry.count, 0)
+    }
+}
