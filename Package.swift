@@ -30,12 +30,12 @@ let package = Package(
         .executableTarget(name: "mock-apns",
                           dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "HTTP2Client", "HTTP2Transport", "APNsTools"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
-        .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore"]),
+        .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
-        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth"]),
+        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TestSupport"]),
     ]
 )

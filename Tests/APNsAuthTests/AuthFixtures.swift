@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import Foundation
+import TestSupport
 import XCTest
 
 /// The committed TEST-ONLY material in `fixtures/auth/` (made by `tls/generate-auth-fixtures.sh`)
@@ -11,19 +12,8 @@ enum AuthFixtures {
     static let team1 = "TEAM000001"
     static let team2 = "TEAM000002"
 
-    /// `fixtures/auth/`, found from this file's real location (the test folder may be reached
-    /// through a symlink).
-    static let directory: String = {
-        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = url.appendingPathComponent("fixtures/auth")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("keys.json").path) {
-                return candidate.path
-            }
-            url.deleteLastPathComponent()
-        }
-        fatalError("fixtures/auth/keys.json not found above \(#filePath); run tls/generate-auth-fixtures.sh")
-    }()
+    /// `fixtures/auth/` in this repository.
+    static let directory = RepositoryPaths.path("fixtures/auth")
 
     static func path(_ name: String) -> String { directory + "/" + name }
 

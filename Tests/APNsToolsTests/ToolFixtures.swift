@@ -1,5 +1,6 @@
 import APNsAuth
 import Foundation
+import TestSupport
 import HTTP2Client
 import XCTest
 
@@ -10,19 +11,8 @@ enum ToolFixtures {
     static let teamID = "TEAM000001"
     static let issuedAt: Int64 = 1_800_000_000
 
-    /// `fixtures/auth/`, found from this file's real location (the test folder may be reached
-    /// through a symlink).
-    static let directory: String = {
-        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = url.appendingPathComponent("fixtures/auth")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("keys.json").path) {
-                return candidate.path
-            }
-            url.deleteLastPathComponent()
-        }
-        fatalError("fixtures/auth/keys.json not found above \(#filePath)")
-    }()
+    /// `fixtures/auth/` in this repository.
+    static let directory = RepositoryPaths.path("fixtures/auth")
 
     static func path(_ name: String) -> String { directory + "/" + name }
 

@@ -1,12 +1,13 @@
 import APNsCore
 import Foundation
+import TestSupport
 import XCTest
 
 /// Docker does not run on our machines, so this checks docker-compose.yml and the Dockerfile
 /// against the CLI instead: the command parses, and the ports it listens on are the ones published.
 final class DockerComposeTests: XCTestCase {
     func read(_ name: String) throws -> String {
-        try String(contentsOf: repositoryRoot.appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOf: RepositoryPaths.root.appendingPathComponent(name), encoding: .utf8)
     }
 
     /// The JSON-style flow list after `prefix` on its line, e.g. `command: ["serve", ...]`.
@@ -36,7 +37,7 @@ final class DockerComposeTests: XCTestCase {
         for path in [configuration.listeners[0].tlsCertificatePath, configuration.listeners[0].tlsKeyPath] {
             let file = try XCTUnwrap(path)
             XCTAssertTrue(file.hasPrefix("/app/tls/"), file)
-            let local = repositoryRoot.appendingPathComponent("tls").appendingPathComponent(String(file.dropFirst("/app/tls/".count)))
+            let local = RepositoryPaths.root.appendingPathComponent("tls").appendingPathComponent(String(file.dropFirst("/app/tls/".count)))
             XCTAssertTrue(FileManager.default.fileExists(atPath: local.path), "\(local.path) is not in the repo")
         }
         for alias in ["api.sandbox.push.apple.com", "api.push.apple.com", "api.development.push.apple.com"] {
