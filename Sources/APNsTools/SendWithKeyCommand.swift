@@ -18,19 +18,8 @@ public enum SendWithKeyCommand {
     /// - Parameter now: the token's `iat`, in seconds since the Unix epoch.
     /// - Returns: the exit status (see `SendCommand`); 2 when the key file cannot be loaded.
     public static func run(_ arguments: [String], output: SendOutput, now: () -> Int64 = APNsTools.now) -> Int32 {
-        let commandLine: SendCommandLine
-        do {
-            commandLine = try parse(arguments, issuedAt: now())
-        } catch {
-            output.standardError(error.description)
-            return 2
-        }
-        switch commandLine {
-        case .help(let text):
-            output.standardOutput(text)
-            return 0
-        case .send(let options):
-            return SendCommand.execute(options, output: output)
+        SendCommand.run(arguments, output: output) { arguments throws(SendUsageError) in
+            try parse(arguments, issuedAt: now())
         }
     }
 

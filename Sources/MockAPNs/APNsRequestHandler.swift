@@ -124,13 +124,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*).
         var tokenAfter = state.token
-        var closingReason: Reason?
         let authorize: ((Verdict) -> AuthorizationResult)? = listener.authMode == .none ? nil : { [clock, keys] verdict in
             if let certificate = state.certificate {
-                let result = APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
-                                                                     environment: listener.environment, now: clock.now())
-                if result.reason == .badCertificate || result.reason == .badCertificateEnvironment { closingReason = result.reason }
-                return result
+                return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
+                                                               environment: listener.environment, now: clock.now())
             }
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
                                                           environment: listener.environment, mode: listener.authMode,
@@ -146,7 +143,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
         }
-        if let closingReason, outcome.fault == nil, response.status == closingReason.status {
+        if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
             // section 5; cases C2): last-stream-id 0, NO_ERROR.
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: ResponseBuilder.body(reason: closingReason, timestamp: nil))

@@ -88,7 +88,8 @@ public final class Gateway: Sendable {
         let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
                                                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                                                 status: answer.status == 0 ? nil : answer.status)
-        return GatewayOutcome(response: response, seq: seq, fault: fault)
+        return GatewayOutcome(response: response, seq: seq, fault: fault,
+                              connectionEndReason: connectionEnds ? verdict.reason : nil)
     }
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's
@@ -144,4 +145,7 @@ public struct GatewayOutcome: Sendable {
     public var seq: UInt64
     /// The fault to carry out on the stream or connection, if a rule applied.
     public var fault: FaultDecision?
+    /// Set when the credential check ends the whole connection with this reason (GOAWAY
+    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; cases C2).
+    public var connectionEndReason: Reason?
 }

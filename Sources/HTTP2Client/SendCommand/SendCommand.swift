@@ -22,9 +22,17 @@ public enum SendCommand {
     /// usage error here: signing is APNsTools' `SendWithKeyCommand`.
     /// - Returns: the exit status.
     public static func run(_ arguments: [String], output: SendOutput) -> Int32 {
+        run(arguments, output: output, parse: SendArgumentParser.parse)
+    }
+
+    /// Runs `mock-apns send` with a parser of the caller's (e.g. one that also signs a provider
+    /// token): usage errors exit 2, `--help` prints, a send line executes.
+    /// - Returns: the exit status.
+    public static func run(_ arguments: [String], output: SendOutput,
+                           parse: ([String]) throws(SendUsageError) -> SendCommandLine) -> Int32 {
         let commandLine: SendCommandLine
         do {
-            commandLine = try SendArgumentParser.parse(arguments)
+            commandLine = try parse(arguments)
         } catch {
             output.standardError(error.description)
             return 2
