@@ -126,6 +126,11 @@ public final class MockAPNsServer: @unchecked Sendable {
                                         authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
         }, keys: keys, clock: clock, profile: configuration.streamProfile,
            maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams), logger: Logger(level: configuration.logLevel))
+        let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+        for listener in configuration.listeners {
+            guard let update = listener.conditions else { continue }
+            handler.conditions.set(update.applied(to: ListenerConditions(), nowMilliseconds: startMilliseconds), for: listener.name)
+        }
         let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
         try http2.start()
         listenerConditions = handler.conditions

@@ -77,6 +77,28 @@ def test_refused_connections_for_a_while(server_factory):
     assert tls_handshake_seconds(server, timeout=5) < 0.5  # the refusal ended by itself
 
 
+def test_config_file_conditions_apply_from_start(server_factory):
+    server = server_factory(config={"listeners": [{"name": "sandbox", "conditions": {"handshakeDelayMs": 800}}]})
+    listed = server.get_json("/v1/listeners")["listeners"]
+    assert listed[0]["name"] == "sandbox" and listed[0]["conditions"]["handshakeDelayMs"] == 800
+    assert tls_handshake_seconds(server, timeout=5) >= 0.75
+    set_conditions(server, handshakeDelayMs=0)  # the control API changes them as usual
+    assert tls_handshake_seconds(server, timeout=5) < 0.5
+
+
+def test_config_file_refusal_counts_from_start(server_factory):
+    server = server_factory(config={"listeners": [{"name": "sandbox", "conditions": {"refuseMs": 60000}}]})
+    try:
+        tls_handshake_seconds(server, timeout=2)
+        raise AssertionError("a listener refusing from start completed a handshake")
+    except (ConnectionResetError, ssl.SSLError, ConnectionAbortedError, BrokenPipeError):
+        pass
+    refuse_until = server.get_json("/v1/listeners")["listeners"][0]["conditions"]["refuseUntil"]
+    assert 50_000 < refuse_until - time.time() * 1000 <= 60_000
+    set_conditions(server, refuseMs=0)
+    assert tls_handshake_seconds(server, timeout=5) < 0.5
+
+
 def test_unknown_listener_is_404(server):
     response = server.put("/v1/listeners/nope/conditions", {"silent": True})
     assert response.status == 404

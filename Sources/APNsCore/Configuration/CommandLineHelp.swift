@@ -95,7 +95,8 @@ enum CommandLineHelp {
     CONFIGURATION FILE
       One JSON object; // and /* */ comments and trailing commas are allowed,
       unknown keys are errors. Keys: listeners (name, host, port, listen,
-      environment, plaintext, tls, alpn, auth, clientCAs), control, maxRecords,
+      environment, plaintext, tls, alpn, auth, clientCAs, conditions:
+      handshakeDelayMs, silent, refuseMs), control, maxRecords,
       registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason,
       devices, http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
       drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds, faults

@@ -18,10 +18,12 @@ public enum ConfigurationFile {
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
                                "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
                                "idleTimeoutSeconds", "idleAction"]
-    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs"]
+    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
+                               "conditions"]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
     static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
+    static let conditionsKeys = ListenerConditionsUpdate.fields
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -181,7 +183,20 @@ public enum ConfigurationFile {
                 listener.clientCAPaths.append(try element.text(at: "\(reader.field("clientCAs"))[\(index)]", expected: "a file path"))
             }
         }
+        if let conditions = reader["conditions"], conditions != .null {
+            listener.conditions = try listenerConditions(conditions, path: reader.field("conditions"))
+        }
         return listener
+    }
+
+    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
+    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConditionsUpdate {
+        let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
+        let delayRange = ListenerConditionsUpdate.handshakeDelayRange, refuseRange = ListenerConditionsUpdate.refuseRange
+        return ListenerConditionsUpdate(
+            handshakeDelayMs: try reader.integer("handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)).map(Int64.init),
+            silent: try reader.boolean("silent"),
+            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(Int64.init))
     }
 
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.

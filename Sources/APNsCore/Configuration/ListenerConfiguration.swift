@@ -27,13 +27,17 @@ public struct ListenerConfiguration: Sendable, Equatable {
     /// Non-empty turns on mutual TLS: the listener asks each client for a certificate. Not
     /// allowed on a plaintext listener. Default `[]` (no client certificates are asked for).
     public var clientCAPaths: [String]
+    /// Conditions for new connections from start (handshake delay, silent accept, refusal;
+    /// cases C15), as `PUT /v1/listeners/{name}/conditions` would set them; a refusal counts
+    /// from start. Default `nil`: connections are served normally.
+    public var conditions: ListenerConditionsUpdate?
 
     /// Creates a listener; every parameter defaults as documented on its property.
     public init(name: String = "default", host: String = "127.0.0.1", port: Int = 2197,
                 environment: APNsEnvironment = .sandbox, plaintext: Bool = false,
                 tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
                 alpn: ALPNPolicy = .optional, auth: AuthModeSetting = .permissive,
-                clientCAPaths: [String] = []) {
+                clientCAPaths: [String] = [], conditions: ListenerConditionsUpdate? = nil) {
         self.name = name
         self.host = host
         self.port = port
@@ -44,6 +48,7 @@ public struct ListenerConfiguration: Sendable, Equatable {
         self.alpn = alpn
         self.auth = auth
         self.clientCAPaths = clientCAPaths
+        self.conditions = conditions
     }
 
     /// `host:port`, with IPv6 hosts in brackets (`[::1]:2197`).

@@ -23,11 +23,10 @@ extension ControlAPI {
             let silent: Bool?
             let refuseMs: Int64?
         }
-        let allowed: Set<String> = ["handshakeDelayMs", "silent", "refuseMs"]
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw .badRequest("body must be a JSON object with handshakeDelayMs, silent and/or refuseMs")
         }
-        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
+        if let unknown = object.keys.first(where: { !ListenerConditionsUpdate.fields.contains($0) }) {
             throw .badRequest("unknown field '\(unknown)'; fields: handshakeDelayMs, silent, refuseMs")
         }
         let decoded: Body
@@ -36,15 +35,10 @@ extension ControlAPI {
         } catch {
             throw .badRequest("handshakeDelayMs and refuseMs must be integers (milliseconds), silent a boolean")
         }
-        if let delay = decoded.handshakeDelayMs {
-            guard (0...600_000).contains(delay) else { throw .badRequest("handshakeDelayMs must be 0 to 600000, got \(delay)") }
-            conditions.handshakeDelayMs = delay
-        }
-        if let silent = decoded.silent { conditions.silent = silent }
-        if let refuse = decoded.refuseMs {
-            guard (0...86_400_000).contains(refuse) else { throw .badRequest("refuseMs must be 0 to 86400000, got \(refuse)") }
-            conditions.refuseUntil = refuse == 0 ? nil : nowMilliseconds + refuse
-        }
+        let update = ListenerConditionsUpdate(handshakeDelayMs: decoded.handshakeDelayMs, silent: decoded.silent,
+                                              refuseMs: decoded.refuseMs)
+        if let problem = update.problem { throw .badRequest(problem) }
+        conditions = update.applied(to: conditions, nowMilliseconds: nowMilliseconds)
         board.set(conditions, for: name)
         let environment = board.listeners.first { $0.name == name }?.environment.rawValue ?? ""
         return ControlResponse(status: 200, encoding: ListenerItem(name: name, environment: environment, conditions: conditions))

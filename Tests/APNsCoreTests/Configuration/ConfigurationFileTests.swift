@@ -51,7 +51,8 @@ final class ConfigurationFileTests: XCTestCase {
               "auth": "none" },
             { "name": "prod", "listen": "[::1]:4444", "environment": "production",
               "tls": { "certificate": "/etc/cert.pem", "key": "/etc/key.pem" }, "auth": "strict",
-              "clientCAs": ["/etc/ca-1.pem", "ca-2.pem"] }
+              "clientCAs": ["/etc/ca-1.pem", "ca-2.pem"],
+              "conditions": { "handshakeDelayMs": 9000, "silent": true, "refuseMs": 5000 } }
           ],
           "control": { "host": "[::1]", "port": 9000 },
           "maxRecords": 7,
@@ -78,7 +79,8 @@ final class ConfigurationFileTests: XCTestCase {
                                   auth: AuthModeSetting.none),
             ListenerConfiguration(name: "prod", host: "::1", port: 4444, environment: .production,
                                   tlsCertificatePath: "/etc/cert.pem", tlsKeyPath: "/etc/key.pem", auth: .strict,
-                                  clientCAPaths: ["/etc/ca-1.pem", "ca-2.pem"]),
+                                  clientCAPaths: ["/etc/ca-1.pem", "ca-2.pem"],
+                                  conditions: ListenerConditionsUpdate(handshakeDelayMs: 9000, silent: true, refuseMs: 5000)),
         ]
         expected.control = ControlConfiguration(host: "::1", port: 9000)
         expected.maxRecords = 7
@@ -194,7 +196,16 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"listeners": [5]}"#, "listeners[0]: expected an object, got 5"),
             ErrorRow(#"{"listeners": [{"hots": "x"}]}"#,
                      #"listeners[0].hots: unknown key (did you mean "host"?); valid keys here: name, host, port, listen, "#
-                        + "environment, plaintext, tls, alpn, auth, clientCAs"),
+                        + "environment, plaintext, tls, alpn, auth, clientCAs, conditions"),
+            ErrorRow(#"{"listeners": [{"conditions": {"delayMs": 5}}]}"#,
+                     #"listeners[0].conditions.delayMs: unknown key; valid keys here: handshakeDelayMs, silent, refuseMs"#),
+            ErrorRow(#"{"listeners": [{"conditions": {"handshakeDelayMs": 600001}}]}"#,
+                     "listeners[0].conditions.handshakeDelayMs: expected an integer from 0 to 600000, got 600001"),
+            ErrorRow(#"{"listeners": [{"conditions": {"refuseMs": -1}}]}"#,
+                     "listeners[0].conditions.refuseMs: expected an integer from 0 to 86400000, got -1"),
+            ErrorRow(#"{"listeners": [{"conditions": {"silent": "yes"}}]}"#,
+                     #"listeners[0].conditions.silent: expected true or false, got "yes""#),
+            ErrorRow(#"{"listeners": [{"conditions": 5}]}"#, "listeners[0].conditions: expected an object, got 5"),
             ErrorRow(#"{"listeners": [{"clientCA": ["ca.pem"]}]}"#,
                      #"listeners[0].clientCA: unknown key (did you mean "clientCAs"?)"#, exact: false),
             ErrorRow(#"{"listeners": [{}, {"port": "abc"}]}"#, #"listeners[1].port: expected an integer from 0 to 65535, got "abc""#),

@@ -30,6 +30,7 @@ final class ExampleConfigurationTests: XCTestCase {
         // test client CA; the key manifest is the repository's test keys. Both found relative to the file.
         XCTAssertEqual(configuration.listeners.map(\.auth), [.permissive, .strict])
         XCTAssertEqual(configuration.listeners[0].clientCAPaths, [])
+        XCTAssertEqual(configuration.listeners[0].conditions, ListenerConditionsUpdate(handshakeDelayMs: 0, silent: false, refuseMs: 0))
         XCTAssertEqual(configuration.listeners[1].clientCAPaths.count, 1)
         let manifest = try XCTUnwrap(configuration.keysManifestPath)
         for path in configuration.listeners[1].clientCAPaths + [manifest] {
@@ -86,6 +87,7 @@ final class ExampleConfigurationTests: XCTestCase {
             ("", ConfigurationFile.topLevelKeys),
             ("listeners", ConfigurationFile.listenerKeys),
             ("listeners.tls", ConfigurationFile.tlsKeys),
+            ("listeners.conditions", ConfigurationFile.conditionsKeys),
             ("control", ConfigurationFile.controlKeys),
             ("devices", ConfigurationFile.deviceKeys),
             ("http2", ConfigurationFile.http2Keys),

@@ -1,0 +1,47 @@
+/// A change to one listener's conditions, every field optional: the body of
+/// `PUT /v1/listeners/{name}/conditions`, and a listener's `"conditions"` in the config file
+/// (where it applies from start). Cases C15.
+public struct ListenerConditionsUpdate: Sendable, Equatable {
+    /// Milliseconds each new connection waits before its handshake, 0 to 600,000 (10 minutes);
+    /// 0 ends a delay. nil: unchanged.
+    public var handshakeDelayMs: Int64?
+    /// Accept new connections at the TCP level and never answer them. nil: unchanged.
+    public var silent: Bool?
+    /// Refuse new connections (TCP reset) for this many milliseconds from the moment the update
+    /// applies, 0 to 86,400,000 (a day); 0 ends a refusal. nil: unchanged.
+    public var refuseMs: Int64?
+
+    /// The accepted range of `handshakeDelayMs`, milliseconds.
+    public static let handshakeDelayRange: ClosedRange<Int64> = 0...600_000
+    /// The accepted range of `refuseMs`, milliseconds.
+    public static let refuseRange: ClosedRange<Int64> = 0...86_400_000
+    /// The field names, as in JSON.
+    public static let fields = ["handshakeDelayMs", "silent", "refuseMs"]
+
+    public init(handshakeDelayMs: Int64? = nil, silent: Bool? = nil, refuseMs: Int64? = nil) {
+        self.handshakeDelayMs = handshakeDelayMs
+        self.silent = silent
+        self.refuseMs = refuseMs
+    }
+
+    /// The first field out of range, as a message naming it and its range; nil when all are in range.
+    public var problem: String? {
+        if let delay = handshakeDelayMs, !Self.handshakeDelayRange.contains(delay) {
+            return "handshakeDelayMs must be 0 to \(Self.handshakeDelayRange.upperBound), got \(delay)"
+        }
+        if let refuse = refuseMs, !Self.refuseRange.contains(refuse) {
+            return "refuseMs must be 0 to \(Self.refuseRange.upperBound), got \(refuse)"
+        }
+        return nil
+    }
+
+    /// `conditions` with this update's fields replaced; a refusal counts from `nowMilliseconds`
+    /// (milliseconds since the Unix epoch). Call only when `problem` is nil.
+    public func applied(to conditions: ListenerConditions, nowMilliseconds: Int64) -> ListenerConditions {
+        var result = conditions
+        if let handshakeDelayMs { result.handshakeDelayMs = handshakeDelayMs }
+        if let silent { result.silent = silent }
+        if let refuseMs { result.refuseUntil = refuseMs == 0 ? nil : nowMilliseconds + refuseMs }
+        return result
+    }
+}
