@@ -51,6 +51,11 @@ final class HTTP2Callbacks: @unchecked Sendable {
         // We acknowledge received DATA ourselves (nghttp2_session_consume), so a fault can hold
         // WINDOW_UPDATE back.
         nghttp2_option_set_no_auto_window_update(options, 1)
+        // nghttp2's rapid-reset guard (CVE-2023-44487) ends a connection with GOAWAY
+        // INTERNAL_ERROR after 1,000 RST_STREAMs plus 33 per second. A sender that cancels its
+        // timed-out streams under load crosses that, and Apple documents no such limit, so a
+        // mock must not impose it: the guard stays only against a runaway client.
+        nghttp2_option_set_stream_reset_rate_limit(options, HTTP2Limits.streamResetBurst, HTTP2Limits.streamResetsPerSecond)
         self.options = options!
     }
 
