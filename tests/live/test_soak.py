@@ -6,6 +6,7 @@ Every push is held for HOLD_MS by a delay fault, so each wave really has 1000 st
 the server at once. In each wave one stream in ten is reset before its request is complete
 (HEADERS without END_STREAM, then RST_STREAM CANCEL) and one in ten after it is complete, while
 the server holds it (its delayed answer then targets a closed stream); the rest are answered.
+A shorter neighbour has the server reset a seeded fifth of the held streams instead.
 
 The soak lasts MOCK_APNS_SOAK_SECONDS (default 40) so that CI stays short; set it higher (e.g.
 600) for a long run. The record ring is bounded small so that records stop adding memory after
@@ -115,3 +116,38 @@ def test_soak_of_1000_concurrent_streams_with_resets(server_factory):
     stats = server.stats()
     assert stats["connectionsOpen"] == 1 or stats["connectionsOpen"] == 0
     assert server.get_json("/v1/health")["status"] == "ok"
+
+
+def test_neighbour_server_resets_a_seeded_fifth_of_1000_held_streams(server_factory):
+    server = server_factory("--max-records", "2000")
+    reset_rule = server.control("POST", "/v1/faults", {
+        "match": {"probability": 0.2, "seed": 7},
+        "action": {"type": "delay", "ms": HOLD_MS, "then": {"type": "resetStream", "errorCode": "REFUSED_STREAM"}}})
+    hold_rule = server.control("POST", "/v1/faults", {"action": {"type": "delay", "ms": HOLD_MS}})
+    assert reset_rule.status == 201 and hold_rule.status == 201
+    client = h2_client_for(server.listener, timeout=30)
+    refused = answered = 0
+    try:
+        client.wait_for_settings()
+        for wave in range(4):
+            token_base = uuid.uuid4().hex
+            sids = [client.start_request(apns_headers(f"{token_base}{i:032x}"), BODY) for i in range(STREAMS)]
+            client._send_pending_data()
+            client.pump(lambda: all(client.responses[sid].done for sid in sids), timeout=HOLD_MS / 1000 + 20)
+            outcomes = [(client.responses[sid].status, client.responses[sid].reset) for sid in sids]
+            assert set(outcomes) <= {(200, None), (None, h2.errors.ErrorCodes.REFUSED_STREAM)}, set(outcomes)
+            refused += sum(1 for status, _ in outcomes if status is None)
+            answered += sum(1 for status, _ in outcomes if status == 200)
+            for sid in sids:
+                client.responses.pop(sid, None)
+            client.frames.clear()
+        deadline = time.monotonic() + 3
+        while open_streams(server) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert open_streams(server) == 0, "streams left open on an idle connection"
+    finally:
+        client.close()
+    fired = {rule["id"]: rule["fired"] for rule in server.get_json("/v1/faults")["faults"]}
+    reset_id, hold_id = reset_rule.json["faults"][0]["id"], hold_rule.json["faults"][0]["id"]
+    assert refused == fired[reset_id] and answered == fired[hold_id], (refused, answered, fired)
+    assert 0.15 * 4 * STREAMS < refused < 0.25 * 4 * STREAMS, refused
