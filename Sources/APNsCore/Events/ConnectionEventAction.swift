@@ -73,7 +73,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .handshakeDelay(let ms): return "handshake delayed \(ms) ms"
         case .silentAccept: return "accepted silently, never answered"
         case .refused: return "refused with a TCP reset"
-        case .closed(let requests, let age): return "closed after \(requests) requests and \(age) ms"
+        case .closed(let requests, let age): return "closed after \(requests) request\(requests == 1 ? "" : "s") and \(age) ms"
         }
     }
 }
