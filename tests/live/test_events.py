@@ -341,10 +341,13 @@ def test_silent_accept_is_an_event(mock):
 
 def test_refused_connection_is_an_event_without_connection_id(mock):
     set_conditions(mock, refuseMs=5000)
-    raw = socket.create_connection((mock.listener.host, mock.listener.port), timeout=2)
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.settimeout(2)
+    raw.bind((mock.listener.host, 0))  # the address is known even if the reset beats connect()
     address = "%s:%d" % raw.getsockname()[:2]
     try:
         with pytest.raises((ConnectionResetError, BrokenPipeError)):
+            raw.connect((mock.listener.host, mock.listener.port))
             raw.sendall(b"\x16\x03\x01\x00\x00")
             while raw.recv(100):  # the server resets at once
                 pass
