@@ -334,13 +334,16 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Sends no WINDOW_UPDATE for `seconds`: received DATA is acknowledged only afterwards, so
-    /// a sender's flow-control window runs dry (a stall as the client sees it).
-    public func withholdWindowUpdates(for seconds: Double) {
+    /// a sender's flow-control window runs dry (a stall as the client sees it). `ended` is
+    /// called with the bytes acknowledged when the stall ends (not when a new stall replaces
+    /// it or the connection closes first).
+    public func withholdWindowUpdates(for seconds: Double, ended: ((_ withheldBytes: Int) -> Void)? = nil) {
         guard phase == .open else { return }
         windowStall?.cancel()
         windowStall = loop.schedule(after: seconds) { [weak self] in
             guard let self, let session = self.session else { return }
             self.windowStall = nil
+            let withheldBytes = self.withheld.reduce(0) { $0 + $1.length }
             for (streamID, length) in self.withheld {
                 // A stream may be gone; its bytes still count for the connection window.
                 if nghttp2_session_consume(session, streamID, length) != 0 {
@@ -349,6 +352,7 @@ public final class HTTP2Connection: @unchecked Sendable {
             }
             self.withheld.removeAll()
             self.flush()
+            ended?(withheldBytes)
         }
     }
 
@@ -361,8 +365,11 @@ public final class HTTP2Connection: @unchecked Sendable {
             if quiet + 0.001 < idle {
                 self.armIdleTimer(after: idle - quiet)
             } else if let debugData = self.settings.idleGoAwayDebugData {
+                // Told first, so the record comes before the close the GOAWAY may lead to at once.
+                self.handler.transportEvent(.idleGoAway(lastStreamID: self.lastProcessedStreamID, debugData: debugData), on: self)
                 self.goAway(errorCode: 0, debugData: debugData)
             } else {
+                self.handler.transportEvent(.idleReset, on: self)
                 self.close(reset: true)
             }
         }
@@ -495,6 +502,7 @@ public final class HTTP2Connection: @unchecked Sendable {
                                       data.baseAddress, data.count)
         }
         drainTimer = loop.schedule(after: drainTimeout) { [weak self] in self?.close() }
+        handler.transportEvent(.shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
         flush()
     }
 
@@ -546,6 +554,15 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// The number of streams open now.
     public var openStreamCount: Int { streams.count }
+    /// True until GOAWAY, close or reset: new streams are served and SETTINGS can change.
+    public var isOpen: Bool { phase == .open }
+    /// True once the socket is closed.
+    public var isClosed: Bool { phase == .closed }
+    /// True while `goAway` would send a frame: the HTTP/2 session runs and the socket is open.
+    public var canSendGoAway: Bool { (phase == .open || phase == .draining) && session != nil }
+    /// The highest stream id nghttp2 has processed: the last-stream-id a GOAWAY sent now carries
+    /// by default (0 before the session starts).
+    public var lastProcessedStreamID: Int32 { session.map { nghttp2_session_get_last_proc_stream_id($0) } ?? 0 }
 
     private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
         stream.responseBody = response.body

@@ -30,6 +30,12 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// The SETTINGS to open `connection` with, given the listener's; called once after the
     /// handshake, before `connectionOpened`. The default keeps the listener's.
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings
+    /// The transport did something to `connection` on its own (a listener condition, the idle
+    /// timeout, a graceful shutdown); on the connection's loop thread. The default ignores it.
+    func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection)
+    /// A connection from `peer` accepted on `listenerIndex` was refused (`admit` said `.refuse`)
+    /// and reset; it got no id. Called on the accept thread. The default ignores it.
+    func connectionRefused(listenerIndex: Int, peer: String)
 }
 
 /// How a new connection is treated before its first byte is read.
@@ -47,4 +53,6 @@ extension HTTP2RequestHandler {
     public func admit(listenerIndex: Int) -> HTTP2Admission { .proceed(delay: 0) }
     public func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? { nil }
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
+    public func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {}
+    public func connectionRefused(listenerIndex: Int, peer: String) {}
 }

@@ -126,13 +126,14 @@ public final class HTTP2Server: @unchecked Sendable {
             }
         }
         let admission = handler.admit(listenerIndex: listenerIndex)
+        let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         if admission == .refuse {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             Glibc.close(fd)
+            handler.connectionRefused(listenerIndex: listenerIndex, peer: peer)
             return
         }
-        let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
         acceptedCount.add(1, ordering: .relaxed)
         let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
@@ -240,8 +241,10 @@ final class HTTP2Worker: @unchecked Sendable {
         case .proceed(let delay) where delay > 0:
             // Nothing is read meanwhile: the client's ClientHello waits in the kernel.
             loop.schedule(after: delay) { [weak connection] in connection?.start() }
+            handler.transportEvent(.handshakeDelayed(seconds: delay), on: connection)
         case .silent:
             connection.startSilently()
+            handler.transportEvent(.heldSilent, on: connection)
             loop.schedule(after: HTTP2Server.silentLimit) { [weak connection] in connection?.close() }
         default:
             connection.start()

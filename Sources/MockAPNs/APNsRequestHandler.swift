@@ -6,7 +6,9 @@ import HTTP2Transport
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
 /// `PushRequest`, checks credentials (provider token or client certificate) with APNsAuth,
 /// lets the gateway decide and record it, and hands the response back. Also carries out the
-/// `apple-observed` stream profile's SETTINGS changes.
+/// `apple-observed` stream profile's SETTINGS changes, and records connection events (opened,
+/// closed, listener conditions, idle timeouts, shutdown, and the GOAWAY, SETTINGS, close and
+/// reset that faults, the profile and certificate rejections send).
 final class APNsRequestHandler: HTTP2RequestHandler {
     /// One entry per listener, in the transport's listener order.
     struct Listener: Sendable {
@@ -21,6 +23,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     let conditions: ListenerConditionsBoard
     /// The listeners, in the transport's order.
     let listeners: [Listener]
+    /// Where connection events go.
+    let events: ConnectionEventRecorder
     private let keys: KeyStore
     private let clock: ServerClock
     private let profile: StreamProfile
@@ -28,11 +32,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private let logger: Logger
     private let debug: Bool
 
-    init(gateway: Gateway, listeners: [Listener], keys: KeyStore, clock: ServerClock, profile: StreamProfile,
-         maxConcurrentStreams: UInt32, logger: Logger) {
+    init(gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
+         profile: StreamProfile, maxConcurrentStreams: UInt32, logger: Logger) {
         self.gateway = gateway
         conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
+        self.events = ConnectionEventRecorder(store: events, listeners: listeners, logger: logger)
         self.keys = keys
         self.clock = clock
         self.profile = profile
@@ -96,12 +101,38 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {
-        if debug { logger.log(.debug, "connection \(connection.info.id) opened from \(connection.info.peer), ALPN \(connection.info.alpn ?? "none")") }
+        events.record(.opened(alpn: connection.info.alpn, tls: connection.info.tls,
+                              maxConcurrentStreams: connection.announcedMaxConcurrentStreams),
+                      origin: .lifecycle, on: connection)
     }
 
     func connectionClosed(_ connection: HTTP2Connection) {
         gateway.faults.connectionClosed(id: connection.info.id)
-        if debug { logger.log(.debug, "connection \(connection.info.id) closed after \(connection.requestCount) requests") }
+        let age = Int64((HTTP2Connection.monotonicSeconds() - connection.acceptedAt) * 1000)
+        events.record(.closed(requests: connection.requestCount, ageMilliseconds: age), origin: .lifecycle, on: connection)
+    }
+
+    /// Listener conditions met, idle timeouts and shutdown GOAWAYs, as connection events.
+    func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {
+        switch event {
+        case .handshakeDelayed(let seconds):
+            events.record(.handshakeDelay(milliseconds: Int64((seconds * 1000).rounded())), origin: .listenerCondition,
+                          on: connection)
+        case .heldSilent:
+            events.record(.silentAccept, origin: .listenerCondition, on: connection)
+        case .idleGoAway(let last, let debugData):
+            events.record(.goaway(errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0),
+                          origin: .idleTimeout, on: connection)
+        case .idleReset:
+            events.record(.reset(when: nil), origin: .idleTimeout, on: connection)
+        case .shutdownGoAway(let code, let last, let debugData):
+            events.record(.goaway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil),
+                          origin: .shutdown, on: connection)
+        }
+    }
+
+    func connectionRefused(listenerIndex: Int, peer: String) {
+        events.record(.refused, origin: .listenerCondition, listenerIndex: listenerIndex, connectionID: nil, peer: peer)
     }
 
     // MARK: Requests
@@ -146,13 +177,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
             // section 5; cases C2): last-stream-id 0, NO_ERROR.
-            return .goAway(errorCode: 0, lastStreamID: 0, debugData: ResponseBuilder.body(reason: closingReason, timestamp: nil))
+            let debugData = ResponseBuilder.body(reason: closingReason, timestamp: nil)
+            events.record(.goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
+                          origin: .certificate, on: connection)
+            return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
         let answer = HTTP2Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
                                    body: response.body)
         guard let fault = outcome.fault else { return .respond(answer) }
-        return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection)
+        return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
+                                      origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
     }
 
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
@@ -174,11 +209,18 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
         if !accepted && !state.streamsLowered {
             state.streamsLowered = true
-            connection.setMaxConcurrentStreams(1)
+            setMaxConcurrentStreams(1, on: connection)
         } else if accepted && state.streamsLowered {
             state.streamsLowered = false
-            connection.setMaxConcurrentStreams(maxConcurrentStreams)
+            setMaxConcurrentStreams(maxConcurrentStreams, on: connection)
         }
+    }
+
+    private func setMaxConcurrentStreams(_ limit: UInt32, on connection: HTTP2Connection) {
+        guard connection.isOpen else { return }
+        events.record(.settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
+                      origin: .streamProfile, on: connection)
+        connection.setMaxConcurrentStreams(limit)
     }
 }
 

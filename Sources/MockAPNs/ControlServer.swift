@@ -2,7 +2,8 @@ import APNsCore
 import HTTP2Transport
 
 /// Serves the JSON control API over HTTP/1.1 (libevent `evhttp`) on its own port, and drives
-/// `GET /v1/deliveries/wait` long polls by re-checking every few milliseconds.
+/// `GET /v1/deliveries/wait` and `GET /v1/events/wait` long polls by re-checking every few
+/// milliseconds.
 final class ControlServer: @unchecked Sendable {
     /// How often a pending wait re-checks the store, in seconds: well inside the 50 ms promise.
     static let pollInterval = 0.005
@@ -11,7 +12,7 @@ final class ControlServer: @unchecked Sendable {
     private let loop: EventLoop
     private var server: HTTP1Server?
     /// Long polls not yet answered, by a counter; answered with what matched when the server stops.
-    private var pending: [Int: (wait: DeliveryWait, exchange: HTTP1Exchange, timer: LoopTimer?)] = [:]
+    private var pending: [Int: (wait: ControlWait, exchange: HTTP1Exchange, timer: LoopTimer?)] = [:]
     private var nextPending = 0
 
     init(api: ControlAPI, loop: EventLoop) {
@@ -58,7 +59,7 @@ final class ControlServer: @unchecked Sendable {
         }
     }
 
-    private func poll(_ current: DeliveryWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
+    private func poll(_ current: ControlWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
         var wait = current
         let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
         if let response = api.waitResult(&wait, timedOut: timedOut) {

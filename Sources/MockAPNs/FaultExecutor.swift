@@ -3,20 +3,25 @@ import HTTP2Transport
 
 /// Carries out a fault rule's action on the transport, on the connection's loop thread: the
 /// stream is answered, delayed, stalled or reset, or the connection gets GOAWAY, SETTINGS, a
-/// FIN or a TCP RST (issue "Fault injection"; cases C1-C7).
+/// FIN or a TCP RST (issue "Fault injection"; cases C1-C7). What touches the connection is also
+/// recorded as a connection event, just before it is done.
 enum FaultExecutor {
-    /// - Parameter answer: the response the stream gets when the action answers it (the fault's
-    ///   own for `respond`, else the normal one).
+    /// - Parameters:
+    ///   - answer: the response the stream gets when the action answers it (the fault's own for
+    ///     `respond`, else the normal one).
+    ///   - origin: the rule, for the connection events.
     /// - Returns: what the transport does with the stream now.
-    static func carryOut(_ action: FaultAction, answer: HTTP2Response, streamID: Int32,
-                         on connection: HTTP2Connection) -> HTTP2Action {
+    static func carryOut(_ action: FaultAction, answer: HTTP2Response, streamID: Int32, on connection: HTTP2Connection,
+                         origin: ConnectionEventOrigin, events: ConnectionEventRecorder) -> HTTP2Action {
         switch action {
         case .respond, .sickConnection, .sequence, .rateLimit:
             return .respond(answer)
         case .delay(let milliseconds, let then):
             connection.loop.schedule(after: Double(milliseconds) / 1000) { [weak connection] in
                 guard let connection else { return }
-                let later = then.map { carryOut($0, answer: answer, streamID: streamID, on: connection) } ?? .respond(answer)
+                let later = then.map {
+                    carryOut($0, answer: answer, streamID: streamID, on: connection, origin: origin, events: events)
+                } ?? .respond(answer)
                 apply(later, streamID: streamID, on: connection)
             }
             return .noResponse
@@ -29,10 +34,16 @@ enum FaultExecutor {
             // correct sender retries it (cases C1); after it, the stream counts as processed.
             let last = goaway.lastStreamId ?? (goaway.when == .beforeResponse ? max(0, streamID - 2) : nil)
             let send = { [weak connection] in
-                guard let connection else { return }
+                guard let connection, connection.canSendGoAway else { return }
+                let sentLast = last ?? connection.lastProcessedStreamID
+                let closeAfter = goaway.keepOpen ? nil : goaway.closeAfterMs
+                events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: goaway.debugBytes,
+                                      closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
                 connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
                                   debugData: goaway.debugBytes, closeAfter: goaway.closeAfterSeconds)
                 if goaway.secondBareGoaway {
+                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: [],
+                                          closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
                     connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
                                       debugData: [], closeAfter: goaway.closeAfterSeconds)
                 }
@@ -47,6 +58,9 @@ enum FaultExecutor {
         case .close(let moment), .reset(let moment):
             var reset = false
             if case .reset = action { reset = true }
+            if !connection.isClosed {
+                events.record(reset ? .reset(when: moment) : .close(when: moment), origin: origin, on: connection)
+            }
             if moment == .afterResponse {
                 connection.closeAfterWriting(reset: reset)
                 return .respond(answer)
@@ -54,10 +68,22 @@ enum FaultExecutor {
             connection.close(reset: reset)
             return .noResponse
         case .withholdWindowUpdate(let milliseconds):
-            connection.withholdWindowUpdates(for: Double(milliseconds) / 1000)
+            if connection.isOpen {
+                events.record(.windowStallStart(milliseconds: milliseconds), origin: origin, on: connection)
+                let started = HTTP2Connection.monotonicSeconds()
+                connection.withholdWindowUpdates(for: Double(milliseconds) / 1000) { [weak connection] bytes in
+                    guard let connection else { return }
+                    let lasted = Int64(((HTTP2Connection.monotonicSeconds() - started) * 1000).rounded())
+                    events.record(.windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
+                }
+            }
             return .respond(answer)
         case .settings(let maxConcurrentStreams):
-            connection.setMaxConcurrentStreams(maxConcurrentStreams)
+            if connection.isOpen {
+                events.record(.settings(maxConcurrentStreams: maxConcurrentStreams,
+                                        previous: connection.announcedMaxConcurrentStreams), origin: origin, on: connection)
+                connection.setMaxConcurrentStreams(maxConcurrentStreams)
+            }
             return .respond(answer)
         }
     }

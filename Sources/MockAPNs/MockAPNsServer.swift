@@ -41,6 +41,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let configuration: Configuration
     /// Every recorded request.
     public let store: DeliveryStore
+    /// Connection events: GOAWAY, close, reset, SETTINGS, flow-control stalls, listener
+    /// conditions met, connections opened and closed (`GET /v1/events`).
+    public let events: ConnectionEventStore
     /// Known devices (configured, plus those put through the control API).
     public let registry: DeviceRegistry
     /// The validation, recording and answering logic.
@@ -74,6 +77,7 @@ public final class MockAPNsServer: @unchecked Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         store = DeliveryStore(capacity: configuration.maxRecords)
+        events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
         gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
         clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
@@ -124,7 +128,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
             APNsRequestHandler.Listener(name: $0.name, environment: $0.environment,
                                         authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
-        }, keys: keys, clock: clock, profile: configuration.streamProfile,
+        }, events: events, keys: keys, clock: clock, profile: configuration.streamProfile,
            maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams), logger: Logger(level: configuration.logLevel))
         let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         for listener in configuration.listeners {
@@ -142,9 +146,9 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let controlConfiguration = configuration.control {
             let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
                 version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) }
-            let directory = TransportConnectionDirectory(listeners: handler.listeners)
+            let directory = TransportConnectionDirectory(listeners: handler.listeners, events: handler.events)
             directory.server = http2
-            let api = ControlAPI(store: store, registry: registry, credentialClock: clock, faults: gateway.faults,
+            let api = ControlAPI(store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                                  connections: directory, listenerConditions: handler.conditions, status: status)
             let control = ControlServer(api: api, loop: controlLoop)
             do {
@@ -199,6 +203,11 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// The stored records matching `filter`, oldest first.
     public func deliveries(matching filter: DeliveryFilter = DeliveryFilter()) -> [DeliveryRecord] {
         store.query(filter, limit: nil).deliveries
+    }
+
+    /// The stored connection events matching `filter`, oldest first.
+    public func connectionEvents(matching filter: ConnectionEventFilter = ConnectionEventFilter()) -> [ConnectionEvent] {
+        events.query(filter, limit: nil).events
     }
 
     /// The PEM certificate a listener presents (for a client to trust an ephemeral one), or

@@ -2,14 +2,17 @@ import APNsCore
 import Foundation
 import HTTP2Transport
 
-/// The control API's view of the live connections, read from the transport's workers.
+/// The control API's view of the live connections, read from the transport's workers. Commands
+/// are recorded as connection events (origin `command`).
 final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendable {
     /// Set once at start, before the control API serves; read on the control thread.
     weak var server: HTTP2Server?
     private let listeners: [APNsRequestHandler.Listener]
+    private let events: ConnectionEventRecorder
 
-    init(listeners: [APNsRequestHandler.Listener]) {
+    init(listeners: [APNsRequestHandler.Listener], events: ConnectionEventRecorder) {
         self.listeners = listeners
+        self.events = events
     }
 
     func connections() -> [ConnectionSummary] {
@@ -32,14 +35,23 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
 
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> Bool {
         guard let server else { return false }
+        let events = self.events
         let found = server.collect { connections -> [Bool] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             switch command {
             case .goaway(let code, let reason, let closeAfter):
                 let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
+                if connection.canSendGoAway {
+                    events.record(.goaway(errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
+                                          closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
+                }
                 connection.goAway(errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
-            case .close: connection.close()
-            case .reset: connection.close(reset: true)
+            case .close:
+                if !connection.isClosed { events.record(.close(when: nil), origin: .command, on: connection) }
+                connection.close()
+            case .reset:
+                if !connection.isClosed { events.record(.reset(when: nil), origin: .command, on: connection) }
+                connection.close(reset: true)
             }
             return [true]
         }

@@ -126,4 +126,24 @@ final class MockAPNsServerTests: XCTestCase {
         XCTAssertEqual(goaway?.debug, #"{"reason":"Shutdown"}"#)
         XCTAssertEqual(server.openConnections, 0)
     }
+
+    /// The embedding API sees the connection events: opened, the shutdown GOAWAY, closed.
+    func testConnectionEventsOfAnEmbeddedServer() throws {
+        let server = try makeServer { $0.listeners[0].plaintext = true }
+        let fd = LoopbackSocket.connect(port: server.listeners[0].port)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count)
+        let deadline = Date().addingTimeInterval(5)
+        while server.connectionEvents().isEmpty && Date() < deadline { usleep(2000) }
+        server.stop()
+        let events = server.connectionEvents()
+        XCTAssertEqual(events.map(\.kind), [.opened, .goaway, .closed], "\(events)")
+        XCTAssertEqual(events.map(\.origin), [.lifecycle, .shutdown, .lifecycle])
+        XCTAssertEqual(Set(events.map(\.connectionID)).count, 1)
+        XCTAssertEqual(events.first?.action, .opened(alpn: nil, tls: false, maxConcurrentStreams: 1000))
+        XCTAssertEqual(events.dropFirst().first?.action.goawayReason, "Shutdown")
+        XCTAssertEqual(server.connectionEvents(matching: ConnectionEventFilter(kinds: [.goaway])).count, 1)
+    }
 }

@@ -53,6 +53,10 @@ enum CommandLineHelp {
                                    none. Default: 127.0.0.1:8197.
       --max-records N              Delivery records kept before the oldest are
                                    dropped, at least 1. Default: 100000.
+      --max-events N               Connection events (GOAWAY, resets, SETTINGS,
+                                   stalls, listener conditions, opened, closed)
+                                   kept before the oldest are dropped, at least
+                                   1. Default: 10000.
       --registry open|closed       open accepts any well-formed device token; closed
                                    accepts only registered devices. Default: open.
       --token-length N             Require device tokens of exactly N hex characters
@@ -96,12 +100,13 @@ enum CommandLineHelp {
       One JSON object; // and /* */ comments and trailing commas are allowed,
       unknown keys are errors. Keys: listeners (name, host, port, listen,
       environment, plaintext, tls, alpn, auth, clientCAs, conditions:
-      handshakeDelayMs, silent, refuseMs), control, maxRecords,
-      registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason,
-      devices, http2 (maxConcurrentStreams, streamProfile), workers, logLevel,
-      drainTimeoutSeconds, keys (the key manifest), clockOffsetSeconds, faults
-      (fault rules, as POST /v1/faults takes them), scenarios (name,
-      parameters; their rules follow the faults), idleTimeoutSeconds, idleAction.
+      handshakeDelayMs, silent, refuseMs), control, maxRecords, maxEvents,
+      registry, tokenLength, maxTokenLength, lintsAsErrors,
+      invalidPayloadReason, devices, http2 (maxConcurrentStreams,
+      streamProfile), workers, logLevel, drainTimeoutSeconds, keys (the key
+      manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
+      takes them), scenarios (name, parameters; their rules follow the
+      faults), idleTimeoutSeconds, idleAction.
       Relative paths (tls, clientCAs, keys) are resolved against the file's
       directory. An annotated example using every key:
       fixtures/mock-apns.example.json in the repository.

@@ -24,6 +24,7 @@ public enum CommandLineParser {
         Option(name: "--clock-offset", value: "SECONDS"),
         Option(name: "--control", value: "HOST:PORT|off"),
         Option(name: "--max-records", value: "N"),
+        Option(name: "--max-events", value: "N"),
         Option(name: "--registry", value: "open|closed"),
         Option(name: "--token-length", value: "N"),
         Option(name: "--max-concurrent-streams", value: "N"),
@@ -179,6 +180,9 @@ public enum CommandLineParser {
         }
         if let text = values["--max-records"] {
             configuration.maxRecords = try integer(text, in: ConfigurationLimits.maxRecords, option: "--max-records")
+        }
+        if let text = values["--max-events"] {
+            configuration.maxEvents = try integer(text, in: ConfigurationLimits.maxEvents, option: "--max-events")
         }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")

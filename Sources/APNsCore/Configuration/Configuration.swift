@@ -11,6 +11,9 @@ public struct Configuration: Sendable, Equatable {
     /// How many delivery records the store keeps before dropping the oldest; at least 1.
     /// Default 100,000.
     public var maxRecords: Int
+    /// How many connection events (GOAWAY, close, reset, SETTINGS, stalls, listener conditions,
+    /// opened and closed) are kept before dropping the oldest; at least 1. Default 10,000.
+    public var maxEvents: Int
     /// Request validation knobs where Apple is silent (token length, lints, registry mode).
     /// Default `ValidationOptions()`.
     public var validation: ValidationOptions
@@ -51,6 +54,7 @@ public struct Configuration: Sendable, Equatable {
     public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
                 control: ControlConfiguration? = ControlConfiguration(),
                 maxRecords: Int = 100_000,
+                maxEvents: Int = 10_000,
                 validation: ValidationOptions = ValidationOptions(),
                 devices: [DeviceRegistration] = [],
                 maxConcurrentStreams: Int = 1000,
@@ -66,6 +70,7 @@ public struct Configuration: Sendable, Equatable {
         self.listeners = listeners
         self.control = control
         self.maxRecords = maxRecords
+        self.maxEvents = maxEvents
         self.validation = validation
         self.devices = devices
         self.maxConcurrentStreams = maxConcurrentStreams

@@ -6,7 +6,7 @@ import Foundation
 /// comments and trailing commas are allowed so a file can explain itself (see
 /// `fixtures/mock-apns.example.json`). Every key is optional and defaults as in
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
-/// keys: `listeners`, `control`, `maxRecords`, `registry`, `tokenLength`, `maxTokenLength`,
+/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
 /// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`.
 ///
@@ -14,7 +14,7 @@ import Foundation
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
 /// each scenario's rules in order, so an explicit rule is tried before any scenario's.
 public enum ConfigurationFile {
-    static let topLevelKeys = ["listeners", "control", "maxRecords", "registry", "tokenLength", "maxTokenLength",
+    static let topLevelKeys = ["listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
                                "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
                                "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
                                "idleTimeoutSeconds", "idleAction"]
@@ -56,6 +56,7 @@ public enum ConfigurationFile {
             configuration.control = try self.control(control, path: "control")
         }
         configuration.maxRecords = try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
+        configuration.maxEvents = try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
             guard case .array(let elements) = devices else {

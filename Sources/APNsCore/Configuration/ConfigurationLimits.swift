@@ -4,6 +4,8 @@ enum ConfigurationLimits {
     static let port = 0...65535
     /// Records take about 1 KB each; ten million is already 10 GB of memory.
     static let maxRecords = 1...10_000_000
+    /// Events take a few hundred bytes each.
+    static let maxEvents = 1...10_000_000
     /// HTTP/2 allows 0 to 2^31-1; 0 would refuse every push, so it is left out.
     static let maxConcurrentStreams = 1...Int(Int32.max)
     /// Far above any core count; a larger number is a typo, not a wish.

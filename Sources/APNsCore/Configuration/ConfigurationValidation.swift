@@ -11,6 +11,7 @@ extension Configuration {
         try validateListeners()
         try validateControl()
         try Self.check(maxRecords, in: ConfigurationLimits.maxRecords, field: "maxRecords")
+        try Self.check(maxEvents, in: ConfigurationLimits.maxEvents, field: "maxEvents")
         try Self.check(maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
                        field: "http2.maxConcurrentStreams")
         try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")

@@ -31,7 +31,7 @@ extension ControlAPI {
                                        range: 0...Self.maxWaitMilliseconds)
         var wait = DeliveryWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
-        return .wait(wait)
+        return .wait(.deliveries(wait))
     }
 
     /// Re-evaluates a pending wait. Returns the answer when at least `wait.count` records match,

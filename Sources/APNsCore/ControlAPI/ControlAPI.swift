@@ -10,7 +10,7 @@ import Foundation
 /// | method | path | answer |
 /// |---|---|---|
 /// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…]}` |
-/// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity"}` |
+/// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
@@ -23,6 +23,9 @@ import Foundation
 /// | GET, DELETE | /v1/faults/{id} | the rule with its counters / `{"deleted":id}`; 404 when unknown |
 /// | GET | /v1/connections | `{"connections":[…]}`, the open APNs connections by id |
 /// | POST | /v1/connections/{id}/goaway, …/close, …/reset | `{"id","action"}`; goaway body `{"errorCode","reason","closeAfterMs"}`, all optional; 404 when not open |
+/// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
+/// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
+/// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
 /// path 404; wrong method 405 with an `allow` header; unknown or repeated query parameters,
@@ -30,6 +33,8 @@ import Foundation
 public final class ControlAPI: Sendable {
     /// The records served by the `/v1/deliveries` endpoints.
     public let store: DeliveryStore
+    /// The connection events served by the `/v1/events` endpoints.
+    public let events: ConnectionEventStore
     /// The devices served by the `/v1/devices` endpoints.
     public let registry: DeviceRegistry
     private let status: @Sendable () -> ControlStatus
@@ -43,7 +48,7 @@ public final class ControlAPI: Sendable {
     let connections: (any ConnectionDirectory)?
     private let clock: @Sendable () -> Double
 
-    /// The default `timeoutMs` of `GET /v1/deliveries/wait`, in milliseconds.
+    /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
     public static let defaultWaitMilliseconds = 5_000
     /// The largest accepted `timeoutMs`, in milliseconds (5 minutes).
     public static let maxWaitMilliseconds = 300_000
@@ -59,7 +64,8 @@ public final class ControlAPI: Sendable {
     ///     scenarios added there.
     ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
     ///     transport, as in tests) lists none and answers 404 to every command.
-    public init(store: DeliveryStore, registry: DeviceRegistry,
+    ///   - events: the connection events served by `/v1/events`.
+    public init(store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 credentialClock: ServerClock = ServerClock(),
                 faults: FaultEngine = FaultEngine(),
@@ -71,6 +77,7 @@ public final class ControlAPI: Sendable {
         self.faults = faults
         self.connections = connections
         self.store = store
+        self.events = events
         self.registry = registry
         self.clock = clock
         self.status = status
@@ -80,6 +87,7 @@ public final class ControlAPI: Sendable {
     /// this list, so it is the truth the OpenAPI document is tested against.
     public static let routes: [ControlRoute] = {
         let filters = DeliveryFilter.queryParameterNames
+        let eventFilters = ConnectionEventFilter.queryParameterNames
         return [
             ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
             ControlRoute(method: "GET", path: "/v1/stats", queryParameters: [], endpoint: .stats),
@@ -114,6 +122,10 @@ public final class ControlAPI: Sendable {
                          endpoint: .closeConnection),
             ControlRoute(method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
                          endpoint: .resetConnection),
+            ControlRoute(method: "GET", path: "/v1/events", queryParameters: eventFilters + ["limit"], endpoint: .listEvents),
+            ControlRoute(method: "DELETE", path: "/v1/events", queryParameters: [], endpoint: .clearEvents),
+            ControlRoute(method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
+                         endpoint: .waitEvents),
         ]
     }()
 
@@ -154,6 +166,9 @@ public final class ControlAPI: Sendable {
         case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
         case .closeConnection: return .response(try perform(.close, idText: pathValue))
         case .resetConnection: return .response(try perform(.reset, idText: pathValue))
+        case .listEvents: return .response(try listEvents(query))
+        case .clearEvents: return .response(clearEvents())
+        case .waitEvents: return try startEventWait(query)
         }
     }
 
@@ -257,6 +272,7 @@ public final class ControlAPI: Sendable {
             "byStatus": .object(byStatus),
             "capacity": .int(Int64(stats.capacity)),
             "connectionsOpen": .int(Int64(status().connectionsOpen)),
+            "events": eventStatsJSON(),
             "evicted": .uint(stats.evicted),
             "lastSeq": .uint(stats.lastSeq),
             "records": .int(Int64(stats.records)),

@@ -18,6 +18,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listListeners, putListenerConditions
         case listFaults, addFaults, clearFaults, getFault, deleteFault
         case listConnections, goawayConnection, closeConnection, resetConnection
+        case listEvents, clearEvents, waitEvents
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

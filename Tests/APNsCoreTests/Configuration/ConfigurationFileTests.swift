@@ -126,6 +126,7 @@ final class ConfigurationFileTests: XCTestCase {
             (#"{"listeners": [{"name": "a", "host": "0.0.0.0"}, {"name": "b", "host": "::1"}]}"#,
              { $0.listeners = [ListenerConfiguration(name: "a", host: "0.0.0.0"), ListenerConfiguration(name: "b", host: "::1")] }, #line),
             (#"{"maxRecords": 1e3}"#, { $0.maxRecords = 1000 }, #line),
+            (#"{"maxEvents": 50}"#, { $0.maxEvents = 50 }, #line),
             (#"{"tokenLength": null}"#, { $0.validation.tokenLength = nil }, #line),
             (#"{"tokenLength": 200}"#, { $0.validation.tokenLength = 200 }, #line),
             (#"{"drainTimeoutSeconds": 0}"#, { $0.drainTimeoutSeconds = 0 }, #line),
@@ -184,7 +185,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow("[]", "expected a JSON object at the top level, got an array"),
             ErrorRow(#"{"maxRecord": 5}"#,
                      #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, control, maxRecords, "#
-                        + "registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
+                        + "maxEvents, registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
                         + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds, faults, scenarios, idleTimeoutSeconds, idleAction"),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(#"{"clockOfsetSeconds": 5}"#, #"clockOfsetSeconds: unknown key (did you mean "clockOffsetSeconds"?)"#, exact: false),
@@ -284,6 +285,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"maxRecords": 0}"#, "maxRecords: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(#"{"maxRecords": "10"}"#, #"maxRecords: expected an integer from 1 to 10000000, got "10""#),
             ErrorRow(#"{"maxRecords": 1e30}"#, "maxRecords: expected an integer from 1 to 10000000, got 1e+30"),
+            ErrorRow(#"{"maxEvents": 0}"#, "maxEvents: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(#"{"registry": "opne"}"#, #"registry: expected one of "open", "closed", got "opne" (did you mean "open"?)"#),
             ErrorRow(#"{"tokenLength": 63}"#, "tokenLength: expected an even integer from 2 to 200 (maxTokenLength), got 63"),
             ErrorRow(#"{"tokenLength": 300}"#, "tokenLength: expected an even integer from 2 to 200 (maxTokenLength), got 300"),

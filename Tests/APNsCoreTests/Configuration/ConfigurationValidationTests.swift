@@ -22,6 +22,7 @@ final class ConfigurationValidationTests: XCTestCase {
                      "control: address 0.0.0.0:2197 conflicts with listeners[0] (127.0.0.1:2197)"),
             ErrorRow({ $0.control?.port = -1 }, "control.port: expected an integer from 0 to 65535, got -1"),
             ErrorRow({ $0.maxRecords = 0 }, "maxRecords: expected an integer from 1 to 10000000, got 0"),
+            ErrorRow({ $0.maxEvents = 0 }, "maxEvents: expected an integer from 1 to 10000000, got 0"),
             ErrorRow({ $0.maxConcurrentStreams = 0 }, "http2.maxConcurrentStreams: expected an integer from 1 to 2147483647, got 0"),
             ErrorRow({ $0.workers = -1 }, "workers: expected an integer from 0 to 1024, got -1"),
             ErrorRow({ $0.drainTimeoutSeconds = .nan }, "drainTimeoutSeconds: expected a number of seconds from 0 to 3600, got nan"),

@@ -98,6 +98,34 @@ final class ControlAPIOpenAPITests: XCTestCase {
         XCTAssertEqual(types?["enum"] as? [String], FaultAction.typeNames)
     }
 
+    func testConnectionEventSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let event = try XCTUnwrap(schemas["ConnectionEvent"] as? [String: Any])
+        let properties = try XCTUnwrap(event["properties"] as? [String: Any])
+        let sample = StoreFixtures.object(encoding: ConnectionEventStoreTests.event())
+        XCTAssertEqual(Set(properties.keys), Set(sample.keys))
+        XCTAssertEqual(Set(event["required"] as? [String] ?? []), Set(sample.keys))
+        XCTAssertEqual((properties["kind"] as? [String: Any])?["enum"] as? [String], ConnectionEventKind.names)
+        XCTAssertEqual((properties["origin"] as? [String: Any])?["enum"] as? [String], ConnectionEventOrigin.names)
+        // The details of every kind are documented.
+        let actions: [ConnectionEventAction] = [
+            .opened(alpn: "h2", tls: true, maxConcurrentStreams: 1),
+            .goaway(errorCode: 0, lastStreamID: 0, debugData: [], closeAfterMilliseconds: 0), .close(when: nil),
+            .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
+            .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept, .refused,
+            .closed(requests: 1, ageMilliseconds: 1),
+        ]
+        XCTAssertEqual(Set(actions.map(\.kind)), Set(ConnectionEventKind.allCases))
+        var rendered = Set<String>()
+        for action in actions {
+            let details = StoreFixtures.object(encoding: ConnectionEventStoreTests.event(action))["details"] as? [String: Any]
+            rendered.formUnion(details?.keys ?? [:].keys)
+        }
+        let documented = ((schemas["ConnectionEventDetails"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys
+        XCTAssertEqual(Set(documented), rendered)
+    }
+
     /// Calls every route once and checks the answer's keys against the schema the document
     /// gives for that status, so response shapes cannot drift either: every key rendered is
     /// documented, and every key the schema requires is rendered.
@@ -111,11 +139,13 @@ final class ControlAPIOpenAPITests: XCTestCase {
             listenerConditions: ListenerConditionsBoard(listeners: [("sandbox", .sandbox)]),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
+        api.events.append(ConnectionEventStoreTests.event())
         try api.faults.add(FaultRule(id: "sample", action: .noResponse, description: "listed"))
         let samples: [String: (target: String, body: String)] = [
             "/v1/deliveries/{seq}": ("/v1/deliveries/1", ""),
             "/v1/devices/{token}": ("/v1/devices/aabb", #"{"environment":"sandbox"}"#),
             "/v1/deliveries/wait": ("/v1/deliveries/wait?timeoutMs=0", ""),
+            "/v1/events/wait": ("/v1/events/wait?timeoutMs=0", ""),
             "/v1/clock": ("/v1/clock", #"{"offsetSeconds":0}"#),
             "/v1/faults": ("/v1/faults", #"{"action":{"type":"respond","reason":"ServiceUnavailable"}}"#),
             "/v1/faults/{id}": ("/v1/faults/sample", ""),

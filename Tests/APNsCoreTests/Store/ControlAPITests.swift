@@ -208,7 +208,7 @@ final class ControlAPITests: XCTestCase {
     func testWaitCompletesWhenEnoughRecordsArrive() throws {
         let api = makeAPI()
         api.store.append(F.record())
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&timeoutMs=1000&after=1")) else {
+        guard case .wait(.deliveries(var wait)) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&timeoutMs=1000&after=1")) else {
             return XCTFail("expected a wait")
         }
         XCTAssertEqual(wait.count, 2)

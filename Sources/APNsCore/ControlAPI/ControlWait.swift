@@ -1,0 +1,16 @@
+/// A long poll the control API has not answered yet (`ControlResult.wait`): deliveries or
+/// connection events. The HTTP adapter keeps it and calls `ControlAPI.waitResult(_:timedOut:)`.
+public enum ControlWait: Sendable {
+    /// `GET /v1/deliveries/wait`.
+    case deliveries(DeliveryWait)
+    /// `GET /v1/events/wait`.
+    case events(ConnectionEventWait)
+
+    /// How long to wait, in milliseconds, from when `handle` returned the wait.
+    public var timeoutMilliseconds: Int {
+        switch self {
+        case .deliveries(let wait): return wait.timeoutMilliseconds
+        case .events(let wait): return wait.timeoutMilliseconds
+        }
+    }
+}
