@@ -17,6 +17,7 @@
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
+#include <event2/bufferevent.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -23,6 +23,19 @@ public final class HTTP1Exchange: @unchecked Sendable {
     /// True once answered.
     public var isAnswered: Bool { request == nil }
 
+    /// True when the client has closed its end before the answer (its FIN, or an error, seen by
+    /// a non-blocking peek at the socket), so a long poll can stop holding the connection. Bytes
+    /// waiting to be read (a pipelined request) do not count as gone.
+    public var clientHasGone: Bool {
+        guard let request, let connection = evhttp_request_get_connection(request),
+              let events = evhttp_connection_get_bufferevent(connection) else { return false }
+        let fd = bufferevent_getfd(events)
+        guard fd >= 0 else { return true }
+        var byte: UInt8 = 0
+        let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
     /// Sends the answer with `content-type`, any extra `headers`, and the body.
     public func respond(status: Int, contentType: String = "application/json",
                         headers extra: [(name: String, value: String)] = [], body: [UInt8]) {

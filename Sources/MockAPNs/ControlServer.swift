@@ -61,7 +61,9 @@ final class ControlServer: @unchecked Sendable {
 
     private func poll(_ current: ControlWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
         var wait = current
-        let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
+        // A client that closed (or half-closed) its end ends its wait: it is answered with what
+        // matched so far, as at a timeout, and libevent then frees the connection at once.
+        let timedOut = exchange.clientHasGone || HTTP2Connection.monotonicSeconds() >= deadline
         if let response = api.waitResult(&wait, timedOut: timedOut) {
             if let key { pending.removeValue(forKey: key) }
             exchange.respond(status: response.status, body: response.body)

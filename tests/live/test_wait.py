@@ -102,3 +102,54 @@ def test_wait_client_disconnect_does_not_crash(server):
     assert server.get_json("/v1/health")["status"] == "ok"
     assert server.push(tok()).status == 200
     assert server.alive()
+
+
+def close_wait_sockets(port: int) -> int:
+    """Server-side sockets on `port` whose client has closed but the server has not (CLOSE_WAIT)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "08":
+                count += 1
+    return count
+
+
+def test_a_waiter_that_goes_away_frees_its_connection_at_once(server):
+    host, port = server.control_url.removeprefix("http://").rsplit(":", 1)
+    for path in ("/v1/deliveries/wait", "/v1/events/wait"):
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(f"GET {path}?count=1&timeoutMs=60000&token={tok()} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        time.sleep(0.05)  # the wait is pending
+        s.close()
+    deadline = time.monotonic() + 1
+    while close_wait_sockets(int(port)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert close_wait_sockets(int(port)) == 0, "a long poll kept its closed connection"
+
+
+def test_a_half_closed_waiter_is_answered_with_what_matched(server):
+    host, port = server.control_url.removeprefix("http://").rsplit(":", 1)
+    token = tok()
+    assert server.push(token).status == 200
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(f"GET /v1/deliveries/wait?count=2&timeoutMs=60000&token={token} HTTP/1.1\r\n"
+                  f"Host: {host}\r\n\r\n".encode())
+        s.shutdown(socket.SHUT_WR)
+        started = time.monotonic()
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert time.monotonic() - started < 2, "the half-closed wait ran to its timeout"
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), head
+    result = json.loads(body)
+    assert result["complete"] is False and result["matched"] == 1, result
