@@ -8,18 +8,24 @@ import Foundation
 /// | `apns-outage` | `durationMs`? | 503 ServiceUnavailable to every push; until now + `durationMs` milliseconds when given |
 /// | `flaky` | `percent`? (default 10), `seed`? | 500 InternalServerError to `percent`% of pushes, drawn reproducibly from `seed` |
 /// | `token-expiry` | | 403 ExpiredProviderToken to every push carrying an `authorization` header |
-/// | `graceful-restart` | `windowMs`? | GOAWAY NO_ERROR `{"reason":"Shutdown"}` on the next push of each connection, once per connection (see below) |
+/// | `graceful-restart` | `windowMs`? (default 1000) | GOAWAY NO_ERROR `{"reason":"Shutdown"}` on the next push of each connection, once per connection, for `windowMs` milliseconds (see below) |
 /// | `throttled` | `perSecond`, `burst`? | 429 TooManyRequests above `perSecond` pushes per device token |
 ///
 /// `graceful-restart` strikes before the response, so that push is left above the last-stream-id
-/// and a correct sender retries it on a new connection. Connections opened later get a GOAWAY
-/// too, on their first push: give `windowMs` (milliseconds from now) to end the restart.
+/// and a correct sender retries it on a new connection. Connections opened during the restart
+/// get a GOAWAY too, on their first push; the restart ends `windowMs` milliseconds from now
+/// (default 1000: without an end, a sender that reconnects would be turned away for good).
+/// Connections that push nothing during the window are left alone; `POST
+/// /v1/connections/{id}/goaway` reaches an idle one.
 public enum FaultScenario: String, Sendable, CaseIterable {
     case apnsOutage = "apns-outage"
     case flaky
     case tokenExpiry = "token-expiry"
     case gracefulRestart = "graceful-restart"
     case throttled
+
+    /// How long a `graceful-restart` lasts when its `windowMs` is not given, milliseconds.
+    public static let defaultRestartWindowMilliseconds: Int64 = 1000
 
     /// The parameters the scenario takes.
     public var parameterNames: [String] {
@@ -71,8 +77,8 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             return [FaultRule(match: FaultMatch(headers: ["authorization": .present]),
                               action: .respond(FaultResponse(reason: .expiredProviderToken)), description: label)]
         case .gracefulRestart:
-            let window = try read.integer("windowMs", in: 1...FaultLimits.maxMilliseconds)
-            return [FaultRule(match: FaultMatch(until: window.map { FaultInstant(epochMilliseconds: nowMilliseconds + $0) }),
+            let window = try read.integer("windowMs", in: 1...FaultLimits.maxMilliseconds) ?? Self.defaultRestartWindowMilliseconds
+            return [FaultRule(match: FaultMatch(until: FaultInstant(epochMilliseconds: nowMilliseconds + window)),
                               lifetime: .timesPerConnection(1),
                               action: .goaway(GoawayFault(errorCode: .noError, reason: Reason.shutdown.rawValue)),
                               description: label)]

@@ -50,6 +50,12 @@ final class FaultScenarioTests: XCTestCase {
         XCTAssertEqual(F.statuses(engine, [F.context(connection: 3, now: F.now + 1000)]), [nil], "the window is over")
     }
 
+    func testGracefulRestartEndsAfterASecondByDefault() throws {
+        let engine = try engine("graceful-restart")
+        XCTAssertEqual(F.statuses(engine, [F.context(connection: 1, now: F.now + 999)]), [0])
+        XCTAssertEqual(F.statuses(engine, [F.context(connection: 2, now: F.now + 1000)]), [nil], "a reconnecting sender gets through")
+    }
+
     func testThrottled() throws {
         let engine = try engine("throttled", ["perSecond": .int(1)])
         XCTAssertEqual(F.statuses(engine, [F.context(), F.context(), F.context(token: F.otherToken)]), [nil, 429, nil])
