@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import Synchronization
 
 /// An HTTP/1.1 request to the control server.
 public struct HTTP1Request: Sendable {
@@ -45,6 +46,12 @@ public final class HTTP1Exchange: @unchecked Sendable {
         evhttp_add_header(headers, "Content-Type", contentType)
         for field in extra { evhttp_add_header(headers, field.name, field.value) }
         evhttp_add_header(headers, "Cache-Control", "no-store")
+        if evhttp_request_get_command(request) == EVHTTP_REQ_HEAD {
+            // The headers of the answer a GET would get, and no body (RFC 9110 section 9.3.2).
+            evhttp_add_header(headers, "Content-Length", String(body.count))
+            evhttp_send_reply(request, Int32(status), HTTP1Server.reasonPhrase(status), nil)
+            return
+        }
         let buffer = evbuffer_new()
         defer { evbuffer_free(buffer) }
         body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
@@ -55,6 +62,9 @@ public final class HTTP1Exchange: @unchecked Sendable {
 /// A small HTTP/1.1 server on libevent's `evhttp`, for the JSON control API.
 public final class HTTP1Server: @unchecked Sendable {
     private let http: OpaquePointer
+    private let loop: EventLoop
+    private let listener: OpaquePointer
+    private var closed = false
     private let handler: (HTTP1Request, HTTP1Exchange) -> Void
     /// The address bound (the port resolved when 0 was asked).
     public private(set) var boundAddress: SocketAddress
@@ -71,26 +81,64 @@ public final class HTTP1Server: @unchecked Sendable {
         evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_PATCH.rawValue
             | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_OPTIONS.rawValue))
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard port >= 0 && port <= 65535, let handle = evhttp_bind_socket_with_handle(http, bare, UInt16(port)) else {
+        let fd: Int32
+        do {
+            fd = try HTTP2Server.listeningSocket(SocketAddress(host: host, port: port))
+        } catch {
             evhttp_free(http)
-            throw TransportError("cannot listen on \(host):\(port) for the control API: \(String(cString: strerror(errno)))")
+            throw TransportError("cannot listen on \(host):\(port) for the control API: \(error)")
         }
-        let fd = evhttp_bound_socket_get_fd(handle)
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
         }
         boundAddress = SocketAddress(storage: storage, length: length)
+        // Our own listener rather than evhttp_bind_socket, for its error callback: out of file
+        // descriptors, accept() fails on every loop turn and libevent would spin and log each one.
+        guard let listener = evconnlistener_new(loop.base, nil, nil,
+                                                UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd),
+              evhttp_bind_listener(http, listener) != nil else {
+            Glibc.close(fd)
+            evhttp_free(http)
+            throw TransportError("cannot listen on \(host):\(port) for the control API")
+        }
+        self.loop = loop
+        self.listener = listener
         evhttp_set_gencb(http, { request, arg in
             guard let request, let arg else { return }
             Unmanaged<HTTP1Server>.fromOpaque(arg).takeUnretainedValue().dispatch(request)
         }, Unmanaged.passUnretained(self).toOpaque())
+        HTTP1Server.servers.withLock { $0[UInt(bitPattern: listener)] = WeakServer(self) }
+        evconnlistener_set_error_cb(listener) { listener, _ in HTTP1Server.acceptFailed(listener) }
     }
 
     /// Frees the listener. Call on the loop's thread.
-    public func close() { evhttp_free(http) }
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        HTTP1Server.servers.withLock { $0[UInt(bitPattern: listener)] = nil }
+        evhttp_free(http)
+    }
+
+    private final class WeakServer: @unchecked Sendable {
+        weak var server: HTTP1Server?
+        init(_ server: HTTP1Server) { self.server = server }
+    }
+
+    /// Live servers by listener address: the listener's callback argument belongs to evhttp.
+    private static let servers = Mutex<[UInt: WeakServer]>([:])
+
+    /// accept() failed (typically EMFILE): stop accepting for 100 ms rather than spin. On the
+    /// loop's thread.
+    private static func acceptFailed(_ listener: OpaquePointer?) {
+        guard let listener, let server = servers.withLock({ $0[UInt(bitPattern: listener)]?.server }) else { return }
+        evconnlistener_disable(listener)
+        _ = server.loop.schedule(after: 0.1) { [weak server] in
+            guard let server, !server.closed else { return }
+            evconnlistener_enable(server.listener)
+        }
+    }
 
     private func dispatch(_ request: OpaquePointer) {
         let method: String
@@ -127,8 +175,13 @@ public final class HTTP1Server: @unchecked Sendable {
         handler(HTTP1Request(method: method, path: path, query: query, body: body), exchange)
     }
 
-    /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding.
+    /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding, or for
+    /// an encoded NUL (`%00`), which libevent's C strings would silently cut the value at.
     private static func parseQuery(_ text: String) -> [(name: String, value: String)]? {
+        let bytes = Array(text.utf8)
+        if bytes.count >= 3, (0...(bytes.count - 3)).contains(where: { bytes[$0] == 0x25 && bytes[$0 + 1] == 0x30 && bytes[$0 + 2] == 0x30 }) {
+            return nil
+        }
         var list = evkeyvalq()
         guard evhttp_parse_query_str(text, &list) == 0 else {
             evhttp_clear_headers(&list)
@@ -155,6 +208,7 @@ public final class HTTP1Server: @unchecked Sendable {
         case 409: return "Conflict"
         case 413: return "Payload Too Large"
         case 415: return "Unsupported Media Type"
+        case 499: return "Client Closed Request"
         case 500: return "Internal Server Error"
         case 503: return "Service Unavailable"
         default: return "Status"

@@ -88,7 +88,8 @@ public final class HTTP2Server: @unchecked Sendable {
         }
     }
 
-    private static func listeningSocket(_ address: SocketAddress) throws -> Int32 {
+    /// A non-blocking, close-on-exec socket bound to `address` and listening.
+    static func listeningSocket(_ address: SocketAddress) throws -> Int32 {
         let family = Int32(address.storage.ss_family)
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TransportError("socket() failed: \(String(cString: strerror(errno)))") }

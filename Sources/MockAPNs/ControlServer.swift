@@ -29,16 +29,33 @@ final class ControlServer: @unchecked Sendable {
         return server.boundAddress
     }
 
-    /// Answers every pending long poll as timed out (with what matched so far); on the loop's thread.
-    func finishWaits() {
+    /// Answers every pending long poll as timed out (with what matched so far) while `budget`
+    /// seconds last; waits still pending after it get a short 503, so that a stop is never held
+    /// up by rendering huge answers. On the loop's thread.
+    func finishWaits(budget: Double) {
+        let deadline = HTTP2Connection.monotonicSeconds() + budget
         for (_, entry) in pending {
             entry.timer?.cancel()
+            if entry.exchange.clientHasGone {
+                ControlServer.dismiss(entry.exchange)
+                continue
+            }
+            guard HTTP2Connection.monotonicSeconds() < deadline else {
+                entry.exchange.respond(status: 503, body: Array(#"{"error":"the server is stopping; the wait did not complete"}"#.utf8))
+                continue
+            }
             var wait = entry.wait
             if let response = api.waitResult(&wait, timedOut: true) {
                 entry.exchange.respond(status: response.status, body: response.body)
             }
         }
         pending.removeAll()
+    }
+
+    /// Ends a wait whose client closed its end: a short answer (nobody will read a long one) lets
+    /// libevent see the close and free the connection at once.
+    private static func dismiss(_ exchange: HTTP1Exchange) {
+        exchange.respond(status: 499, body: Array(#"{"error":"the client closed its end of the connection before the wait completed"}"#.utf8))
     }
 
     /// Frees the listener and its connections; on the loop's thread.
@@ -60,10 +77,13 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func poll(_ current: ControlWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
+        if exchange.clientHasGone {
+            if let key { pending.removeValue(forKey: key) }
+            ControlServer.dismiss(exchange)
+            return
+        }
         var wait = current
-        // A client that closed (or half-closed) its end ends its wait: it is answered with what
-        // matched so far, as at a timeout, and libevent then frees the connection at once.
-        let timedOut = exchange.clientHasGone || HTTP2Connection.monotonicSeconds() >= deadline
+        let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
         if let response = api.waitResult(&wait, timedOut: timedOut) {
             if let key { pending.removeValue(forKey: key) }
             exchange.respond(status: response.status, body: response.body)

@@ -190,7 +190,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let control = self.control {
             // Long polls get their answer first; the replies need a moment on the wire before
             // the HTTP server (and its connections) is freed.
-            controlLoop.execute { control.finishWaits() }
+            let budget = configuration.drainTimeoutSeconds
+            controlLoop.execute { control.finishWaits(budget: budget) }
             usleep(50_000)
             controlLoop.execute { control.close() }
             controlLoop.stop()

@@ -33,18 +33,20 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         }.sorted { $0.id < $1.id }
     }
 
-    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> Bool {
-        guard let server else { return false }
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome {
+        guard let server else { return .notFound }
         let events = self.events
-        let found = server.collect { connections -> [Bool] in
+        let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             switch command {
             case .goaway(let code, let reason, let closeAfter):
-                let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
-                if connection.canSendGoAway {
-                    events.record(.goaway(errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
-                                          closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
+                guard connection.canSendGoAway else {
+                    return [.impossible("its HTTP/2 session has not started (a handshake delay or a silent listener) "
+                        + "or has ended, so there is no GOAWAY to send; use close or reset")]
                 }
+                let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
+                events.record(.goaway(errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
+                                      closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
                 connection.goAway(errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
             case .close:
                 if !connection.isClosed { events.record(.close(when: nil), origin: .command, on: connection) }
@@ -53,8 +55,8 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 if !connection.isClosed { events.record(.reset(when: nil), origin: .command, on: connection) }
                 connection.close(reset: true)
             }
-            return [true]
+            return [.done]
         }
-        return !found.isEmpty
+        return outcomes.first ?? .notFound
     }
 }

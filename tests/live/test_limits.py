@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import resource
+import socket
+import time
 import uuid
 
 from livelib import TOPIC, apns_headers, h2_client_for
@@ -45,3 +49,74 @@ def test_header_list_over_the_advertised_limit_gets_431(server):
         assert again.status == 200, "the connection stays usable"
     finally:
         client.close()
+
+
+def cpu_seconds(server) -> float:
+    fields = open(f"/proc/{server.proc.pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_out_of_descriptors_the_control_port_pauses_instead_of_spinning(server_factory):
+    """With every descriptor in use, accept() fails at once on each loop turn: both ports must back
+    off (no busy loop, no log flood) and serve again once descriptors are free."""
+    server = server_factory()
+    resource.prlimit(server.proc.pid, resource.RLIMIT_NOFILE, (64, 64))
+    host, port = server.control_url.removeprefix("http://").rsplit(":", 1)
+    stderr_before = len(server.stderr_text())
+    hogs = []
+    try:
+        for _ in range(80):  # more than the server has descriptors for
+            hogs.append(socket.create_connection((server.listener.host, server.listener.port), timeout=5))
+        waiting = socket.create_connection((host, int(port)), timeout=5)  # sits in the backlog
+        waiting.sendall(f"GET /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        time.sleep(0.3)
+        before = cpu_seconds(server)
+        time.sleep(1.0)
+        used = cpu_seconds(server) - before
+        assert used < 0.3, f"the server used {used:.2f} s of CPU in 1 s while out of descriptors"
+        assert len(server.stderr_text()) - stderr_before < 20_000, "the server flooded its log"
+    finally:
+        for hog in hogs:
+            hog.close()
+    waiting.settimeout(5)
+    answer = waiting.recv(65536)
+    waiting.close()
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:100]
+    assert server.get_json("/v1/health")["status"] == "ok"
+
+
+def test_control_api_head_has_no_body_and_nul_in_a_query_is_refused(server):
+    host, port = server.control_url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        # HEAD, then GET on the same connection: a body after the HEAD would be read as the next answer.
+        s.sendall(f"HEAD /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        time.sleep(0.3)
+        data = s.recv(65536)
+    head, _, rest = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 405") and b"Content-Length" in head, head  # the API is GET-only
+    assert rest.startswith(b"HTTP/1.1 200"), f"the HEAD answer carried a body: {rest[:80]!r}"
+    for query in ("limit=1%00zz", "token=aabb%00zz", "kind=opened%00x"):
+        path = "/v1/events" if "kind" in query else "/v1/deliveries"
+        response = server.get(f"{path}?{query}")
+        assert response.status == 400 and "malformed query string" in response.json["error"], (query, response.body)
+
+
+def test_goaway_command_to_a_connection_without_a_session_is_409(server_factory):
+    server = server_factory()
+    assert server.put(f"/v1/listeners/{server.listener.name}/conditions", {"silent": True}).status == 200
+    with socket.create_connection((server.listener.host, server.listener.port), timeout=5):
+        deadline = time.monotonic() + 3
+        while not server.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        connection = server.get_json("/v1/connections")["connections"][0]["id"]
+        response = server.control("POST", f"/v1/connections/{connection}/goaway", {})
+        assert response.status == 409 and "session has not started" in response.json["error"], response.body
+        assert server.control("POST", f"/v1/connections/{connection}/close").status == 200
+
+
+def test_many_unknown_query_parameters_get_a_short_answer_quickly(server):
+    query = "&".join(f"junk{i}=1" for i in range(20_000))
+    started = time.monotonic()
+    response = server.get(f"/v1/deliveries?{query}")
+    assert time.monotonic() - started < 1.5
+    assert response.status == 400 and "and 19980 more" in response.json["error"] and len(response.body) < 2000

@@ -75,6 +75,17 @@ public enum ConnectionCommand: Sendable, Equatable {
 public protocol ConnectionDirectory: Sendable {
     /// A snapshot of every open connection, by id.
     func connections() -> [ConnectionSummary]
-    /// Carries out `command` on connection `id`. Returns false when no such connection is open.
-    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> Bool
+    /// Carries out `command` on connection `id`.
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome
+}
+
+/// What became of a `ConnectionCommand`.
+public enum ConnectionCommandOutcome: Sendable, Equatable {
+    /// Carried out.
+    case done
+    /// No open connection has that id.
+    case notFound
+    /// The connection cannot take the command now; the message says why (e.g. a GOAWAY to a
+    /// connection whose HTTP/2 session has not started).
+    case impossible(String)
 }

@@ -20,10 +20,13 @@ extension ControlAPI {
         try perform(command, onConnection: try Self.connectionID(idText))
     }
 
-    /// `{"id": N, "action": "goaway" | "close" | "reset"}`; 404 when connection `id` is not open.
+    /// `{"id": N, "action": "goaway" | "close" | "reset"}`; 404 when connection `id` is not open,
+    /// 409 when it cannot take the command now (a GOAWAY before its HTTP/2 session started).
     private func perform(_ command: ConnectionCommand, onConnection id: UInt64) throws(ControlError) -> ControlResponse {
-        guard let connections, connections.perform(command, onConnection: id) else {
-            throw .notFound("no open connection with id \(id)")
+        switch connections?.perform(command, onConnection: id) ?? .notFound {
+        case .done: break
+        case .notFound: throw .notFound("no open connection with id \(id)")
+        case .impossible(let why): throw .conflict("connection \(id): \(why)")
         }
         let action: String
         switch command {

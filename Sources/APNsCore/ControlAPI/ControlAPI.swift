@@ -214,9 +214,10 @@ public final class ControlAPI: Sendable {
                                 for route: ControlRoute) throws(ControlError) -> [String: String] {
         var query: [String: String] = [:]
         var unknown: [String] = []
+        var seenUnknown: Set<String> = []
         for (name, value) in items {
             guard route.queryParameters.contains(name) else {
-                if !unknown.contains(name) { unknown.append(name) }
+                if seenUnknown.insert(name).inserted { unknown.append(name) }
                 continue
             }
             if query.updateValue(value, forKey: name) != nil {
@@ -225,8 +226,10 @@ public final class ControlAPI: Sendable {
         }
         if !unknown.isEmpty {
             let allowed = route.queryParameters.isEmpty ? "none" : route.queryParameters.joined(separator: ", ")
-            throw .badRequest("unknown query parameter(s) "
-                + unknown.map { "'\($0)'" }.joined(separator: ", ")
+            // Named up to 20, so a flood of junk parameters gets a short answer.
+            let named = unknown.prefix(20).map { "'\($0)'" }.joined(separator: ", ")
+                + (unknown.count > 20 ? " and \(unknown.count - 20) more" : "")
+            throw .badRequest("unknown query parameter(s) " + named
                 + " for \(route.method) \(route.path) (allowed: \(allowed))")
         }
         return query

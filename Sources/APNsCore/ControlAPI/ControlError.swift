@@ -25,6 +25,11 @@ public struct ControlError: Error, Sendable, Equatable {
         ControlError(status: 404, message: message)
     }
 
+    /// 409 Conflict with `message`: the request is well-formed but the target's state refuses it.
+    public static func conflict(_ message: String) -> ControlError {
+        ControlError(status: 409, message: message)
+    }
+
     /// The answer carrying this error.
     public var response: ControlResponse {
         var headers: [HeaderField] = []

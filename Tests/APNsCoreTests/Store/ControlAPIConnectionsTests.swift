@@ -44,6 +44,16 @@ final class ControlAPIConnectionsTests: XCTestCase {
         }
     }
 
+    func testGoawayToAConnectionWithoutASessionIsAConflict() {
+        let fake = Fake([Fake.summary(id: 3)], withoutSession: [3])
+        let api = makeAPI(fake)
+        let (status, json) = call(api, "POST", "/v1/connections/3/goaway")
+        XCTAssertEqual(status, 409)
+        XCTAssertEqual(json["error"] as? String, "connection 3: no HTTP/2 session yet")
+        XCTAssertEqual(fake.performed, [])
+        XCTAssertEqual(call(api, "POST", "/v1/connections/3/reset").0, 200, "close and reset still work")
+    }
+
     func testGoawayBodies() {
         let shutdown = ConnectionCommand.goaway(errorCode: 0, reason: "Shutdown", closeAfterMilliseconds: 0)
         // (body, the command it must give)

@@ -2,7 +2,8 @@ import Synchronization
 @testable import APNsCore
 
 /// A `ConnectionDirectory` without a transport: a fixed set of open connections, and a log of
-/// the commands carried out. `close` and `reset` end the connection, as the server's would.
+/// the commands carried out. `close` and `reset` end the connection, as the server's would; a
+/// connection listed in `withoutSession` refuses a GOAWAY, as one in a handshake delay does.
 final class FakeConnectionDirectory: ConnectionDirectory {
     private struct State {
         var open: [ConnectionSummary]
@@ -16,9 +17,11 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     }
 
     private let state: Mutex<State>
+    private let withoutSession: Set<UInt64>
 
-    init(_ open: [ConnectionSummary] = []) {
+    init(_ open: [ConnectionSummary] = [], withoutSession: Set<UInt64> = []) {
         state = Mutex(State(open: open))
+        self.withoutSession = withoutSession
     }
 
     /// The commands carried out so far, in order (not those for unknown ids).
@@ -28,12 +31,13 @@ final class FakeConnectionDirectory: ConnectionDirectory {
         state.withLock { $0.open }
     }
 
-    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> Bool {
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome {
         state.withLock { state in
-            guard let index = state.open.firstIndex(where: { $0.id == id }) else { return false }
+            guard let index = state.open.firstIndex(where: { $0.id == id }) else { return .notFound }
+            if case .goaway = command, withoutSession.contains(id) { return .impossible("no HTTP/2 session yet") }
             state.performed.append(Performed(id: id, command: command))
             if command == .close || command == .reset { state.open.remove(at: index) }
-            return true
+            return .done
         }
     }
 
