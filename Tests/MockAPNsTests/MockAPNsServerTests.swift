@@ -90,14 +90,20 @@ final class MockAPNsServerTests: XCTestCase {
         XCTAssertEqual(values, ["1", "1000", "1", "1000"], result.stdout)
     }
 
+    /// A raw cleartext HTTP/2 client on the first listener: preface and empty SETTINGS sent.
+    private func rawHTTP2Client(_ server: MockAPNsServer, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+        let connected = LoopbackSocket.connect(port: server.listeners[0].port)
+        let fd = try XCTUnwrap(connected >= 0 ? connected : nil, "cannot connect to the listener", file: file, line: line)
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count, file: file, line: line)
+        return fd
+    }
+
     func testStopSendsGoawayShutdownToOpenConnections() throws {
         let server = try makeServer { $0.listeners[0].plaintext = true }
         // A raw cleartext HTTP/2 client: preface and empty SETTINGS, then it only reads.
-        let fd = LoopbackSocket.connect(port: server.listeners[0].port)
-        XCTAssertGreaterThanOrEqual(fd, 0)
+        let fd = try rawHTTP2Client(server)
         defer { close(fd) }
-        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
-        XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count)
         let deadline = Date().addingTimeInterval(5)
         while server.openConnections == 0 && Date() < deadline { usleep(2000) }
         usleep(50_000)
@@ -130,11 +136,8 @@ final class MockAPNsServerTests: XCTestCase {
     /// The embedding API sees the connection events: opened, the shutdown GOAWAY, closed.
     func testConnectionEventsOfAnEmbeddedServer() throws {
         let server = try makeServer { $0.listeners[0].plaintext = true }
-        let fd = LoopbackSocket.connect(port: server.listeners[0].port)
-        XCTAssertGreaterThanOrEqual(fd, 0)
+        let fd = try rawHTTP2Client(server)
         defer { close(fd) }
-        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
-        XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count)
         let deadline = Date().addingTimeInterval(5)
         while server.connectionEvents().isEmpty && Date() < deadline { usleep(2000) }
         server.stop()

@@ -21,9 +21,7 @@ extension ControlAPI {
     /// most 300000) as the deliveries wait.
     func startEventWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
         let filter = try ConnectionEventFilter(query: query)
-        let count = try Self.integer("count", in: query, default: 1, range: 1...Int.max)
-        let timeout = try Self.integer("timeoutMs", in: query, default: Self.defaultWaitMilliseconds,
-                                       range: 0...Self.maxWaitMilliseconds)
+        let (count, timeout) = try Self.waitBounds(query)
         var wait = ConnectionEventWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
         return .wait(.events(wait))

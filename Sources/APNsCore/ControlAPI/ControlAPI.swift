@@ -235,6 +235,14 @@ public final class ControlAPI: Sendable {
         return query
     }
 
+    /// A long poll's `count` (default 1) and `timeoutMs` (milliseconds, default
+    /// `defaultWaitMilliseconds`, at most `maxWaitMilliseconds`), for either wait.
+    static func waitBounds(_ query: [String: String]) throws(ControlError) -> (count: Int, timeoutMilliseconds: Int) {
+        let count = try integer("count", in: query, default: 1, range: 1...Int.max)
+        let timeout = try integer("timeoutMs", in: query, default: defaultWaitMilliseconds, range: 0...maxWaitMilliseconds)
+        return (count, timeout)
+    }
+
     /// Parses an integer query parameter in `range`, or `defaultValue` when absent.
     static func integer(_ name: String, in query: [String: String], default defaultValue: Int,
                         range: ClosedRange<Int>) throws(ControlError) -> Int {
