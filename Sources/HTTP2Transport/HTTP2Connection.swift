@@ -559,7 +559,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         var nva = [nghttp2_nv]()
         nva.reserveCapacity(response.headers.count + 1)
         var offset = 0
-        func add(_ name: inout String, _ value: inout String) {
+        func add(_ name: inout String, _ value: inout String, indexed: Bool) {
             let namePointer = storage + offset
             let nameCount = name.withUTF8 { bytes in
                 namePointer.update(from: bytes.baseAddress!, count: bytes.count)
@@ -573,14 +573,14 @@ public final class HTTP2Connection: @unchecked Sendable {
             }
             offset += valueCount
             nva.append(nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount, valuelen: valueCount,
-                                  flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                                  flags: UInt8(indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue)))
         }
         var statusName = ":status"
-        add(&statusName, &statusDigits)
+        add(&statusName, &statusDigits, indexed: true)
         for field in response.headers {
             var name = field.name
             var value = field.value
-            add(&name, &value)
+            add(&name, &value, indexed: response.unindexedNames.isEmpty || !response.unindexedNames.contains(name))
         }
         if response.body.isEmpty {
             nghttp2_submit_response(session, streamID, nva, nva.count, nil)

@@ -119,6 +119,33 @@ def test_success_is_one_headers_frame_with_end_stream(server):
         client.close()
 
 
+def test_response_ids_are_never_indexed(server):
+    """apns-id and apns-unique-id change on every response: they go out as HPACK literals that are
+    never indexed (RFC 7541 section 6.2.3), so they do not churn the client's dynamic table."""
+    import hpack
+
+    client = h2_client_for(server.listener)
+    try:
+        first = client.request(apns_headers(tok()), b'{"aps":{"alert":"one"}}')
+        second = client.request(apns_headers(tok()), b'{"aps":{"alert":"two"}}')
+        assert first.status == second.status == 200
+        decoder = hpack.Decoder()  # the server's HEADERS blocks in order, as any client decodes them
+        decoded = {}
+        for frame in client.frames:
+            if frame.type == FRAME_HEADERS:
+                decoded[frame.stream_id] = decoder.decode(frame.payload, raw=False)
+        for resp in (first, second):
+            fields = decoded[resp.stream_id]
+            assert [(n, v) for n, v in fields] == resp.headers, fields
+            kinds = {n: type(f).__name__ for f in fields for n in [f[0]]}
+            assert kinds["apns-id"] == "NeverIndexedHeaderTuple", kinds
+            assert kinds["apns-unique-id"] == "NeverIndexedHeaderTuple", kinds
+            assert kinds[":status"] == "HeaderTuple", kinds
+        assert first.header("apns-id") != second.header("apns-id")
+    finally:
+        client.close()
+
+
 def test_error_is_headers_then_data_with_end_stream(server):
     client = h2_client_for(server.listener)
     try:
