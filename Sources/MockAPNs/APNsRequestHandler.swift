@@ -135,7 +135,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
         }
         let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
-                                     defaultTopic: state.certificate?.defaultTopic, authorize: authorize)
+                                     defaultTopic: state.certificate?.defaultTopic, payloadMemo: state.payloadMemo,
+                                     authorize: authorize)
         let response = outcome.response
         let seq = outcome.seq
         let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true

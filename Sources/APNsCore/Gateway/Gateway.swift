@@ -35,6 +35,8 @@ public final class Gateway: Sendable {
     /// Decides, records and answers one request.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
+    ///   - payloadMemo: the connection's last body and its parse outcome (see `PayloadMemo`);
+    ///     `nil` parses every body.
     ///   - authorize: the credential check, given what validation parsed; nil when the listener
     ///     checks no credentials. Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
@@ -42,12 +44,12 @@ public final class Gateway: Sendable {
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       authorize: ((Verdict) -> AuthorizationResult)? = nil) -> GatewayOutcome {
+                       payloadMemo: PayloadMemo? = nil, authorize: ((Verdict) -> AuthorizationResult)? = nil) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
-                                                lookup: { registry.lookup($0) })
+                                                payloadMemo: payloadMemo, lookup: { registry.lookup($0) })
         var identity: CredentialIdentity?
         var connectionEnds = false
         if let authorize {
