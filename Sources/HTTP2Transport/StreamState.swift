@@ -1,5 +1,6 @@
 /// One open request stream: what has arrived so far, and the response body being sent.
 final class StreamState {
+    let id: Int32
     var method = ""
     var path = ""
     var authority: String?
@@ -12,9 +13,14 @@ final class StreamState {
     /// True once the header list passed MAX_HEADER_LIST_SIZE: later fields are dropped and the
     /// stream is answered 431.
     var headerListTooLarge = false
+    /// Header fields received so far, pseudo-headers included (the next one's position).
+    var fieldCount = 0
     var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
 
-    init() { headers.reserveCapacity(8) }
+    init(id: Int32) {
+        self.id = id
+        headers.reserveCapacity(8)
+    }
 }

@@ -146,6 +146,34 @@ def test_response_ids_are_never_indexed(server):
         client.close()
 
 
+def test_changing_header_values_on_one_connection_are_recorded_as_sent(server):
+    """The transport reuses the strings of a header field repeated at the same position of the
+    header block (HeaderFieldInterner); each record must still hold its own request's values."""
+    client = h2_client_for(server.listener)
+    try:
+        same = tok()
+        sent = [
+            (same, "com.example.app", b"v1"),
+            (same, "com.example.app", b"v1"),  # every field repeated
+            (tok(), "com.example.xyz", b"v2"),  # same lengths, other bytes
+            (tok(), "com.example.xyz", b"\xff\xfe"),  # invalid UTF-8: repaired
+            (tok(), "com.example.xyz", "\ufffd\ufffd".encode()),  # the repaired text, sent as valid UTF-8
+            (same, "com.example.app", b""),
+        ]
+        for token, topic, value in sent:
+            headers = apns_headers(token, topic=topic)
+            headers = [(n.encode(), v.encode()) for n, v in headers] + [(b"x-test", value)]
+            resp = client.request(headers, b'{"aps":{"alert":"' + value.hex().encode() + b'"}}')
+            assert resp.status == 200, (resp.status, resp.body)
+            record = server.delivery_by_apns_id(resp.header("apns-id"))
+            assert record["path"] == f"/3/device/{token}", record
+            assert record["topic"] == topic, record
+            assert [h["value"] for h in record["headers"] if h["name"] == "x-test"] == [value.decode("utf-8", "replace")]
+            assert record["payload"] == {"aps": {"alert": value.hex()}}
+    finally:
+        client.close()
+
+
 def test_error_is_headers_then_data_with_end_stream(server):
     client = h2_client_for(server.listener)
     try:
