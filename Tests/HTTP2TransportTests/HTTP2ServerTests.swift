@@ -107,6 +107,8 @@ final class HTTP2ServerTests: XCTestCase {
         XCTAssertEqual(received, 0, "expected EOF from the server")
         XCTAssertGreaterThan(waited, 0.2)
         XCTAssertLessThan(waited, 2.5)
+        // The socket closes just before the worker counts the connection gone: allow it that moment.
+        for _ in 0..<200 where server.openConnections != 0 { usleep(10_000) }
         XCTAssertEqual(server.openConnections, 0)
     }
 }
