@@ -4,7 +4,8 @@ final class StreamState {
     var method = ""
     var path = ""
     var authority: String?
-    var headers: [(name: String, value: String)] = []
+    /// Appended to once per field; unchecked for the same reason as `HTTP2Connection.streams`.
+    @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
     var body: [UInt8] = []
     /// Body bytes received, kept or not.
     var bodyLength = 0
