@@ -124,7 +124,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*).
         var tokenAfter = state.token
-        let authorize: ((Verdict) -> AuthorizationResult)? = listener.authMode == .none ? nil : { [clock, keys] verdict in
+        // Not escaping, so nothing it captures is moved to the heap.
+        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
+                                     defaultTopic: state.certificate?.defaultTopic, payloadMemo: state.payloadMemo) { verdict in
+            guard listener.authMode != .none else { return nil }
             if let certificate = state.certificate {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
                                                                environment: listener.environment, now: clock.now())
@@ -134,9 +137,6 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                                           nowSeconds: clock.now(), keys: keys, state: &tokenAfter)
             return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
         }
-        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
-                                     defaultTopic: state.certificate?.defaultTopic, payloadMemo: state.payloadMemo,
-                                     authorize: authorize)
         let response = outcome.response
         let seq = outcome.seq
         let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true

@@ -37,14 +37,14 @@ public final class Gateway: Sendable {
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - payloadMemo: the connection's last body and its parse outcome (see `PayloadMemo`);
     ///     `nil` parses every body.
-    ///   - authorize: the credential check, given what validation parsed; nil when the listener
-    ///     checks no credentials. Its reason ranks after method and path (405, 404,
+    ///   - authorize: the credential check, given what validation parsed; it returns nil when the
+    ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
     ///     before looking at the device token (spec section 9, order of checks).
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       payloadMemo: PayloadMemo? = nil, authorize: ((Verdict) -> AuthorizationResult)? = nil) -> GatewayOutcome {
+                       payloadMemo: PayloadMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
@@ -52,8 +52,7 @@ public final class Gateway: Sendable {
                                                 payloadMemo: payloadMemo, lookup: { registry.lookup($0) })
         var identity: CredentialIdentity?
         var connectionEnds = false
-        if let authorize {
-            let result = authorize(verdict)
+        if let result = authorize(verdict) {
             identity = result.identity
             if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
                 verdict.reason = reason
@@ -86,7 +85,7 @@ public final class Gateway: Sendable {
                                     status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
                                     fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
-        let seq = store.append(record)
+        let seq = store.append(consume record)
         let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
                                                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                                                 status: answer.status == 0 ? nil : answer.status)
