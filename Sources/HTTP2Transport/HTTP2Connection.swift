@@ -571,44 +571,48 @@ public final class HTTP2Connection: @unchecked Sendable {
     private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
         stream.responseBody = response.body
         stream.responseOffset = 0
-        // One allocation holds every name and value; nghttp2 copies them during the call.
+        // Names and values are copied into one buffer, and the name/value pairs into another, both
+        // on the stack: nghttp2 copies them during the call.
         var statusDigits = String(response.status)
         var total = 7 + statusDigits.utf8.count
         for field in response.headers { total += field.name.utf8.count + field.value.utf8.count }
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
-        defer { storage.deallocate() }
-        var nva = [nghttp2_nv]()
-        nva.reserveCapacity(response.headers.count + 1)
-        var offset = 0
-        func add(_ name: inout String, _ value: inout String, indexed: Bool) {
-            let namePointer = storage + offset
-            let nameCount = name.withUTF8 { bytes in
-                namePointer.update(from: bytes.baseAddress!, count: bytes.count)
-                return bytes.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(total, 1)) { storage in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: response.headers.count + 1) { nva in
+                var offset = 0
+                var count = 0
+                func add(_ name: inout String, _ value: inout String, indexed: Bool) {
+                    let namePointer = storage.baseAddress! + offset
+                    let nameCount = name.withUTF8 { bytes in
+                        namePointer.update(from: bytes.baseAddress!, count: bytes.count)
+                        return bytes.count
+                    }
+                    offset += nameCount
+                    let valuePointer = storage.baseAddress! + offset
+                    let valueCount = value.withUTF8 { bytes -> Int in
+                        if let base = bytes.baseAddress { valuePointer.update(from: base, count: bytes.count) }
+                        return bytes.count
+                    }
+                    offset += valueCount
+                    let flags = indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue
+                    (nva.baseAddress! + count).initialize(to: nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount,
+                                                                         valuelen: valueCount, flags: UInt8(flags)))
+                    count += 1
+                }
+                var statusName = ":status"
+                add(&statusName, &statusDigits, indexed: true)
+                for field in response.headers {
+                    var name = field.name
+                    var value = field.value
+                    add(&name, &value, indexed: response.unindexedNames.isEmpty || !response.unindexedNames.contains(name))
+                }
+                if response.body.isEmpty {
+                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)
+                } else {
+                    var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
+                                                         read_callback: HTTP2Callbacks.readResponseBody)
+                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider)
+                }
             }
-            offset += nameCount
-            let valuePointer = storage + offset
-            let valueCount = value.withUTF8 { bytes -> Int in
-                if let base = bytes.baseAddress { valuePointer.update(from: base, count: bytes.count) }
-                return bytes.count
-            }
-            offset += valueCount
-            nva.append(nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount, valuelen: valueCount,
-                                  flags: UInt8(indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue)))
-        }
-        var statusName = ":status"
-        add(&statusName, &statusDigits, indexed: true)
-        for field in response.headers {
-            var name = field.name
-            var value = field.value
-            add(&name, &value, indexed: response.unindexedNames.isEmpty || !response.unindexedNames.contains(name))
-        }
-        if response.body.isEmpty {
-            nghttp2_submit_response(session, streamID, nva, nva.count, nil)
-        } else {
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
-                                                 read_callback: HTTP2Callbacks.readResponseBody)
-            nghttp2_submit_response(session, streamID, nva, nva.count, &provider)
         }
     }
 
