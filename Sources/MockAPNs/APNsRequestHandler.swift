@@ -126,7 +126,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var tokenAfter = state.token
         // Not escaping, so nothing it captures is moved to the heap.
         let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
-                                     defaultTopic: state.certificate?.defaultTopic, payloadMemo: state.payloadMemo) { verdict in
+                                     defaultTopic: state.certificate?.defaultTopic, memo: state.memo) { verdict in
             guard listener.authMode != .none else { return nil }
             if let certificate = state.certificate {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,

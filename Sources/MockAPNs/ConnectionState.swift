@@ -15,8 +15,8 @@ final class ConnectionState {
     var certificateRejection: Reason?
     /// Why the certificate was rejected, for the record.
     var certificateProblem: String?
-    /// The last body and its parse outcome: a repeated payload is not parsed again.
-    let payloadMemo = PayloadMemo()
+    /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
+    let memo = RequestMemo()
 
     /// The connection's identity for `GET /v1/connections`: `certificate <subject>`,
     /// `token <key id> <team id>` once a push was accepted, or `none`.

@@ -35,8 +35,8 @@ public final class Gateway: Sendable {
     /// Decides, records and answers one request.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
-    ///   - payloadMemo: the connection's last body and its parse outcome (see `PayloadMemo`);
-    ///     `nil` parses every body.
+    ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
+    ///     parsed again, a repeated `authorization` not redacted again; `nil` does everything.
     ///   - authorize: the credential check, given what validation parsed; it returns nil when the
     ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
@@ -44,12 +44,12 @@ public final class Gateway: Sendable {
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       payloadMemo: PayloadMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
+                       memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
-                                                payloadMemo: payloadMemo, lookup: { registry.lookup($0) })
+                                                memo: memo, lookup: { registry.lookup($0) })
         var identity: CredentialIdentity?
         var connectionEnds = false
         if let result = authorize(verdict) {
@@ -65,7 +65,7 @@ public final class Gateway: Sendable {
         let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
         var headers = request.headers
         for index in headers.indices where headers[index].name == "authorization" {
-            headers[index].value = AuthorizationRedaction.redact(headers[index].value)
+            headers[index].value = memo?.redacted(headers[index].value) ?? AuthorizationRedaction.redact(headers[index].value)
         }
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)

@@ -29,13 +29,13 @@ public enum RequestValidator {
     ///     expired device that has no `unregisteredAt`.
     ///   - defaultTopic: the topic used when `apns-topic` is absent (a single-topic client
     ///     certificate's bundle ID, Apple *Communicating with APNs*); `nil` otherwise.
-    ///   - payloadMemo: the connection's last body and its parse outcome; a body with the same
-    ///     bytes is not parsed again (`nil`: parse every body).
+    ///   - memo: the connection's previous request; a body with the same bytes as its body is
+    ///     not parsed again (`nil`: parse every body).
     ///   - lookup: the device registry, called with the lowercase token, only for requests that
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
     public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
-                                nowMilliseconds: Int64, defaultTopic: String? = nil, payloadMemo: PayloadMemo? = nil,
+                                nowMilliseconds: Int64, defaultTopic: String? = nil, memo: RequestMemo? = nil,
                                 lookup: (String) -> DeviceRegistration?) -> Verdict {
         var verdict = Verdict()
         // The first failure wins; later steps still run to fill the verdict's fields.
@@ -123,7 +123,7 @@ public enum RequestValidator {
         } else if request.bodyLength > (sentType ?? .alert).maxPayloadBytes {
             if reason == nil { reason = .payloadTooLarge }
         } else {
-            let outcome = payloadMemo?.outcome(of: body, inspect: PayloadInspector.inspect) ?? PayloadInspector.inspect(body)
+            let outcome = memo?.outcome(of: body, inspect: PayloadInspector.inspect) ?? PayloadInspector.inspect(body)
             switch outcome {
             case .object(let parsed):
                 facts = parsed
