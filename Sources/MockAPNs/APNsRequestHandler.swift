@@ -122,8 +122,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                   environment: listener.environment, peer: connection.info.peer)
 
         // Token state changes only when the push is accepted: the first accepted push binds the
-        // team (Apple, *Establishing a token-based connection to APNs*).
-        var tokenAfter = state.token
+        // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
+        // accepted token changes nothing, and skips the copy.
+        var tokenAfter: TokenConnectionState?
         // Not escaping, so nothing it captures is moved to the heap.
         let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
                                      defaultTopic: state.certificate?.defaultTopic, memo: state.memo) { verdict in
@@ -132,15 +133,23 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
                                                                environment: listener.environment, now: clock.now())
             }
+            let now = clock.now()
+            if let repeated = state.token.answerRepeat(authorization: authorization, topic: verdict.topic,
+                                                       environment: listener.environment, mode: listener.authMode,
+                                                       nowSeconds: now, keys: keys) {
+                return state.authorizationResult(for: repeated)
+            }
+            var after = state.token
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
                                                           environment: listener.environment, mode: listener.authMode,
-                                                          nowSeconds: clock.now(), keys: keys, state: &tokenAfter)
-            return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
+                                                          nowSeconds: now, keys: keys, state: &after)
+            tokenAfter = after
+            return state.authorizationResult(for: outcome)
         }
         let response = outcome.response
         let seq = outcome.seq
         let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
-        if accepted { state.token = tokenAfter }
+        if accepted, let tokenAfter { state.token = tokenAfter }
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
         }

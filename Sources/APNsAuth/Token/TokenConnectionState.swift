@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What one token-authenticated connection remembers between pushes (spec sections 4 and 6):
 /// the team and key bound by its first accepted push, the token in use and since when, and the
 /// checks already paid for. A value owned by the connection (confined to its worker thread);
@@ -27,10 +29,33 @@ public struct TokenConnectionState: Sendable {
     /// so the set lookups run once.
     var scopeTopic: String?
     var scopeKey: ProviderKey?
+    /// The last push whose token was accepted, for the repeat fast path (`AcceptedToken`).
+    var accepted: AcceptedToken?
+    /// Pushes answered by that fast path: the same header again, within the token's lifetime and
+    /// scope.
+    public internal(set) var repeatsAnswered: Int = 0
 
     /// The state of a new connection: nothing bound, no token in use.
     public init() {}
 
     /// Whether a push has been accepted on this connection (team and key are bound).
     public var isBound: Bool { boundTeamID != nil }
+
+    /// What `TokenAuthenticator.authenticate` answers a push that repeats the `authorization`
+    /// header of the last accepted push (`AcceptedToken`) and passes the checks that depend on
+    /// the push itself (token age, topic scope); nil when `authenticate` has to decide. Such a
+    /// push changes nothing but the `repeatsAnswered` count, so a caller that keeps the state
+    /// only on acceptance can ask this in place first and skip copying it. Ask only where
+    /// `authenticate` would reach its token checks (mode not `none`, no trusted certificate).
+    /// Parameters as for `authenticate`.
+    public mutating func answerRepeat(authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
+                                      nowSeconds: Double, keys: KeyStore, policy: TokenPolicy = .apple) -> AuthOutcome? {
+        guard let accepted, let authorization,
+              accepted.repeats(authorization, keys: keys, mode: mode, environment: environment) else { return nil }
+        let age = nowSeconds - accepted.issuedAt
+        guard age <= policy.maximumAge && -age <= policy.allowedFutureSkew else { return nil }
+        guard topic == nil || accepted.key == nil || (scopeKey === accepted.key && scopeTopic == topic) else { return nil }
+        repeatsAnswered += 1
+        return accepted.outcome
+    }
 }
