@@ -52,6 +52,11 @@ final class HTTP2Callbacks: @unchecked Sendable {
         // We acknowledge received DATA ourselves (nghttp2_session_consume), so a fault can hold
         // WINDOW_UPDATE back.
         nghttp2_option_set_no_auto_window_update(options, 1)
+        // Responses are encoded without HPACK's dynamic table (RFC 7541 section 6.2.2, literals
+        // without indexing; the size is announced as 0 in the first header block). What an APNs
+        // response carries changes every time (apns-id, apns-unique-id): indexing it cost an
+        // insertion and an eviction per response on both sides, most of nghttp2's send path.
+        nghttp2_option_set_max_deflate_dynamic_table_size(options, 0)
         self.options = options!
     }
 

@@ -589,7 +589,7 @@ public final class HTTP2Connection: @unchecked Sendable {
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: response.headers.count + 1) { nva in
                 var offset = 0
                 var count = 0
-                func add(_ name: inout String, _ value: inout String, indexed: Bool) {
+                func add(_ name: inout String, _ value: inout String) {
                     let namePointer = storage.baseAddress! + offset
                     let nameCount = name.withUTF8 { bytes in
                         namePointer.update(from: bytes.baseAddress!, count: bytes.count)
@@ -602,17 +602,17 @@ public final class HTTP2Connection: @unchecked Sendable {
                         return bytes.count
                     }
                     offset += valueCount
-                    let flags = indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue
                     (nva.baseAddress! + count).initialize(to: nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount,
-                                                                         valuelen: valueCount, flags: UInt8(flags)))
+                                                                         valuelen: valueCount,
+                                                                         flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                     count += 1
                 }
                 var statusName = ":status"
-                add(&statusName, &statusDigits, indexed: true)
+                add(&statusName, &statusDigits)
                 for field in response.headers {
                     var name = field.name
                     var value = field.value
-                    add(&name, &value, indexed: response.unindexedNames.isEmpty || !response.unindexedNames.contains(name))
+                    add(&name, &value)
                 }
                 if response.body.isEmpty {
                     nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)

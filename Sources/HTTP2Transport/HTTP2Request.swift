@@ -22,16 +22,10 @@ public struct HTTP2Response: Sendable {
     public var headers: [(name: String, value: String)]
     /// Body bytes; when empty, the HEADERS frame carries END_STREAM.
     public var body: [UInt8]
-    /// Names of header fields whose values are sent without HPACK indexing (RFC 7541 section
-    /// 6.2.3, "never indexed"): values that never repeat, such as an ID per response, would
-    /// only churn both sides' dynamic tables (an insertion and an eviction per response).
-    public var unindexedNames: [String]
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-                unindexedNames: [String] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.unindexedNames = unindexedNames
     }
 }

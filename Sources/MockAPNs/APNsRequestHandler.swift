@@ -160,14 +160,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
         let answer = HTTP2Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                                   body: response.body, unindexedNames: APNsRequestHandler.uniqueValueHeaders)
+                                   body: response.body)
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection)
     }
-
-    /// Response headers whose value is new on every response: HPACK-indexing them would only
-    /// churn the client's dynamic table, and cost a table insertion and eviction per response.
-    static let uniqueValueHeaders = ["apns-id", "apns-unique-id"]
 
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
                                              environment: APNsEnvironment, now: Double) -> AuthorizationResult {
