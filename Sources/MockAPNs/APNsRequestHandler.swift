@@ -123,7 +123,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
-        // accepted token changes nothing, and skips the copy.
+        // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
         var tokenAfter: TokenConnectionState?
         // Not escaping, so nothing it captures is moved to the heap.
         let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
@@ -134,10 +134,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                                                environment: listener.environment, now: clock.now())
             }
             let now = clock.now()
-            if let repeated = state.token.answerRepeat(authorization: authorization, topic: verdict.topic,
-                                                       environment: listener.environment, mode: listener.authMode,
-                                                       nowSeconds: now, keys: keys) {
-                return state.authorizationResult(for: repeated)
+            if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
+                                                    environment: listener.environment, mode: listener.authMode,
+                                                    nowSeconds: now, keys: keys) {
+                return state.authorizationResult(for: quick)
             }
             var after = state.token
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,

@@ -222,5 +222,16 @@ final class TokenConnectionStateTests: XCTestCase {
                                                        mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly).reason,
                        .badEnvironmentKeyIdInToken)
         XCTAssertEqual(sandboxOnly.repeatsAnswered, 1)
+
+        // Asked directly: answered without a check only when nothing can change.
+        var fresh = TokenConnectionState()
+        func quick(_ authorization: String?, _ mode: AuthMode) -> AuthOutcome? {
+            fresh.quickOutcome(authorization: authorization, topic: "com.example.app", environment: .sandbox, mode: mode,
+                               nowSeconds: t0, keys: F.keys)
+        }
+        XCTAssertEqual(quick(nil, .permissive), AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token")))
+        XCTAssertNil(quick(nil, .strict), "strict: MissingProviderToken is decided by authenticate")
+        XCTAssertNil(quick(a, .strict), "a token never accepted on this connection")
+        XCTAssertFalse(fresh.isBound)
     }
 }

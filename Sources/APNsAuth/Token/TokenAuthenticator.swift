@@ -57,16 +57,16 @@ public enum TokenAuthenticator {
         if certificateAuthenticated {
             return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .certificate, verdict: "certificate-authenticated"))
         }
-        if let repeated = state.answerRepeat(authorization: authorization, topic: topic, environment: environment,
-                                             mode: mode, nowSeconds: nowSeconds, keys: keys, policy: policy) {
-            return repeated
+        if let quick = state.quickOutcome(authorization: authorization, topic: topic, environment: environment,
+                                          mode: mode, nowSeconds: nowSeconds, keys: keys, policy: policy) {
+            return quick
         }
         let jwt: Substring
         switch authorization.map(ProviderTokenParser.bearerToken(in:)) ?? .failure(.missing) {
         case .success(let token):
             jwt = token
         case .failure(.missing) where mode == .permissive:
-            return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
+            return noToken
         case .failure(let error):
             return AuthOutcome(reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
         }
@@ -161,6 +161,9 @@ public enum TokenAuthenticator {
         state.candidate = checked
         return checked
     }
+
+    /// A permissive push without a token: accepted, nothing to record but that.
+    static let noToken = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
 
     /// Whole seconds for a message; `iat` comes from the client and may be any double, so no
     /// trapping conversion.

@@ -41,15 +41,17 @@ public struct TokenConnectionState: Sendable {
     /// Whether a push has been accepted on this connection (team and key are bound).
     public var isBound: Bool { boundTeamID != nil }
 
-    /// What `TokenAuthenticator.authenticate` answers a push that repeats the `authorization`
-    /// header of the last accepted push (`AcceptedToken`) and passes the checks that depend on
-    /// the push itself (token age, topic scope); nil when `authenticate` has to decide. Such a
-    /// push changes nothing but the `repeatsAnswered` count, so a caller that keeps the state
-    /// only on acceptance can ask this in place first and skip copying it. Ask only where
-    /// `authenticate` would reach its token checks (mode not `none`, no trusted certificate).
-    /// Parameters as for `authenticate`.
-    public mutating func answerRepeat(authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
+    /// What `TokenAuthenticator.authenticate` answers a push that changes no token state: one
+    /// without `authorization` in permissive mode, or one that repeats the `authorization` header
+    /// of the last accepted push (`AcceptedToken`) and passes the checks that depend on the push
+    /// itself (token age, topic scope). Nil when `authenticate` has to decide. A caller that
+    /// keeps the state only on acceptance can ask this in place first and skip copying it (it is
+    /// `mutating` only to count repeats in `repeatsAnswered`). Ask only where `authenticate` would
+    /// reach its token checks (mode not `none`, no trusted certificate). Parameters as for
+    /// `authenticate`.
+    public mutating func quickOutcome(authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
                                       nowSeconds: Double, keys: KeyStore, policy: TokenPolicy = .apple) -> AuthOutcome? {
+        if authorization == nil && mode == .permissive { return TokenAuthenticator.noToken }
         guard let accepted, let authorization,
               accepted.repeats(authorization, keys: keys, mode: mode, environment: environment) else { return nil }
         let age = nowSeconds - accepted.issuedAt
