@@ -455,12 +455,19 @@ public final class HTTP2Connection: @unchecked Sendable {
             submit(HTTP2Response(status: 431), on: streamID, stream: stream)
             return
         }
-        let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
-                                   authority: stream.authority, headers: stream.headers, body: stream.body,
-                                   bodyLength: stream.bodyLength)
-        stream.headers = []
-        stream.body = []
+        // Moved out of the stream, not copied: the request then holds the only references.
+        let request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
+                                   authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
+                                   body: take(&stream.body, []), bodyLength: stream.bodyLength)
         carryOut(handler.handle(request, on: self), on: streamID, stream: stream)
+    }
+
+    /// `value`, leaving `empty` in its place.
+    @inline(__always)
+    private func take<T>(_ value: inout T, _ empty: T) -> T {
+        var taken = empty
+        swap(&value, &taken)
+        return taken
     }
 
     private func carryOut(_ action: HTTP2Action, on streamID: Int32, stream: StreamState) {
