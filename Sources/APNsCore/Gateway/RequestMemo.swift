@@ -1,7 +1,9 @@
 import Glibc
 
 /// What one connection's previous request looked like, so that a request repeating it skips work
-/// whose result depends on the repeated bytes alone: parsing the body, redacting `authorization`.
+/// whose result depends on the repeated bytes alone: parsing the body, checking the device token,
+/// redacting `authorization`; and so that its record shares the previous record's storage for
+/// the parts that repeat (body, device token, header list) instead of holding a copy.
 ///
 /// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
 /// and a token-authenticated connection sends the same provider token for up to an hour. A
@@ -9,7 +11,8 @@ import Glibc
 /// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
 /// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
 /// pure function of the header value; a repeat reuses the redacted string, which its records
-/// then share. Anything different is computed as before and replaces what is remembered.
+/// then share. A repeated device token reuses its checked, lowercased form. Anything different is
+/// computed as before and replaces what is remembered.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
 /// body alive (the record usually shares its storage) until the next one replaces it.
@@ -18,6 +21,10 @@ public final class RequestMemo {
     private var outcome: PayloadInspector.Outcome?
     private var authorization: String?
     private var redactedAuthorization = ""
+    private var headers: [HeaderField] = []
+    private var tokenText: String?
+    private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
+    private var normalizedToken: String?
     /// Bodies answered from the memo instead of being parsed.
     public private(set) var payloadHits = 0
     /// `authorization` values whose redaction was reused.
@@ -38,6 +45,31 @@ public final class RequestMemo {
         return fresh
     }
 
+    /// `body`, or the last body seen when it has the same bytes: the record then shares its storage.
+    func shared(_ body: [UInt8]) -> [UInt8] {
+        RequestMemo.equal(body, self.body) ? self.body : body
+    }
+
+    /// `headers`, or the previous request's list when it holds the same fields (the transport
+    /// reuses repeated header strings, so the comparison is mostly of identical storage).
+    func shared(_ headers: [HeaderField]) -> [HeaderField] {
+        if headers == self.headers { return self.headers }
+        self.headers = headers
+        return headers
+    }
+
+    /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
+    func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
+        if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
+           UTF8Bytes.with(text, { a in UTF8Bytes.with(tokenText) { b in RequestMemo.equal(a, b) } }) {
+            return normalizedToken
+        }
+        normalizedToken = DeviceTokenRule.normalized(text, options: options)
+        tokenText = String(text)
+        tokenOptions = (options.tokenLength, options.maxTokenLength)
+        return normalizedToken
+    }
+
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
     func redacted(_ value: String) -> String {
         if let authorization, authorization == value {
@@ -51,11 +83,10 @@ public final class RequestMemo {
 
     /// Byte equality with one `memcmp` (shared storage compares equal at once).
     private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                x.baseAddress == y.baseAddress || x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
-            }
-        }
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in equal(x, y) } }
+    }
+
+    private static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        x.count == y.count && (x.baseAddress == y.baseAddress || x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 }

@@ -51,7 +51,7 @@ public enum RequestValidator {
         case .missingToken:
             if reason == nil { reason = .missingDeviceToken }
         case .token(let text):
-            if let token = DeviceTokenRule.normalized(text, options: options) {
+            if let token = memo.map({ $0.normalizedToken(text, options: options) }) ?? DeviceTokenRule.normalized(text, options: options) {
                 validToken = token
                 verdict.deviceToken = token
             } else {

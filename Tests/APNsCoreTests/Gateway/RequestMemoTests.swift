@@ -1,4 +1,4 @@
-import APNsCore
+@testable import APNsCore
 import XCTest
 
 /// `RequestMemo`: a body identical to the connection's previous one is not parsed again, and
@@ -80,5 +80,52 @@ final class RequestMemoRedactionTests: XCTestCase {
         XCTAssertEqual(recorded, ["bearer h1.c1", "bearer h1.c1", "bearer h2.c2", "<redacted>", "<redacted>", "bearer h1.c1"])
         XCTAssertEqual(memo.redactionHits, 2, "the two back-to-back repeats")
         XCTAssertEqual(memo.payloadHits, sent.count - 1, "the same body every time")
+    }
+}
+
+/// Records of repeated requests share the repeated parts instead of holding copies.
+final class RequestMemoSharingTests: XCTestCase {
+    private let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+
+    private func records(_ requests: [PushRequest], memo: RequestMemo?) throws -> [DeliveryRecord] {
+        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
+        return try requests.map { request in
+            let outcome = gateway.handle(request, connection: connection, streamID: 1, memo: memo)
+            return try XCTUnwrap(gateway.store.record(seq: outcome.seq))
+        }
+    }
+
+    private func storage<T>(_ array: [T]) -> UnsafeRawPointer? {
+        array.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+    }
+
+    func testRepeatedBodyHeadersAndTokenAreShared() throws {
+        let upper = String(repeating: "AB", count: 32)
+        let requests = [ValidationFixture.request(token: upper), ValidationFixture.request(token: upper),
+                        ValidationFixture.request(token: upper, body: #"{"aps":{"alert":"other"}}"#),
+                        ValidationFixture.request(token: upper.lowercased(), extra: [("x-a", "1")])]
+        let shared = try records(requests, memo: RequestMemo())
+        let separate = try records(requests, memo: nil)
+        for (a, b) in zip(shared, separate) {  // the same content either way
+            XCTAssertEqual(a.payload, b.payload)
+            XCTAssertEqual(a.headers, b.headers)
+            XCTAssertEqual(a.verdict, b.verdict)
+        }
+        XCTAssertEqual(shared.map { $0.verdict.deviceToken }, Array(repeating: upper.lowercased(), count: 4))
+        XCTAssertEqual(storage(shared[0].payload), storage(shared[1].payload), "a repeated body is stored once")
+        XCTAssertNotEqual(storage(separate[0].payload), storage(separate[1].payload))
+        XCTAssertNotEqual(storage(shared[1].payload), storage(shared[2].payload))
+        XCTAssertEqual(storage(shared[0].headers), storage(shared[2].headers), "the same header list")
+        XCTAssertNotEqual(storage(shared[2].headers), storage(shared[3].headers), "one more header")
+    }
+
+    func testTokenOptionsArePartOfTheRepeat() {
+        let memo = RequestMemo()
+        let token = Substring(String(repeating: "ab", count: 32))
+        XCTAssertEqual(memo.normalizedToken(token, options: ValidationOptions()), String(token))
+        XCTAssertNil(memo.normalizedToken(token, options: ValidationOptions(tokenLength: 32)), "another exact length")
+        XCTAssertEqual(memo.normalizedToken(token, options: ValidationOptions()), String(token))
+        XCTAssertNil(memo.normalizedToken("zz", options: ValidationOptions()))
+        XCTAssertNil(memo.normalizedToken("zz", options: ValidationOptions()))
     }
 }
