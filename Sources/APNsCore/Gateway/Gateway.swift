@@ -63,10 +63,7 @@ public final class Gateway: Sendable {
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
         let apnsID = verdict.apnsID ?? makeID(true)
         let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
-        var headers = request.headers
-        for index in headers.indices where headers[index].name == "authorization" {
-            headers[index].value = memo?.redacted(headers[index].value) ?? AuthorizationRedaction.redact(headers[index].value)
-        }
+        let headers = memo?.recorded(request.headers) ?? Gateway.recorded(request.headers)
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -81,7 +78,7 @@ public final class Gateway: Sendable {
         let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                     connectionID: connection.id, streamID: streamID, method: request.method,
                                     path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
-                                    headers: memo?.shared(headers) ?? headers, payload: memo?.shared(request.body) ?? request.body,
+                                    headers: headers, payload: memo?.shared(request.body) ?? request.body,
                                     payloadBytes: request.bodyLength,
                                     status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
@@ -130,6 +127,15 @@ public final class Gateway: Sendable {
         case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
             return normally
         }
+    }
+
+    /// The header list a record keeps: as received, with `authorization` redacted.
+    static func recorded(_ headers: [HeaderField]) -> [HeaderField] {
+        var recorded = headers
+        for index in recorded.indices where recorded[index].name == "authorization" {
+            recorded[index].value = AuthorizationRedaction.redact(recorded[index].value)
+        }
+        return recorded
     }
 
     /// Method and path problems are answered before credentials are looked at.

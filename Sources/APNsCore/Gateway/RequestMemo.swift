@@ -21,7 +21,8 @@ public final class RequestMemo {
     private var outcome: PayloadInspector.Outcome?
     private var authorization: String?
     private var redactedAuthorization = ""
-    private var headers: [HeaderField] = []
+    private var rawHeaders: [HeaderField] = []
+    private var recordedHeaders: [HeaderField] = []
     private var tokenText: String?
     private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
     private var normalizedToken: String?
@@ -50,12 +51,19 @@ public final class RequestMemo {
         RequestMemo.equal(body, self.body) ? self.body : body
     }
 
-    /// `headers`, or the previous request's list when it holds the same fields (the transport
-    /// reuses repeated header strings, so the comparison is mostly of identical storage).
-    func shared(_ headers: [HeaderField]) -> [HeaderField] {
-        if headers == self.headers { return self.headers }
-        self.headers = headers
-        return headers
+    /// The header list to record for `headers` as received: `authorization` redacted (see
+    /// `redacted(_:)`). When the previous request carried the same fields, its recorded list is
+    /// returned, so records share it and nothing is copied to redact (the transport reuses
+    /// repeated header strings, so the comparison is mostly of identical storage).
+    func recorded(_ headers: [HeaderField]) -> [HeaderField] {
+        if headers == rawHeaders { return recordedHeaders }
+        var recorded = headers
+        for index in recorded.indices where recorded[index].name == "authorization" {
+            recorded[index].value = redacted(recorded[index].value)
+        }
+        rawHeaders = headers
+        recordedHeaders = recorded
+        return recorded
     }
 
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.

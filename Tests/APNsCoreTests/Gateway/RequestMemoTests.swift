@@ -70,16 +70,36 @@ final class RequestMemoRedactionTests: XCTestCase {
         let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let sent = ["bearer h1.c1.s1", "bearer h1.c1.s1", "bearer h2.c2.s2", "not-a-jwt", "not-a-jwt", "bearer h1.c1.s1"]
         var recorded: [String] = []
-        for value in sent {
-            let request = ValidationFixture.request(extra: [("authorization", value)])
+        var lists: [[HeaderField]] = []
+        for (index, value) in sent.enumerated() {
+            // Another header changes on every push (as apns-id often does), so whole header lists never repeat.
+            let request = ValidationFixture.request(extra: [("authorization", value), ("x-push", String(index))])
             let outcome = gateway.handle(request, connection: connection, streamID: 1, memo: memo)
             let record = try XCTUnwrap(gateway.store.record(seq: outcome.seq))
             recorded.append(contentsOf: record.headers.filter { $0.name == "authorization" }.map(\.value))
+            lists.append(record.headers)
         }
         XCTAssertEqual(recorded, sent.map(AuthorizationRedaction.redact))
         XCTAssertEqual(recorded, ["bearer h1.c1", "bearer h1.c1", "bearer h2.c2", "<redacted>", "<redacted>", "bearer h1.c1"])
         XCTAssertEqual(memo.redactionHits, 2, "the two back-to-back repeats")
         XCTAssertEqual(memo.payloadHits, sent.count - 1, "the same body every time")
+        XCTAssertEqual(lists.map { $0.last?.value }, (0..<sent.count).map(String.init), "each record keeps its own list")
+    }
+
+    func testRepeatedHeaderListIsRecordedOnce() throws {
+        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
+                              options: ValidationOptions())
+        let memo = RequestMemo()
+        let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+        let request = ValidationFixture.request(extra: [("authorization", "bearer h.c.s")])
+        let lists = try (0..<3).map { _ in
+            try XCTUnwrap(gateway.store.record(seq: gateway.handle(request, connection: connection, streamID: 1, memo: memo).seq)).headers
+        }
+        XCTAssertEqual(lists[0], Gateway.recorded(request.headers))
+        XCTAssertEqual(lists[0].last, HeaderField(name: "authorization", value: "bearer h.c"))
+        let storage = lists.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) } }
+        XCTAssertEqual(Set(storage).count, 1, "one recorded list, shared by the three records")
+        XCTAssertEqual(memo.redactionHits, 0, "redacted once, for the first push")
     }
 }
 
