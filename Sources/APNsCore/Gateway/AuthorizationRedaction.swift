@@ -15,4 +15,14 @@ public enum AuthorizationRedaction {
         // "." is ASCII, so the offset is a character boundary.
         return String(value[..<value.utf8.index(value.utf8.startIndex, offsetBy: lastDot)])
     }
+
+    /// The header list a record keeps: `headers` as received, each `authorization` value passed
+    /// through `redact`.
+    static func recorded(_ headers: [HeaderField], redact: (String) -> String = redact) -> [HeaderField] {
+        var recorded = headers
+        for index in recorded.indices where recorded[index].name == "authorization" {
+            recorded[index].value = redact(recorded[index].value)
+        }
+        return recorded
+    }
 }

@@ -36,7 +36,8 @@ public final class Gateway: Sendable {
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
-    ///     parsed again, a repeated `authorization` not redacted again; `nil` does everything.
+    ///     parsed again, a repeated device token not checked again, a repeated header list not
+    ///     redacted again, and the record shares what repeats; `nil` does everything.
     ///   - authorize: the credential check, given what validation parsed; it returns nil when the
     ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
@@ -63,7 +64,7 @@ public final class Gateway: Sendable {
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
         let apnsID = verdict.apnsID ?? makeID(true)
         let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
-        let headers = memo?.recorded(request.headers) ?? Gateway.recorded(request.headers)
+        let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -83,7 +84,7 @@ public final class Gateway: Sendable {
                                     status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
                                     fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
-        let seq = store.append(consume record)
+        let seq = store.append(record)
         let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
                                                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                                                 status: answer.status == 0 ? nil : answer.status)
@@ -127,15 +128,6 @@ public final class Gateway: Sendable {
         case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
             return normally
         }
-    }
-
-    /// The header list a record keeps: as received, with `authorization` redacted.
-    static func recorded(_ headers: [HeaderField]) -> [HeaderField] {
-        var recorded = headers
-        for index in recorded.indices where recorded[index].name == "authorization" {
-            recorded[index].value = AuthorizationRedaction.redact(recorded[index].value)
-        }
-        return recorded
     }
 
     /// Method and path problems are answered before credentials are looked at.

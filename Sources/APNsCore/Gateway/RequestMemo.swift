@@ -57,13 +57,9 @@ public final class RequestMemo {
     /// repeated header strings, so the comparison is mostly of identical storage).
     func recorded(_ headers: [HeaderField]) -> [HeaderField] {
         if headers == rawHeaders { return recordedHeaders }
-        var recorded = headers
-        for index in recorded.indices where recorded[index].name == "authorization" {
-            recorded[index].value = redacted(recorded[index].value)
-        }
         rawHeaders = headers
-        recordedHeaders = recorded
-        return recorded
+        recordedHeaders = AuthorizationRedaction.recorded(headers, redact: redacted)
+        return recordedHeaders
     }
 
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.

@@ -29,8 +29,8 @@ public enum RequestValidator {
     ///     expired device that has no `unregisteredAt`.
     ///   - defaultTopic: the topic used when `apns-topic` is absent (a single-topic client
     ///     certificate's bundle ID, Apple *Communicating with APNs*); `nil` otherwise.
-    ///   - memo: the connection's previous request; a body with the same bytes as its body is
-    ///     not parsed again (`nil`: parse every body).
+    ///   - memo: the connection's previous request; a body or device token with the same bytes
+    ///     as its own is not checked again (`nil`: check everything).
     ///   - lookup: the device registry, called with the lowercase token, only for requests that
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.

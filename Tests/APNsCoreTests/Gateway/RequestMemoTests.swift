@@ -95,7 +95,7 @@ final class RequestMemoRedactionTests: XCTestCase {
         let lists = try (0..<3).map { _ in
             try XCTUnwrap(gateway.store.record(seq: gateway.handle(request, connection: connection, streamID: 1, memo: memo).seq)).headers
         }
-        XCTAssertEqual(lists[0], Gateway.recorded(request.headers))
+        XCTAssertEqual(lists[0], AuthorizationRedaction.recorded(request.headers))
         XCTAssertEqual(lists[0].last, HeaderField(name: "authorization", value: "bearer h.c"))
         let storage = lists.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) } }
         XCTAssertEqual(Set(storage).count, 1, "one recorded list, shared by the three records")
