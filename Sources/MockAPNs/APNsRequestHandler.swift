@@ -149,7 +149,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let response = outcome.response
         let seq = outcome.seq
         let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
-        if accepted, let tokenAfter { state.token = tokenAfter }
+        if let tokenAfter {
+            if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
+        }
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
         }

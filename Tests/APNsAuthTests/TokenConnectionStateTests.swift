@@ -234,4 +234,31 @@ final class TokenConnectionStateTests: XCTestCase {
         XCTAssertNil(quick(a, .strict), "a token never accepted on this connection")
         XCTAssertFalse(fresh.isBound)
     }
+
+    /// A caller that keeps the state only for accepted pushes still keeps what rejected ones
+    /// verified, and nothing else.
+    func testChecksOfARejectedPushAreKeptWithoutItsBindings() {
+        var connection = TokenConnectionState()
+        func push(_ authorization: String, at offset: Double, accept: Bool = true) -> Reason? {
+            var copy = connection
+            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app",
+                                                          environment: .sandbox, mode: .strict, nowSeconds: t0 + offset,
+                                                          keys: F.keys, state: &copy)
+            if outcome.reason == nil && accept { connection = copy } else { connection.keepChecks(of: copy) }
+            return outcome.reason
+        }
+        let expired = F.bearer("TEAMUNI001", iat: t0 - 4000)
+        for second in 0..<5 { XCTAssertEqual(push(expired, at: Double(second)), .expiredProviderToken) }
+        XCTAssertEqual(connection.verifications, 1, "the expired token is verified once, not per push")
+        XCTAssertFalse(connection.isBound)
+
+        // Accepted by authentication but refused for another reason (a bad device token, say).
+        let fresh = F.bearer("TEAMUNI001", iat: t0)
+        XCTAssertNil(push(fresh, at: 10, accept: false))
+        XCTAssertFalse(connection.isBound, "nothing is bound by a push that was not accepted")
+        XCTAssertEqual(connection.verifications, 2)
+        XCTAssertNil(push(fresh, at: 11))
+        XCTAssertEqual(connection.verifications, 2, "the token checked for the refused push is not verified again")
+        XCTAssertTrue(connection.isBound)
+    }
 }

@@ -41,6 +41,21 @@ public struct TokenConnectionState: Sendable {
     /// Whether a push has been accepted on this connection (team and key are bound).
     public var isBound: Bool { boundTeamID != nil }
 
+    /// Takes the checks `other` paid for, `other` being a copy of this state that authenticated a
+    /// push the caller then did not accept (rejected by authentication or by a later check): a
+    /// token it verified is not verified again when it comes back, while the bound team and key
+    /// and the token in use stay as they are (they change only on acceptance, Apple A3).
+    /// Without this a sender retrying a rejected token (expired, say) paid one ES256
+    /// verification per push, about a million instructions.
+    public mutating func keepChecks(of other: TokenConnectionState) {
+        verifications = other.verifications
+        if let checked = other.current, checked !== current {
+            candidate = checked  // authentication accepted it, the push was refused for another reason
+        } else {
+            candidate = other.candidate
+        }
+    }
+
     /// What `TokenAuthenticator.authenticate` answers a push that changes no token state: one
     /// without `authorization` in permissive mode, or one that repeats the `authorization` header
     /// of the last accepted push (`AcceptedToken`) and passes the checks that depend on the push
