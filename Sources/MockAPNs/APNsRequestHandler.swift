@@ -153,24 +153,36 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                   environment: listener.environment, peer: connection.info.peer)
 
         // Token state changes only when the push is accepted: the first accepted push binds the
-        // team (Apple, *Establishing a token-based connection to APNs*).
-        var tokenAfter = state.token
-        let authorize: ((Verdict) -> AuthorizationResult)? = listener.authMode == .none ? nil : { [clock, keys] verdict in
+        // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
+        // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
+        var tokenAfter: TokenConnectionState?
+        // Not escaping, so nothing it captures is moved to the heap.
+        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
+                                     defaultTopic: state.certificate?.defaultTopic, memo: state.memo) { verdict in
+            guard listener.authMode != .none else { return nil }
             if let certificate = state.certificate {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
                                                                environment: listener.environment, now: clock.now())
             }
+            let now = clock.now()
+            if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
+                                                    environment: listener.environment, mode: listener.authMode,
+                                                    nowSeconds: now, keys: keys) {
+                return state.authorizationResult(for: quick)
+            }
+            var after = state.token
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
                                                           environment: listener.environment, mode: listener.authMode,
-                                                          nowSeconds: clock.now(), keys: keys, state: &tokenAfter)
-            return AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
+                                                          nowSeconds: now, keys: keys, state: &after)
+            tokenAfter = after
+            return state.authorizationResult(for: outcome)
         }
-        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
-                                     defaultTopic: state.certificate?.defaultTopic, authorize: authorize)
         let response = outcome.response
         let seq = outcome.seq
         let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
-        if accepted { state.token = tokenAfter }
+        if let tokenAfter {
+            if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
+        }
         if debug {
             logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
         }

@@ -15,6 +15,29 @@ final class ConnectionState {
     var certificateRejection: Reason?
     /// Why the certificate was rejected, for the record.
     var certificateProblem: String?
+    /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
+    let memo = RequestMemo()
+
+    /// The last token outcome and the result made of it: a repeated outcome reuses the result.
+    private var lastAuthorization: LastAuthorization?
+
+    /// The record's form of a token outcome, reused while the outcome repeats.
+    func authorizationResult(for outcome: AuthOutcome) -> AuthorizationResult {
+        if let last = lastAuthorization, last.outcome == outcome { return last.result }
+        let result = AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
+        lastAuthorization = LastAuthorization(outcome: outcome, result: result)
+        return result
+    }
+
+    /// A class, so that looking at it costs one reference count, not one per string in it.
+    private final class LastAuthorization {
+        let outcome: AuthOutcome
+        let result: AuthorizationResult
+        init(outcome: AuthOutcome, result: AuthorizationResult) {
+            self.outcome = outcome
+            self.result = result
+        }
+    }
 
     /// The connection's identity for `GET /v1/connections`: `certificate <subject>`,
     /// `token <key id> <team id>` once a push was accepted, or `none`.

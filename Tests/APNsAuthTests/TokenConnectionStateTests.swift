@@ -173,4 +173,92 @@ final class TokenConnectionStateTests: XCTestCase {
             Step(at: 1, authorization: F.bearer("TEAMPRD001", iat: t0), reason: nil),
         ], environment: .production)
     }
+
+    /// A push repeating the last accepted push's header is answered with the same outcome, but
+    /// its time and topic are still checked, and other keys, modes or environments are not
+    /// answered from it.
+    func testRepeatedHeaderReusesTheAcceptedOutcome() {
+        var state = TokenConnectionState()
+        let a = F.bearer("TEAMUNI001", iat: t0)
+        func push(_ authorization: String?, at offset: Double, topic: String = "com.example.app", mode: AuthMode = .strict,
+                  environment: APNsEnvironment = .sandbox, keys: KeyStore = F.keys) -> AuthOutcome {
+            TokenAuthenticator.authenticate(authorization: authorization, topic: topic, environment: environment, mode: mode,
+                                            nowSeconds: t0 + offset, keys: keys, state: &state)
+        }
+        let first = push(a, at: 0)
+        XCTAssertNil(first.reason)
+        XCTAssertEqual(first.identity.verdict, "verified")
+        for second in 1..<50 { XCTAssertEqual(push(a, at: Double(second)), first) }
+        XCTAssertEqual(state.repeatsAnswered, 49)
+        XCTAssertEqual(push(a, at: 3601).reason, .expiredProviderToken, "the age is checked on a repeat")
+        XCTAssertEqual(push(a, at: -61).reason, .invalidProviderToken, "so is a token from the future (clock set back)")
+        XCTAssertEqual(push(a, at: 60, topic: "com.example.app.voip"), first, "a new topic in scope")
+        XCTAssertEqual(push(a, at: 62, keys: F.store("TEAMSBX001")).reason, .invalidProviderToken, "the key is gone")
+        XCTAssertEqual(push("Bearer  " + a.dropFirst(7), at: 63), first, "another spelling of the same token")
+        XCTAssertEqual(state.repeatsAnswered, 49, "none of these came from the repeat path")
+        XCTAssertEqual(push("Bearer  " + a.dropFirst(7), at: 64), first)
+        XCTAssertEqual(state.repeatsAnswered, 50)
+
+        // Permissive acceptance of an unknown key is no acceptance in strict mode.
+        var permissive = TokenConnectionState()
+        let unknown = F.bearer("UNLISTED01", iat: t0)
+        for mode in [AuthMode.permissive, .permissive] {
+            XCTAssertNil(TokenAuthenticator.authenticate(authorization: unknown, topic: "com.example.app", environment: .sandbox,
+                                                         mode: mode, nowSeconds: t0, keys: F.keys, state: &permissive).reason)
+        }
+        XCTAssertEqual(permissive.repeatsAnswered, 1)
+        XCTAssertEqual(TokenAuthenticator.authenticate(authorization: unknown, topic: "com.example.app", environment: .sandbox,
+                                                       mode: .strict, nowSeconds: t0, keys: F.keys, state: &permissive).reason,
+                       .invalidProviderToken)
+
+        // A sandbox key accepted on a sandbox listener is not accepted for production.
+        var sandboxOnly = TokenConnectionState()
+        let sbx = F.bearer("TEAMSBX001", iat: t0)
+        for environment in [APNsEnvironment.sandbox, .sandbox] {
+            XCTAssertNil(TokenAuthenticator.authenticate(authorization: sbx, topic: "com.example.app", environment: environment,
+                                                         mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly).reason)
+        }
+        XCTAssertEqual(TokenAuthenticator.authenticate(authorization: sbx, topic: "com.example.app", environment: .production,
+                                                       mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly).reason,
+                       .badEnvironmentKeyIdInToken)
+        XCTAssertEqual(sandboxOnly.repeatsAnswered, 1)
+
+        // Asked directly: answered without a check only when nothing can change.
+        var fresh = TokenConnectionState()
+        func quick(_ authorization: String?, _ mode: AuthMode) -> AuthOutcome? {
+            fresh.quickOutcome(authorization: authorization, topic: "com.example.app", environment: .sandbox, mode: mode,
+                               nowSeconds: t0, keys: F.keys)
+        }
+        XCTAssertEqual(quick(nil, .permissive), AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token")))
+        XCTAssertNil(quick(nil, .strict), "strict: MissingProviderToken is decided by authenticate")
+        XCTAssertNil(quick(a, .strict), "a token never accepted on this connection")
+        XCTAssertFalse(fresh.isBound)
+    }
+
+    /// A caller that keeps the state only for accepted pushes still keeps what rejected ones
+    /// verified, and nothing else.
+    func testChecksOfARejectedPushAreKeptWithoutItsBindings() {
+        var connection = TokenConnectionState()
+        func push(_ authorization: String, at offset: Double, accept: Bool = true) -> Reason? {
+            var copy = connection
+            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app",
+                                                          environment: .sandbox, mode: .strict, nowSeconds: t0 + offset,
+                                                          keys: F.keys, state: &copy)
+            if outcome.reason == nil && accept { connection = copy } else { connection.keepChecks(of: copy) }
+            return outcome.reason
+        }
+        let expired = F.bearer("TEAMUNI001", iat: t0 - 4000)
+        for second in 0..<5 { XCTAssertEqual(push(expired, at: Double(second)), .expiredProviderToken) }
+        XCTAssertEqual(connection.verifications, 1, "the expired token is verified once, not per push")
+        XCTAssertFalse(connection.isBound)
+
+        // Accepted by authentication but refused for another reason (a bad device token, say).
+        let fresh = F.bearer("TEAMUNI001", iat: t0)
+        XCTAssertNil(push(fresh, at: 10, accept: false))
+        XCTAssertFalse(connection.isBound, "nothing is bound by a push that was not accepted")
+        XCTAssertEqual(connection.verifications, 2)
+        XCTAssertNil(push(fresh, at: 11))
+        XCTAssertEqual(connection.verifications, 2, "the token checked for the refused push is not verified again")
+        XCTAssertTrue(connection.isBound)
+    }
 }

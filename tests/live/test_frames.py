@@ -119,6 +119,63 @@ def test_success_is_one_headers_frame_with_end_stream(server):
         client.close()
 
 
+def test_responses_do_not_fill_the_clients_hpack_table(server):
+    """apns-id and apns-unique-id change on every response: responses are encoded with a dynamic
+    table of size 0 (literals without indexing, RFC 7541 section 6.2.2), so nothing is inserted
+    into the client's table and nothing is marked sensitive (never indexed)."""
+    import hpack
+
+    client = h2_client_for(server.listener)
+    try:
+        first = client.request(apns_headers(tok()), b'{"aps":{"alert":"one"}}')
+        second = client.request(apns_headers(tok()), b'{"aps":{"alert":"two"}}')
+        error = client.request(apns_headers(tok(), extra=[("apns-priority", "7")]), b"{}")
+        assert (first.status, second.status, error.status) == (200, 200, 400)
+        decoder = hpack.Decoder()  # the server's HEADERS blocks in order, as any client decodes them
+        decoded = {}
+        for frame in client.frames:
+            if frame.type == FRAME_HEADERS:
+                decoded[frame.stream_id] = decoder.decode(frame.payload, raw=False)
+        for resp in (first, second, error):
+            fields = decoded[resp.stream_id]
+            assert [(n, v) for n, v in fields] == resp.headers, fields
+            assert {type(f).__name__ for f in fields} == {"HeaderTuple"}, fields
+        assert {"apns-id", "apns-unique-id"} <= {n for n, _ in decoded[first.stream_id]}
+        assert len(decoder.header_table.dynamic_entries) == 0
+        assert decoder.header_table.maxsize == 0, "the table size update to 0 came with the first block"
+        assert first.header("apns-id") != second.header("apns-id")
+    finally:
+        client.close()
+
+
+def test_changing_header_values_on_one_connection_are_recorded_as_sent(server):
+    """The transport reuses the strings of a header field repeated at the same position of the
+    header block (HeaderFieldInterner); each record must still hold its own request's values."""
+    client = h2_client_for(server.listener)
+    try:
+        same = tok()
+        sent = [
+            (same, "com.example.app", b"v1"),
+            (same, "com.example.app", b"v1"),  # every field repeated
+            (tok(), "com.example.xyz", b"v2"),  # same lengths, other bytes
+            (tok(), "com.example.xyz", b"\xff\xfe"),  # invalid UTF-8: repaired
+            (tok(), "com.example.xyz", "\ufffd\ufffd".encode()),  # the repaired text, sent as valid UTF-8
+            (same, "com.example.app", b""),
+        ]
+        for token, topic, value in sent:
+            headers = apns_headers(token, topic=topic)
+            headers = [(n.encode(), v.encode()) for n, v in headers] + [(b"x-test", value)]
+            resp = client.request(headers, b'{"aps":{"alert":"' + value.hex().encode() + b'"}}')
+            assert resp.status == 200, (resp.status, resp.body)
+            record = server.delivery_by_apns_id(resp.header("apns-id"))
+            assert record["path"] == f"/3/device/{token}", record
+            assert record["topic"] == topic, record
+            assert [h["value"] for h in record["headers"] if h["name"] == "x-test"] == [value.decode("utf-8", "replace")]
+            assert record["payload"] == {"aps": {"alert": value.hex()}}
+    finally:
+        client.close()
+
+
 def test_error_is_headers_then_data_with_end_stream(server):
     client = h2_client_for(server.listener)
     try:

@@ -29,7 +29,10 @@ public enum TokenAuthenticator {
     /// A push that passes makes its token the one in use (since `nowSeconds`, when it changed)
     /// and, on the connection's first accepted push, binds its team and key. Parsing and
     /// verification are cached per token string, so a connection reusing a token pays for one
-    /// verification; times, team, key and scope are checked on every push.
+    /// verification; times, team, key and scope are checked on every push. A push repeating the
+    /// `authorization` header of the last accepted push (same keys, mode and environment) is
+    /// answered with that push's outcome once its token age and topic scope pass: every other
+    /// check depends only on what it repeats (`AcceptedToken`).
     ///
     /// - Parameters:
     ///   - authorization: the `authorization` header value, `nil` when absent.
@@ -54,12 +57,16 @@ public enum TokenAuthenticator {
         if certificateAuthenticated {
             return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .certificate, verdict: "certificate-authenticated"))
         }
+        if let quick = state.quickOutcome(authorization: authorization, topic: topic, environment: environment,
+                                          mode: mode, nowSeconds: nowSeconds, keys: keys, policy: policy) {
+            return quick
+        }
         let jwt: Substring
         switch authorization.map(ProviderTokenParser.bearerToken(in:)) ?? .failure(.missing) {
         case .success(let token):
             jwt = token
         case .failure(.missing) where mode == .permissive:
-            return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
+            return noToken
         case .failure(let error):
             return AuthOutcome(reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
         }
@@ -127,9 +134,14 @@ public enum TokenAuthenticator {
             state.boundKeyID = token.keyID
             state.boundKey = key
         }
-        return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: token.keyID, teamID: token.teamID,
-                                                               issuedAt: token.issuedAt,
-                                                               verdict: key == nil ? "unknown-key-accepted" : "verified"))
+        let outcome = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: token.keyID, teamID: token.teamID,
+                                                                      issuedAt: token.issuedAt,
+                                                                      verdict: key == nil ? "unknown-key-accepted" : "verified"))
+        if let authorization {
+            state.accepted = AcceptedToken(authorization: authorization, keys: keys, key: key, mode: mode,
+                                           environment: environment, issuedAt: token.issuedAt, outcome: outcome)
+        }
+        return outcome
     }
 
     /// The cached check of `jwt`, or a new one (parse, key lookup, one signature verification),
@@ -149,6 +161,9 @@ public enum TokenAuthenticator {
         state.candidate = checked
         return checked
     }
+
+    /// A permissive push without a token: accepted, nothing to record but that.
+    static let noToken = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
 
     /// Whole seconds for a message; `iat` comes from the client and may be any double, so no
     /// trapping conversion.

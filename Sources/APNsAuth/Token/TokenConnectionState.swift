@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What one token-authenticated connection remembers between pushes (spec sections 4 and 6):
 /// the team and key bound by its first accepted push, the token in use and since when, and the
 /// checks already paid for. A value owned by the connection (confined to its worker thread);
@@ -27,10 +29,50 @@ public struct TokenConnectionState: Sendable {
     /// so the set lookups run once.
     var scopeTopic: String?
     var scopeKey: ProviderKey?
+    /// The last push whose token was accepted, for the repeat fast path (`AcceptedToken`).
+    var accepted: AcceptedToken?
+    /// Pushes answered by that fast path: the same header again, within the token's lifetime and
+    /// scope.
+    public internal(set) var repeatsAnswered: Int = 0
 
     /// The state of a new connection: nothing bound, no token in use.
     public init() {}
 
     /// Whether a push has been accepted on this connection (team and key are bound).
     public var isBound: Bool { boundTeamID != nil }
+
+    /// Takes the checks `other` paid for, `other` being a copy of this state that authenticated a
+    /// push the caller then did not accept (rejected by authentication or by a later check): a
+    /// token it verified is not verified again when it comes back, while the bound team and key
+    /// and the token in use stay as they are (they change only on acceptance, Apple A3).
+    /// Without this a sender retrying a rejected token (expired, say) paid one ES256
+    /// verification per push, about a million instructions.
+    public mutating func keepChecks(of other: TokenConnectionState) {
+        verifications = other.verifications
+        if let checked = other.current, checked !== current {
+            candidate = checked  // authentication accepted it, the push was refused for another reason
+        } else {
+            candidate = other.candidate
+        }
+    }
+
+    /// What `TokenAuthenticator.authenticate` answers a push that changes no token state: one
+    /// without `authorization` in permissive mode, or one that repeats the `authorization` header
+    /// of the last accepted push (`AcceptedToken`) and passes the checks that depend on the push
+    /// itself (token age, topic scope). Nil when `authenticate` has to decide. A caller that
+    /// keeps the state only on acceptance can ask this in place first and skip copying it (it is
+    /// `mutating` only to count repeats in `repeatsAnswered`). Ask only where `authenticate` would
+    /// reach its token checks (mode not `none`, no trusted certificate). Parameters as for
+    /// `authenticate`.
+    public mutating func quickOutcome(authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
+                                      nowSeconds: Double, keys: KeyStore, policy: TokenPolicy = .apple) -> AuthOutcome? {
+        if authorization == nil && mode == .permissive { return TokenAuthenticator.noToken }
+        guard let accepted, let authorization,
+              accepted.repeats(authorization, keys: keys, mode: mode, environment: environment) else { return nil }
+        let age = nowSeconds - accepted.issuedAt
+        guard age <= policy.maximumAge && -age <= policy.allowedFutureSkew else { return nil }
+        guard topic == nil || accepted.key == nil || (scopeKey === accepted.key && scopeTopic == topic) else { return nil }
+        repeatsAnswered += 1
+        return accepted.outcome
+    }
 }

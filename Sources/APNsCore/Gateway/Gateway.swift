@@ -35,23 +35,25 @@ public final class Gateway: Sendable {
     /// Decides, records and answers one request.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
-    ///   - authorize: the credential check, given what validation parsed; nil when the listener
-    ///     checks no credentials. Its reason ranks after method and path (405, 404,
+    ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
+    ///     parsed again, a repeated device token not checked again, a repeated header list not
+    ///     redacted again, and the record shares what repeats; `nil` does everything.
+    ///   - authorize: the credential check, given what validation parsed; it returns nil when the
+    ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
     ///     before looking at the device token (spec section 9, order of checks).
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       authorize: ((Verdict) -> AuthorizationResult)? = nil) -> GatewayOutcome {
+                       memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
-                                                lookup: { registry.lookup($0) })
+                                                memo: memo, lookup: { registry.lookup($0) })
         var identity: CredentialIdentity?
         var connectionEnds = false
-        if let authorize {
-            let result = authorize(verdict)
+        if let result = authorize(verdict) {
             identity = result.identity
             if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
                 verdict.reason = reason
@@ -62,10 +64,7 @@ public final class Gateway: Sendable {
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
         let apnsID = verdict.apnsID ?? makeID(true)
         let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
-        var headers = request.headers
-        for index in headers.indices where headers[index].name == "authorization" {
-            headers[index].value = AuthorizationRedaction.redact(headers[index].value)
-        }
+        let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -80,7 +79,8 @@ public final class Gateway: Sendable {
         let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                     connectionID: connection.id, streamID: streamID, method: request.method,
                                     path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
-                                    headers: headers, payload: request.body, payloadBytes: request.bodyLength,
+                                    headers: headers, payload: memo?.shared(request.body) ?? request.body,
+                                    payloadBytes: request.bodyLength,
                                     status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
                                     fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })

@@ -22,22 +22,43 @@ public final class UUIDGenerator: Sendable {
         var low = UUIDGenerator.mix((base &+ 1) &* key)
         high = (high & ~0xF000) | 0x4000                          // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000 // variant 10
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var index = 0
-            func put(_ value: UInt64, nibbles: Int) {
-                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)]
-                    index += 1
+        return UUIDGenerator.format(high: high, low: low, uppercase: uppercase)
+    }
+
+    /// The 128 bits `high ‖ low` as a UUID string, 8-4-4-4-12 hex digits, eight digits at a
+    /// time (one digit at a time cost about 1,200 instructions per UUID, two UUIDs per response).
+    static func format(high: UInt64, low: UInt64, uppercase: Bool) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+            func put(_ value: UInt64, at first: Int, split second: Int? = nil) {
+                withUnsafeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value), uppercase: uppercase)) { digits in
+                    guard let second else {
+                        (out + first).copyMemory(from: digits.baseAddress!, byteCount: 8)
+                        return
+                    }
+                    (out + first).copyMemory(from: digits.baseAddress!, byteCount: 4)
+                    (out + second).copyMemory(from: digits.baseAddress! + 4, byteCount: 4)
                 }
             }
-            put(high >> 32, nibbles: 8); buffer[index] = UInt8(ascii: "-"); index += 1
-            put(high >> 16, nibbles: 4); buffer[index] = UInt8(ascii: "-"); index += 1
-            put(high, nibbles: 4); buffer[index] = UInt8(ascii: "-"); index += 1
-            put(low >> 48, nibbles: 4); buffer[index] = UInt8(ascii: "-"); index += 1
-            put(low, nibbles: 12)
-            return index
+            put(high >> 32, at: 0)
+            put(high, at: 9, split: 14)
+            put(low >> 32, at: 19, split: 24)
+            put(low, at: 28)
+            for hyphen in [8, 13, 18, 23] { buffer[hyphen] = UInt8(ascii: "-") }
+            return 36
         }
+    }
+
+    /// The 8 hex digits of `value` in ASCII, most significant first in memory order: each nibble
+    /// is spread into a byte of its own, then turned into `0`-`9` or a letter, all bytes at once.
+    static func hexDigits(_ value: UInt32, uppercase: Bool) -> UInt64 {
+        var x = UInt64(value)
+        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+        x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F  // byte k holds nibble k, least significant first
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101  // 1 where the nibble is 10-15
+        let ascii = x &+ 0x3030_3030_3030_3030 &+ letters &* (uppercase ? 7 : 39)  // '0' + n, or 'A'/'a' + n - 10
+        return ascii.bigEndian  // the most significant nibble's digit first in memory
     }
 
     /// SplitMix64's finaliser: a bijection that spreads every input bit over the output.

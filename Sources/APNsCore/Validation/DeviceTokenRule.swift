@@ -19,9 +19,54 @@ public enum DeviceTokenRule {
             let count = bytes.count
             guard count > 0, count & 1 == 0, count <= options.maxTokenLength else { return nil }
             if let exact = options.tokenLength, count != exact { return nil }
-            for byte in bytes where !HeaderRules.isHexDigit(byte) { return nil }
-            return asciiLowercased(bytes)
+            return lowercasedHex(bytes)
         }
+    }
+
+    /// `bytes` in lowercase when every byte is a hex digit, else `nil`: checked and lowercased
+    /// in one pass, eight bytes at a time (a byte at a time was about 1,500 instructions for a
+    /// 64-character token, on every push).
+    static func lowercasedHex(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let source = bytes.baseAddress.map(UnsafeRawPointer.init) else { return "" }
+        let count = bytes.count
+        var valid = true
+        let text = String(unsafeUninitializedCapacity: count) { buffer in
+            let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var offset = 0
+            while offset + 8 <= count {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                guard let lowered = lowercasedHexWord(word) else {
+                    valid = false
+                    return 0
+                }
+                target.storeBytes(of: lowered, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < count {
+                let byte = bytes[offset]
+                guard HeaderRules.isHexDigit(byte) else {
+                    valid = false
+                    return 0
+                }
+                buffer[offset] = byte | 0x20  // digits already have 0x20 set; letters become lowercase
+                offset += 1
+            }
+            return count
+        }
+        return valid ? text : nil
+    }
+
+    /// Eight bytes lowercased when each is `0`-`9`, `a`-`f` or `A`-`F`, else `nil`. Every byte is
+    /// first checked to be ASCII, so adding a constant below 0x80 to a byte never carries into
+    /// the next: the top bit of each byte of `x + (0x80 - low)` then says `x >= low`.
+    static func lowercasedHexWord(_ word: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return nil }
+        let lowered = word | (0x20 &* ones)  // A-F become a-f; digits keep their 0x20 bit
+        let digit = (word &+ (0x80 - 0x30) &* ones) & ~(word &+ (0x7F - 0x39) &* ones) & high  // '0'...'9'
+        let letter = (lowered &+ (0x80 - 0x61) &* ones) & ~(lowered &+ (0x7F - 0x66) &* ones) & high  // 'a'...'f' after lowering
+        return digit | letter == high ? lowered : nil
     }
 
     /// ASCII letters folded to lowercase, other bytes kept: a malformed token is recorded this

@@ -29,11 +29,13 @@ public enum RequestValidator {
     ///     expired device that has no `unregisteredAt`.
     ///   - defaultTopic: the topic used when `apns-topic` is absent (a single-topic client
     ///     certificate's bundle ID, Apple *Communicating with APNs*); `nil` otherwise.
+    ///   - memo: the connection's previous request; a body or device token with the same bytes
+    ///     as its own is not checked again (`nil`: check everything).
     ///   - lookup: the device registry, called with the lowercase token, only for requests that
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
     public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
-                                nowMilliseconds: Int64, defaultTopic: String? = nil,
+                                nowMilliseconds: Int64, defaultTopic: String? = nil, memo: RequestMemo? = nil,
                                 lookup: (String) -> DeviceRegistration?) -> Verdict {
         var verdict = Verdict()
         // The first failure wins; later steps still run to fill the verdict's fields.
@@ -49,7 +51,7 @@ public enum RequestValidator {
         case .missingToken:
             if reason == nil { reason = .missingDeviceToken }
         case .token(let text):
-            if let token = DeviceTokenRule.normalized(text, options: options) {
+            if let token = memo.map({ $0.normalizedToken(text, options: options) }) ?? DeviceTokenRule.normalized(text, options: options) {
                 validToken = token
                 verdict.deviceToken = token
             } else {
@@ -121,7 +123,8 @@ public enum RequestValidator {
         } else if request.bodyLength > (sentType ?? .alert).maxPayloadBytes {
             if reason == nil { reason = .payloadTooLarge }
         } else {
-            switch PayloadInspector.inspect(body) {
+            let outcome = memo?.outcome(of: body, inspect: PayloadInspector.inspect) ?? PayloadInspector.inspect(body)
+            switch outcome {
             case .object(let parsed):
                 facts = parsed
             case .invalid(let message):

@@ -90,5 +90,9 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(AuthorizationRedaction.redact("bearer a.b.c"), "bearer a.b")
         XCTAssertEqual(AuthorizationRedaction.redact("secret-api-key"), "<redacted>")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer onlyone.dot"), "<redacted>")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer é.ü.sig"), "bearer é.ü", "multi-byte text before the dots")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer x..."), "bearer x..", "only the part after the last dot goes")
+        XCTAssertEqual(AuthorizationRedaction.redact("."), "<redacted>")
+        XCTAssertEqual(AuthorizationRedaction.redact(""), "<redacted>")
     }
 }

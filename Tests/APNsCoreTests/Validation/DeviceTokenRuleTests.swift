@@ -1,4 +1,4 @@
-import APNsCore
+@testable import APNsCore
 import XCTest
 
 /// Device-token format (spec section 9 "Device token format", section 3; C13 cases).
@@ -67,5 +67,37 @@ final class DeviceTokenRuleTests: XCTestCase {
                                                 nowMilliseconds: F.now) { key in keys.append(key); return nil }
         XCTAssertNil(verdict.reason)
         XCTAssertEqual(keys, [Self.hex64])
+    }
+}
+
+/// `DeviceTokenRule.lowercasedHex`, eight bytes at a time, against a byte-at-a-time definition.
+final class DeviceTokenHexTests: XCTestCase {
+    private func reference(_ bytes: [UInt8]) -> String? {
+        for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x46).contains(byte) && !(0x61...0x66).contains(byte) {
+            return nil
+        }
+        return String(decoding: bytes.map { (0x41...0x46).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    private func fast(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { DeviceTokenRule.lowercasedHex($0) }
+    }
+
+    func testEveryByteValueAtEveryPositionOfAWordAndTheTail() {
+        let base = Array("0123456789abcdefABCDEF0".utf8)  // two whole words and a tail of seven
+        for position in base.indices {
+            for value in 0...255 {
+                var bytes = base
+                bytes[position] = UInt8(value)
+                XCTAssertEqual(fast(bytes), reference(bytes), "byte \(value) at \(position)")
+            }
+        }
+    }
+
+    func testLengthsAroundTheWordSize() {
+        for length in 0...33 {
+            let bytes = Array(String(repeating: "aF3", count: 12).utf8.prefix(length))
+            XCTAssertEqual(fast(bytes), reference(bytes), "length \(length)")
+        }
     }
 }

@@ -1,0 +1,67 @@
+@testable import HTTP2Transport
+import XCTest
+
+/// `HeaderFieldInterner`: a field identical to the one at the same position of an earlier block
+/// is reused; anything else is made from the bytes received.
+final class HeaderFieldInternerTests: XCTestCase {
+    private func field(_ interner: inout HeaderFieldInterner, _ position: Int, _ name: [UInt8], _ value: [UInt8])
+        -> (name: String, value: String) {
+        name.withUnsafeBufferPointer { n in value.withUnsafeBufferPointer { v in interner.field(at: position, name: n, value: v) } }
+    }
+
+    private func field(_ interner: inout HeaderFieldInterner, _ position: Int, _ name: String, _ value: String)
+        -> (name: String, value: String) {
+        field(&interner, position, Array(name.utf8), Array(value.utf8))
+    }
+
+    func testRepeatedBlockIsReused() {
+        var interner = HeaderFieldInterner()
+        let path = "/3/device/" + String(repeating: "ab", count: 32)
+        for _ in 0..<3 {
+            XCTAssert(field(&interner, 0, ":path", path) == (":path", path))
+            XCTAssert(field(&interner, 1, "apns-topic", "com.example.app") == ("apns-topic", "com.example.app"))
+        }
+        XCTAssertEqual(interner.reused, 4, "the second and third blocks reuse both fields")
+    }
+
+    func testChangedValueOrNameAtAPositionIsMadeAnew() {
+        var interner = HeaderFieldInterner()
+        _ = field(&interner, 0, "apns-topic", "com.example.app")
+        XCTAssert(field(&interner, 0, "apns-topic", "com.example.xyz") == ("apns-topic", "com.example.xyz"), "same length, other bytes")
+        XCTAssert(field(&interner, 0, "apns-topix", "com.example.xyz") == ("apns-topix", "com.example.xyz"), "same value, other name")
+        XCTAssert(field(&interner, 0, "apns-topic", "") == ("apns-topic", ""), "empty value")
+        XCTAssert(field(&interner, 0, "apns-topic", "") == ("apns-topic", ""))
+        XCTAssertEqual(interner.reused, 1, "only the repeated empty value")
+    }
+
+    func testFieldsAtOtherPositionsAreNotMixedUp() {
+        var interner = HeaderFieldInterner()
+        _ = field(&interner, 0, "a", "1")
+        _ = field(&interner, 1, "b", "2")
+        XCTAssert(field(&interner, 0, "b", "2") == ("b", "2"))
+        XCTAssert(field(&interner, 1, "a", "1") == ("a", "1"))
+        XCTAssertEqual(interner.reused, 0)
+    }
+
+    func testInvalidUTF8IsRepairedAndNeverMatchesItsRawBytes() {
+        var interner = HeaderFieldInterner()
+        let invalid: [UInt8] = [0x61, 0xFF, 0xFE]
+        let repaired = "a\u{FFFD}\u{FFFD}"
+        XCTAssertEqual(field(&interner, 0, Array("x-a".utf8), invalid).value, repaired)
+        XCTAssertEqual(field(&interner, 0, Array("x-a".utf8), invalid).value, repaired)
+        XCTAssertEqual(interner.reused, 0, "the stored string's bytes are the repaired ones")
+        XCTAssertEqual(field(&interner, 0, "x-a", repaired).value, repaired, "the repaired text itself, sent as valid UTF-8")
+        XCTAssertEqual(interner.reused, 1)
+    }
+
+    func testPositionsPastTheLimitAreAlwaysMade() {
+        var interner = HeaderFieldInterner()
+        let last = HeaderFieldInterner.positions
+        for position in 0...last { _ = field(&interner, position, "x-\(position)", "v") }
+        for position in 0...last { _ = field(&interner, position, "x-\(position)", "v") }
+        XCTAssertEqual(interner.reused, last, "every position under the limit, none past it")
+        interner.removeAll()
+        _ = field(&interner, 0, "x-0", "v")
+        XCTAssertEqual(interner.reused, last, "nothing remembered after removeAll")
+    }
+}
