@@ -124,6 +124,9 @@ final class DeliveryListJSONTests: XCTestCase {
         var json = F.object(encoding: F.record(payload: Array(#"[1,{"a":2.5}]"#.utf8), payloadError: "payload is not a JSON object"))
         XCTAssertEqual((json["payload"] as? [Any])?.count, 2)
         XCTAssertTrue(json["payloadText"] is NSNull)
+        // A repeated key shows the value validation judged: JSONSerialization keeps the last.
+        json = F.object(encoding: F.record(payload: Array(#"{"aps":{"alert":"first"},"aps":{"alert":"last"}}"#.utf8)))
+        XCTAssertEqual(((json["payload"] as? [String: Any])?["aps"] as? [String: Any])?["alert"] as? String, "last")
         json = F.object(encoding: F.record(payload: [0xFF, 0x41]))
         XCTAssertTrue(json["payload"] is NSNull)
         XCTAssertEqual(json["payloadText"] as? String, "\u{FFFD}A")
