@@ -1,36 +1,53 @@
-/// Appends the pieces of a compact record (see `CompactRecord` for the layout) to a byte
-/// buffer: fixed-width and variable-length integers, and strings in the shortest lossless form
-/// it finds.
-struct CompactRecordWriter {
-    /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+import Foundation
 
-    /// Reserves room for `capacity` bytes, so a buffer sized by `CompactRecord.maximumSize` never
-    /// grows while writing.
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+/// Writes the pieces of a compact record (see `CompactRecord` for the layout) into a buffer
+/// sized by `CompactRecord.maximumSize`: fixed-width and variable-length integers, and strings
+/// in the shortest lossless form it finds.
+///
+/// It runs on the request path for every push, so it writes raw bytes into a buffer the caller
+/// owns (on the stack for usual records) and compares bytes with `memcmp`; every write is still
+/// bounds-checked.
+struct CompactRecordWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Where the next byte goes.
+    private(set) var position = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
     }
 
-    /// Where the next byte goes.
-    var position: Int { bytes.count }
+    /// The bytes written, in an array of exactly their size.
+    func finish() -> [UInt8] {
+        Array(UnsafeBufferPointer(rebasing: buffer[0..<position]))
+    }
 
     mutating func byte(_ value: UInt8) {
-        bytes.append(value)
+        precondition(position < buffer.count, "compact record: buffer too small")
+        buffer[position] = value
+        position += 1
+    }
+
+    /// Copies `bytes` in.
+    mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        precondition(position + bytes.count <= buffer.count, "compact record: buffer too small")
+        (buffer.baseAddress! + position).update(from: source, count: bytes.count)
+        position += bytes.count
     }
 
     /// `value` as 8 bytes, little-endian.
     mutating func fixed64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) { byte(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
     /// LEB128: 7 bits a byte, low first, the high bit set on every byte but the last (1-10 bytes).
     mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        byte(UInt8(value))
     }
 
     /// A signed integer, zigzag-mapped (0, -1, 1, -2 … → 0, 1, 2, 3 …) so small magnitudes stay short.
@@ -41,87 +58,104 @@ struct CompactRecordWriter {
     /// A length-prefixed run of bytes.
     mutating func blob(_ value: [UInt8]) {
         varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
+        value.withUnsafeBufferPointer { raw($0) }
     }
 
-    /// Writes `text` (or its absence) and returns the position of its tag, which a later field
-    /// holding the same bytes can point at with `reference(to:)`. Tries, in order: the static
-    /// table, a UUID, a hex string, then the text itself.
+    /// Writes `text` (or its absence); returns the position of its tag, which a later string
+    /// with the same bytes can point back at (`string(_:sameAs:at:)`), and its table code when
+    /// it is a `CompactStringTable` string. Tries, in order: the table, a UUID, a hex string,
+    /// then the text itself.
     @discardableResult
-    mutating func string(_ text: String?) -> Int {
+    mutating func string(_ text: String?) -> (at: Int, code: UInt8?) {
         let start = position
         guard var text else {
             byte(CompactStringTag.absent)
-            return start
+            return (start, nil)
         }
-        text.withUTF8 { string(utf8: $0) }
-        return start
+        let code = text.withUTF8 { string(utf8: $0) }
+        return (start, code)
     }
 
-    /// Writes the UTF-8 text `utf8` (see `string(_:)`).
-    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    /// Writes the UTF-8 text `utf8` (see `string(_:)`); returns its table code, if any.
+    @discardableResult
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) -> UInt8? {
         if let code = CompactStringTable.code(ofUTF8: utf8) {
             byte(CompactStringTag.table)
             byte(code)
-        } else if !uuid(utf8), !hex(utf8) {
+            return code
+        }
+        if !uuid(utf8), !hex(utf8) {
             byte(CompactStringTag.inline)
             varint(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+            raw(utf8)
         }
+        return nil
     }
 
-    /// Writes `text`, pointing back at `earlier` (a string written before, whose tag is at that
-    /// position) when `earlierText` is the same bytes and not itself a one-byte table code.
+    /// Writes `text`, pointing back at `earlier` (the tag position of a string written before)
+    /// when `earlierText` has the same bytes and `text` is no table string (a code is shorter).
     @discardableResult
     mutating func string(_ text: String?, sameAs earlierText: String?, at earlier: Int?) -> Int {
-        guard let text, let earlierText, let earlier, CompactRecordWriter.sameBytes(text, earlierText),
-              CompactStringTable.code(of: text) == nil else {
-            return string(text)
-        }
+        guard var text, var earlierText, let earlier else { return string(text).at }
         let start = position
-        byte(CompactStringTag.reference)
-        varint(UInt64(start - earlier))
-        return start
+        let referenced = text.withUTF8 { utf8 -> Bool in
+            guard earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }),
+                  CompactStringTable.code(ofUTF8: utf8) == nil else { return false }
+            byte(CompactStringTag.reference)
+            varint(UInt64(start - earlier))
+            return true
+        }
+        return referenced ? start : string(text).at
     }
 
     /// Writes `text` as `prefix` (a table code) followed by the rest as another string, when
-    /// `text` starts with that prefix. Returns the position of the rest's tag, or `nil` (having
-    /// written nothing) when `text` does not start with the prefix.
-    mutating func prefixed(_ text: String, prefix code: UInt8) -> Int? {
-        let prefix = CompactStringTable.utf8[Int(code)]
+    /// `text` starts with that prefix. Returns the position of the rest's tag and whether the
+    /// rest has the same bytes as `sameRest` (so a later string can point at it), or `nil`
+    /// (having written nothing) when `text` does not start with the prefix.
+    mutating func prefixed(_ text: String, prefix code: UInt8, sameRest: String?) -> (rest: Int, same: Bool)? {
         var text = text
-        return text.withUTF8 { utf8 -> Int? in
-            guard utf8.starts(with: prefix) else { return nil }
-            byte(CompactStringTag.prefixed)
-            byte(code)
-            let rest = position
-            string(utf8: UnsafeBufferPointer(rebasing: utf8[prefix.count...]))
-            return rest
+        return CompactStringTable.utf8[Int(code)].withUnsafeBufferPointer { prefix in
+            text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
+                guard utf8.count >= prefix.count,
+                      CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
+                    return nil
+                }
+                byte(CompactStringTag.prefixed)
+                byte(code)
+                let restAt = position
+                let rest = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
+                string(utf8: rest)
+                var same = false
+                if var sameRest { same = sameRest.withUTF8 { CompactRecordWriter.equal(rest, $0) } }
+                return (restAt, same)
+            }
         }
     }
 
-    /// `8-4-4-4-12` hex digits, all uppercase or all lowercase: 16 bytes after the tag.
+    /// `8-4-4-4-12` hex digits, all uppercase or all lowercase: 16 bytes after the tag. Writes
+    /// nothing and returns false for anything else.
     private mutating func uuid(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return false }
         var case_ = HexCase.either
-        for (i, c) in utf8.enumerated() where i != 8 && i != 13 && i != 18 && i != 23 {
-            guard case_.admit(c) else { return false }
+        var high: UInt64 = 0, low: UInt64 = 0
+        var digits = 0
+        for i in 0..<36 where i != 8 && i != 13 && i != 18 && i != 23 {
+            guard let nibble = case_.admit(utf8[i]) else { return false }
+            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+            digits += 1
         }
         byte(case_ == .lower ? CompactStringTag.uuidLower : CompactStringTag.uuidUpper)
-        var high: UInt8?
-        for (i, c) in utf8.enumerated() where i != 8 && i != 13 && i != 18 && i != 23 {
-            let nibble = HexCase.value(c)
-            if let h = high { byte(h << 4 | nibble); high = nil } else { high = nibble }
-        }
+        for shift in stride(from: 56, through: 0, by: -8) { byte(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { byte(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
         return true
     }
 
     /// An even number (at least 2) of hex digits, all uppercase or all lowercase (device tokens):
-    /// half the bytes.
+    /// half the bytes. Writes nothing and returns false for anything else.
     private mutating func hex(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count >= 2, utf8.count % 2 == 0 else { return false }
         var case_ = HexCase.either
-        for c in utf8 { guard case_.admit(c) else { return false } }
+        for c in utf8 { guard case_.admit(c) != nil else { return false } }
         byte(case_ == .lower ? CompactStringTag.hexLower : CompactStringTag.hexUpper)
         varint(UInt64(utf8.count / 2))
         var i = 0
@@ -132,12 +166,11 @@ struct CompactRecordWriter {
         return true
     }
 
-    /// Whether `a` and `b` are the same UTF-8 bytes (`==` on strings also equates canonically
-    /// equivalent text, which would not round-trip).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+    /// Whether two byte runs are equal.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 }
 
@@ -145,19 +178,19 @@ struct CompactRecordWriter {
 private enum HexCase {
     case either, lower, upper
 
-    /// Takes in `c`; false when it is not a hex digit or breaks the case seen so far.
-    mutating func admit(_ c: UInt8) -> Bool {
+    /// Takes in `c`: its value, or nil when it is not a hex digit or breaks the case seen so far.
+    mutating func admit(_ c: UInt8) -> UInt8? {
         switch c {
-        case 0x30...0x39: return true
+        case 0x30...0x39: return c - 0x30
         case 0x61...0x66:
-            if self == .upper { return false }
+            if self == .upper { return nil }
             self = .lower
-            return true
+            return c - 0x61 + 10
         case 0x41...0x46:
-            if self == .lower { return false }
+            if self == .lower { return nil }
             self = .upper
-            return true
-        default: return false
+            return c - 0x41 + 10
+        default: return nil
         }
     }
 

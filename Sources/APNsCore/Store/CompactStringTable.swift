@@ -1,3 +1,5 @@
+import Foundation
+
 /// Strings that recur in nearly every delivery record (header names, methods, push types,
 /// listener and identity words, path prefixes), stored in a compact record as a one-byte code
 /// instead of their text. The table exists only in memory, so it may change between builds;
@@ -33,14 +35,50 @@ enum CompactStringTable {
     /// UTF-8 bytes of each string, by code.
     static let utf8: [[UInt8]] = strings.map { Array($0.utf8) }
 
-    /// Codes of the strings of each UTF-8 length, so a lookup compares only strings of the
-    /// right length.
-    private static let codesByLength: [[UInt8]] = {
-        let longest = utf8.map(\.count).max() ?? 0
-        var table = [[UInt8]](repeating: [], count: longest + 1)
-        for (code, bytes) in utf8.enumerated() { table[bytes.count].append(UInt8(code)) }
-        return table
-    }()
+    /// Codes of known header names, which `CompactRecord` looks for.
+    static let apnsTopic = code(of: "apns-topic")!
+    static let apnsPushType = code(of: "apns-push-type")!
+    static let apnsCollapseID = code(of: "apns-collapse-id")!
+    static let apnsID = code(of: "apns-id")!
+
+    /// The lookup structure, built once: one global to reach per lookup.
+    private static let index = Index(utf8)
+
+    /// Every string's bytes back to back and where each starts: one buffer to compare against,
+    /// no array per string; and the codes of each length, so a lookup compares only strings
+    /// of the right length (most strings written are longer than any here, and rejected at once).
+    private struct Index {
+        let flat: [UInt8]
+        let starts: [Int]
+        /// `codes[firstOfLength[n]..<firstOfLength[n + 1]]` are the codes of the strings of n bytes.
+        let codes: [UInt8]
+        let firstOfLength: [Int]
+
+        init(_ utf8: [[UInt8]]) {
+            flat = utf8.flatMap { $0 }
+            starts = utf8.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+            let longest = utf8.map(\.count).max() ?? 0
+            var codes: [UInt8] = []
+            var firstOfLength: [Int] = []
+            for length in 0...(longest + 1) {
+                firstOfLength.append(codes.count)
+                for (code, bytes) in utf8.enumerated() where bytes.count == length { codes.append(UInt8(code)) }
+            }
+            self.codes = codes
+            self.firstOfLength = firstOfLength
+        }
+
+        func code(of bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
+            guard bytes.count > 0, bytes.count + 1 < firstOfLength.count else { return nil }
+            return flat.withUnsafeBufferPointer { flat in
+                for i in firstOfLength[bytes.count]..<firstOfLength[bytes.count + 1] {
+                    let code = codes[i]
+                    if memcmp(flat.baseAddress! + starts[Int(code)], bytes.baseAddress!, bytes.count) == 0 { return code }
+                }
+                return nil
+            }
+        }
+    }
 
     /// The code of `text`, or `nil` when it is not in the table. Compares bytes: a string that
     /// is only canonically equivalent to an entry is not that entry.
@@ -51,10 +89,6 @@ enum CompactStringTable {
 
     /// The code of the UTF-8 text `bytes`, or `nil`.
     static func code(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
-        guard bytes.count < codesByLength.count else { return nil }
-        for code in codesByLength[bytes.count] where utf8[Int(code)].elementsEqual(bytes) {
-            return code
-        }
-        return nil
+        index.code(of: bytes)
     }
 }
