@@ -98,14 +98,16 @@ struct CompactRecordWriter {
     mutating func string(_ text: String?, sameAs earlierText: String?, at earlier: Int?) -> Int {
         guard var text, var earlierText, let earlier else { return string(text).at }
         let start = position
-        let referenced = text.withUTF8 { utf8 -> Bool in
-            guard earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }),
-                  CompactStringTable.code(ofUTF8: utf8) == nil else { return false }
-            byte(CompactStringTag.reference)
-            varint(UInt64(start - earlier))
-            return true
+        text.withUTF8 { utf8 in
+            if earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }),
+               CompactStringTable.code(ofUTF8: utf8) == nil {
+                byte(CompactStringTag.reference)
+                varint(UInt64(start - earlier))
+            } else {
+                string(utf8: utf8)
+            }
         }
-        return referenced ? start : string(text).at
+        return start
     }
 
     /// Writes `text` as `prefix` (a table code) followed by the rest as another string, when
@@ -136,17 +138,26 @@ struct CompactRecordWriter {
     /// nothing and returns false for anything else.
     private mutating func uuid(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return false }
-        var case_ = HexCase.either
-        var high: UInt64 = 0, low: UInt64 = 0
-        var digits = 0
-        for i in 0..<36 where i != 8 && i != 13 && i != 18 && i != 23 {
-            guard let nibble = case_.admit(utf8[i]) else { return false }
-            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-            digits += 1
+        let start = position
+        byte(0)  // the tag, once the case is known
+        var seen: UInt8 = 0
+        let ok = HexDigits.table.withUnsafeBufferPointer { table -> Bool in
+            var i = 0
+            while i < 36 {
+                if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
+                let a = table[Int(utf8[i])], b = table[Int(utf8[i + 1])]
+                if a == 0 || b == 0 { return false }
+                seen |= a | b
+                byte((a & 0x0F) << 4 | (b & 0x0F))
+                i += 2
+            }
+            return true
         }
-        byte(case_ == .lower ? CompactStringTag.uuidLower : CompactStringTag.uuidUpper)
-        for shift in stride(from: 56, through: 0, by: -8) { byte(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
-        for shift in stride(from: 56, through: 0, by: -8) { byte(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+        guard ok, let lower = HexDigits.lowercase(seen) else {
+            position = start
+            return false
+        }
+        buffer[start] = lower ? CompactStringTag.uuidLower : CompactStringTag.uuidUpper
         return true
     }
 
@@ -154,15 +165,26 @@ struct CompactRecordWriter {
     /// half the bytes. Writes nothing and returns false for anything else.
     private mutating func hex(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count >= 2, utf8.count % 2 == 0 else { return false }
-        var case_ = HexCase.either
-        for c in utf8 { guard case_.admit(c) != nil else { return false } }
-        byte(case_ == .lower ? CompactStringTag.hexLower : CompactStringTag.hexUpper)
+        let start = position
+        byte(0)  // the tag, once the case is known
         varint(UInt64(utf8.count / 2))
-        var i = 0
-        while i < utf8.count {
-            byte(HexCase.value(utf8[i]) << 4 | HexCase.value(utf8[i + 1]))
-            i += 2
+        var seen: UInt8 = 0
+        let ok = HexDigits.table.withUnsafeBufferPointer { table -> Bool in
+            var i = 0
+            while i < utf8.count {
+                let a = table[Int(utf8[i])], b = table[Int(utf8[i + 1])]
+                if a == 0 || b == 0 { return false }
+                seen |= a | b
+                byte((a & 0x0F) << 4 | (b & 0x0F))
+                i += 2
+            }
+            return true
         }
+        guard ok, let lower = HexDigits.lowercase(seen) else {
+            position = start
+            return false
+        }
+        buffer[start] = lower ? CompactStringTag.hexLower : CompactStringTag.hexUpper
         return true
     }
 
@@ -174,33 +196,28 @@ struct CompactRecordWriter {
     }
 }
 
-/// The letter case of a run of hex digits; digits alone fit either.
-private enum HexCase {
-    case either, lower, upper
+/// What each byte value is as a hex digit, for packing UUIDs and device tokens (on the request
+/// path for every push: a table lookup a character).
+private enum HexDigits {
+    static let digit: UInt8 = 0x10
+    static let lowerLetter: UInt8 = 0x20
+    static let upperLetter: UInt8 = 0x40
 
-    /// Takes in `c`: its value, or nil when it is not a hex digit or breaks the case seen so far.
-    mutating func admit(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x61...0x66:
-            if self == .upper { return nil }
-            self = .lower
-            return c - 0x61 + 10
-        case 0x41...0x46:
-            if self == .lower { return nil }
-            self = .upper
-            return c - 0x41 + 10
-        default: return nil
+    /// By byte: 0 when it is not a hex digit, else its value (low 4 bits) and its kind.
+    static let table: [UInt8] = (0..<256).map { c -> UInt8 in
+        switch UInt8(c) {
+        case 0x30...0x39: return digit | UInt8(c - 0x30)
+        case 0x61...0x66: return lowerLetter | UInt8(c - 0x61 + 10)
+        case 0x41...0x46: return upperLetter | UInt8(c - 0x41 + 10)
+        default: return 0
         }
     }
 
-    /// The value of a hex digit already admitted.
-    static func value(_ c: UInt8) -> UInt8 {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return c - 0x41 + 10
-        }
+    /// From the union of the table entries of a run of hex digits: whether they were lowercase
+    /// (true) or uppercase (false; digits alone count as uppercase); nil when both cases appeared.
+    static func lowercase(_ seen: UInt8) -> Bool? {
+        if seen & lowerLetter != 0 && seen & upperLetter != 0 { return nil }
+        return seen & lowerLetter != 0
     }
 }
 

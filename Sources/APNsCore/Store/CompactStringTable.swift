@@ -47,7 +47,7 @@ enum CompactStringTable {
     /// Every string's bytes back to back and where each starts: one buffer to compare against,
     /// no array per string; and the codes of each length, so a lookup compares only strings
     /// of the right length (most strings written are longer than any here, and rejected at once).
-    private struct Index {
+    private final class Index: Sendable {
         let flat: [UInt8]
         let starts: [Int]
         /// `codes[firstOfLength[n]..<firstOfLength[n + 1]]` are the codes of the strings of n bytes.
@@ -71,9 +71,14 @@ enum CompactStringTable {
         func code(of bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
             guard bytes.count > 0, bytes.count + 1 < firstOfLength.count else { return nil }
             return flat.withUnsafeBufferPointer { flat in
+                let first = bytes[0]
                 for i in firstOfLength[bytes.count]..<firstOfLength[bytes.count + 1] {
                     let code = codes[i]
-                    if memcmp(flat.baseAddress! + starts[Int(code)], bytes.baseAddress!, bytes.count) == 0 { return code }
+                    let start = starts[Int(code)]
+                    // The first byte rules out most candidates without a call.
+                    if flat[start] == first, memcmp(flat.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 {
+                        return code
+                    }
                 }
                 return nil
             }
