@@ -63,21 +63,113 @@ enum DeliveryListJSON {
     private static func encodeRun(_ records: ArraySlice<(seq: UInt64, record: CompactRecord)>,
                                   after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int) -> [UInt8]? {
         let encoder = makeEncoder()
+        var parts = RepeatedParts()
         var out = prefix
         var first = true
         for (seq, compact) in records {
-            guard let data = try? encoder.encode(compact.decoded(seq: seq)) else { return nil }
+            let record = compact.decoded(seq: seq)
+            guard let shell = try? encoder.encode(DeliveryRecordWithoutParts(record: record)),
+                  let headers = parts.headers(record.headers, encoder),
+                  let identity = parts.identity(record.identity, encoder) else { return nil }
             if first {
                 // Records of one page are alike in size: reserve for all `expected` at once.
-                out.reserveCapacity(prefix.count + (data.count + 1) * expected * 5 / 4 + suffix.count)
+                out.reserveCapacity(prefix.count + (shell.count + headers.count + identity.count + 1) * expected * 5 / 4
+                                    + suffix.count)
                 first = false
             } else {
                 out.append(UInt8(ascii: ","))
             }
-            data.withUnsafeBytes { out.append(contentsOf: $0) }
+            let spliced = shell.withUnsafeBytes { shell -> Bool in
+                let shell = shell.bindMemory(to: UInt8.self)
+                guard let at = partsMarkerIndex(in: shell) else { return false }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[..<at]))
+                out.append(contentsOf: headersKey)
+                out.append(contentsOf: headers)
+                out.append(contentsOf: identityKey)
+                out.append(contentsOf: identity)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[(at + partsMarker.count)...]))
+                return true
+            }
+            if !spliced {
+                // Not expected (see `partsMarkerIndex`); the whole record in one call is always right.
+                guard let whole = try? encoder.encode(record) else { return nil }
+                whole.withUnsafeBytes { out.append(contentsOf: $0) }
+            }
         }
         out.append(contentsOf: suffix)
         return out
+    }
+
+    /// Where a record written by `DeliveryRecordWithoutParts` leaves its `headers` and
+    /// `identity`: the two keys are adjacent in sorted order.
+    static let partsMarker = Array(#""headers":null,"identity":null"#.utf8)
+    private static let headersKey = Array(#""headers":"#.utf8)
+    private static let identityKey = Array(#","identity":"#.utf8)
+
+    /// The offset of `partsMarker` in `json`. The first occurrence is the record's own keys:
+    /// a `"` inside a JSON string is always escaped (`\"`), so the marker cannot start or end
+    /// inside one, and the only object written before `headers` is `fault`, whose keys are
+    /// fixed.
+    static func partsMarkerIndex(in json: UnsafeBufferPointer<UInt8>) -> Int? {
+        let marker = partsMarker
+        guard json.count >= marker.count else { return nil }
+        return marker.withUnsafeBufferPointer { marker in
+            var i = 0
+            let last = json.count - marker.count
+            while i <= last {
+                if json[i] == 0x22, memcmp(json.baseAddress! + i, marker.baseAddress!, marker.count) == 0 { return i }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    /// The JSON of the last `headers` and `identity` written: records of one client mostly
+    /// repeat them (same connection, same provider token), and `JSONEncoder` spends about as
+    /// long on these two values as on the rest of the record. Written once per change.
+    private struct RepeatedParts {
+        private var lastHeaders: [HeaderField]?
+        private var headersJSON: [UInt8] = []
+        private var lastIdentity: CredentialIdentity??
+        private var identityJSON: [UInt8] = []
+
+        mutating func headers(_ headers: [HeaderField], _ encoder: JSONEncoder) -> [UInt8]? {
+            if lastHeaders.map({ !Self.same($0, headers) }) ?? true {
+                guard let data = try? encoder.encode(DeliveryHeadersJSON(headers: headers)) else { return nil }
+                headersJSON = [UInt8](data)
+                lastHeaders = headers
+            }
+            return headersJSON
+        }
+
+        mutating func identity(_ identity: CredentialIdentity?, _ encoder: JSONEncoder) -> [UInt8]? {
+            if lastIdentity.map({ !Self.same($0, identity) }) ?? true {
+                guard let data = try? encoder.encode(DeliveryIdentityJSON(identity: identity)) else { return nil }
+                identityJSON = [UInt8](data)
+                lastIdentity = .some(identity)
+            }
+            return identityJSON
+        }
+
+        // Sameness is by bytes: `==` on strings equates canonically equivalent text, whose JSON
+        // differs.
+
+        private static func same(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { same($0.name, $1.name) && same($0.value, $1.value) }
+        }
+
+        private static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
+            guard let a, let b else { return a == nil && b == nil }
+            return same(a.kind, b.kind) && same(a.keyId, b.keyId) && same(a.teamId, b.teamId)
+                && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern && same(a.subject, b.subject)
+                && a.topics?.count == b.topics?.count && zip(a.topics ?? [], b.topics ?? []).allSatisfy { same($0, $1) }
+                && same(a.verdict, b.verdict)
+        }
+
+        private static func same(_ a: String?, _ b: String?) -> Bool {
+            guard var a, var b else { return a == nil && b == nil }
+            return a.withUTF8 { x in b.withUTF8 { y in CompactRecordWriter.equal(x, y) } }
+        }
     }
 
     /// Encoder options as `ControlResponse`'s: compact, keys sorted, slashes unescaped.

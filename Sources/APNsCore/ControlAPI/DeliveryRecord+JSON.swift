@@ -35,6 +35,13 @@ extension DeliveryRecord: Encodable {
     /// through `JSONEncoder`'s generic path and a new encoder object per value, which made up
     /// most of the time of a large page.
     public func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, withParts: true)
+    }
+
+    /// The record; with `withParts` false, `headers` and `identity` are written as `null` for
+    /// `DeliveryListJSON` to replace with their own JSON (`"headers":null,"identity":null`, the
+    /// two keys adjacent in sorted order).
+    func encode(to encoder: any Encoder, withParts: Bool) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(apnsID, forKey: .apnsId)
         try container.encodeIfPresentElseNil(verdict.collapseID, forKey: .collapseId)
@@ -50,27 +57,17 @@ extension DeliveryRecord: Encodable {
         } else {
             try container.encodeNil(forKey: .fault)
         }
-        var headerList = container.nestedUnkeyedContainer(forKey: .headers)
-        for header in headers {
-            var pair = headerList.nestedContainer(keyedBy: HeaderKey.self)
-            try pair.encode(header.name, forKey: .name)
-            try pair.encode(header.value, forKey: .value)
-        }
-        if let identity {
-            var nested = container.nestedContainer(keyedBy: IdentityKey.self, forKey: .identity)
-            try nested.encode(identity.kind, forKey: .kind)
-            try nested.encodeIfPresentElseNil(identity.keyId, forKey: .keyId)
-            try nested.encodeIfPresentElseNil(identity.teamId, forKey: .teamId)
-            try nested.encodeIfPresentElseNil(identity.issuedAt, forKey: .issuedAt)
-            try nested.encodeIfPresentElseNil(identity.subject, forKey: .subject)
-            if let topics = identity.topics {
-                var list = nested.nestedUnkeyedContainer(forKey: .topics)
-                for topic in topics { try list.encode(topic) }
+        if withParts {
+            var headerList = container.nestedUnkeyedContainer(forKey: .headers)
+            try Self.encode(headers, into: &headerList)
+            if let identity {
+                var nested = container.nestedContainer(keyedBy: IdentityKey.self, forKey: .identity)
+                try Self.encode(identity, into: &nested)
             } else {
-                try nested.encodeNil(forKey: .topics)
+                try container.encodeNil(forKey: .identity)
             }
-            try nested.encode(identity.verdict, forKey: .verdict)
         } else {
+            try container.encodeNil(forKey: .headers)
             try container.encodeNil(forKey: .identity)
         }
         try container.encodeIfPresentElseNil(verdict.pushType?.rawValue, forKey: .inferredPushType)
@@ -106,8 +103,33 @@ extension DeliveryRecord: Encodable {
         case ruleId, action, description
     }
 
-    private enum IdentityKey: String, CodingKey {
+    fileprivate enum IdentityKey: String, CodingKey {
         case kind, keyId, teamId, issuedAt, subject, topics, verdict
+    }
+
+    /// `headers`: `[{"name","value"}]` in arrival order.
+    fileprivate static func encode(_ headers: [HeaderField], into list: inout any UnkeyedEncodingContainer) throws {
+        for header in headers {
+            var pair = list.nestedContainer(keyedBy: HeaderKey.self)
+            try pair.encode(header.name, forKey: .name)
+            try pair.encode(header.value, forKey: .value)
+        }
+    }
+
+    /// `identity`: every key present, `null` when absent.
+    fileprivate static func encode(_ identity: CredentialIdentity, into nested: inout KeyedEncodingContainer<IdentityKey>) throws {
+        try nested.encode(identity.kind, forKey: .kind)
+        try nested.encodeIfPresentElseNil(identity.keyId, forKey: .keyId)
+        try nested.encodeIfPresentElseNil(identity.teamId, forKey: .teamId)
+        try nested.encodeIfPresentElseNil(identity.issuedAt, forKey: .issuedAt)
+        try nested.encodeIfPresentElseNil(identity.subject, forKey: .subject)
+        if let topics = identity.topics {
+            var list = nested.nestedUnkeyedContainer(forKey: .topics)
+            for topic in topics { try list.encode(topic) }
+        } else {
+            try nested.encodeNil(forKey: .topics)
+        }
+        try nested.encode(identity.verdict, forKey: .verdict)
     }
 
     private enum ProviderTokenKey: String, CodingKey {
@@ -183,5 +205,38 @@ private extension KeyedEncodingContainer {
 
     mutating func encodeIfPresentElseNil(_ value: Double?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+}
+
+/// A record's JSON with `headers` and `identity` as `null` (see `DeliveryListJSON`).
+struct DeliveryRecordWithoutParts: Encodable {
+    let record: DeliveryRecord
+
+    func encode(to encoder: any Encoder) throws {
+        try record.encode(to: encoder, withParts: false)
+    }
+}
+
+/// A record's `headers` value on its own, written exactly as inside the record.
+struct DeliveryHeadersJSON: Encodable {
+    let headers: [HeaderField]
+
+    func encode(to encoder: any Encoder) throws {
+        var list = encoder.unkeyedContainer()
+        try DeliveryRecord.encode(headers, into: &list)
+    }
+}
+
+/// A record's `identity` value on its own, written exactly as inside the record.
+struct DeliveryIdentityJSON: Encodable {
+    let identity: CredentialIdentity?
+
+    func encode(to encoder: any Encoder) throws {
+        guard let identity else {
+            var single = encoder.singleValueContainer()
+            return try single.encodeNil()
+        }
+        var nested = encoder.container(keyedBy: DeliveryRecord.IdentityKey.self)
+        try DeliveryRecord.encode(identity, into: &nested)
     }
 }

@@ -88,6 +88,53 @@ final class DeliveryListJSONTests: XCTestCase {
                                                                         evicted: 0, lastSeq: UInt64(n), matched: n)).body)
     }
 
+    /// Headers and identities are written once per run of equal values and put into each
+    /// record: runs, changes, canonically equivalent but different bytes, and text that looks
+    /// like the place they go all come out as one encoder call writes them.
+    func testRepeatedHeadersAndIdentitiesAreByteForByteOneEncoderCall() {
+        let decoy = #""headers":null,"identity":null"#
+        let headerSets: [[HeaderField]] = [
+            [HeaderField(name: "apns-topic", value: "com.example.app")],
+            [HeaderField(name: "apns-topic", value: "com.example.app")],
+            [HeaderField(name: "apns-topic", value: "caf\u{e9}")],
+            [HeaderField(name: "apns-topic", value: "cafe\u{301}")],
+            [],
+            [HeaderField(name: "x-decoy", value: decoy), HeaderField(name: "x-quote", value: #"a"b\c/d"#)],
+            [HeaderField(name: "x-decoy", value: decoy), HeaderField(name: "x-quote", value: #"a"b\c/d"#)],
+        ]
+        let identities: [CredentialIdentity?] = [
+            CredentialIdentity(kind: "none", verdict: "no-token"), CredentialIdentity(kind: "none", verdict: "no-token"), nil,
+            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_000, verdict: "verified"),
+            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_001, verdict: "verified"),
+            CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a", "b"], verdict: "v"),
+            CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a"], verdict: "v"),
+            CredentialIdentity(kind: "certificate", subject: decoy, topics: [], verdict: "v"), nil,
+        ]
+        let n = DeliveryListJSON.recordsPerTask + 50
+        let api = makeAPI(capacity: n)
+        for i in 0..<n {
+            var record = F.record(headers: headerSets[(i / 3) % headerSets.count])
+            record.identity = identities[(i / 2) % identities.count]
+            if i % 17 == 0 {
+                record.fault = FaultRecord(ruleId: "f1", action: "respond", description: decoy)
+            }
+            api.store.append(record)
+        }
+        let all = api.store.query(DeliveryFilter())
+        XCTAssertEqual(body(api, "/v1/deliveries"),
+                       ControlResponse(status: 200, encoding: WholePage(deliveries: all.deliveries, evicted: 0,
+                                                                        lastSeq: UInt64(n), more: false)).body)
+    }
+
+    func testPartsMarkerIsFoundOnlyAsTheRecordsOwnKeys() {
+        var record = F.record(headers: [HeaderField(name: "x", value: #""headers":null,"identity":null"#)])
+        record.fault = FaultRecord(ruleId: #""headers":null,"identity":null"#, action: "a", description: "d")
+        let shell = ControlResponse(status: 200, encoding: DeliveryRecordWithoutParts(record: record)).body
+        let at = shell.withUnsafeBufferPointer { DeliveryListJSON.partsMarkerIndex(in: $0) }
+        let text = String(decoding: shell, as: UTF8.self)
+        XCTAssertEqual(at.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#""fault":{"action":"a","description":"d","ruleId":"\"headers\":null,\"identity\":null"},"#), true, text)
+    }
+
     // MARK: payloads
 
     /// A payload written through `ParsedJSONEncoding`.
