@@ -1,20 +1,26 @@
 import Foundation
 
-/// Renders the answers that carry many delivery records (`GET /v1/deliveries`, the wait): each
-/// record is encoded by its own `JSONEncoder` call, and the results are placed, comma-separated,
-/// into the empty `deliveries` array of the envelope, itself encoded by `JSONEncoder`. Every
-/// byte of JSON is still Foundation's; only array elements are joined here.
+/// Renders the answers that carry many delivery records (`GET /v1/deliveries`, the wait),
+/// byte for byte as one `JSONEncoder` call over the whole answer would, but faster and in far
+/// less memory. Every byte of JSON is written by `JSONEncoder`; this type only puts encoder
+/// outputs together:
 ///
-/// Why not one `JSONEncoder` call for the whole answer: the encoder builds a tree of the entire
-/// value before writing any of it, about 10 KB per record, so a page of 100,000 records took a
-/// gigabyte at its peak (which the allocator then kept) and ran slower for the cache misses.
-/// Record by record, the peak is the answer's own bytes plus one record's tree.
+/// - each record is encoded by its own call, and the records are placed, comma-separated, into
+///   the empty `deliveries` array of the envelope (itself encoded by `JSONEncoder`);
+/// - a record is encoded with `headers` and `identity` as `null`, and their JSON, encoded once
+///   per run of records with the same values (usual: one client, one provider token), is put
+///   in place of those nulls (see `RepeatedParts`).
+///
+/// Why: the encoder builds a tree of the entire value before writing any of it, about 10 KB per
+/// record, so a page of 100,000 records took a gigabyte at its peak (which the allocator then
+/// kept) and ran slower for the cache misses; record by record, the peak is the answer's own
+/// bytes plus one record's tree. And the encoder costs about 200,000 instructions per record
+/// (callgrind; some 40 µs of CPU on the 2-core VM), nearly all of a page's time, a quarter of
+/// it spent on the headers and identity alone.
 ///
 /// Large pages (`recordsPerTask` records a thread and more) are encoded by up to one thread per
-/// core at once, each a run of consecutive records, joined in order: `JSONEncoder` costs some
-/// 35-45 µs of CPU per record (release build, 2-core VM), almost all of the page's time.
-/// The first run reserves room for the whole answer, so the peak is about the answer plus the
-/// other runs.
+/// core at once, each a run of consecutive records, joined in order. The first run reserves
+/// room for the whole answer, so the peak is about the answer plus the other runs.
 enum DeliveryListJSON {
     /// The answer `envelope` describes, with `records` (decoded here, each with its seq) as its
     /// `deliveries`. `envelope` must encode `"deliveries":[]` (an empty array under that key)
