@@ -14,9 +14,9 @@ import Foundation
 /// Why: the encoder builds a tree of the entire value before writing any of it, about 10 KB per
 /// record, so a page of 100,000 records took a gigabyte at its peak (which the allocator then
 /// kept) and ran slower for the cache misses; record by record, the peak is the answer's own
-/// bytes plus one record's tree. And the encoder costs about 200,000 instructions per record
-/// (callgrind; some 40 µs of CPU on the 2-core VM), nearly all of a page's time, a quarter of
-/// it spent on the headers and identity alone.
+/// bytes plus one record's tree. And the encoder is nearly all of a page's time: about 270,000
+/// instructions for a typical record (callgrind), a third of them for the headers and identity
+/// alone; 180,000 with those written once per run.
 ///
 /// Large pages (`recordsPerTask` records a thread and more) are encoded by up to one thread per
 /// core at once, each a run of consecutive records, joined in order. The first run reserves
