@@ -74,30 +74,24 @@ enum DeliveryListJSON {
         var first = true
         for (seq, compact) in records {
             let record = compact.decoded(seq: seq)
-            guard let shell = try? encoder.encode(DeliveryRecordWithoutParts(record: record)),
-                  let headers = parts.headers(record.headers, encoder),
-                  let identity = parts.identity(record.identity, encoder) else { return nil }
+            guard let headers = parts.headers(record.headers, encoder),
+                  let identity = parts.identity(record.identity, encoder),
+                  let payload = parts.payload(record.payload, encoder),
+                  let shell = try? encoder.encode(DeliveryRecordWithoutParts(record: record, payloadIsJSON: payload != nil))
+            else { return nil }
             if first {
                 // Records of one page are alike in size: reserve for all `expected` at once.
-                out.reserveCapacity(prefix.count + (shell.count + headers.count + identity.count + 1) * expected * 5 / 4
-                                    + suffix.count)
+                let size = shell.count + headers.count + identity.count + (payload?.count ?? 0) + 1
+                out.reserveCapacity(prefix.count + size * expected * 5 / 4 + suffix.count)
                 first = false
             } else {
                 out.append(UInt8(ascii: ","))
             }
             let spliced = shell.withUnsafeBytes { shell -> Bool in
-                let shell = shell.bindMemory(to: UInt8.self)
-                guard let at = partsMarkerIndex(in: shell) else { return false }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[..<at]))
-                out.append(contentsOf: headersKey)
-                out.append(contentsOf: headers)
-                out.append(contentsOf: identityKey)
-                out.append(contentsOf: identity)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[(at + partsMarker.count)...]))
-                return true
+                splice(shell.bindMemory(to: UInt8.self), headers: headers, identity: identity, payload: payload, into: &out)
             }
             if !spliced {
-                // Not expected (see `partsMarkerIndex`); the whole record in one call is always right.
+                // Not expected (see `markerIndex`); the whole record in one call is always right.
                 guard let whole = try? encoder.encode(record) else { return nil }
                 whole.withUnsafeBytes { out.append(contentsOf: $0) }
             }
@@ -106,21 +100,51 @@ enum DeliveryListJSON {
         return out
     }
 
+    /// Appends `shell` (a record written by `DeliveryRecordWithoutParts`) to `out` with its
+    /// left-out values put in; false (having appended nothing) when a marker is missing.
+    private static func splice(_ shell: UnsafeBufferPointer<UInt8>, headers: [UInt8], identity: [UInt8], payload: [UInt8]?,
+                               into out: inout [UInt8]) -> Bool {
+        guard let partsAt = markerIndex(partsMarker, in: shell, from: 0) else { return false }
+        let afterParts = partsAt + partsMarker.count
+        var payloadAt: Int?
+        if payload != nil {
+            payloadAt = markerIndex(payloadMarker, in: shell, from: afterParts)
+            guard payloadAt != nil else { return false }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[..<partsAt]))
+        out.append(contentsOf: headersKey)
+        out.append(contentsOf: headers)
+        out.append(contentsOf: identityKey)
+        out.append(contentsOf: identity)
+        guard let payload, let payloadAt else {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[afterParts...]))
+            return true
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[afterParts..<payloadAt]))
+        out.append(contentsOf: payloadKey)
+        out.append(contentsOf: payload)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[(payloadAt + payloadMarker.count - payloadBytesKey.count)...]))
+        return true
+    }
+
     /// Where a record written by `DeliveryRecordWithoutParts` leaves its `headers` and
-    /// `identity`: the two keys are adjacent in sorted order.
+    /// `identity` (the two keys are adjacent in sorted order), and its `payload`.
     static let partsMarker = Array(#""headers":null,"identity":null"#.utf8)
+    static let payloadMarker = Array(#""payload":null,"payloadBytes":"#.utf8)
     private static let headersKey = Array(#""headers":"#.utf8)
     private static let identityKey = Array(#","identity":"#.utf8)
+    private static let payloadKey = Array(#""payload":"#.utf8)
+    private static let payloadBytesKey = Array(#","payloadBytes":"#.utf8)
 
-    /// The offset of `partsMarker` in `json`. The first occurrence is the record's own keys:
-    /// a `"` inside a JSON string is always escaped (`\"`), so the marker cannot start or end
-    /// inside one, and the only object written before `headers` is `fault`, whose keys are
-    /// fixed.
-    static func partsMarkerIndex(in json: UnsafeBufferPointer<UInt8>) -> Int? {
-        let marker = partsMarker
-        guard json.count >= marker.count else { return nil }
+    /// The offset of the first `marker` in `json` at or after `start`. The markers are found
+    /// only as the record's own keys: a `"` inside a JSON string is always escaped (`\"`), so a
+    /// marker cannot start or end inside one, and the only objects written before them are
+    /// `fault`, whose keys are fixed, and (before `payload`) `headers` and `identity`, written
+    /// as null in the record searched.
+    static func markerIndex(_ marker: [UInt8], in json: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard json.count - start >= marker.count else { return nil }
         return marker.withUnsafeBufferPointer { marker in
-            var i = 0
+            var i = start
             let last = json.count - marker.count
             while i <= last {
                 if json[i] == 0x22, memcmp(json.baseAddress! + i, marker.baseAddress!, marker.count) == 0 { return i }
@@ -130,14 +154,16 @@ enum DeliveryListJSON {
         }
     }
 
-    /// The JSON of the last `headers` and `identity` written: records of one client mostly
-    /// repeat them (same connection, same provider token), and `JSONEncoder` spends about as
-    /// long on these two values as on the rest of the record. Written once per change.
+    /// The JSON of the last `headers`, `identity` and `payload` written: records of one client
+    /// mostly repeat them (same connection, same provider token, and a load test's one payload),
+    /// and `JSONEncoder` spends about half its time on these values. Written once per change.
     private struct RepeatedParts {
         private var lastHeaders: [HeaderField]?
         private var headersJSON: [UInt8] = []
         private var lastIdentity: CredentialIdentity??
         private var identityJSON: [UInt8] = []
+        private var lastPayload: [UInt8]?
+        private var payloadJSON: [UInt8]?
 
         mutating func headers(_ headers: [HeaderField], _ encoder: JSONEncoder) -> [UInt8]? {
             if lastHeaders.map({ !Self.same($0, headers) }) ?? true {
@@ -146,6 +172,20 @@ enum DeliveryListJSON {
                 lastHeaders = headers
             }
             return headersJSON
+        }
+
+        /// The payload's JSON, `.some(nil)` when it is not JSON, `nil` when it cannot be encoded.
+        mutating func payload(_ payload: [UInt8], _ encoder: JSONEncoder) -> [UInt8]?? {
+            if lastPayload != payload {
+                if let parsed = ParsedJSONEncoding.parse(payload) {
+                    guard let data = try? encoder.encode(DeliveryPayloadJSON(parsed: parsed)) else { return nil }
+                    payloadJSON = [UInt8](data)
+                } else {
+                    payloadJSON = nil
+                }
+                lastPayload = payload
+            }
+            return .some(payloadJSON)
         }
 
         mutating func identity(_ identity: CredentialIdentity?, _ encoder: JSONEncoder) -> [UInt8]? {

@@ -35,13 +35,15 @@ extension DeliveryRecord: Encodable {
     /// through `JSONEncoder`'s generic path and a new encoder object per value, which made up
     /// most of the time of a large page.
     public func encode(to encoder: any Encoder) throws {
-        try encode(to: encoder, withParts: true)
+        try encode(to: encoder, withParts: true, payloadIsJSON: nil)
     }
 
     /// The record; with `withParts` false, `headers` and `identity` are written as `null` for
     /// `DeliveryListJSON` to replace with their own JSON (`"headers":null,"identity":null`, the
-    /// two keys adjacent in sorted order).
-    func encode(to encoder: any Encoder, withParts: Bool) throws {
+    /// two keys adjacent in sorted order), and so is `payload` when `payloadIsJSON` says the
+    /// caller has parsed it (`"payload":null,"payloadBytes":`). With `payloadIsJSON` nil the
+    /// payload is parsed here.
+    func encode(to encoder: any Encoder, withParts: Bool, payloadIsJSON: Bool?) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(apnsID, forKey: .apnsId)
         try container.encodeIfPresentElseNil(verdict.collapseID, forKey: .collapseId)
@@ -76,7 +78,11 @@ extension DeliveryRecord: Encodable {
         try container.encode(listener, forKey: .listener)
         try container.encode(method, forKey: .method)
         try container.encode(path, forKey: .path)
-        if let parsed = ParsedJSONEncoding.parse(payload) {
+        if let payloadIsJSON {
+            try container.encodeNil(forKey: .payload)
+            try container.encodeIfPresentElseNil(payloadIsJSON || payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self),
+                                                 forKey: .payloadText)
+        } else if let parsed = ParsedJSONEncoding.parse(payload) {
             try ParsedJSONEncoding.encode(parsed, forKey: .payload, in: &container)
             try container.encodeNil(forKey: .payloadText)
         } else {
@@ -208,12 +214,15 @@ private extension KeyedEncodingContainer {
     }
 }
 
-/// A record's JSON with `headers` and `identity` as `null` (see `DeliveryListJSON`).
+/// A record's JSON with `headers` and `identity` as `null`, and `payload` too when it is JSON
+/// (see `DeliveryListJSON`).
 struct DeliveryRecordWithoutParts: Encodable {
     let record: DeliveryRecord
+    /// Whether the payload parses as JSON, as `DeliveryPayloadJSON` found.
+    let payloadIsJSON: Bool
 
     func encode(to encoder: any Encoder) throws {
-        try record.encode(to: encoder, withParts: false)
+        try record.encode(to: encoder, withParts: false, payloadIsJSON: payloadIsJSON)
     }
 }
 
@@ -238,5 +247,16 @@ struct DeliveryIdentityJSON: Encodable {
         }
         var nested = encoder.container(keyedBy: DeliveryRecord.IdentityKey.self)
         try DeliveryRecord.encode(identity, into: &nested)
+    }
+}
+
+/// A record's `payload` value on its own, when the body is JSON, written exactly as inside the
+/// record.
+struct DeliveryPayloadJSON: Encodable {
+    /// What `ParsedJSONEncoding.parse` made of the body.
+    let parsed: Any
+
+    func encode(to encoder: any Encoder) throws {
+        try ParsedJSONEncoding.encode(parsed, to: encoder)
     }
 }

@@ -60,6 +60,34 @@ enum ParsedJSONEncoding {
         }
     }
 
+    /// Writes `value` as the whole of `encoder`'s output.
+    static func encode(_ value: Any, to encoder: any Encoder) throws {
+        switch PayloadInspector.kind(of: value) {
+        case .dictionary:
+            var container = encoder.container(keyedBy: Key.self)
+            try encodeMembers(value as! [String: Any], in: &container)
+        case .array:
+            var container = encoder.unkeyedContainer()
+            try encodeItems(value as! [Any], in: &container)
+        case .string:
+            var container = encoder.singleValueContainer()
+            try container.encode(value as! String)
+        case .boolean:
+            var container = encoder.singleValueContainer()
+            try container.encode((value as! NSNumber).boolValue)
+        case .number:
+            var container = encoder.singleValueContainer()
+            switch Number(value as! NSNumber) {
+            case .integer(let n): try container.encode(n)
+            case .double(let d) where d.isFinite: try container.encode(d)
+            case .double: try container.encodeNil()
+            }
+        case .null, .absent:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
+    }
+
     private static func encodeMembers(_ members: [String: Any], in container: inout KeyedEncodingContainer<Key>) throws {
         for (name, value) in members { try encode(value, forKey: Key(stringValue: name), in: &container) }
     }

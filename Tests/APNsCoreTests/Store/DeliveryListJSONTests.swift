@@ -126,13 +126,39 @@ final class DeliveryListJSONTests: XCTestCase {
                                                                         lastSeq: UInt64(n), more: false)).body)
     }
 
-    func testPartsMarkerIsFoundOnlyAsTheRecordsOwnKeys() {
-        var record = F.record(headers: [HeaderField(name: "x", value: #""headers":null,"identity":null"#)])
-        record.fault = FaultRecord(ruleId: #""headers":null,"identity":null"#, action: "a", description: "d")
-        let shell = ControlResponse(status: 200, encoding: DeliveryRecordWithoutParts(record: record)).body
-        let at = shell.withUnsafeBufferPointer { DeliveryListJSON.partsMarkerIndex(in: $0) }
+    func testMarkersAreFoundOnlyAsTheRecordsOwnKeys() {
+        let decoys = #""headers":null,"identity":null "payload":null,"payloadBytes":"#
+        var record = F.record(headers: [HeaderField(name: "x", value: decoys)], lints: [decoys])
+        record.fault = FaultRecord(ruleId: decoys, action: "a", description: "d")
+        record.path = "/3/device/" + decoys
+        let shell = ControlResponse(status: 200, encoding: DeliveryRecordWithoutParts(record: record, payloadIsJSON: true)).body
         let text = String(decoding: shell, as: UTF8.self)
-        XCTAssertEqual(at.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#""fault":{"action":"a","description":"d","ruleId":"\"headers\":null,\"identity\":null"},"#), true, text)
+        shell.withUnsafeBufferPointer { json in
+            let parts = DeliveryListJSON.markerIndex(DeliveryListJSON.partsMarker, in: json, from: 0)
+            XCTAssertEqual(parts.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#"payloadBytes\":"},"#), true, text)
+            let payload = parts.flatMap { DeliveryListJSON.markerIndex(DeliveryListJSON.payloadMarker, in: json, from: $0) }
+            XCTAssertEqual(payload.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#""path":"/3/device/\"headers\":null,\"identity\":null \"payload\":null,\"payloadBytes\":","#), true, text)
+        }
+    }
+
+    /// Payloads are parsed and written once per run of equal bodies: JSON and non-JSON bodies,
+    /// runs and changes, and bodies holding the markers' text.
+    func testRepeatedPayloadsAreByteForByteOneEncoderCall() {
+        let payloads = [
+            #"{"aps":{"alert":"same"}}"#, #"{"aps":{"alert":"same"}}"#, "not json", "not json", "",
+            #"{"a":""payload":null,"payloadBytes":","b":[1,2.5,true,null]}"#, #"[1,"two"]"#, #""text""#, "7",
+            #"{"aps":{"alert":"same"}}"#,
+        ]
+        let n = 200
+        let api = makeAPI(capacity: n)
+        for i in 0..<n {
+            api.store.append(F.record(payload: Array(payloads[(i / 2) % payloads.count].utf8),
+                                      lints: i % 5 == 0 ? [#""payload":null,"payloadBytes":"#] : []))
+        }
+        let all = api.store.query(DeliveryFilter())
+        XCTAssertEqual(body(api, "/v1/deliveries"),
+                       ControlResponse(status: 200, encoding: WholePage(deliveries: all.deliveries, evicted: 0,
+                                                                        lastSeq: UInt64(n), more: false)).body)
     }
 
     // MARK: payloads
