@@ -7,16 +7,17 @@ import Foundation
 ///
 /// - each record is encoded by its own call, and the records are placed, comma-separated, into
 ///   the empty `deliveries` array of the envelope (itself encoded by `JSONEncoder`);
-/// - a record is encoded with `headers` and `identity` as `null`, and their JSON, encoded once
-///   per run of records with the same values (usual: one client, one provider token), is put
-///   in place of those nulls (see `RepeatedParts`).
+/// - a record is encoded with `headers`, `identity` and (when it is JSON) `payload` as `null`,
+///   and their JSON, encoded once per run of records with the same values (usual: one client,
+///   one provider token, a load test's one payload), is put in place of those nulls (see
+///   `RepeatedParts`, `markerIndex`).
 ///
 /// Why: the encoder builds a tree of the entire value before writing any of it, about 10 KB per
 /// record, so a page of 100,000 records took a gigabyte at its peak (which the allocator then
 /// kept) and ran slower for the cache misses; record by record, the peak is the answer's own
 /// bytes plus one record's tree. And the encoder is nearly all of a page's time: about 270,000
-/// instructions for a typical record (callgrind), a third of them for the headers and identity
-/// alone; 180,000 with those written once per run.
+/// instructions for a typical record (callgrind), nearly half of them for the headers,
+/// identity and payload; 150,000 with those written once per run.
 ///
 /// Large pages (`recordsPerTask` records a thread and more) are encoded by up to one thread per
 /// core at once, each a run of consecutive records, joined in order. The first run reserves
@@ -156,7 +157,8 @@ enum DeliveryListJSON {
 
     /// The JSON of the last `headers`, `identity` and `payload` written: records of one client
     /// mostly repeat them (same connection, same provider token, and a load test's one payload),
-    /// and `JSONEncoder` spends about half its time on these values. Written once per change.
+    /// and `JSONEncoder` spends nearly half its time on these values. Written once per change;
+    /// a record whose values changed costs one extra encoder call per value.
     private struct RepeatedParts {
         private var lastHeaders: [HeaderField]?
         private var headersJSON: [UInt8] = []
