@@ -24,7 +24,7 @@
 ///
 /// Strings repeat cheaply: the device token points back into the path, the topic, push type,
 /// collapse id and apns-id into the headers they came from (`CompactStringTag.reference`).
-/// The fields filters look at come before the bulky tail, so `DeliveryFilter` reads them
+/// The fields filters look at come before the bulky tail, so `CompactRecordMatcher` reads them
 /// without decoding the record.
 struct CompactRecord: Sendable {
     /// The encoded record.
