@@ -12,6 +12,8 @@ Subcommands (each prints what run.sh needs on stdout):
   run ...                       parse one h2load run, check MockAPNs' stats, append a JSON line
   startup ...                   start-up time from exec to the first accepted connect()
   records ...                   bytes per delivery record, appended as a JSON line
+  dump ...                      time GET /v1/deliveries?limit=N (wall and server CPU), as a JSON line
+  soak ...                      run h2load for a duration, sampling MockAPNs' RSS; verdict on flatness
   summary ...                   final table and results JSON
 """
 import argparse
@@ -100,6 +102,13 @@ def read_rss(pid):
 
 def cmd_rss(a):
     print(*read_rss(a.pid))
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a live process, in seconds (/proc/PID/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def get_stats(port):
@@ -304,12 +313,129 @@ def cmd_records(a):
         print(f"    ! {p}")
 
 
+def cmd_dump(a):
+    """GET /v1/deliveries?limit=N from a MockAPNs holding at least N records: wall time, the
+    server's CPU time, answer size, peak RSS; checks the answer holds N records in seq order."""
+    url = f"http://127.0.0.1:{a.port}/v1/deliveries?limit={a.limit}"
+    _, hwm_before = read_rss(a.pid)
+    cpu0 = cpu_seconds(a.pid)
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=600) as r:
+        body = r.read()
+    wall = time.perf_counter() - t0
+    cpu = cpu_seconds(a.pid) - cpu0
+    rss, hwm = read_rss(a.pid)
+    problems = []
+    try:
+        page = json.loads(body)
+        seqs = [d.get("seq") for d in page.get("deliveries", [])]
+        if len(seqs) != a.limit:
+            problems.append(f"answer holds {len(seqs)} records, expected {a.limit}")
+        elif seqs != sorted(seqs) or len(set(seqs)) != len(seqs):
+            problems.append("records not in increasing seq order")
+    except ValueError as e:
+        problems.append(f"answer is not JSON ({e})")
+    rec = {"kind": "dump", "records": a.limit, "seconds": wall, "serverCpuSeconds": cpu,
+           "usPerRecord": wall * 1e6 / a.limit, "cpuUsPerRecord": cpu * 1e6 / a.limit,
+           "bytes": len(body), "rssAfterKB": rss, "peakRssBeforeKB": hwm_before, "peakRssKB": hwm,
+           "targetSeconds": DUMP_TARGET_S, "problems": problems}
+    append(a.jsonl, rec)
+    ok = "ok" if wall <= DUMP_TARGET_S else "MISS"
+    print(f"  GET /v1/deliveries?limit={a.limit:,}: {wall:.2f} s ({ok} <= {DUMP_TARGET_S} s), "
+          f"server CPU {cpu:.2f} s ({rec['cpuUsPerRecord']:.1f} us/record), {len(body) / 2**20:,.1f} MB; "
+          f"peak RSS {hwm_before / 1024:.0f} -> {hwm / 1024:.0f} MB, RSS after {rss / 1024:.0f} MB")
+    for p in problems:
+        print(f"    ! {p}")
+    return 1 if problems else 0
+
+
+def cmd_soak(a):
+    """Runs the h2load command after `--` while sampling MockAPNs' RSS and /v1/stats every
+    `interval` seconds. "Start" is the first sample after the ring is full (records == capacity,
+    so every new record evicts one); the verdict is flat when the RSS at the end is within
+    SOAK_TOLERANCE of it."""
+    samples = []
+    t0 = time.monotonic()
+
+    def sample():
+        rss, hwm = read_rss(a.pid)
+        try:
+            st = get_stats(a.control)
+        except OSError:
+            st = {}
+        samples.append({"t": round(time.monotonic() - t0, 1), "rssKB": rss, "hwmKB": hwm,
+                        "requests": st.get("requests"), "records": st.get("records"),
+                        "evicted": st.get("evicted"), "capacity": st.get("capacity")})
+        s = samples[-1]
+        print(f"  t={s['t']:6.0f} s  RSS {rss / 1024:7.1f} MB  requests {s['requests'] or 0:>11,}  "
+              f"records {s['records'] or 0:>9,}  evicted {s['evicted'] or 0:>11,}", flush=True)
+
+    sample()  # before any traffic
+    with open(a.h2out, "w") as out:
+        proc = subprocess.Popen(a.command, stdout=out, stderr=subprocess.STDOUT)
+        next_at = time.monotonic() + a.interval
+        while proc.poll() is None:
+            time.sleep(min(0.2, max(0.0, next_at - time.monotonic())))
+            if time.monotonic() >= next_at:
+                sample()
+                next_at += a.interval
+        h2exit = proc.wait()
+    time.sleep(0.5)
+    sample()  # at the end, traffic stopped
+    h = parse_h2load(open(a.h2out, encoding="utf-8", errors="replace").read())
+    full = [s for s in samples if s["records"] and s["capacity"] and s["records"] >= s["capacity"]]
+    problems = []
+    if h2exit != 0:
+        problems.append(f"h2load exited with {h2exit}")
+    if not full:
+        problems.append("the ring never filled: the run is too short to judge flatness")
+    start, end = (full[0], samples[-1]) if full else (samples[0], samples[-1])
+    growth = (end["rssKB"] - start["rssKB"]) / start["rssKB"] if start["rssKB"] else 0
+    steady = [s["rssKB"] for s in full]
+    # Least-squares slope of RSS over time in the steady part, MB per minute.
+    slope = None
+    if len(full) >= 3:
+        ts = [s["t"] for s in full]
+        mt, mr = statistics.mean(ts), statistics.mean(steady)
+        den = sum((t - mt) ** 2 for t in ts)
+        if den:
+            slope = sum((t - mt) * (r - mr) for t, r in zip(ts, steady)) / den * 60 / 1024
+    flat = bool(full) and growth <= SOAK_TOLERANCE
+    rec = {"kind": "soak", "seconds": a.seconds, "intervalSeconds": a.interval, "h2loadExit": h2exit,
+           "requests": h.get("done"), "succeeded": h.get("succeeded"), "rps": h.get("rps"),
+           "idleRssKB": samples[0]["rssKB"], "startRssKB": start["rssKB"], "startAt": start["t"],
+           "endRssKB": end["rssKB"], "minSteadyRssKB": min(steady) if steady else None,
+           "maxSteadyRssKB": max(steady) if steady else None, "peakRssKB": end["hwmKB"],
+           "growth": growth, "slopeMBPerMinute": slope, "tolerance": SOAK_TOLERANCE,
+           "flat": flat, "problems": problems, "samples": samples}
+    with open(a.out, "w") as f:
+        json.dump(rec, f, indent=2)
+        f.write("\n")
+    mb = lambda kb: f"{kb / 1024:.1f} MB"
+    print()
+    print(f"SOAK ({a.seconds} s of h2load at full speed, default ring bound {start.get('capacity') or '?'} records)")
+    print(f"  requests: {h.get('done') or 0:,} done, {h.get('succeeded') or 0:,} succeeded, "
+          f"{h.get('rps') or 0:,.0f} req/s")
+    print(f"  RSS idle {mb(samples[0]['rssKB'])}; start (ring full, t={start['t']:.0f} s) {mb(start['rssKB'])}; "
+          f"end {mb(end['rssKB'])}; steady min/max {mb(min(steady)) if steady else '-'} / "
+          f"{mb(max(steady)) if steady else '-'}; peak {mb(end['hwmKB'])}")
+    slope_text = "-" if slope is None else f"{slope:+.2f} MB/min"
+    print(f"  growth start->end {growth * 100:+.1f}% (flat if <= {SOAK_TOLERANCE * 100:.0f}%), "
+          f"steady-state slope {slope_text}: {'FLAT' if flat else 'NOT FLAT'}")
+    for p in problems:
+        print(f"    ! {p}")
+    print(f"Results written to {a.out}")
+    return 0 if flat and not problems else 1
+
+
 TARGETS = {  # shape -> minimum median ratio MockAPNs/nghttpd
     "-c1 -m1": 0.9, "-c1 -m100": 0.8, "-c4 -m100": 0.8, "-c1000 -m1": 0.6,
 }
 JWT_MAX_COST = 0.20  # strict JWT auth may cost at most 20% of the throughput without auth
 RSS_1M_TARGET_MB = 600
 STARTUP_TARGET_MS = 150
+DUMP_TARGET_S = 2.0  # GET /v1/deliveries?limit=100000
+SOAK_TOLERANCE = 0.10  # RSS may grow at most 10% from the full ring to the end of the soak
 
 
 def jwt_summary(runs):
@@ -423,6 +549,9 @@ def cmd_summary(a):
 
     startup = [r for r in recs if r["kind"] == "startup"]
     records = [r for r in recs if r["kind"] == "records"]
+    dumps = [r for r in recs if r["kind"] == "dump"]
+    for r in dumps:
+        all_pass &= not r["problems"]
     for r in records:
         all_pass &= r["recorded"] == "PASS"
     peak_kb = max([r["mockapnsPeakRssKB"] or 0 for r in rows] or [0])
@@ -473,6 +602,12 @@ def cmd_summary(a):
         print(f"Bytes per record ({r['payloadBytes']}-byte payloads, {r['records']:,} records): "
               f"{r['bytesPerRecord']:,.0f}; RSS for 1M records {r['rssFor1MRecordsMB']:,.0f} MB "
               f"({how}; {ok} <= {RSS_1M_TARGET_MB} MB); recorded {r['recorded']}")
+    for r in dumps:
+        ok = "ok" if r["seconds"] <= DUMP_TARGET_S else "MISS"
+        print(f"Dump of {r['records']:,} records (GET /v1/deliveries?limit={r['records']}): {r['seconds']:.2f} s "
+              f"({ok} <= {DUMP_TARGET_S} s), server CPU {r['serverCpuSeconds']:.2f} s "
+              f"({r['cpuUsPerRecord']:.1f} us/record), {r['bytes'] / 2**20:,.1f} MB, "
+              f"peak RSS {r['peakRssKB'] / 1024:.0f} MB{'; ' + '; '.join(r['problems']) if r['problems'] else ''}")
     print(f"Recording check (store count == requests sent, every MockAPNs run): "
           f"{'PASS' if all_pass else 'FAIL'}")
 
@@ -482,10 +617,11 @@ def cmd_summary(a):
         "throughput": rows,
         "jwt": jwt,
         "mockapnsPeakRssKB": peak_kb,
-        "startup": startup, "records": records,
+        "startup": startup, "records": records, "dumps": dumps,
         "recordingCheck": "PASS" if all_pass else "FAIL",
         "targets": {"ratios": TARGETS, "rssFor1MRecordsMB": RSS_1M_TARGET_MB,
-                    "startupMs": STARTUP_TARGET_MS, "jwtMaxThroughputCost": JWT_MAX_COST},
+                    "startupMs": STARTUP_TARGET_MS, "jwtMaxThroughputCost": JWT_MAX_COST,
+                    "dump100kSeconds": DUMP_TARGET_S},
         "runs": all_runs,
     }
     with open(a.out, "w") as f:
@@ -524,6 +660,13 @@ def main():
     for name in ("--n", "--payload-bytes", "--rss-start", "--rss-after", "--hwm", "--h2exit"):
         s.add_argument(name, type=int, default=0)
     s.set_defaults(f=cmd_records)
+    s = sub.add_parser("dump")
+    s.add_argument("--port", type=int); s.add_argument("--pid", type=int); s.add_argument("--limit", type=int)
+    s.add_argument("--jsonl"); s.set_defaults(f=cmd_dump)
+    s = sub.add_parser("soak")
+    s.add_argument("--pid", type=int); s.add_argument("--control", type=int); s.add_argument("--seconds", type=int)
+    s.add_argument("--interval", type=float, default=10); s.add_argument("--h2out"); s.add_argument("--out")
+    s.add_argument("command", nargs="+"); s.set_defaults(f=cmd_soak)
     s = sub.add_parser("summary")
     for name in ("--jsonl", "--out", "--mode", "--date", "--host", "--version", "--h2load-version"):
         s.add_argument(name)

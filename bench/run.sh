@@ -7,23 +7,30 @@
 #   bench/run.sh              full run (release build, 3 rounds, several minutes)
 #   bench/run.sh --quick      1 round, fewer requests: under a minute
 #   bench/run.sh --bin PATH   use this mock-apns binary instead of building
+#   bench/run.sh --soak [S]   only the soak: S seconds (default 600) of h2load at full
+#                             speed against MockAPNs with default settings, sampling RSS
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--help]
+Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--soak [SECONDS]] [--help]
 
   --quick       one round with fewer requests per run; finishes in under a minute
   --rounds N    rounds of alternating MockAPNs/nghttpd runs (default 3, quick 1)
   --bin PATH    benchmark this mock-apns binary; skips `swift build`
+  --soak [S]    run only the soak test: S seconds (default 600) of h2load at full
+                speed (-c 4 -m 100, 100-byte payloads) against MockAPNs with its
+                default settings (ring of 100,000 records), sampling its RSS every
+                10 s; says whether RSS stayed flat once the ring was full
   -h, --help    print this help
 
 Builds the release binary (swift build -c release --product mock-apns) unless
 --bin is given, then measures throughput and latency against nghttpd, checks
 that MockAPNs recorded every request, measures what strict JWT provider
 authentication costs in throughput (--auth strict against --auth none), and
-measures start-up time and memory per delivery record. Results: printed, and
-written to bench/out/results-*.json.
+measures start-up time, memory per delivery record and the time to dump 100,000
+records as JSON. Results: printed, and written to bench/out/results-*.json
+(the soak: bench/out/soak-*.json).
 Needs h2load and nghttpd (Debian nghttp2-client, nghttp2-server): scripts/install-deps.sh.
 EOF
 }
@@ -33,6 +40,7 @@ HELPER=(python3 "$ROOT/bench/helper.py")
 MODE=full
 ROUNDS=""
 BIN=""
+SOAK=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +49,10 @@ while [ $# -gt 0 ]; do
     --rounds=*) ROUNDS="${1#*=}" ;;
     --bin) [ $# -ge 2 ] || { echo "error: --bin needs a path" >&2; exit 2; }; BIN="$2"; shift ;;
     --bin=*) BIN="${1#*=}" ;;
+    --soak)
+      SOAK=600
+      if [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]]; then SOAK="$2"; shift; fi ;;
+    --soak=*) SOAK="${1#*=}" ;;
     -h|--help) usage; exit 0 ;;
     *) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -48,6 +60,9 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$ROUNDS" ] && ! [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]]; then
   echo "error: --rounds must be a positive integer" >&2; exit 2
+fi
+if [ -n "$SOAK" ] && ! [[ "$SOAK" =~ ^[1-9][0-9]*$ ]]; then
+  echo "error: --soak takes a positive number of seconds" >&2; exit 2
 fi
 
 # ---------------------------------------------------------------- tools
@@ -151,12 +166,13 @@ mkdir -p "$DOCROOT/3/device"
 
 # ---------------------------------------------------------------- servers
 MA_APNS=""; MA_CONTROL=""
-start_mockapns() {   # $1 = --max-records, then extra options; sets MA_PID, MA_APNS, MA_CONTROL
-  local log="$WORK/mockapns.log" ports max="$1"
+start_mockapns() {   # $1 = --max-records ("" for the default), then extra options; sets MA_PID, MA_APNS, MA_CONTROL
+  local log="$WORK/mockapns.log" ports max="$1" limit=()
   shift
+  if [ -n "$max" ]; then limit=(--max-records "$max"); fi
   : > "$log"
   "$BIN" --listen 127.0.0.1:0 --control 127.0.0.1:0 --tls-cert "$CERT" --tls-key "$KEY" \
-    --max-records "$max" "$@" >"$log" 2>&1 &
+    "${limit[@]}" "$@" >"$log" 2>&1 &
   MA_PID=$!
   if ! ports="$("${HELPER[@]}" ports "$log" 15)"; then
     echo "error: MockAPNs did not report its ports; its output:" >&2; cat "$log" >&2; exit 1
@@ -252,6 +268,26 @@ run_one() {   # server test shape c m n payload round
   return 0
 }
 
+# ---------------------------------------------------------------- soak
+# --soak: only this. MockAPNs with its default settings (no --max-records: the default ring
+# of 100,000 records), h2load at full speed for the whole duration; the helper samples RSS
+# and /v1/stats every 10 s and judges flatness from the moment the ring is full.
+if [ -n "$SOAK" ]; then
+  VERSION="$("$BIN" --version 2>&1 | head -n 1)"
+  echo "==> soak: $SOAK s of h2load -c 4 -m 100 -t 1 ($(payload_bytes 100)-byte payloads) against MockAPNs with default settings"
+  echo "    $VERSION; $(uname -srm), $(nproc) cores, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  start_mockapns ""
+  sleep 0.3
+  rc=0
+  "${HELPER[@]}" soak --pid "$MA_PID" --control "$MA_CONTROL" --seconds "$SOAK" --interval 10 \
+    --h2out "$WORK/h2soak.out" --out "$OUT_DIR/soak-$STAMP.json" -- \
+    h2load -D "$SOAK" -c 4 -m 100 -t 1 -d "$WORK/100.json" "${HEADERS[@]}" \
+    "https://127.0.0.1:$MA_APNS$PATH_URL" || rc=$?
+  stop_mockapns
+  echo "    load average at end $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit "$rc"
+fi
+
 # ---------------------------------------------------------------- run
 VERSION="$("$BIN" --version 2>&1 | head -n 1)"
 H2VERSION="$(h2load --version 2>&1 | head -n 1)"
@@ -302,6 +338,9 @@ h2load -n "$N_RECORDS" -c 4 -m 100 -t 1 -d "$WORK/100.json" "${HEADERS[@]}" \
 sleep 0.3
 read -r rss_after hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
 "${HELPER[@]}" stats "$MA_CONTROL" >"$WORK/stats.json" 2>"$WORK/stats.err" || echo '{}' >"$WORK/stats.json"
+# The same store, now full: how long GET /v1/deliveries takes to render 100,000 of them.
+echo "==> dump: GET /v1/deliveries?limit=100000 from that store (JSON of 100,000 records)"
+"${HELPER[@]}" dump --port "$MA_CONTROL" --pid "$MA_PID" --limit 100000 --jsonl "$JSONL" || true
 stop_mockapns
 "${HELPER[@]}" records --jsonl "$JSONL" --stats "$WORK/stats.json" --n "$N_RECORDS" \
   --payload-bytes "$(payload_bytes 100)" --rss-start "$rss_start" --rss-after "$rss_after" \

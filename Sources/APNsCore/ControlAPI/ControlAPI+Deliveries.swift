@@ -4,9 +4,9 @@ extension ControlAPI {
         let filter = try DeliveryFilter(query: query)
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
-        let result = store.query(filter, limit: limit)
-        return ControlResponse(status: 200, encoding: DeliveryPage(
-            deliveries: result.deliveries, evicted: result.evicted, lastSeq: result.lastSeq, more: result.more))
+        let result = store.compactQuery(filter, limit: limit)
+        return Self.deliveriesResponse(DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
+                                       records: result.records)
     }
 
     func clearDeliveries() -> ControlResponse {
@@ -50,33 +50,42 @@ extension ControlAPI {
         wait.seenClears = progress.clears
         guard wait.matched >= wait.count || timedOut else { return nil }
         // The running count can include records evicted since: confirm with a full query.
-        let result = store.query(wait.filter)
-        let complete = result.deliveries.count >= wait.count
+        let result = store.compactQuery(wait.filter)
+        let complete = result.records.count >= wait.count
         if !complete && !timedOut {
             wait.seenClears = .max  // recount from scratch at the next change
             wait.matched = 0
             return nil
         }
-        return ControlResponse(status: 200, encoding: WaitAnswer(
-            complete: complete, count: wait.count, deliveries: result.deliveries, evicted: result.evicted,
-            lastSeq: result.lastSeq, matched: result.deliveries.count))
+        return Self.deliveriesResponse(WaitAnswer(complete: complete, count: wait.count, evicted: result.evicted,
+                                                  lastSeq: result.lastSeq, matched: result.records.count),
+                                       records: result.records)
+    }
+
+    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).
+    private static func deliveriesResponse(_ envelope: some Encodable,
+                                           records: [(seq: UInt64, record: CompactRecord)]) -> ControlResponse {
+        guard let body = DeliveryListJSON.body(envelope: envelope, records: records) else {
+            return ControlResponse(status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
+        }
+        return ControlResponse(status: 200, body: body)
     }
 }
 
-/// The `GET /v1/deliveries` answer. Records are encoded as structs, not `ControlJSON` trees:
-/// faster, and a full ring does not hold a second copy of every record as a tree.
+/// The `GET /v1/deliveries` answer, without its records: `DeliveryListJSON` puts them into the
+/// empty `deliveries` array.
 private struct DeliveryPage: Encodable {
-    let deliveries: [DeliveryRecord]
+    let deliveries: [DeliveryRecord] = []
     let evicted: UInt64
     let lastSeq: UInt64
     let more: Bool
 }
 
-/// The `GET /v1/deliveries/wait` answer.
+/// The `GET /v1/deliveries/wait` answer, without its records (as `DeliveryPage`).
 private struct WaitAnswer: Encodable {
     let complete: Bool
     let count: Int
-    let deliveries: [DeliveryRecord]
+    let deliveries: [DeliveryRecord] = []
     let evicted: UInt64
     let lastSeq: UInt64
     let matched: Int

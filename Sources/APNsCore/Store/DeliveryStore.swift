@@ -7,10 +7,13 @@ import Synchronization
 /// ring therefore always holds a run of consecutive sequence numbers, which makes `record(seq:)`
 /// and the `after` filter O(1) to locate.
 ///
-/// `append` is on the per-request hot path: O(1), no allocation beyond the record itself (the
-/// ring's storage is reserved at init; untouched pages cost no memory), and the record it
-/// evicts is released after the lock is dropped. Queries scan under the lock but copy out only
-/// the matching records; rendering them happens outside the lock.
+/// Records are kept as `CompactRecord`s, one byte array each (about 300 bytes for a push with a
+/// 100-byte payload, against some 1,300 for a `DeliveryRecord`), and decoded when read.
+///
+/// `append` is on the per-request hot path: O(1); the record is encoded before the lock is
+/// taken, the lock only places it, and the record it evicts is released after the lock is
+/// dropped. Queries scan the compact records under the lock (filters read them in place), copy
+/// out only the matching ones (a reference each) and decode them outside the lock.
 public final class DeliveryStore: Sendable {
     /// The number of records the ring holds before it evicts.
     public let capacity: Int
@@ -32,22 +35,22 @@ public final class DeliveryStore: Sendable {
     /// it is moved in, not copied.
     @discardableResult
     public func append(_ record: consuming DeliveryRecord) -> UInt64 {
-        var record = record
+        let status = record.status
+        let reason = record.reason
+        var compact = CompactRecord(record)
         let seq = state.withLock { state -> UInt64 in
             state.lastSeq += 1
-            record.seq = state.lastSeq
-            let status = record.status
             if status >= 0 && status < state.byStatus.count {
                 state.byStatus[status] &+= 1
             } else {
                 state.otherStatuses[status, default: 0] &+= 1
             }
-            if let reason = record.reason { state.byReason[reason, default: 0] &+= 1 }
+            if let reason { state.byReason[reason, default: 0] &+= 1 }
             if state.ring.count < capacity {
-                state.ring.append(record)
+                state.ring.append(compact)
             } else {
-                // Trade places with the oldest: `record` leaves holding the evicted one.
-                swap(&state.ring[state.start], &record)
+                // Trade places with the oldest: `compact` leaves holding the evicted one.
+                swap(&state.ring[state.start], &compact)
                 state.start += 1
                 if state.start == capacity { state.start = 0 }
                 state.evicted &+= 1
@@ -55,7 +58,7 @@ public final class DeliveryStore: Sendable {
             lastSeqAtomic.store(state.lastSeq, ordering: .releasing)
             return state.lastSeq
         }
-        return seq  // `record` (the evicted one, if any) is released here, outside the lock
+        return seq  // `compact` (the evicted one, if any) is released here, outside the lock
     }
 
     /// Empties the ring (`DELETE /v1/deliveries`) and returns how many records it removed.
@@ -66,9 +69,9 @@ public final class DeliveryStore: Sendable {
     /// counts by status and reason are since start and are not reset.
     @discardableResult
     public func clear() -> Int {
-        var fresh: [DeliveryRecord] = []
-        fresh.reserveCapacity(capacity)
-        let old = state.withLock { state -> [DeliveryRecord] in
+        var fresh: [CompactRecord] = []
+        fresh.reserveCapacity(min(capacity, State.firstBlock))
+        let old = state.withLock { state -> [CompactRecord] in
             swap(&state.ring, &fresh)  // `fresh` now holds the old records
             state.start = 0
             state.evicted = 0
@@ -92,36 +95,45 @@ public final class DeliveryStore: Sendable {
     /// The record with sequence number `seq`, or `nil` when it was never stored, was evicted or
     /// was cleared.
     public func record(seq: UInt64) -> DeliveryRecord? {
-        state.withLock { state in
+        let compact = state.withLock { state -> CompactRecord? in
             guard let offset = state.offset(ofSeq: seq) else { return nil }
             return state.ring[state.index(offset)]
         }
+        return compact?.decoded(seq: seq)
     }
 
     /// The records matching `filter`, oldest first, at most `limit` of them (the oldest ones;
     /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
     public func query(_ filter: DeliveryFilter, limit: Int? = nil) -> DeliveryQueryResult {
+        let found = compactQuery(filter, limit: limit)
+        return DeliveryQueryResult(deliveries: found.records.map { $0.record.decoded(seq: $0.seq) },
+                                   more: found.more, evicted: found.evicted, lastSeq: found.lastSeq)
+    }
+
+    /// `query` without decoding: the matching compact records with their sequence numbers.
+    func compactQuery(_ filter: DeliveryFilter, limit: Int? = nil) -> CompactQueryResult {
         let limit = limit.map { max(0, $0) } ?? Int.max
+        let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            var found: [DeliveryRecord] = []
+            var found: [(seq: UInt64, record: CompactRecord)] = []
             var more = false
-            state.scan(after: filter.after) { record in
-                guard filter.matches(record) else { return true }
+            state.scan(after: filter.after) { seq, record in
+                guard matcher.matches(record, seq: seq) else { return true }
                 if found.count == limit { more = true; return false }
-                found.append(record)
+                found.append((seq, record))
                 return true
             }
-            return DeliveryQueryResult(deliveries: found, more: more, evicted: state.evicted,
-                                       lastSeq: state.lastSeq)
+            return CompactQueryResult(records: found, more: more, evicted: state.evicted, lastSeq: state.lastSeq)
         }
     }
 
     /// How many stored records match `filter`.
     public func count(matching filter: DeliveryFilter) -> Int {
-        state.withLock { state in
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
             var n = 0
-            state.scan(after: filter.after) { record in
-                if filter.matches(record) { n += 1 }
+            state.scan(after: filter.after) { seq, record in
+                if matcher.matches(record, seq: seq) { n += 1 }
                 return true
             }
             return n
@@ -134,12 +146,13 @@ public final class DeliveryStore: Sendable {
     /// answer is consistent with.
     func countMatching(_ filter: DeliveryFilter, clears: UInt64, afterSeq: UInt64)
         -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64) {
-        state.withLock { state in
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
             let restarted = state.clears != clears
             let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
             var n = 0
-            state.scan(after: after) { record in
-                if filter.matches(record) { n += 1 }
+            state.scan(after: after) { seq, record in
+                if matcher.matches(record, seq: seq) { n += 1 }
                 return true
             }
             return (n, restarted, state.lastSeq, state.clears)
@@ -162,7 +175,7 @@ extension DeliveryStore {
     /// Everything behind the lock.
     fileprivate struct State {
         /// The ring; grows by append until full, then `start` marks the oldest slot.
-        var ring: [DeliveryRecord] = []
+        var ring: [CompactRecord] = []
         var start = 0
         var lastSeq: UInt64 = 0
         var evicted: UInt64 = 0
@@ -172,9 +185,11 @@ extension DeliveryStore {
         var otherStatuses: [Int: UInt64] = [:]
         var byReason: [Reason: UInt64] = [:]
 
+        /// Slots reserved up front: a large bound should not cost its memory before it is used.
+        static let firstBlock = 65_536
+
         init(capacity: Int) {
-            // Reserve a first block only: a large bound should not cost its memory up front.
-            ring.reserveCapacity(min(capacity, 65_536))
+            ring.reserveCapacity(min(capacity, State.firstBlock))
         }
 
         /// Ring slot of the record `offset` places after the oldest.
@@ -192,17 +207,19 @@ extension DeliveryStore {
             return Int(seq - firstSeq)
         }
 
-        /// Calls `body` with each record whose seq is greater than `after`, oldest first, until it
-        /// returns false. Reads through a buffer pointer so records are borrowed, not copied
-        /// (array subscripting copied each one: ~10 reference counts per record).
-        func scan(after: UInt64?, _ body: (borrowing DeliveryRecord) -> Bool) {
+        /// Calls `body` with each record whose seq is greater than `after` and its seq, oldest
+        /// first, until it returns false. Reads through a buffer pointer so records are
+        /// borrowed, not copied.
+        func scan(after: UInt64?, _ body: (UInt64, borrowing CompactRecord) -> Bool) {
             let first = firstOffset(after: after)
+            var seq = firstSeq &+ UInt64(first)
             ring.withUnsafeBufferPointer { ring in
                 var i = start + first
                 for _ in first..<ring.count {
                     if i >= ring.count { i -= ring.count }
-                    if !body(ring[i]) { return }
+                    if !body(seq, ring[i]) { return }
                     i += 1
+                    seq &+= 1
                 }
             }
         }
@@ -215,4 +232,12 @@ extension DeliveryStore {
             return Int(after - firstSeq) + 1
         }
     }
+}
+
+/// What `DeliveryStore.compactQuery` found: `DeliveryQueryResult` before decoding.
+struct CompactQueryResult {
+    var records: [(seq: UInt64, record: CompactRecord)]
+    var more: Bool
+    var evicted: UInt64
+    var lastSeq: UInt64
 }

@@ -101,6 +101,10 @@ final class DeliveryRecordJSONTests: XCTestCase {
         XCTAssertNil(ISO8601Millis.parse("2026-11-30T08:49:03"))
         XCTAssertNil(ISO8601Millis.parse("2026-11-30T08:49:03.Z"))
         XCTAssertNil(ISO8601Millis.parse(""))
+        // Years 0-9999 are written digit by digit; others take the general path.
+        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: -62_167_219_200_000), "0000-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: 253_402_300_799_999), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: 253_402_300_800_000), "10000-01-01T00:00:00.000Z")
         for ms: Int64 in [0, 1, 951_782_400_500, 4_102_444_799_999, 1_796_028_543_123] {
             XCTAssertEqual(ISO8601Millis.parse(ISO8601Millis.format(epochMilliseconds: ms)), ms)
         }

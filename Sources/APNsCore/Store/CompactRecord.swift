@@ -1,0 +1,268 @@
+/// A `DeliveryRecord` as the store keeps it: one byte array holding every field, about a
+/// quarter of the memory of the record itself (whose strings, arrays and optionals are each a
+/// separate allocation or a wide inline slot). Lossless: `decoded(seq:)` gives back a record
+/// equal to the one encoded, with the `seq` the store passes (sequence numbers are not stored:
+/// the ring position says them).
+///
+/// Layout, front to back (`CompactRecordWriter` for the integer and string forms):
+///
+/// | bytes | field |
+/// |---|---|
+/// | 1 | flags: environment, which optional numbers and parts follow (`Flag`) |
+/// | 3 | answered reason, verdict reason, inferred push type: 0 for none, else 1 + the case index |
+/// | 8 | `receivedAt`, the bits of the `Double` |
+/// | varints | status (signed), connection id, stream id (signed), payload bytes (signed) |
+/// | string | path: `/3/device/` as a table code plus the token, hex-packed when it is hex |
+/// | varint, strings | header count, then name and value of each |
+/// | strings | `apnsID`, then the filter's verdict strings: device token, topic, push type sent, collapse id, verdict apns-id |
+/// | strings | listener, method, unique id |
+/// | signed varints | timestamp, priority, expiration, each when its flag is set |
+/// | varint, strings | lint count, lints; then the payload error |
+/// | identity | when flagged: kind, key id, team id, issued-at (8 bytes, when flagged), subject, topic count + 1 (0: none) and topics, verdict |
+/// | fault | when flagged: rule id, action, description |
+/// | varint, bytes | the payload |
+///
+/// Strings repeat cheaply: the device token points back into the path, the topic, push type,
+/// collapse id and apns-id into the headers they came from (`CompactStringTag.reference`).
+/// The fields filters look at come before the bulky tail, so `CompactRecordMatcher` reads them
+/// without decoding the record.
+struct CompactRecord: Sendable {
+    /// The encoded record.
+    let bytes: [UInt8]
+
+    /// Bits of the first byte.
+    enum Flag {
+        static let production: UInt8 = 1 << 0
+        static let timestamp: UInt8 = 1 << 1
+        static let priority: UInt8 = 1 << 2
+        static let expiration: UInt8 = 1 << 3
+        static let identity: UInt8 = 1 << 4
+        static let identityIssuedAt: UInt8 = 1 << 5
+        static let fault: UInt8 = 1 << 6
+    }
+
+    /// Offsets of the fixed-width fields.
+    enum Offset {
+        static let flags = 0
+        static let reason = 1
+        static let verdictReason = 2
+        static let pushType = 3
+        static let receivedAt = 4
+        /// The first variable-length field.
+        static let variable = 12
+    }
+
+    /// Encodes `record` (its `seq` is not kept). On the request path: about a microsecond, one
+    /// allocation (the array itself; the scratch buffer is on the stack for usual records).
+    init(_ record: borrowing DeliveryRecord) {
+        let size = CompactRecord.maximumSize(of: record)
+        bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var w = CompactRecordWriter(buffer)
+            CompactRecord.write(record, to: &w)
+            return w.finish()
+        }
+    }
+
+    private static func write(_ record: borrowing DeliveryRecord, to w: inout CompactRecordWriter) {
+        let verdict = record.verdict
+        var flags: UInt8 = record.environment == .production ? Flag.production : 0
+        if verdict.timestamp != nil { flags |= Flag.timestamp }
+        if verdict.priority != nil { flags |= Flag.priority }
+        if verdict.expiration != nil { flags |= Flag.expiration }
+        if let identity = record.identity {
+            flags |= Flag.identity
+            if identity.issuedAt != nil { flags |= Flag.identityIssuedAt }
+        }
+        if record.fault != nil { flags |= Flag.fault }
+        w.byte(flags)
+        w.byte(code(record.reason))
+        w.byte(code(verdict.reason))
+        w.byte(code(verdict.pushType))
+        w.fixed64(record.receivedAt.bitPattern)
+        w.signed(Int64(record.status))
+        w.varint(record.connectionID)
+        w.signed(Int64(record.streamID))
+        w.signed(Int64(record.payloadBytes))
+
+        // The path, then the token it carries (the verdict's token is usually those very bytes).
+        var tokenAt: Int?
+        if let path = w.prefixed(record.path, prefix: CompactStringTable.devicePathPrefix, sameRest: verdict.deviceToken) {
+            if path.same { tokenAt = path.rest }
+        } else {
+            w.string(record.path)
+        }
+
+        // Headers; remember where the values verdict fields repeat are.
+        var topicAt: Int?, pushTypeAt: Int?, collapseAt: Int?, apnsIDAt: Int?
+        var topicText: String?, pushTypeText: String?, collapseText: String?, apnsIDText: String?
+        w.varint(UInt64(record.headers.count))
+        for header in record.headers {
+            let name = w.string(header.name).code
+            let at = w.string(header.value).at
+            switch name {
+            case CompactStringTable.apnsTopic where topicAt == nil: (topicAt, topicText) = (at, header.value)
+            case CompactStringTable.apnsPushType where pushTypeAt == nil: (pushTypeAt, pushTypeText) = (at, header.value)
+            case CompactStringTable.apnsCollapseID where collapseAt == nil: (collapseAt, collapseText) = (at, header.value)
+            case CompactStringTable.apnsID where apnsIDAt == nil: (apnsIDAt, apnsIDText) = (at, header.value)
+            default: break
+            }
+        }
+        let answeredIDAt = w.string(record.apnsID, sameAs: apnsIDText, at: apnsIDAt)
+
+        // The verdict strings filters compare.
+        w.string(verdict.deviceToken, sameAs: tokenAt == nil ? nil : verdict.deviceToken, at: tokenAt)
+        w.string(verdict.topic, sameAs: topicText, at: topicAt)
+        w.string(verdict.pushTypeSent, sameAs: pushTypeText, at: pushTypeAt)
+        w.string(verdict.collapseID, sameAs: collapseText, at: collapseAt)
+        w.string(verdict.apnsID, sameAs: record.apnsID, at: answeredIDAt)
+
+        w.string(record.listener)
+        w.string(record.method)
+        w.string(record.uniqueID)
+        if let timestamp = verdict.timestamp { w.signed(timestamp) }
+        if let priority = verdict.priority { w.signed(Int64(priority)) }
+        if let expiration = verdict.expiration { w.signed(expiration) }
+        w.varint(UInt64(verdict.lints.count))
+        for lint in verdict.lints { w.string(lint) }
+        w.string(verdict.payloadError)
+
+        if let identity = record.identity {
+            w.string(identity.kind)
+            w.string(identity.keyId)
+            w.string(identity.teamId)
+            if let issuedAt = identity.issuedAt { w.fixed64(issuedAt.bitPattern) }
+            w.string(identity.subject)
+            if let topics = identity.topics {
+                w.varint(UInt64(topics.count) + 1)
+                for topic in topics { w.string(topic) }
+            } else {
+                w.varint(0)
+            }
+            w.string(identity.verdict)
+        }
+        if let fault = record.fault {
+            w.string(fault.ruleId)
+            w.string(fault.action)
+            w.string(fault.description)
+        }
+        w.blob(record.payload)
+    }
+
+    /// The record with sequence number `seq`.
+    func decoded(seq: UInt64) -> DeliveryRecord {
+        var r = CompactRecordReader(bytes)
+        let flags = r.byte()
+        let reason = CompactRecord.reason(r.byte())
+        let verdictReason = CompactRecord.reason(r.byte())
+        let pushTypeCode = r.byte()
+        let receivedAt = Double(bitPattern: r.fixed64())
+        let status = Int(r.signed())
+        let connectionID = r.varint()
+        let streamID = Int32(truncatingIfNeeded: r.signed())
+        let payloadBytes = Int(r.signed())
+        let path = r.string() ?? ""
+        var headers: [HeaderField] = []
+        let headerCount = r.count()
+        headers.reserveCapacity(headerCount)
+        for _ in 0..<headerCount {
+            let name = r.string() ?? ""
+            headers.append(HeaderField(name: name, value: r.string() ?? ""))
+        }
+        let apnsID = r.string() ?? ""
+        var verdict = Verdict(reason: verdictReason)
+        verdict.deviceToken = r.string()
+        verdict.topic = r.string()
+        verdict.pushTypeSent = r.string()
+        verdict.collapseID = r.string()
+        verdict.apnsID = r.string()
+        verdict.pushType = CompactRecord.pushType(pushTypeCode)
+        let listener = r.string() ?? ""
+        let method = r.string() ?? ""
+        let uniqueID = r.string()
+        if flags & Flag.timestamp != 0 { verdict.timestamp = r.signed() }
+        if flags & Flag.priority != 0 { verdict.priority = Int(r.signed()) }
+        if flags & Flag.expiration != 0 { verdict.expiration = r.signed() }
+        let lintCount = r.count()
+        verdict.lints.reserveCapacity(lintCount)
+        for _ in 0..<lintCount { verdict.lints.append(r.string() ?? "") }
+        verdict.payloadError = r.string()
+
+        var identity: CredentialIdentity?
+        if flags & Flag.identity != 0 {
+            let kind = r.string() ?? ""
+            let keyId = r.string()
+            let teamId = r.string()
+            let issuedAt = flags & Flag.identityIssuedAt != 0 ? Double(bitPattern: r.fixed64()) : nil
+            let subject = r.string()
+            var topics: [String]?
+            let topicCount = r.count()
+            if topicCount > 0 {
+                topics = []
+                topics!.reserveCapacity(topicCount - 1)
+                for _ in 0..<(topicCount - 1) { topics!.append(r.string() ?? "") }
+            }
+            identity = CredentialIdentity(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt,
+                                          subject: subject, topics: topics, verdict: r.string() ?? "")
+        }
+        var fault: FaultRecord?
+        if flags & Flag.fault != 0 {
+            let ruleId = r.string() ?? ""
+            let action = r.string() ?? ""
+            fault = FaultRecord(ruleId: ruleId, action: action, description: r.string() ?? "")
+        }
+        let payload = r.blob()
+        return DeliveryRecord(seq: seq, receivedAt: receivedAt,
+                              environment: flags & Flag.production != 0 ? .production : .sandbox,
+                              listener: listener, connectionID: connectionID, streamID: streamID, method: method,
+                              path: path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, headers: headers,
+                              payload: payload, payloadBytes: payloadBytes, status: status, reason: reason,
+                              identity: identity, fault: fault)
+    }
+
+    /// An upper bound of the encoded size of `record`: every string at its inline size.
+    static func maximumSize(of record: borrowing DeliveryRecord) -> Int {
+        func size(_ text: String?) -> Int { 11 + (text?.utf8.count ?? 0) }
+        let verdict = record.verdict
+        var total = Offset.variable + 4 * 10 + 3 * 10 + 2 * 10
+        total += size(record.path) + 2 + size(record.apnsID) + size(record.listener) + size(record.method)
+        total += size(record.uniqueID) + size(verdict.deviceToken) + size(verdict.topic)
+        total += size(verdict.pushTypeSent) + size(verdict.collapseID) + size(verdict.apnsID)
+        total += size(verdict.payloadError)
+        for header in record.headers { total += size(header.name) + size(header.value) }
+        for lint in verdict.lints { total += size(lint) }
+        if let identity = record.identity {
+            total += size(identity.kind) + size(identity.keyId) + size(identity.teamId) + 8 + size(identity.subject)
+            total += size(identity.verdict) + 10
+            for topic in identity.topics ?? [] { total += size(topic) }
+        }
+        if let fault = record.fault {
+            total += size(fault.ruleId) + size(fault.action) + size(fault.description)
+        }
+        return total + 10 + record.payload.count
+    }
+
+    private static let reasons = Reason.allCases
+    private static let pushTypes = PushType.allCases
+
+    /// 0 for no reason, else 1 + its index in `Reason.allCases`.
+    static func code(_ reason: Reason?) -> UInt8 {
+        guard let reason else { return 0 }
+        return UInt8(reasons.firstIndex(of: reason)! + 1)
+    }
+
+    /// The reason of a `code(_:)`.
+    static func reason(_ code: UInt8) -> Reason? {
+        code == 0 ? nil : reasons[Int(code) - 1]
+    }
+
+    /// 0 for no push type, else 1 + its index in `PushType.allCases`.
+    static func code(_ pushType: PushType?) -> UInt8 {
+        guard let pushType else { return 0 }
+        return UInt8(pushTypes.firstIndex(of: pushType)! + 1)
+    }
+
+    /// The push type of a `code(_:)`.
+    static func pushType(_ code: UInt8) -> PushType? {
+        code == 0 ? nil : pushTypes[Int(code) - 1]
+    }
+}

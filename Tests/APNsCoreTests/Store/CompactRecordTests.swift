@@ -1,0 +1,258 @@
+import XCTest
+@testable import APNsCore
+
+/// The store's compact form gives back every field byte for byte, and filters read it as they
+/// read the decoded record.
+final class CompactRecordTests: XCTestCase {
+    // MARK: the table of records
+
+    private static let uuidUpper = "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E"
+    private static let uuidLower = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+    private static let token64 = String(repeating: "ab", count: 32)
+
+    private static func record(path: String = "/3/device/\(token64)", token: String? = token64,
+                               headers: [HeaderField] = [HeaderField(name: "apns-topic", value: "com.example.app"),
+                                                         HeaderField(name: "apns-push-type", value: "alert")],
+                               verdict: Verdict? = nil, apnsID: String = uuidUpper, uniqueID: String? = uuidLower,
+                               payload: [UInt8] = Array(#"{"aps":{"alert":"hello"}}"#.utf8), payloadBytes: Int? = nil,
+                               status: Int = 200, reason: Reason? = nil, environment: APNsEnvironment = .sandbox,
+                               listener: String = "default", method: String = "POST", receivedAt: Double = 1_796_028_543.123,
+                               connectionID: UInt64 = 4, streamID: Int32 = 1,
+                               identity: CredentialIdentity? = CredentialIdentity(kind: "none", verdict: "no-token"),
+                               fault: FaultRecord? = nil) -> DeliveryRecord {
+        let verdict = verdict ?? Verdict(deviceToken: token, topic: "com.example.app", pushTypeSent: "alert",
+                                         pushType: .alert, priority: 10)
+        return DeliveryRecord(receivedAt: receivedAt, environment: environment, listener: listener,
+                              connectionID: connectionID, streamID: streamID, method: method, path: path,
+                              verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, headers: headers,
+                              payload: payload, payloadBytes: payloadBytes, status: status, reason: reason,
+                              identity: identity, fault: fault)
+    }
+
+    /// Every shape a record takes: plain pushes, every verdict field set and unset, unicode,
+    /// odd headers and paths, a cut huge payload, identities, faults, every reason and push type,
+    /// extreme numbers.
+    private static var table: [(String, DeliveryRecord)] {
+        var rows: [(String, DeliveryRecord)] = []
+        rows.append(("typical push", record()))
+        rows.append(("echoed lowercase apns-id, collapse id, expiration, 410 with timestamp", record(
+            headers: [HeaderField(name: "apns-id", value: uuidLower), HeaderField(name: "apns-collapse-id", value: "group-1"),
+                      HeaderField(name: "apns-expiration", value: "1796028600"), HeaderField(name: "apns-priority", value: "5"),
+                      HeaderField(name: "apns-topic", value: "com.example.app")],
+            verdict: Verdict(reason: .unregistered, timestamp: 1_700_000_000_000, deviceToken: token64, topic: "com.example.app",
+                             pushType: .alert, priority: 5, expiration: 1_796_028_600, collapseID: "group-1", apnsID: uuidLower),
+            apnsID: uuidLower, uniqueID: nil, status: 410, reason: .unregistered, environment: .production)))
+        rows.append(("unicode everywhere", record(
+            path: "/3/device/ünï", token: "ünï",
+            headers: [HeaderField(name: "x-émoji-🙂", value: "🚀 lift-off"), HeaderField(name: "apns-topic", value: "com.exämple.app")],
+            verdict: Verdict(reason: .badDeviceToken, deviceToken: "ünï", topic: "com.exämple.app", pushType: .alert,
+                             lints: ["aps.alert is 🙂"], payloadError: "bad byte ✗"),
+            payload: Array(#"{"aps":{"alert":"こんにちは 🙂"}}"#.utf8), status: 400, reason: .badDeviceToken,
+            listener: "écoute")))
+        rows.append(("canonically equal but different bytes are not merged", record(
+            headers: [HeaderField(name: "apns-topic", value: "caf\u{65}\u{301}"),
+                      HeaderField(name: "apns-push-type", value: "alert"),
+                      HeaderField(name: "apns-collapse-id", value: "\u{212B}")],
+            verdict: Verdict(deviceToken: token64, topic: "caf\u{e9}", pushTypeSent: "alert", pushType: .alert,
+                             collapseID: "\u{c5}"))))
+        rows.append(("odd headers", record(
+            headers: [HeaderField(name: "", value: ""), HeaderField(name: "apns-topic", value: "a"),
+                      HeaderField(name: "apns-topic", value: "b"), HeaderField(name: "x-mixed-uuid", value: "6f1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E"),
+                      HeaderField(name: "x-upper-hex", value: "DEADBEEF"), HeaderField(name: "x-odd-hex", value: "abc"),
+                      HeaderField(name: "x-nul", value: "a\u{0}b"), HeaderField(name: "x-long", value: String(repeating: "v", count: 10_000)),
+                      HeaderField(name: "authorization", value: "bearer eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0"),
+                      HeaderField(name: "apns-push-type", value: "Alert!"), HeaderField(name: "content-length", value: "10")],
+            verdict: Verdict(reason: .duplicateHeaders, deviceToken: token64, topic: "b", pushTypeSent: "Alert!",
+                             pushType: .alert, priority: nil),
+            status: 400, reason: .duplicateHeaders)))
+        rows.append(("uppercase token in the path", record(path: "/3/device/ABCDEF0123", token: "abcdef0123")))
+        rows.append(("empty token", record(path: "/3/device/", token: nil,
+                                           verdict: Verdict(reason: .missingDeviceToken), status: 400, reason: .missingDeviceToken)))
+        rows.append(("not a token path", record(path: "/4/other?x=1", token: nil, verdict: Verdict(reason: .badPath),
+                                                status: 404, reason: .badPath)))
+        rows.append(("empty path and GET", record(path: "", token: nil, verdict: Verdict(reason: .methodNotAllowed),
+                                                  status: 405, reason: .methodNotAllowed, method: "GET")))
+        rows.append(("non-hex token", record(path: "/3/device/xyz?q=1", token: "xyz?q=1")))
+        rows.append(("odd-length hex token", record(path: "/3/device/abc", token: "abc")))
+        rows.append(("huge payload cut", record(payload: [UInt8](repeating: 0x7B, count: 16_384), payloadBytes: 5_000_000,
+                                                status: 413, reason: .payloadTooLarge)))
+        rows.append(("empty payload", record(verdict: Verdict(reason: .payloadEmpty, deviceToken: token64), payload: [],
+                                             status: 400, reason: .payloadEmpty)))
+        rows.append(("binary payload", record(payload: [0xFF, 0x00, 0xC3, 0x28, 0x80])))
+        rows.append(("verified provider token", record(
+            headers: [HeaderField(name: "authorization", value: "bearer h.c")],
+            identity: CredentialIdentity(kind: "token", keyId: "ABC123DEFG", teamId: "DEF123GHIJ",
+                                         issuedAt: 1_700_000_000, verdict: "verified"))))
+        rows.append(("rejected token without issued-at", record(
+            status: 403, reason: .invalidProviderToken,
+            identity: CredentialIdentity(kind: "token", keyId: "K", verdict: "rejected: bad signature"))))
+        rows.append(("certificate with topics", record(
+            identity: CredentialIdentity(kind: "certificate", subject: "CN=Apple Push Services: com.example.app,O=Ex",
+                                         topics: ["com.example.app", "com.example.app.voip"],
+                                         verdict: "certificate-authenticated"))))
+        rows.append(("certificate with no topics", record(
+            identity: CredentialIdentity(kind: "certificate", subject: "", topics: [], verdict: "x"))))
+        rows.append(("no identity", record(identity: nil)))
+        rows.append(("fault answered instead", record(status: 503, reason: .serviceUnavailable,
+                                                      fault: FaultRecord(ruleId: "f2", action: "respond",
+                                                                         description: "rule f2: respond 503 ServiceUnavailable"))))
+        rows.append(("fault with no answer", record(status: 0, reason: nil,
+                                                    fault: FaultRecord(ruleId: "", action: "resetStream", description: ""))))
+        rows.append(("inferred push type only", record(
+            verdict: Verdict(deviceToken: token64, topic: "com.example.app", pushType: .background,
+                             lints: ["one", "two", ""], payloadError: nil))))
+        rows.append(("empty verdict", record(token: nil, headers: [], verdict: Verdict(), apnsID: "", uniqueID: "",
+                                             identity: nil)))
+        rows.append(("apns-id not a UUID", record(apnsID: "not-a-uuid", uniqueID: "12345678-1234-1234-1234-123456789012")))
+        rows.append(("extreme numbers", record(
+            verdict: Verdict(reason: .badExpirationDate, timestamp: .min, deviceToken: token64, priority: .max,
+                             expiration: .max),
+            payloadBytes: .max, status: -1, reason: .badExpirationDate, receivedAt: -1e300, connectionID: .max,
+            streamID: .min)))
+        rows.append(("NaN time, negative numbers", record(
+            verdict: Verdict(timestamp: -1, priority: -10, expiration: .min), payloadBytes: -5, status: 99_999,
+            receivedAt: .nan, streamID: .max)))
+        for reason in Reason.allCases {
+            rows.append(("reason \(reason.rawValue)", record(
+                verdict: Verdict(reason: reason, deviceToken: token64), status: reason.status, reason: reason)))
+        }
+        for pushType in PushType.allCases {
+            rows.append(("push type \(pushType.rawValue)", record(
+                headers: [HeaderField(name: "apns-push-type", value: pushType.rawValue)],
+                verdict: Verdict(deviceToken: token64, pushTypeSent: pushType.rawValue, pushType: pushType))))
+        }
+        return rows
+    }
+
+    // MARK: round trip
+
+    func testEveryRecordShapeRoundTripsByteForByte() {
+        for (name, original) in Self.table {
+            let decoded = CompactRecord(original).decoded(seq: 77)
+            var expected = original
+            expected.seq = 77
+            XCTAssertEqual(Self.fields(decoded), Self.fields(expected), name)
+            XCTAssertEqual(decoded.receivedAt.bitPattern, original.receivedAt.bitPattern, name)
+        }
+    }
+
+    func testStoreGivesBackWhatWasAppended() {
+        let store = DeliveryStore(capacity: 1000)
+        let rows = Self.table
+        for (_, record) in rows { store.append(record) }
+        for (index, (name, original)) in rows.enumerated() {
+            var expected = original
+            expected.seq = UInt64(index + 1)
+            XCTAssertEqual(store.record(seq: UInt64(index + 1)).map(Self.fields), Self.fields(expected), name)
+        }
+        let all = store.query(DeliveryFilter()).deliveries
+        XCTAssertEqual(all.map(\.seq), Array(1...UInt64(rows.count)))
+        XCTAssertEqual(all.map(Self.fields), rows.enumerated().map { index, row in
+            var expected = row.1
+            expected.seq = UInt64(index + 1)
+            return Self.fields(expected)
+        })
+    }
+
+    /// The compact form is what makes a million records fit in memory: a typical push keeps
+    /// its token once, packed, and its UUIDs and common words as bytes and codes.
+    func testTypicalPushIsStoredCompactly() {
+        let record = Self.record(headers: [HeaderField(name: "user-agent", value: "h2load nghttp2/1.52.0"),
+                                           HeaderField(name: "apns-topic", value: "com.example.app"),
+                                           HeaderField(name: "apns-push-type", value: "alert"),
+                                           HeaderField(name: "content-length", value: "100")],
+                                 payload: [UInt8](repeating: 0x20, count: 100))
+        let size = CompactRecord(record).bytes.count
+        // Fields: 12 fixed + 6 varints; path 2 + 34 (32 token bytes); headers 1 + 2 + 23 + 2 + 17 + 2 + 2 + 2 + 5;
+        // apns-id 17; token, topic, push type sent, collapse id, verdict apns-id 3 + 2 + 2 + 1 + 1;
+        // listener, method 2 + 2; unique id 17; priority 1; lints 1; payload error 1; identity 2 + 1 + 1 + 1 + 1 + 2;
+        // payload 1 + 100.
+        XCTAssertLessThanOrEqual(size, 280)
+        XCTAssertLessThan(size, CompactRecord.maximumSize(of: record))
+        // The verdict's token is the path's: stored once (a reference of a few bytes), not twice.
+        let withoutToken = Self.record(verdict: Verdict(topic: "com.example.app", pushTypeSent: "alert", pushType: .alert,
+                                                        priority: 10))
+        let withToken = Self.record()
+        XCTAssertLessThanOrEqual(CompactRecord(withToken).bytes.count - CompactRecord(withoutToken).bytes.count, 3)
+    }
+
+    func testStringTableFitsOneByteCodesAndHasNoDuplicates() {
+        XCTAssertLessThanOrEqual(CompactStringTable.strings.count, 256)
+        XCTAssertEqual(Set(CompactStringTable.strings).count, CompactStringTable.strings.count)
+        XCTAssertEqual(CompactStringTable.code(of: "apns-topic"), 0)
+        XCTAssertNil(CompactStringTable.code(of: "apns-topicx"))
+        XCTAssertEqual(CompactStringTable.strings[Int(CompactStringTable.devicePathPrefix)], "/3/device/")
+    }
+
+    // MARK: filters on the compact form
+
+    func testFiltersMatchTheCompactFormAsTheDecodedOne() {
+        let filters: [DeliveryFilter] = [
+            DeliveryFilter(),
+            DeliveryFilter(after: 3),
+            DeliveryFilter(token: Self.token64), DeliveryFilter(token: "abcdef0123"), DeliveryFilter(token: "ünï"),
+            DeliveryFilter(token: "ABCDEF0123"), DeliveryFilter(token: "xyz?q=1"),
+            DeliveryFilter(topic: "com.example.app"), DeliveryFilter(topic: "caf\u{e9}"), DeliveryFilter(topic: "cafe\u{301}"),
+            DeliveryFilter(topic: "b"), DeliveryFilter(topic: "com.exämple.app"),
+            DeliveryFilter(pushType: "alert"), DeliveryFilter(pushType: "background"), DeliveryFilter(pushType: "Alert!"),
+            DeliveryFilter(pushType: "voip"), DeliveryFilter(pushType: "nonsense"),
+            DeliveryFilter(status: 200), DeliveryFilter(status: 410), DeliveryFilter(status: 400),
+            DeliveryFilter(reason: .unregistered), DeliveryFilter(reason: .badPath),
+            DeliveryFilter(apnsID: Self.uuidUpper), DeliveryFilter(apnsID: Self.uuidLower), DeliveryFilter(apnsID: "NOT-A-UUID"),
+            DeliveryFilter(collapseID: "group-1"), DeliveryFilter(collapseID: "\u{c5}"), DeliveryFilter(collapseID: "\u{212B}"),
+            DeliveryFilter(environment: .production), DeliveryFilter(environment: .sandbox),
+            DeliveryFilter(token: Self.token64, topic: "com.example.app", pushType: "alert", status: 200,
+                           environment: .sandbox, after: 1),
+            DeliveryFilter(topic: "com.example.app", status: 410, reason: .unregistered, apnsID: Self.uuidLower,
+                           collapseID: "group-1", environment: .production),
+        ]
+        var matchedSomewhere = Set<Int>()
+        for (index, (name, original)) in Self.table.enumerated() {
+            var record = original
+            record.seq = UInt64(index + 1)
+            let compact = CompactRecord(original)
+            for (f, filter) in filters.enumerated() {
+                let expected = filter.matches(record)
+                if expected { matchedSomewhere.insert(f) }
+                XCTAssertEqual(CompactRecordMatcher(filter).matches(compact, seq: record.seq), expected,
+                               "\(name) with \(filter)")
+            }
+        }
+        // Every filter but the nonsense push type matches some record: the table exercises each one.
+        XCTAssertEqual(matchedSomewhere.count, filters.count - 1)
+    }
+
+    // MARK: helpers
+
+    /// Every field of `record` as exact bytes (`String` equality would equate canonically
+    /// equivalent text that did not round-trip).
+    private static func fields(_ record: DeliveryRecord) -> [String] {
+        func b(_ text: String?) -> String { text.map { "[" + $0.utf8.map(String.init).joined(separator: ",") + "]" } ?? "nil" }
+        func n<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "nil" }
+        let v = record.verdict
+        var out = [
+            "seq \(record.seq)", "receivedAt \(record.receivedAt.bitPattern)", "environment \(record.environment)",
+            "listener \(b(record.listener))", "connection \(record.connectionID)", "stream \(record.streamID)",
+            "method \(b(record.method))", "path \(b(record.path))", "apnsID \(b(record.apnsID))",
+            "uniqueID \(b(record.uniqueID))", "payload \(record.payload)", "payloadBytes \(record.payloadBytes)",
+            "status \(record.status)", "reason \(n(record.reason))",
+            "v.reason \(n(v.reason))", "v.timestamp \(n(v.timestamp))", "v.token \(b(v.deviceToken))",
+            "v.topic \(b(v.topic))", "v.pushTypeSent \(b(v.pushTypeSent))", "v.pushType \(n(v.pushType))",
+            "v.priority \(n(v.priority))", "v.expiration \(n(v.expiration))", "v.collapse \(b(v.collapseID))",
+            "v.apnsID \(b(v.apnsID))", "v.lints \(v.lints.map(b))", "v.payloadError \(b(v.payloadError))",
+            "headers \(record.headers.map { b($0.name) + ":" + b($0.value) })",
+        ]
+        if let i = record.identity {
+            out.append("identity \(b(i.kind)) \(b(i.keyId)) \(b(i.teamId)) \(n(i.issuedAt?.bitPattern)) \(b(i.subject)) "
+                       + "\(i.topics.map { $0.map(b) }.map { "\($0)" } ?? "nil") \(b(i.verdict))")
+        } else {
+            out.append("identity nil")
+        }
+        if let f = record.fault {
+            out.append("fault \(b(f.ruleId)) \(b(f.action)) \(b(f.description))")
+        } else {
+            out.append("fault nil")
+        }
+        return out
+    }
+}
