@@ -79,8 +79,7 @@ public final class Gateway: Sendable {
         let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                     connectionID: connection.id, streamID: streamID, method: request.method,
                                     path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
-                                    headers: headers, payload: memo?.shared(request.body) ?? request.body,
-                                    payloadBytes: request.bodyLength,
+                                    headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                                     status: answer.status,
                                     reason: answer.status == 200 ? nil : answer.reason, identity: identity,
                                     fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })

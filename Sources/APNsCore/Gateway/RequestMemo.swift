@@ -46,14 +46,9 @@ public final class RequestMemo {
         return fresh
     }
 
-    /// `body`, or the last body seen when it has the same bytes: the record then shares its storage.
-    func shared(_ body: [UInt8]) -> [UInt8] {
-        RequestMemo.equal(body, self.body) ? self.body : body
-    }
-
     /// The header list to record for `headers` as received: `authorization` redacted (see
     /// `redacted(_:)`). When the previous request carried the same fields, its recorded list is
-    /// returned, so records share it and nothing is copied to redact (the transport reuses
+    /// returned and nothing is copied to redact (the transport reuses
     /// repeated header strings, so the comparison is mostly of identical storage).
     func recorded(_ headers: [HeaderField]) -> [HeaderField] {
         if headers == rawHeaders { return recordedHeaders }
