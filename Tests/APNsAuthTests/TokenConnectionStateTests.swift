@@ -177,6 +177,26 @@ final class TokenConnectionStateTests: XCTestCase {
     /// A push repeating the last accepted push's header is answered with the same outcome, but
     /// its time and topic are still checked, and other keys, modes or environments are not
     /// answered from it.
+    /// `K` (U+004B) and the Kelvin sign (U+212A) are equal Swift strings; the Kelvin spelling is
+    /// not base64url, so a token holding it is malformed even right after the ASCII one passed.
+    func testCanonicallyEquivalentTokenIsNotARepeat() throws {
+        var iat = t0
+        var token = F.bearer("TEAMUNI001", iat: iat)
+        while !token.dropFirst(7).contains("K") { iat += 1; token = F.bearer("TEAMUNI001", iat: iat) }
+        let kelvin = token.replacingOccurrences(of: "K", with: "\u{212A}")
+        XCTAssertEqual(kelvin, token, "equal as Swift strings")
+        var fresh = TokenConnectionState()
+        let alone = TokenAuthenticator.authenticate(authorization: kelvin, topic: "com.example.app", environment: .sandbox,
+                                                    mode: .strict, nowSeconds: iat, keys: F.keys, state: &fresh)
+        XCTAssertEqual(alone.reason, .invalidProviderToken)
+        var state = TokenConnectionState()
+        for (authorization, expected) in [(token, nil), (kelvin, Reason.invalidProviderToken), (token, nil)] as [(String, Reason?)] {
+            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app", environment: .sandbox,
+                                                          mode: .strict, nowSeconds: iat, keys: F.keys, state: &state)
+            XCTAssertEqual(outcome.reason, expected, authorization == kelvin && authorization.utf8.elementsEqual(kelvin.utf8) ? "Kelvin" : "ASCII")
+        }
+    }
+
     func testRepeatedHeaderReusesTheAcceptedOutcome() {
         var state = TokenConnectionState()
         let a = F.bearer("TEAMUNI001", iat: t0)

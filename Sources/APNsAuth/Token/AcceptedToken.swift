@@ -33,6 +33,7 @@ final class AcceptedToken: Sendable {
 
     /// Whether a push with `authorization`, checked with these settings, repeats this one.
     func repeats(_ authorization: String, keys: KeyStore, mode: AuthMode, environment: APNsEnvironment) -> Bool {
-        self.keys === keys && self.mode == mode && self.environment == environment && self.authorization == authorization
+        self.keys === keys && self.mode == mode && self.environment == environment 
+            && self.authorization.utf8.elementsEqual(authorization.utf8)  // bytes: `==` merges equivalent text
     }
 }

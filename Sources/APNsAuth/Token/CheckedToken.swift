@@ -24,6 +24,6 @@ final class CheckedToken: Sendable {
 
     /// Whether this check applies to `jwt` against `keys`.
     func matches(_ jwt: Substring, _ keys: KeyStore) -> Bool {
-        self.keys === keys && self.jwt == jwt
+        self.keys === keys && self.jwt.utf8.elementsEqual(jwt.utf8)  // bytes: `==` merges equivalent text
     }
 }

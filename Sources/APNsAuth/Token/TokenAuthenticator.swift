@@ -116,7 +116,7 @@ public enum TokenAuthenticator {
             state.scopeKey = key
             state.scopeTopic = topic
         }
-        let changesToken = state.current.map { $0.jwt != checked.jwt } ?? true
+        let changesToken = state.current.map { !$0.jwt.utf8.elementsEqual(checked.jwt.utf8) } ?? true
         if changesToken, let since = state.currentTokenSince, nowSeconds - since < policy.minimumRefreshInterval {
             return reject(.tooManyProviderTokenUpdates,
                           "new token \(Int(nowSeconds - since)) s after the previous one (minimum \(Int(policy.minimumRefreshInterval)) s)")
@@ -125,7 +125,7 @@ public enum TokenAuthenticator {
         if changesToken {
             state.current = checked
             state.currentTokenSince = nowSeconds
-            if state.candidate?.jwt == checked.jwt { state.candidate = nil }
+            if let candidate = state.candidate, candidate.jwt.utf8.elementsEqual(checked.jwt.utf8) { state.candidate = nil }
         } else if state.current?.keys !== keys {
             state.current = checked  // re-checked against a new key store
         }

@@ -51,7 +51,7 @@ public final class RequestMemo {
     /// returned and nothing is copied to redact (the transport reuses
     /// repeated header strings, so the comparison is mostly of identical storage).
     func recorded(_ headers: [HeaderField]) -> [HeaderField] {
-        if headers == rawHeaders { return recordedHeaders }
+        if UTF8Bytes.equal(headers, rawHeaders) { return recordedHeaders }
         rawHeaders = headers
         recordedHeaders = AuthorizationRedaction.recorded(headers, redact: redacted)
         return recordedHeaders
@@ -71,7 +71,7 @@ public final class RequestMemo {
 
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
     func redacted(_ value: String) -> String {
-        if let authorization, authorization == value {
+        if let authorization, UTF8Bytes.equal(authorization, value) {
             redactionHits += 1
             return redactedAuthorization
         }

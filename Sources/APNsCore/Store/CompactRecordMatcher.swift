@@ -79,10 +79,9 @@ struct CompactRecordMatcher {
                     (a >= 0x41 && a <= 0x5A ? a + 0x20 : a) == b
                 }
             }
-            if stored.elementsEqual(wanted) { return true }
-            // Different bytes can be equal strings only when some are not ASCII.
-            if stored.allSatisfy({ $0 < 0x80 }) && wanted.allSatisfy({ $0 < 0x80 }) { return false }
-            return String(decoding: stored, as: UTF8.self) == String(decoding: wanted, as: UTF8.self)
+            // Bytes, as `DeliveryFilter.matches`: canonically equivalent text sent differently
+            // (a decomposed `é`, the Kelvin sign) is another value.
+            return stored.elementsEqual(wanted)
         }
     }
 }

@@ -92,11 +92,12 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let status, record.status != status { return false }
         if let reason, record.reason != reason { return false }
         if let environment, record.environment != environment { return false }
-        if let token, record.verdict.deviceToken != token { return false }
-        if let topic, record.verdict.topic != topic { return false }
-        if let pushType, record.verdict.pushTypeSent != pushType,
+        // Byte comparisons: `!=` would match canonically equivalent text a client sent differently.
+        if let token, !UTF8Bytes.equal(record.verdict.deviceToken, token) { return false }
+        if let topic, !UTF8Bytes.equal(record.verdict.topic, topic) { return false }
+        if let pushType, !UTF8Bytes.equal(record.verdict.pushTypeSent, pushType),
            record.verdict.pushType?.rawValue != pushType { return false }
-        if let collapseID, record.verdict.collapseID != collapseID { return false }
+        if let collapseID, !UTF8Bytes.equal(record.verdict.collapseID, collapseID) { return false }
         if let apnsID, !Self.equalIgnoringASCIICase(record.apnsID, apnsID) { return false }
         return true
     }

@@ -1,8 +1,38 @@
+import Glibc
+
 /// Contiguous UTF-8 access for the byte-level rules. Iterating `String.UTF8View` generically
 /// checks the string's representation at every step; a buffer pointer does not, which makes the
 /// header and token rules several times faster. Native Swift strings (everything the transport
 /// builds) are contiguous; anything else is copied once.
 enum UTF8Bytes {
+    /// Whether `a` and `b` hold the same UTF-8 bytes. Unlike `==`, which treats canonically
+    /// equivalent text as equal (`é` precomposed and decomposed, `K` and the Kelvin sign), this
+    /// tells apart what a client sent differently: a memo or filter must not merge them.
+    @inline(__always)
+    static func equal<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        with(a) { x in
+            with(b) { y in
+                x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
+                    || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+    }
+
+    /// `equal` for optionals: both nil, or both present with the same bytes.
+    @inline(__always)
+    static func equal(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (x?, y?): return equal(x, y)
+        default: return false
+        }
+    }
+
+    /// `equal` over header lists, name and value by name and value.
+    static func equal(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { equal($0.name, $1.name) && equal($0.value, $1.value) }
+    }
+
     /// Calls `body` with the UTF-8 bytes of `text`.
     @inline(__always)
     static func with<Text: StringProtocol, R>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

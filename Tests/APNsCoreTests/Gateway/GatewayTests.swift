@@ -91,7 +91,10 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(AuthorizationRedaction.redact("secret-api-key"), "<redacted>")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer onlyone.dot"), "<redacted>")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer é.ü.sig"), "bearer é.ü", "multi-byte text before the dots")
-        XCTAssertEqual(AuthorizationRedaction.redact("bearer x..."), "bearer x..", "only the part after the last dot goes")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer x..."), "bearer x.", "cut at the second dot")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer h.c.sig."), "bearer h.c", "a trailing dot keeps no signature")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer h.c.sig.x"), "bearer h.c")
+        XCTAssertEqual(AuthorizationRedaction.redact("bearer a.b.c.SIG"), "bearer a.b")
         XCTAssertEqual(AuthorizationRedaction.redact("."), "<redacted>")
         XCTAssertEqual(AuthorizationRedaction.redact(""), "<redacted>")
     }

@@ -86,6 +86,29 @@ final class RequestMemoRedactionTests: XCTestCase {
         XCTAssertEqual(lists.map { $0.last?.value }, (0..<sent.count).map(String.init), "each record keeps its own list")
     }
 
+    /// Canonically equivalent text (`é` precomposed or decomposed, `K` or the Kelvin sign) is equal
+    /// for Swift's `==` but was sent differently: each record keeps its own request's bytes.
+    func testEquivalentButDifferentBytesAreNotRepeats() throws {
+        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
+                              options: ValidationOptions())
+        let memo = RequestMemo()
+        let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+        let sent = [("caf\u{e9}", "bearer hdr.claimsK.sig1"), ("cafe\u{301}", "bearer hdr.claims\u{212A}.sig1")]
+        var recorded: [[HeaderField]] = []
+        for (value, authorization) in sent {
+            let request = ValidationFixture.request(extra: [("x-u", value), ("authorization", authorization)])
+            let seq = gateway.handle(request, connection: connection, streamID: 1, memo: memo).seq
+            recorded.append(try XCTUnwrap(gateway.store.record(seq: seq)).headers)
+        }
+        for (index, (value, authorization)) in sent.enumerated() {
+            let fields = recorded[index]
+            XCTAssertTrue(try XCTUnwrap(fields.first { $0.name == "x-u" }).value.utf8.elementsEqual(value.utf8), "record \(index)")
+            let redacted = String(authorization.prefix(while: { $0 != "." })) + "." + authorization.split(separator: ".")[1]
+            XCTAssertTrue(try XCTUnwrap(fields.first { $0.name == "authorization" }).value.utf8.elementsEqual(redacted.utf8),
+                          "record \(index)")
+        }
+    }
+
     func testRepeatedHeaderListIsRecordedOnce() throws {
         let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
                               options: ValidationOptions())
