@@ -140,20 +140,7 @@ struct CompactRecordWriter {
         guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return false }
         let start = position
         byte(0)  // the tag, once the case is known
-        var seen: UInt8 = 0
-        let ok = HexDigits.table.withUnsafeBufferPointer { table -> Bool in
-            var i = 0
-            while i < 36 {
-                if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
-                let a = table[Int(utf8[i])], b = table[Int(utf8[i + 1])]
-                if a == 0 || b == 0 { return false }
-                seen |= a | b
-                byte((a & 0x0F) << 4 | (b & 0x0F))
-                i += 2
-            }
-            return true
-        }
-        guard ok, let lower = HexDigits.lowercase(seen) else {
+        guard let seen = packHexPairs(utf8, uuidDashes: true), let lower = HexDigits.lowercase(seen) else {
             position = start
             return false
         }
@@ -168,10 +155,24 @@ struct CompactRecordWriter {
         let start = position
         byte(0)  // the tag, once the case is known
         varint(UInt64(utf8.count / 2))
+        guard let seen = packHexPairs(utf8, uuidDashes: false), let lower = HexDigits.lowercase(seen) else {
+            position = start
+            return false
+        }
+        buffer[start] = lower ? CompactStringTag.hexLower : CompactStringTag.hexUpper
+        return true
+    }
+
+    /// Writes each pair of hex digits of `utf8` as one byte, stepping over a UUID's dashes (at 8,
+    /// 13, 18 and 23) when `uuidDashes`. Returns the OR of the digits' table entries (which tells
+    /// the letters' case), or nil at the first non-hex character; the caller rewinds then.
+    @inline(__always)
+    private mutating func packHexPairs(_ utf8: UnsafeBufferPointer<UInt8>, uuidDashes: Bool) -> UInt8? {
         var seen: UInt8 = 0
         let ok = HexDigits.table.withUnsafeBufferPointer { table -> Bool in
             var i = 0
             while i < utf8.count {
+                if uuidDashes && (i == 8 || i == 13 || i == 18 || i == 23) { i += 1 }
                 let a = table[Int(utf8[i])], b = table[Int(utf8[i + 1])]
                 if a == 0 || b == 0 { return false }
                 seen |= a | b
@@ -180,12 +181,7 @@ struct CompactRecordWriter {
             }
             return true
         }
-        guard ok, let lower = HexDigits.lowercase(seen) else {
-            position = start
-            return false
-        }
-        buffer[start] = lower ? CompactStringTag.hexLower : CompactStringTag.hexUpper
-        return true
+        return ok ? seen : nil
     }
 
     /// Whether two byte runs are equal.
