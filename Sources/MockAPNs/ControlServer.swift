@@ -11,9 +11,29 @@ final class ControlServer: @unchecked Sendable {
     private let api: ControlAPI
     private let loop: EventLoop
     private var server: HTTP1Server?
+    /// Checks whether a pending wait's client has gone every this many polls (a `recv` each):
+    /// every 100 ms rather than every 5.
+    static let goneCheckEvery = 20
+
+    /// One long poll not yet answered.
+    private struct PendingWait {
+        var wait: ControlWait
+        let exchange: HTTP1Exchange
+        /// Monotonic seconds at which it is answered with what matched.
+        let deadline: Double
+    }
+
     /// Long polls not yet answered, by a counter; answered with what matched when the server stops.
-    private var pending: [Int: (wait: ControlWait, exchange: HTTP1Exchange, timer: LoopTimer?)] = [:]
+    private var pending: [Int: PendingWait] = [:]
     private var nextPending = 0
+    /// The one timer that re-checks every pending wait, while there are any: one timer for all
+    /// rather than one per wait, so thousands of idle waits cost little.
+    private var tick: LoopTimer?
+    private var ticks = 0
+    /// The stores' generations at the last full pass, and the earliest deadline then: a tick with
+    /// no change, no deadline due and no gone-check skips the pass.
+    private var seenGenerations: (UInt64, UInt64) = (.max, .max)
+    private var earliestDeadline = 0.0
 
     init(api: ControlAPI, loop: EventLoop) {
         self.api = api
@@ -34,8 +54,9 @@ final class ControlServer: @unchecked Sendable {
     /// up by rendering huge answers. On the loop's thread.
     func finishWaits(budget: Double) {
         let deadline = HTTP2Connection.monotonicSeconds() + budget
+        tick?.cancel()
+        tick = nil
         for (_, entry) in pending {
-            entry.timer?.cancel()
             if entry.exchange.clientHasGone {
                 ControlServer.dismiss(entry.exchange)
                 continue
@@ -72,27 +93,52 @@ final class ControlServer: @unchecked Sendable {
                              body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
-            poll(wait, exchange, deadline: deadline)
+            var entry = PendingWait(wait: wait, exchange: exchange, deadline: deadline)
+            guard !settle(&entry, checkGone: true) else { return }
+            nextPending += 1
+            pending[nextPending] = entry
+            seenGenerations = (.max, .max)  // the next tick makes a full pass
+            scheduleTick()
         }
     }
 
-    private func poll(_ current: ControlWait, _ exchange: HTTP1Exchange, deadline: Double, key: Int? = nil) {
-        if exchange.clientHasGone {
-            if let key { pending.removeValue(forKey: key) }
-            ControlServer.dismiss(exchange)
-            return
+    /// Answers `entry` when its client has gone (checked only when `checkGone`), enough matched,
+    /// or its deadline passed; returns true when it was answered.
+    private func settle(_ entry: inout PendingWait, checkGone: Bool) -> Bool {
+        if checkGone && entry.exchange.clientHasGone {
+            ControlServer.dismiss(entry.exchange)
+            return true
         }
-        var wait = current
-        let timedOut = HTTP2Connection.monotonicSeconds() >= deadline
-        if let response = api.waitResult(&wait, timedOut: timedOut) {
-            if let key { pending.removeValue(forKey: key) }
-            exchange.respond(status: response.status, body: response.body)
-            return
+        let timedOut = HTTP2Connection.monotonicSeconds() >= entry.deadline
+        guard let response = api.waitResult(&entry.wait, timedOut: timedOut) else { return false }
+        entry.exchange.respond(status: response.status, body: response.body)
+        return true
+    }
+
+    private func scheduleTick() {
+        guard tick == nil, !pending.isEmpty else { return }
+        tick = loop.schedule(after: ControlServer.pollInterval) { [weak self] in
+            guard let self else { return }
+            self.tick = nil
+            self.ticks &+= 1
+            let checkGone = self.ticks % ControlServer.goneCheckEvery == 0
+            let generations = (self.api.store.generation, self.api.events.generation)
+            if !checkGone, generations == self.seenGenerations,
+               HTTP2Connection.monotonicSeconds() < self.earliestDeadline {
+                self.scheduleTick()
+                return
+            }
+            self.seenGenerations = generations
+            for key in Array(self.pending.keys) {
+                guard var entry = self.pending[key] else { continue }
+                if self.settle(&entry, checkGone: checkGone) {
+                    self.pending.removeValue(forKey: key)
+                } else {
+                    self.pending[key] = entry
+                }
+            }
+            self.earliestDeadline = self.pending.values.lazy.map(\.deadline).min() ?? 0
+            self.scheduleTick()
         }
-        let slot = key ?? { nextPending += 1; return nextPending }()
-        let timer = loop.schedule(after: ControlServer.pollInterval) { [weak self] in
-            self?.poll(wait, exchange, deadline: deadline, key: slot)
-        }
-        pending[slot] = (wait, exchange, timer)
     }
 }
