@@ -22,7 +22,7 @@ enum FaultExecutor {
                 let later = then.map {
                     carryOut($0, answer: answer, streamID: streamID, on: connection, origin: origin, events: events)
                 } ?? .respond(answer)
-                apply(later, streamID: streamID, on: connection)
+                connection.perform(later, on: streamID)
             }
             return .noResponse
         case .noResponse:
@@ -85,16 +85,6 @@ enum FaultExecutor {
                 connection.setMaxConcurrentStreams(maxConcurrentStreams)
             }
             return .respond(answer)
-        }
-    }
-
-    /// An action decided later (after a delay), outside nghttp2's callbacks.
-    private static func apply(_ action: HTTP2Action, streamID: Int32, on connection: HTTP2Connection) {
-        switch action {
-        case .respond(let response): connection.respond(response, on: streamID)
-        case .resetStream(let code): connection.resetStream(streamID, errorCode: code)
-        case .noResponse: break
-        case .goAway(let code, let last, let debug): connection.goAway(errorCode: code, lastStreamID: last, debugData: debug)
         }
     }
 }
