@@ -80,17 +80,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             let identity = try CertificateIdentity(der: presented.der)
             state.certificate = identity
             if !presented.verified {
-                state.certificateRejection = .badCertificate
-                state.certificateProblem = presented.verifyError ?? "not trusted"
+                state.certificateRejection = (.badCertificate, presented.verifyError ?? "not trusted")
             } else if let reason = CertificateAuthorizer.connectionReason(identity, environment: listener.environment,
                                                                           nowSeconds: clock.now()) {
-                state.certificateRejection = reason
-                state.certificateProblem = reason == .badCertificateEnvironment
-                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid"
+                state.certificateRejection = (reason, reason == .badCertificateEnvironment
+                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid")
             }
         } catch {
-            state.certificateRejection = .badCertificate
-            state.certificateProblem = "unreadable certificate: \(error)"
+            state.certificateRejection = (.badCertificate, "unreadable certificate: \(error)")
         }
     }
 
@@ -205,8 +202,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
                                              environment: APNsEnvironment, now: Double) -> AuthorizationResult {
         if let rejection = state.certificateRejection {
-            return AuthorizationResult(reason: rejection, identity: CredentialIdentity(
-                certificate: certificate, verdict: "rejected: \(state.certificateProblem ?? rejection.rawValue)"),
+            return AuthorizationResult(reason: rejection.reason, identity: CredentialIdentity(
+                certificate: certificate, verdict: "rejected: \(rejection.problem)"),
                 closesConnection: true)
         }
         let result = CertificateAuthorizer.authorize(certificate, topic: verdict.topic, pushType: verdict.pushType,
