@@ -35,7 +35,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     @exclusivity(unchecked) private var lastStream: StreamState?
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     @exclusivity(unchecked) private var interner = HeaderFieldInterner()
-    private let settings: HTTP2Settings
+    /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
+    /// could change what is announced.
+    public let settings: HTTP2Settings
     private let handler: HTTP2RequestHandler
     private let alpnRequired: Bool
     private let onClose: (HTTP2Connection) -> Void
