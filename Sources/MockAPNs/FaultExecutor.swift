@@ -37,15 +37,12 @@ enum FaultExecutor {
                 guard let connection, connection.canSendGoAway else { return }
                 let sentLast = last ?? connection.lastProcessedStreamID
                 let closeAfter = goaway.keepOpen ? nil : goaway.closeAfterMs
-                events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: goaway.debugBytes,
-                                      closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
-                connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
-                                  debugData: goaway.debugBytes, closeAfter: goaway.closeAfterSeconds)
-                if goaway.secondBareGoaway {
-                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: [],
+                // The rule's GOAWAY, then, when asked for, the same one without debug data.
+                for debugData in goaway.secondBareGoaway ? [goaway.debugBytes, []] : [goaway.debugBytes] {
+                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: debugData,
                                           closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
                     connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
-                                      debugData: [], closeAfter: goaway.closeAfterSeconds)
+                                      debugData: debugData, closeAfter: goaway.closeAfterSeconds)
                 }
             }
             if goaway.when == .afterResponse {
