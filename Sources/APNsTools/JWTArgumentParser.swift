@@ -1,50 +1,42 @@
+import HTTP2Client
+
 /// Turns the arguments after `mock-apns jwt` into `JWTOptions`. Pure: reads no files (the
-/// command loads the key when it runs). Spelled like `send`: `--name VALUE` or `--name=VALUE`.
+/// command loads the key when it runs). Spelled like `send` (the same `OptionScanner`):
+/// `--name VALUE` or `--name=VALUE`.
 public enum JWTArgumentParser {
-    /// Every option with the placeholder of its value, in the order of the help text.
-    static let options: [(name: String, value: String)] = [
-        ("--key", "FILE"), ("--key-id", "ID"), ("--team-id", "ID"), ("--issued-at", "SECONDS"),
-    ]
+    /// Every option with the placeholder of its value, in the order of the help text; jwt takes
+    /// no positional arguments.
+    static let scanner = OptionScanner(options: [
+        .init(name: "--key", value: "FILE"), .init(name: "--key-id", value: "ID"), .init(name: "--team-id", value: "ID"),
+        .init(name: "--issued-at", value: "SECONDS"),
+    ], takesPositional: false)
 
     /// Parses `arguments` (without `mock-apns jwt`). `--help` or `-h` anywhere wins.
     /// - Throws: `JWTUsageError` naming the option or argument that is wrong.
     public static func parse(_ arguments: [String]) throws(JWTUsageError) -> JWTCommandLine {
         if arguments.contains("--help") || arguments.contains("-h") { return .help(JWTHelp.text) }
-        var values: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            guard argument.hasPrefix("--") else {
-                throw JWTUsageError("unexpected argument '\(argument)': jwt takes only options")
-            }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = options.first(where: { $0.name == name }) else {
-                let known = options.map(\.name).joined(separator: ", ")
+        let scanned: OptionScanner.Scanned
+        do {
+            scanned = try scanner.scan(arguments)
+        } catch {
+            switch error {
+            case .unknownOption(let name):
+                let known = scanner.options.map(\.name).joined(separator: ", ")
                 throw JWTUsageError("unknown option '\(name)' (jwt takes \(known))")
-            }
-            guard values[name] == nil else { throw JWTUsageError("\(name) is given more than once") }
-            if let inlineValue {
-                values[name] = inlineValue
-            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
-                values[name] = arguments[index]
-                index += 1
-            } else {
-                throw JWTUsageError("\(name) needs a value (\(option.value))")
+            case .unexpectedArgument(let argument):
+                throw JWTUsageError("unexpected argument '\(argument)': jwt takes only options")
+            case .misused(let message):
+                throw JWTUsageError(message)
             }
         }
-        return .sign(try makeOptions(from: values))
+        // No option repeats: one value each.
+        return .sign(try makeOptions(from: scanned.values.mapValues { $0[0] }))
     }
 
     /// Checks and converts the collected values; what is missing is reported after what is wrong.
     private static func makeOptions(from values: [String: String]) throws(JWTUsageError) -> JWTOptions {
-        for (name, _) in options where values[name]?.isEmpty == true {
-            throw JWTUsageError("\(name): the value is empty")
+        for option in scanner.options where values[option.name]?.isEmpty == true {
+            throw JWTUsageError("\(option.name): the value is empty")
         }
         var issuedAt: Int64?
         if let text = values["--issued-at"] {

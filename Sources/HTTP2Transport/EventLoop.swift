@@ -11,8 +11,6 @@ public final class EventLoop: @unchecked Sendable {
     private let pending = Mutex<[@Sendable () -> Void]>([])
     private var wakeEvent: OpaquePointer?
     private let finished = Mutex<Bool>(false)
-    /// The loop's thread, once running.
-    private(set) var threadID: pthread_t?
     /// A read buffer shared by every connection of this loop: one read runs at a time.
     let readBuffer: UnsafeMutableRawPointer
     static let readBufferSize = 64 * 1024
@@ -57,16 +55,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until `stop()`.
     public func run() {
-        threadID = pthread_self()
         event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
         drainPending()
         finished.withLock { $0 = true }
-    }
-
-    /// True when called on this loop's thread.
-    public var inLoop: Bool {
-        guard let threadID else { return false }
-        return pthread_equal(threadID, pthread_self()) != 0
     }
 
     /// Runs `task` on the loop's thread, soon. Safe from any thread.

@@ -21,9 +21,6 @@ public final class HTTP1Exchange: @unchecked Sendable {
 
     init(request: OpaquePointer) { self.request = request }
 
-    /// True once answered.
-    public var isAnswered: Bool { request == nil }
-
     /// True when the client has closed its end before the answer (its FIN, or an error, seen by
     /// a non-blocking peek at the socket), so a long poll can stop holding the connection. Bytes
     /// waiting to be read (a pipelined request) do not count as gone.

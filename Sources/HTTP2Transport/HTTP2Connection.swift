@@ -35,7 +35,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     @exclusivity(unchecked) private var lastStream: StreamState?
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     @exclusivity(unchecked) private var interner = HeaderFieldInterner()
-    private let settings: HTTP2Settings
+    /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
+    /// could change what is announced.
+    public let settings: HTTP2Settings
     private let handler: HTTP2RequestHandler
     private let alpnRequired: Bool
     private let onClose: (HTTP2Connection) -> Void
@@ -477,9 +479,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         return taken
     }
 
-    private func carryOut(_ action: HTTP2Action, on streamID: Int32, stream: StreamState) {
+    /// What `perform` does, minus the flush: `stream` is the open stream (nil when gone, and
+    /// then a response is dropped).
+    private func carryOut(_ action: HTTP2Action, on streamID: Int32, stream: StreamState?) {
         switch action {
-        case .respond(let response): submit(response, on: streamID, stream: stream)
+        case .respond(let response): if let stream { submit(response, on: streamID, stream: stream) }
         case .resetStream(let code): nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
         case .noResponse: break
         case .goAway(let code, let last, let debug): goAway(errorCode: code, lastStreamID: last, debugData: debug)
@@ -510,17 +514,12 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     // MARK: Actions for the application (loop thread only)
 
-    /// Answers a stream left open by `.noResponse`. Ignored when the stream is gone.
-    public func respond(_ response: HTTP2Response, on streamID: Int32) {
-        guard let stream = stream(streamID), phase != .closed else { return }
-        submit(response, on: streamID, stream: stream)
-        flush()
-    }
-
-    /// Resets one stream with an HTTP/2 error code.
-    public func resetStream(_ streamID: Int32, errorCode: UInt32) {
+    /// Carries out, later, what a handler decides for a stream it left open with `.noResponse`
+    /// (e.g. once a delay is over), as if `handle` had returned it. A response for a stream that
+    /// is gone is dropped; nothing is done once the connection is closed.
+    public func perform(_ action: HTTP2Action, on streamID: Int32) {
         guard phase != .closed, session != nil else { return }
-        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        carryOut(action, on: streamID, stream: stream(streamID))
         flush()
     }
 

@@ -4,7 +4,7 @@ public enum HTTP2Action: Sendable {
     case respond(HTTP2Response)
     /// Send RST_STREAM with this HTTP/2 error code (e.g. 7 REFUSED_STREAM, 8 CANCEL).
     case resetStream(errorCode: UInt32)
-    /// Leave the stream open and unanswered; `HTTP2Connection.respond` may answer it later.
+    /// Leave the stream open and unanswered; `HTTP2Connection.perform` may answer it later.
     case noResponse
     /// Answer the stream with nothing and end the connection: GOAWAY with `errorCode`,
     /// `lastStreamID` and `debugData`, then close once it is written.

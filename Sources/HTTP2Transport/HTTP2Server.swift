@@ -31,7 +31,6 @@ public final class HTTP2Server: @unchecked Sendable {
     private let nextConnectionID = Atomic<UInt64>(1)
     private let nextWorker = Atomic<Int>(0)
     private let openCount = Atomic<Int>(0)
-    private let acceptedCount = Atomic<UInt64>(0)
     /// The addresses actually bound, in listener order (ports resolved when 0 was asked).
     public private(set) var boundAddresses: [SocketAddress] = []
 
@@ -136,7 +135,6 @@ public final class HTTP2Server: @unchecked Sendable {
             return
         }
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-        acceptedCount.add(1, ordering: .relaxed)
         let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
         let spec = specs[listenerIndex]
         let info = HTTP2ConnectionInfo(id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
@@ -154,8 +152,6 @@ public final class HTTP2Server: @unchecked Sendable {
 
     /// Connections open now, across all listeners.
     public var openConnections: Int { openCount.load(ordering: .relaxed) }
-    /// Connections accepted since start.
-    public var acceptedConnections: UInt64 { acceptedCount.load(ordering: .relaxed) }
 
     /// Runs `body` on every worker's thread with its live connections. Safe from any thread.
     public func forEachWorker(_ body: @escaping @Sendable ([HTTP2Connection]) -> Void) {

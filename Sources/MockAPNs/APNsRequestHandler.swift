@@ -28,12 +28,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private let keys: KeyStore
     private let clock: ServerClock
     private let profile: StreamProfile
-    private let maxConcurrentStreams: UInt32
     private let logger: Logger
     private let debug: Bool
 
     init(gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
-         profile: StreamProfile, maxConcurrentStreams: UInt32, logger: Logger) {
+         profile: StreamProfile, logger: Logger) {
         self.gateway = gateway
         conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
@@ -41,7 +40,6 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         self.keys = keys
         self.clock = clock
         self.profile = profile
-        self.maxConcurrentStreams = maxConcurrentStreams
         self.logger = logger
         debug = LogLevel.debug <= logger.level
     }
@@ -80,17 +78,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             let identity = try CertificateIdentity(der: presented.der)
             state.certificate = identity
             if !presented.verified {
-                state.certificateRejection = .badCertificate
-                state.certificateProblem = presented.verifyError ?? "not trusted"
+                state.certificateRejection = (.badCertificate, presented.verifyError ?? "not trusted")
             } else if let reason = CertificateAuthorizer.connectionReason(identity, environment: listener.environment,
                                                                           nowSeconds: clock.now()) {
-                state.certificateRejection = reason
-                state.certificateProblem = reason == .badCertificateEnvironment
-                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid"
+                state.certificateRejection = (reason, reason == .badCertificateEnvironment
+                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid")
             }
         } catch {
-            state.certificateRejection = .badCertificate
-            state.certificateProblem = "unreadable certificate: \(error)"
+            state.certificateRejection = (.badCertificate, "unreadable certificate: \(error)")
         }
     }
 
@@ -205,8 +200,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
                                              environment: APNsEnvironment, now: Double) -> AuthorizationResult {
         if let rejection = state.certificateRejection {
-            return AuthorizationResult(reason: rejection, identity: CredentialIdentity(
-                certificate: certificate, verdict: "rejected: \(state.certificateProblem ?? rejection.rawValue)"),
+            return AuthorizationResult(reason: rejection.reason, identity: CredentialIdentity(
+                certificate: certificate, verdict: "rejected: \(rejection.problem)"),
                 closesConnection: true)
         }
         let result = CertificateAuthorizer.authorize(certificate, topic: verdict.topic, pushType: verdict.pushType,
@@ -216,15 +211,15 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                                    closesConnection: result.closesConnection)
     }
 
-    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores it
-    /// (observed: openradar 27870881, pushy #732; spec section 6).
+    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
+    /// listener's (observed: openradar 27870881, pushy #732; spec section 6).
     private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
         if !accepted && !state.streamsLowered {
             state.streamsLowered = true
             setMaxConcurrentStreams(1, on: connection)
         } else if accepted && state.streamsLowered {
             state.streamsLowered = false
-            setMaxConcurrentStreams(maxConcurrentStreams, on: connection)
+            setMaxConcurrentStreams(connection.settings.maxConcurrentStreams, on: connection)
         }
     }
 

@@ -11,10 +11,9 @@ final class ConnectionState {
     /// The client certificate, when one was presented (mutual TLS).
     var certificate: CertificateIdentity?
     /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
-    /// environment): the first request is answered with GOAWAY carrying this reason.
-    var certificateRejection: Reason?
-    /// Why the certificate was rejected, for the record.
-    var certificateProblem: String?
+    /// environment): the first request is answered with GOAWAY carrying `reason`; `problem` says
+    /// why, for the record.
+    var certificateRejection: (reason: Reason, problem: String)?
     /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
     let memo = RequestMemo()
 

@@ -22,7 +22,7 @@ enum FaultExecutor {
                 let later = then.map {
                     carryOut($0, answer: answer, streamID: streamID, on: connection, origin: origin, events: events)
                 } ?? .respond(answer)
-                apply(later, streamID: streamID, on: connection)
+                connection.perform(later, on: streamID)
             }
             return .noResponse
         case .noResponse:
@@ -37,15 +37,12 @@ enum FaultExecutor {
                 guard let connection, connection.canSendGoAway else { return }
                 let sentLast = last ?? connection.lastProcessedStreamID
                 let closeAfter = goaway.keepOpen ? nil : goaway.closeAfterMs
-                events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: goaway.debugBytes,
-                                      closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
-                connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
-                                  debugData: goaway.debugBytes, closeAfter: goaway.closeAfterSeconds)
-                if goaway.secondBareGoaway {
-                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: [],
+                // The rule's GOAWAY, then, when asked for, the same one without debug data.
+                for debugData in goaway.secondBareGoaway ? [goaway.debugBytes, []] : [goaway.debugBytes] {
+                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: debugData,
                                           closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
                     connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
-                                      debugData: [], closeAfter: goaway.closeAfterSeconds)
+                                      debugData: debugData, closeAfter: goaway.closeAfterSeconds)
                 }
             }
             if goaway.when == .afterResponse {
@@ -85,16 +82,6 @@ enum FaultExecutor {
                 connection.setMaxConcurrentStreams(maxConcurrentStreams)
             }
             return .respond(answer)
-        }
-    }
-
-    /// An action decided later (after a delay), outside nghttp2's callbacks.
-    private static func apply(_ action: HTTP2Action, streamID: Int32, on connection: HTTP2Connection) {
-        switch action {
-        case .respond(let response): connection.respond(response, on: streamID)
-        case .resetStream(let code): connection.resetStream(streamID, errorCode: code)
-        case .noResponse: break
-        case .goAway(let code, let last, let debug): connection.goAway(errorCode: code, lastStreamID: last, debugData: debug)
         }
     }
 }

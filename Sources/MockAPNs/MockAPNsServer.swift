@@ -129,7 +129,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             APNsRequestHandler.Listener(name: $0.name, environment: $0.environment,
                                         authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
         }, events: events, keys: keys, clock: clock, profile: configuration.streamProfile,
-           maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams), logger: Logger(level: configuration.logLevel))
+           logger: Logger(level: configuration.logLevel))
         let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         for listener in configuration.listeners {
             guard let update = listener.conditions else { continue }

@@ -1,15 +1,10 @@
 /// Turns the arguments after `mock-apns send` into `SendOptions`. Pure: reads no files (the
 /// command checks them when it runs).
 public enum SendArgumentParser {
-    /// One option: its name, the placeholder of its value (nil for a flag), and whether it may repeat.
-    struct Option {
-        let name: String
-        let value: String?
-        var repeatable = false
-    }
+    private typealias Option = OptionScanner.Option
 
-    /// Every option, in the order of the help text.
-    static let options: [Option] = [
+    /// Every option, in the order of the help text; the rest is positional (the payload).
+    static let scanner = OptionScanner(options: [
         Option(name: "--url", value: "URL"),
         Option(name: "--cacert", value: "FILE"),
         Option(name: "--insecure", value: nil),
@@ -30,7 +25,7 @@ public enum SendArgumentParser {
         Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
         Option(name: "--count", value: "N"),
         Option(name: "--concurrency", value: "M"),
-    ]
+    ], takesPositional: true)
 
     /// The most requests one run sends, and the most streams it keeps open.
     static let maximumCount = 1_000_000
@@ -40,51 +35,16 @@ public enum SendArgumentParser {
     /// - Throws: `SendUsageError` naming the option or argument that is wrong.
     public static func parse(_ arguments: [String]) throws(SendUsageError) -> SendCommandLine {
         if arguments.contains("--help") || arguments.contains("-h") { return .help(SendHelp.text) }
-        var values: [String: [String]] = [:]
-        var positional: [String] = []
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                positional.append(argument)
-                continue
-            }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = options.first(where: { $0.name == name }) else {
-                let suggestion = closest(to: name).map { " (did you mean '\($0)'?)" } ?? ""
-                throw SendUsageError("unknown option '\(name)'\(suggestion)")
-            }
-            guard option.repeatable || values[name] == nil else {
-                throw SendUsageError("\(name) is given more than once")
-            }
-            let value: String
-            if let placeholder = option.value {
-                if let inlineValue {
-                    value = inlineValue
-                } else if index < arguments.count, !arguments[index].hasPrefix("--") {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw SendUsageError("\(name) needs a value (\(placeholder))")
-                }
-            } else {
-                guard inlineValue == nil else { throw SendUsageError("\(name) takes no value") }
-                value = ""
-            }
-            values[name, default: []].append(value)
+        let scanned: OptionScanner.Scanned
+        do {
+            scanned = try scanner.scan(arguments)
+        } catch .unknownOption(let name) {
+            let suggestion = closest(to: name).map { " (did you mean '\($0)'?)" } ?? ""
+            throw SendUsageError("unknown option '\(name)'\(suggestion)")
+        } catch {
+            throw SendUsageError(error.message)
         }
-        return .send(try makeOptions(from: values, positional: positional))
+        return .send(try makeOptions(from: scanned.values, positional: scanned.positional))
     }
 
     /// Checks and converts the collected values.
@@ -219,7 +179,7 @@ public enum SendArgumentParser {
 
     /// The known option nearest to `name` by edit distance, when close enough to be a typo.
     private static func closest(to name: String) -> String? {
-        let candidates = options.map(\.name) + ["--help"]
+        let candidates = scanner.options.map(\.name) + ["--help"]
         let scored = candidates.map { ($0, editDistance(Array(name), Array($0))) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
