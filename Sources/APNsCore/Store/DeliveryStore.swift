@@ -91,25 +91,16 @@ public final class DeliveryStore: Sendable {
     /// The records matching `filter`, oldest first, at most `limit` of them (the oldest ones;
     /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
     public func query(_ filter: DeliveryFilter, limit: Int? = nil) -> DeliveryQueryResult {
-        let found = compactQuery(filter, limit: limit)
-        return DeliveryQueryResult(deliveries: found.records.map { $0.record.decoded(seq: $0.seq) },
-                                   more: found.more, evicted: found.evicted, lastSeq: found.lastSeq)
+        compactQuery(filter, limit: limit).map { $0.record.decoded(seq: $0.seq) }
     }
 
     /// `query` without decoding: the matching compact records with their sequence numbers.
     func compactQuery(_ filter: DeliveryFilter, limit: Int? = nil) -> CompactQueryResult {
-        let limit = limit.map { max(0, $0) } ?? Int.max
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            var found: [(seq: UInt64, record: CompactRecord)] = []
-            var more = false
-            state.ring.scan(after: filter.after) { seq, record in
-                guard matcher.matches(record, seq: seq) else { return true }
-                if found.count == limit { more = true; return false }
-                found.append((seq, record))
-                return true
+            state.ring.query(after: filter.after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }) {
+                seq, record in (seq, copy record)
             }
-            return CompactQueryResult(records: found, more: more, evicted: state.ring.evicted, lastSeq: state.ring.lastSeq)
         }
     }
 
@@ -117,12 +108,7 @@ public final class DeliveryStore: Sendable {
     public func count(matching filter: DeliveryFilter) -> Int {
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            var n = 0
-            state.ring.scan(after: filter.after) { seq, record in
-                if matcher.matches(record, seq: seq) { n += 1 }
-                return true
-            }
-            return n
+            state.ring.count(after: filter.after) { seq, record in matcher.matches(record, seq: seq) }
         }
     }
 
@@ -136,11 +122,7 @@ public final class DeliveryStore: Sendable {
         return state.withLock { state in
             let restarted = state.clears != clears
             let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
-            var n = 0
-            state.ring.scan(after: after) { seq, record in
-                if matcher.matches(record, seq: seq) { n += 1 }
-                return true
-            }
+            let n = state.ring.count(after: after) { seq, record in matcher.matches(record, seq: seq) }
             return (n, restarted, state.ring.lastSeq, state.clears)
         }
     }
@@ -177,9 +159,4 @@ extension DeliveryStore {
 }
 
 /// What `DeliveryStore.compactQuery` found: `DeliveryQueryResult` before decoding.
-struct CompactQueryResult {
-    var records: [(seq: UInt64, record: CompactRecord)]
-    var more: Bool
-    var evicted: UInt64
-    var lastSeq: UInt64
-}
+typealias CompactQueryResult = SequenceQueryResult<(seq: UInt64, record: CompactRecord)>
