@@ -6,7 +6,7 @@ extension ControlAPI {
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         let result = store.compactQuery(filter, limit: limit)
         return Self.deliveriesResponse(DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
-                                       records: result.records)
+                                       records: result.elements)
     }
 
     func clearDeliveries() -> ControlResponse {
@@ -51,15 +51,15 @@ extension ControlAPI {
         guard wait.matched >= wait.count || timedOut else { return nil }
         // The running count can include records evicted since: confirm with a full query.
         let result = store.compactQuery(wait.filter)
-        let complete = result.records.count >= wait.count
+        let complete = result.elements.count >= wait.count
         if !complete && !timedOut {
             wait.seenClears = .max  // recount from scratch at the next change
             wait.matched = 0
             return nil
         }
         return Self.deliveriesResponse(WaitAnswer(complete: complete, count: wait.count, evicted: result.evicted,
-                                                  lastSeq: result.lastSeq, matched: result.records.count),
-                                       records: result.records)
+                                                  lastSeq: result.lastSeq, matched: result.elements.count),
+                                       records: result.elements)
     }
 
     /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).

@@ -168,7 +168,7 @@ enum DeliveryListJSON {
         private var payloadJSON: [UInt8]?
 
         mutating func headers(_ headers: [HeaderField], _ encoder: JSONEncoder) -> [UInt8]? {
-            if lastHeaders.map({ !Self.same($0, headers) }) ?? true {
+            if lastHeaders.map({ !UTF8Bytes.equal($0, headers) }) ?? true {
                 guard let data = try? encoder.encode(DeliveryHeadersJSON(headers: headers)) else { return nil }
                 headersJSON = [UInt8](data)
                 lastHeaders = headers
@@ -202,21 +202,13 @@ enum DeliveryListJSON {
         // Sameness is by bytes: `==` on strings equates canonically equivalent text, whose JSON
         // differs.
 
-        private static func same(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
-            a.count == b.count && zip(a, b).allSatisfy { same($0.name, $1.name) && same($0.value, $1.value) }
-        }
-
         private static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
             guard let a, let b else { return a == nil && b == nil }
-            return same(a.kind, b.kind) && same(a.keyId, b.keyId) && same(a.teamId, b.teamId)
-                && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern && same(a.subject, b.subject)
-                && a.topics?.count == b.topics?.count && zip(a.topics ?? [], b.topics ?? []).allSatisfy { same($0, $1) }
-                && same(a.verdict, b.verdict)
-        }
-
-        private static func same(_ a: String?, _ b: String?) -> Bool {
-            guard var a, var b else { return a == nil && b == nil }
-            return a.withUTF8 { x in b.withUTF8 { y in CompactRecordWriter.equal(x, y) } }
+            return UTF8Bytes.equal(a.kind, b.kind) && UTF8Bytes.equal(a.keyId, b.keyId)
+                && UTF8Bytes.equal(a.teamId, b.teamId) && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern
+                && UTF8Bytes.equal(a.subject, b.subject) && a.topics?.count == b.topics?.count
+                && zip(a.topics ?? [], b.topics ?? []).allSatisfy { UTF8Bytes.equal($0, $1) }
+                && UTF8Bytes.equal(a.verdict, b.verdict)
         }
     }
 

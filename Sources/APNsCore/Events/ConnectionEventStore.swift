@@ -68,18 +68,10 @@ public final class ConnectionEventStore: Sendable {
     /// The events matching `filter`, oldest first, at most `limit` of them (the oldest ones;
     /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
     public func query(_ filter: ConnectionEventFilter, limit: Int? = nil) -> ConnectionEventQueryResult {
-        let limit = limit.map { max(0, $0) } ?? Int.max
-        return state.withLock { state in
-            var found: [ConnectionEvent] = []
-            var more = false
-            state.ring.forEach(after: filter.after) { event in
-                guard filter.matches(event) else { return true }
-                if found.count == limit { more = true; return false }
-                found.append(event)
-                return true
+        state.withLock { state in
+            state.ring.query(after: filter.after, limit: limit, where: { _, event in filter.matches(event) }) { _, event in
+                copy event
             }
-            return ConnectionEventQueryResult(events: found, more: more, evicted: state.ring.evicted,
-                                              lastSeq: state.ring.lastSeq)
         }
     }
 

@@ -67,9 +67,9 @@ struct CompactRecordMatcher {
         return true
     }
 
-    /// Whether the string at `position` is `wanted`: the same bytes, or (like `String`'s `==`)
-    /// canonically equivalent text; with `ignoringASCIICase`, the stored string's ASCII
-    /// uppercase letters compare as lowercase (`wanted` is lowercase already).
+    /// Whether the string at `position` is `wanted`: the same bytes; with `ignoringASCIICase`,
+    /// the stored string's ASCII uppercase letters compare as lowercase (`wanted` is lowercase
+    /// already).
     private static func equal(_ bytes: [UInt8], at position: Int, _ wanted: [UInt8],
                               ignoringASCIICase: Bool = false) -> Bool {
         CompactRecordReader.withUTF8(in: bytes, at: position) { stored in

@@ -19,7 +19,7 @@ public final class DeliveryStore: Sendable {
     public let capacity: Int
 
     private let state: Mutex<State>
-    /// Mirrors of `State.lastSeq` and `State.clears`, so waiters can see a change without the lock.
+    /// Mirrors of the ring's `lastSeq` and `State.clears`, so waiters can see a change without the lock.
     private let lastSeqAtomic = Atomic<UInt64>(0)
     private let clearsAtomic = Atomic<UInt64>(0)
 
@@ -39,24 +39,15 @@ public final class DeliveryStore: Sendable {
         let reason = record.reason
         var compact = CompactRecord(record)
         let seq = state.withLock { state -> UInt64 in
-            state.lastSeq += 1
             if status >= 0 && status < state.byStatus.count {
                 state.byStatus[status] &+= 1
             } else {
                 state.otherStatuses[status, default: 0] &+= 1
             }
             if let reason { state.byReason[reason, default: 0] &+= 1 }
-            if state.ring.count < capacity {
-                state.ring.append(compact)
-            } else {
-                // Trade places with the oldest: `compact` leaves holding the evicted one.
-                swap(&state.ring[state.start], &compact)
-                state.start += 1
-                if state.start == capacity { state.start = 0 }
-                state.evicted &+= 1
-            }
-            lastSeqAtomic.store(state.lastSeq, ordering: .releasing)
-            return state.lastSeq
+            state.ring.append(swapping: &compact)  // `compact` leaves holding the evicted one, if any
+            lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
+            return state.ring.lastSeq
         }
         return seq  // `compact` (the evicted one, if any) is released here, outside the lock
     }
@@ -72,9 +63,7 @@ public final class DeliveryStore: Sendable {
         var fresh: [CompactRecord] = []
         fresh.reserveCapacity(min(capacity, State.firstBlock))
         let old = state.withLock { state -> [CompactRecord] in
-            swap(&state.ring, &fresh)  // `fresh` now holds the old records
-            state.start = 0
-            state.evicted = 0
+            state.ring.removeAll(swapping: &fresh)  // `fresh` now holds the old records
             state.clears += 1
             clearsAtomic.store(state.clears, ordering: .releasing)
             return fresh
@@ -95,35 +84,23 @@ public final class DeliveryStore: Sendable {
     /// The record with sequence number `seq`, or `nil` when it was never stored, was evicted or
     /// was cleared.
     public func record(seq: UInt64) -> DeliveryRecord? {
-        let compact = state.withLock { state -> CompactRecord? in
-            guard let offset = state.offset(ofSeq: seq) else { return nil }
-            return state.ring[state.index(offset)]
-        }
+        let compact = state.withLock { $0.ring.element(seq: seq) }
         return compact?.decoded(seq: seq)
     }
 
     /// The records matching `filter`, oldest first, at most `limit` of them (the oldest ones;
     /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
     public func query(_ filter: DeliveryFilter, limit: Int? = nil) -> DeliveryQueryResult {
-        let found = compactQuery(filter, limit: limit)
-        return DeliveryQueryResult(deliveries: found.records.map { $0.record.decoded(seq: $0.seq) },
-                                   more: found.more, evicted: found.evicted, lastSeq: found.lastSeq)
+        compactQuery(filter, limit: limit).map { $0.record.decoded(seq: $0.seq) }
     }
 
     /// `query` without decoding: the matching compact records with their sequence numbers.
     func compactQuery(_ filter: DeliveryFilter, limit: Int? = nil) -> CompactQueryResult {
-        let limit = limit.map { max(0, $0) } ?? Int.max
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            var found: [(seq: UInt64, record: CompactRecord)] = []
-            var more = false
-            state.scan(after: filter.after) { seq, record in
-                guard matcher.matches(record, seq: seq) else { return true }
-                if found.count == limit { more = true; return false }
-                found.append((seq, record))
-                return true
+            state.ring.query(after: filter.after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }) {
+                seq, record in (seq, copy record)
             }
-            return CompactQueryResult(records: found, more: more, evicted: state.evicted, lastSeq: state.lastSeq)
         }
     }
 
@@ -131,12 +108,7 @@ public final class DeliveryStore: Sendable {
     public func count(matching filter: DeliveryFilter) -> Int {
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            var n = 0
-            state.scan(after: filter.after) { seq, record in
-                if matcher.matches(record, seq: seq) { n += 1 }
-                return true
-            }
-            return n
+            state.ring.count(after: filter.after) { seq, record in matcher.matches(record, seq: seq) }
         }
     }
 
@@ -150,12 +122,8 @@ public final class DeliveryStore: Sendable {
         return state.withLock { state in
             let restarted = state.clears != clears
             let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
-            var n = 0
-            state.scan(after: after) { seq, record in
-                if matcher.matches(record, seq: seq) { n += 1 }
-                return true
-            }
-            return (n, restarted, state.lastSeq, state.clears)
+            let n = state.ring.count(after: after) { seq, record in matcher.matches(record, seq: seq) }
+            return (n, restarted, state.ring.lastSeq, state.clears)
         }
     }
 
@@ -164,9 +132,9 @@ public final class DeliveryStore: Sendable {
         state.withLock { state in
             var byStatus = state.otherStatuses
             for (status, n) in state.byStatus.enumerated() where n > 0 { byStatus[status] = n }
-            return DeliveryStats(requests: state.lastSeq, byStatus: byStatus, byReason: state.byReason,
-                                 records: state.ring.count, evicted: state.evicted,
-                                 lastSeq: state.lastSeq, capacity: capacity)
+            return DeliveryStats(requests: state.ring.lastSeq, byStatus: byStatus, byReason: state.byReason,
+                                 records: state.ring.count, evicted: state.ring.evicted,
+                                 lastSeq: state.ring.lastSeq, capacity: capacity)
         }
     }
 }
@@ -174,11 +142,7 @@ public final class DeliveryStore: Sendable {
 extension DeliveryStore {
     /// Everything behind the lock.
     fileprivate struct State {
-        /// The ring; grows by append until full, then `start` marks the oldest slot.
-        var ring: [CompactRecord] = []
-        var start = 0
-        var lastSeq: UInt64 = 0
-        var evicted: UInt64 = 0
+        var ring: SequenceRing<CompactRecord>
         var clears: UInt64 = 0
         /// Counts for statuses 0..<600 by index: an array bump is cheaper than hashing.
         var byStatus = [UInt64](repeating: 0, count: 600)
@@ -189,55 +153,10 @@ extension DeliveryStore {
         static let firstBlock = 65_536
 
         init(capacity: Int) {
-            ring.reserveCapacity(min(capacity, State.firstBlock))
-        }
-
-        /// Ring slot of the record `offset` places after the oldest.
-        func index(_ offset: Int) -> Int {
-            let i = start + offset
-            return i >= ring.count ? i - ring.count : i
-        }
-
-        /// Sequence number of the oldest stored record (meaningful when the ring is not empty).
-        var firstSeq: UInt64 { lastSeq - UInt64(ring.count) + 1 }
-
-        /// Offset from the oldest of the record with `seq`, when stored.
-        func offset(ofSeq seq: UInt64) -> Int? {
-            guard !ring.isEmpty, seq >= firstSeq, seq <= lastSeq else { return nil }
-            return Int(seq - firstSeq)
-        }
-
-        /// Calls `body` with each record whose seq is greater than `after` and its seq, oldest
-        /// first, until it returns false. Reads through a buffer pointer so records are
-        /// borrowed, not copied.
-        func scan(after: UInt64?, _ body: (UInt64, borrowing CompactRecord) -> Bool) {
-            let first = firstOffset(after: after)
-            var seq = firstSeq &+ UInt64(first)
-            ring.withUnsafeBufferPointer { ring in
-                var i = start + first
-                for _ in first..<ring.count {
-                    if i >= ring.count { i -= ring.count }
-                    if !body(seq, ring[i]) { return }
-                    i += 1
-                    seq &+= 1
-                }
-            }
-        }
-
-        /// Offset of the first record with a sequence number greater than `after`.
-        func firstOffset(after: UInt64?) -> Int {
-            guard let after, !ring.isEmpty else { return 0 }
-            if after < firstSeq { return 0 }
-            if after >= lastSeq { return ring.count }
-            return Int(after - firstSeq) + 1
+            ring = SequenceRing(capacity: capacity, reserving: State.firstBlock)
         }
     }
 }
 
 /// What `DeliveryStore.compactQuery` found: `DeliveryQueryResult` before decoding.
-struct CompactQueryResult {
-    var records: [(seq: UInt64, record: CompactRecord)]
-    var more: Bool
-    var evicted: UInt64
-    var lastSeq: UInt64
-}
+typealias CompactQueryResult = SequenceQueryResult<(seq: UInt64, record: CompactRecord)>

@@ -3,8 +3,9 @@
 ///
 /// Sequence numbers never repeat or go back, not even across `removeAll()`, so the ring always
 /// holds a run of consecutive numbers and an element's position follows from its number (O(1)
-/// lookups and `after` scans). `ConnectionEventStore` uses it; `DeliveryStore` keeps its own
-/// hand-tuned copy of the same scheme for the request path.
+/// lookups and `after` scans). `ConnectionEventStore` and `DeliveryStore` keep one each; the
+/// delivery store appends on the request path, so `append(swapping:)`, `removeAll(swapping:)`
+/// and `scan(after:_:)` let it place, release and read elements without extra copies.
 struct SequenceRing<Element> {
     /// The most elements held before the oldest is evicted (at least 1).
     let capacity: Int
@@ -16,9 +17,11 @@ struct SequenceRing<Element> {
     /// Elements evicted by a full ring since the last `removeAll()`.
     private(set) var evicted: UInt64 = 0
 
-    /// An empty ring; storage grows as elements arrive, up to `capacity`.
-    init(capacity: Int) {
+    /// An empty ring; storage grows as elements arrive, up to `capacity`, from room for
+    /// `reserving` elements (a large bound should not cost its memory before it is used).
+    init(capacity: Int, reserving: Int = 0) {
         self.capacity = max(1, capacity)
+        elements.reserveCapacity(min(self.capacity, reserving))
     }
 
     /// The sequence number the next `append` assigns.
@@ -31,27 +34,44 @@ struct SequenceRing<Element> {
     /// full, so the caller can release it outside its lock.
     @discardableResult
     mutating func append(_ element: Element) -> Element? {
+        var element = element
+        return append(swapping: &element) ? element : nil
+    }
+
+    /// Stores `element` as number `nextSeq`. When the ring was full, `element` trades places with
+    /// the oldest, leaves holding the evicted one (for the caller to release outside its lock)
+    /// and the answer is true.
+    @discardableResult
+    mutating func append(swapping element: inout Element) -> Bool {
         lastSeq += 1
         guard elements.count == capacity else {
             elements.append(element)
-            return nil
+            return false
         }
-        var element = element
-        swap(&elements[start], &element)  // `element` leaves holding the evicted one
+        swap(&elements[start], &element)
         start += 1
         if start == capacity { start = 0 }
         evicted &+= 1
-        return element
+        return true
     }
 
     /// Empties the ring and returns what it held, oldest first. Numbering continues; the
     /// eviction count restarts at 0 (a clear is on purpose, not an eviction).
     mutating func removeAll() -> [Element] {
-        let old = Array(elements[start...] + elements[..<start])
-        elements = []
+        let oldest = start
+        var old: [Element] = []
+        removeAll(swapping: &old)
+        return Array(old[oldest...] + old[..<oldest])
+    }
+
+    /// `removeAll()` in O(1): `storage` (empty, with whatever capacity the caller reserved before
+    /// taking its lock) becomes the ring's storage and leaves holding the old elements, in slot
+    /// order, for the caller to release outside its lock.
+    mutating func removeAll(swapping storage: inout [Element]) {
+        precondition(storage.isEmpty, "SequenceRing: the replacement storage must be empty")
+        swap(&elements, &storage)
         start = 0
         evicted = 0
-        return old
     }
 
     /// The element numbered `seq`, or nil when never stored, evicted or removed.
@@ -63,14 +83,54 @@ struct SequenceRing<Element> {
     /// Calls `body` with each element numbered above `after` (all when nil), oldest first,
     /// until it returns false.
     func forEach(after: UInt64?, _ body: (Element) -> Bool) {
+        scan(after: after) { _, element in body(element) }
+    }
+
+    /// `forEach(after:_:)` with each element's number, the elements borrowed through a buffer
+    /// pointer rather than copied.
+    func scan(after: UInt64?, _ body: (UInt64, borrowing Element) -> Bool) {
         var offset = 0
         if let after, !elements.isEmpty, after >= firstSeq {
             offset = after >= lastSeq ? elements.count : Int(after - firstSeq) + 1
         }
-        while offset < elements.count {
-            if !body(elements[slot(offset)]) { return }
-            offset += 1
+        var seq = firstSeq &+ UInt64(offset)
+        elements.withUnsafeBufferPointer { elements in
+            var i = slot(offset)
+            while offset < elements.count {
+                if !body(seq, elements[i]) { return }
+                offset += 1
+                seq &+= 1
+                i += 1
+                if i == elements.count { i = 0 }
+            }
         }
+    }
+
+    /// The elements numbered above `after` that `isIncluded` accepts, oldest first, each as
+    /// `transform` makes it: at most `limit` of them (the oldest ones; `nil` means all, a
+    /// negative limit counts as 0), `more` telling whether others matched.
+    func query<T>(after: UInt64?, limit: Int?, where isIncluded: (UInt64, borrowing Element) -> Bool,
+                  _ transform: (UInt64, borrowing Element) -> T) -> SequenceQueryResult<T> {
+        let limit = limit.map { max(0, $0) } ?? Int.max
+        var found: [T] = []
+        var more = false
+        scan(after: after) { seq, element in
+            guard isIncluded(seq, element) else { return true }
+            if found.count == limit { more = true; return false }
+            found.append(transform(seq, element))
+            return true
+        }
+        return SequenceQueryResult(elements: found, more: more, evicted: evicted, lastSeq: lastSeq)
+    }
+
+    /// How many elements numbered above `after` `isIncluded` accepts.
+    func count(after: UInt64?, where isIncluded: (UInt64, borrowing Element) -> Bool) -> Int {
+        var n = 0
+        scan(after: after) { seq, element in
+            if isIncluded(seq, element) { n += 1 }
+            return true
+        }
+        return n
     }
 
     /// Number of the oldest element held (meaningful when not empty).

@@ -11,18 +11,9 @@ final class ControlAPIConnectionsTests: XCTestCase {
                    status: { StoreFixtures.status() })
     }
 
-    private func call(_ api: ControlAPI, _ method: String, _ target: String, body: String = "",
-                      file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any]) {
-        guard case .response(let response) = api.handle(ControlRequest(method: method, target: target, body: Array(body.utf8))) else {
-            XCTFail("\(method) \(target) unexpectedly waits", file: file, line: line)
-            return (0, [:])
-        }
-        return (response.status, StoreFixtures.object(response.body))
-    }
-
     func testListIsSortedByIdWithEveryField() {
         let api = makeAPI(Fake([Fake.summary(id: 7, peer: "[::1]:50001"), Fake.summary(id: 2)]))
-        let (status, json) = call(api, "GET", "/v1/connections")
+        let (status, json) = api.call("GET", "/v1/connections")
         XCTAssertEqual(status, 200)
         let list = json["connections"] as? [[String: Any]] ?? []
         XCTAssertEqual(list.map { $0["id"] as? Int }, [2, 7])
@@ -34,11 +25,11 @@ final class ControlAPIConnectionsTests: XCTestCase {
 
     func testWithoutADirectoryNothingIsOpen() {
         let api = makeAPI(nil)
-        let (status, json) = call(api, "GET", "/v1/connections")
+        let (status, json) = api.call("GET", "/v1/connections")
         XCTAssertEqual(status, 200)
         XCTAssertEqual((json["connections"] as? [Any])?.count, 0)
         for action in ["goaway", "close", "reset"] {
-            let (status, json) = call(api, "POST", "/v1/connections/1/\(action)")
+            let (status, json) = api.call("POST", "/v1/connections/1/\(action)")
             XCTAssertEqual(status, 404, action)
             XCTAssertEqual(json["error"] as? String, "no open connection with id 1", action)
         }
@@ -47,11 +38,11 @@ final class ControlAPIConnectionsTests: XCTestCase {
     func testGoawayToAConnectionWithoutASessionIsAConflict() {
         let fake = Fake([Fake.summary(id: 3)], withoutSession: [3])
         let api = makeAPI(fake)
-        let (status, json) = call(api, "POST", "/v1/connections/3/goaway")
+        let (status, json) = api.call("POST", "/v1/connections/3/goaway")
         XCTAssertEqual(status, 409)
         XCTAssertEqual(json["error"] as? String, "connection 3: no HTTP/2 session yet")
         XCTAssertEqual(fake.performed, [])
-        XCTAssertEqual(call(api, "POST", "/v1/connections/3/reset").0, 200, "close and reset still work")
+        XCTAssertEqual(api.call("POST", "/v1/connections/3/reset").0, 200, "close and reset still work")
     }
 
     func testGoawayBodies() {
@@ -71,7 +62,7 @@ final class ControlAPIConnectionsTests: XCTestCase {
         ]
         for (body, command, line) in rows {
             let directory = Fake([Fake.summary(id: 4)])
-            let (status, json) = call(makeAPI(directory), "POST", "/v1/connections/4/goaway", body: body, line: line)
+            let (status, json) = makeAPI(directory).call("POST", "/v1/connections/4/goaway", body: body, line: line)
             XCTAssertEqual(status, 200, body, line: line)
             XCTAssertEqual(json["id"] as? Int, 4, line: line)
             XCTAssertEqual(json["action"] as? String, "goaway", line: line)
@@ -83,16 +74,16 @@ final class ControlAPIConnectionsTests: XCTestCase {
     func testCloseAndReset() {
         let directory = Fake([Fake.summary(id: 1), Fake.summary(id: 2)])
         let api = makeAPI(directory)
-        var (status, json) = call(api, "POST", "/v1/connections/1/close")
+        var (status, json) = api.call("POST", "/v1/connections/1/close")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["action"] as? String, "close")
-        (status, json) = call(api, "POST", "/v1/connections/2/reset", body: "ignored")
+        (status, json) = api.call("POST", "/v1/connections/2/reset", body: "ignored")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["action"] as? String, "reset")
         XCTAssertEqual(json["id"] as? Int, 2)
         XCTAssertEqual(directory.performed, [Fake.Performed(id: 1, command: .close), Fake.Performed(id: 2, command: .reset)])
-        XCTAssertEqual((call(api, "GET", "/v1/connections").1["connections"] as? [Any])?.count, 0)
-        XCTAssertEqual(call(api, "POST", "/v1/connections/1/close").0, 404, "already closed")
+        XCTAssertEqual((api.call("GET", "/v1/connections").1["connections"] as? [Any])?.count, 0)
+        XCTAssertEqual(api.call("POST", "/v1/connections/1/close").0, 404, "already closed")
     }
 
     func testErrorTable() {
@@ -133,11 +124,11 @@ final class ControlAPIConnectionsTests: XCTestCase {
              "unknown query parameter(s) 'now' for POST /v1/connections/{id}/close (allowed: none)", #line),
         ]
         for (method, target, body, status, message, line) in rows {
-            let (got, json) = call(api, method, target, body: body, line: line)
+            let (got, json) = api.call(method, target, body: body, line: line)
             XCTAssertEqual(got, status, "\(method) \(target) \(body)", line: line)
             XCTAssertEqual(json["error"] as? String, message, "\(method) \(target) \(body)", line: line)
         }
-        XCTAssertEqual(call(api, "POST", "/v1/connections/1/shutdown").0, 404, "no such action")
+        XCTAssertEqual(api.call("POST", "/v1/connections/1/shutdown").0, 404, "no such action")
         XCTAssertEqual(directory.performed, [], "no failed request reached the connection")
     }
 }

@@ -10,15 +10,6 @@ final class ControlAPIEventsTests: XCTestCase {
         ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: []), events: events, status: { F.status() })
     }
 
-    private func call(_ api: ControlAPI, _ method: String, _ target: String,
-                      file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any]) {
-        guard case .response(let response) = api.handle(ControlRequest(method: method, target: target)) else {
-            XCTFail("\(method) \(target) waits", file: file, line: line)
-            return (0, [:])
-        }
-        return (response.status, F.object(response.body))
-    }
-
     private static let goaway = ConnectionEventAction.goaway(errorCode: 0, lastStreamID: 3,
                                                             debugData: Array(#"{"reason":"Shutdown"}"#.utf8),
                                                             closeAfterMilliseconds: 800)
@@ -45,7 +36,7 @@ final class ControlAPIEventsTests: XCTestCase {
             ("/v1/events?since=2026-11-30T08:49:03.124Z", [], false, #line),
         ]
         for (target, seqs, more, line) in rows {
-            let (status, json) = call(api, "GET", target, line: line)
+            let (status, json) = api.call("GET", target, line: line)
             XCTAssertEqual(status, 200, line: line)
             XCTAssertEqual((json["events"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }, seqs, target, line: line)
             XCTAssertEqual(json["more"] as? Bool, more, line: line)
@@ -57,7 +48,7 @@ final class ControlAPIEventsTests: XCTestCase {
     func testClearKeepsNumberingAndStats() {
         let api = makeAPI(events: ConnectionEventStore(capacity: 2))
         for _ in 1...3 { api.events.append(E.event(Self.goaway)) }
-        var (status, json) = call(api, "GET", "/v1/stats")
+        var (status, json) = api.call("GET", "/v1/stats")
         XCTAssertEqual(status, 200)
         let before = json["events"] as? [String: Any]
         XCTAssertEqual(before?["recorded"] as? Int, 3)
@@ -65,14 +56,14 @@ final class ControlAPIEventsTests: XCTestCase {
         XCTAssertEqual(before?["evicted"] as? Int, 1)
         XCTAssertEqual(before?["capacity"] as? Int, 2)
         XCTAssertEqual(before?["byKind"] as? [String: Int], ["goaway": 3])
-        (status, json) = call(api, "DELETE", "/v1/events")
+        (status, json) = api.call("DELETE", "/v1/events")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["cleared"] as? Int, 2)
         XCTAssertEqual(json["lastSeq"] as? Int, 3)
-        (_, json) = call(api, "GET", "/v1/events")
+        (_, json) = api.call("GET", "/v1/events")
         XCTAssertEqual((json["events"] as? [Any])?.count, 0)
         XCTAssertEqual(json["lastSeq"] as? Int, 3)
-        (_, json) = call(api, "GET", "/v1/stats")
+        (_, json) = api.call("GET", "/v1/stats")
         let after = json["events"] as? [String: Any]
         XCTAssertEqual(after?["recorded"] as? Int, 3)
         XCTAssertEqual(after?["records"] as? Int, 0)
@@ -104,10 +95,10 @@ final class ControlAPIEventsTests: XCTestCase {
     func testWaitAnswersAtOnceOrAtTheTimeout() throws {
         let api = makeAPI()
         api.events.append(E.event(Self.goaway))
-        var (status, json) = call(api, "GET", "/v1/events/wait?kind=goaway")
+        var (status, json) = api.call("GET", "/v1/events/wait?kind=goaway")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["complete"] as? Bool, true, "already there: no wait")
-        (status, json) = call(api, "GET", "/v1/events/wait?kind=reset&timeoutMs=0")
+        (status, json) = api.call("GET", "/v1/events/wait?kind=reset&timeoutMs=0")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["complete"] as? Bool, false)
         XCTAssertEqual(json["matched"] as? Int, 0)
@@ -136,7 +127,7 @@ final class ControlAPIEventsTests: XCTestCase {
             ("GET", "/v1/events/7", 404, "no endpoint at /v1/events/7", #line),
         ]
         for (method, target, status, message, line) in rows {
-            let (got, json) = call(api, method, target, line: line)
+            let (got, json) = api.call(method, target, line: line)
             XCTAssertEqual(got, status, target, line: line)
             let error = json["error"] as? String ?? ""
             XCTAssertTrue(error.contains(message), "\(target): \(error)", line: line)

@@ -12,21 +12,12 @@ final class ControlAPIFaultsTests: XCTestCase {
                    status: { StoreFixtures.status() })
     }
 
-    private func call(_ api: ControlAPI, _ method: String, _ target: String, body: String = "",
-                      file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any]) {
-        guard case .response(let response) = api.handle(ControlRequest(method: method, target: target, body: Array(body.utf8))) else {
-            XCTFail("\(method) \(target) unexpectedly waits", file: file, line: line)
-            return (0, [:])
-        }
-        return (response.status, StoreFixtures.object(response.body))
-    }
-
     private func faults(_ json: [String: Any]) -> [[String: Any]] { json["faults"] as? [[String: Any]] ?? [] }
 
     func testAddListGetAndDelete() throws {
         let api = makeAPI()
         // One rule: 201 with the id assigned and the defaults filled in.
-        var (status, json) = call(api, "POST", "/v1/faults", body: """
+        var (status, json) = api.call("POST", "/v1/faults", body: """
             {"match": {"token": "\(F.token.uppercased())"}, "action": {"type": "respond", "reason": "ServiceUnavailable"}}
             """)
         XCTAssertEqual(status, 201)
@@ -37,7 +28,7 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertNil(faults(json).first?["matched"], "the rules as stored, without counters")
 
         // An array, in order, ids kept or assigned.
-        (status, json) = call(api, "POST", "/v1/faults", body: """
+        (status, json) = api.call("POST", "/v1/faults", body: """
             [{"id": "slow", "action": {"type": "delay", "ms": 100}},
              {"lifetime": {"times": 1}, "action": {"type": "resetStream", "errorCode": "REFUSED_STREAM"}}]
             """)
@@ -45,54 +36,54 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["slow", "f2"])
 
         // A scenario; its window starts at the API's clock.
-        (status, json) = call(api, "POST", "/v1/faults", body: #"{"scenario": "apns-outage", "parameters": {"durationMs": 60000}}"#)
+        (status, json) = api.call("POST", "/v1/faults", body: #"{"scenario": "apns-outage", "parameters": {"durationMs": 60000}}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f3"])
         XCTAssertEqual(faults(json).first?["description"] as? String, "scenario apns-outage")
         XCTAssertEqual(api.faults.rules().last?.rule.lifetime, .until(FaultInstant(epochMilliseconds: F.now + 60_000)))
-        (status, json) = call(api, "POST", "/v1/faults", body: #"{"scenario": "token-expiry", "parameters": null}"#)
+        (status, json) = api.call("POST", "/v1/faults", body: #"{"scenario": "token-expiry", "parameters": null}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f4"])
 
         // Counters: the first push to the token gets f1's 503.
         XCTAssertEqual(F.statuses(api.faults, [F.context()]), [503])
-        (status, json) = call(api, "GET", "/v1/faults")
+        (status, json) = api.call("GET", "/v1/faults")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f1", "slow", "f2", "f3", "f4"])
         XCTAssertEqual(faults(json).first?["matched"] as? Int, 1)
         XCTAssertEqual(faults(json).first?["fired"] as? Int, 1)
         XCTAssertEqual(faults(json).first?["spent"] as? Bool, false)
 
-        (status, json) = call(api, "GET", "/v1/faults/slow")
+        (status, json) = api.call("GET", "/v1/faults/slow")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["id"] as? String, "slow")
         XCTAssertEqual(json["matched"] as? Int, 0)
         XCTAssertEqual((json["action"] as? [String: Any])?["ms"] as? Int, 100)
 
-        (status, json) = call(api, "DELETE", "/v1/faults/slow")
+        (status, json) = api.call("DELETE", "/v1/faults/slow")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["deleted"] as? String, "slow")
-        XCTAssertEqual(call(api, "GET", "/v1/faults/slow").0, 404)
-        XCTAssertEqual(call(api, "DELETE", "/v1/faults/slow").0, 404)
+        XCTAssertEqual(api.call("GET", "/v1/faults/slow").0, 404)
+        XCTAssertEqual(api.call("DELETE", "/v1/faults/slow").0, 404)
 
-        (status, json) = call(api, "DELETE", "/v1/faults")
+        (status, json) = api.call("DELETE", "/v1/faults")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["removed"] as? Int, 4)
-        XCTAssertEqual(faults(call(api, "GET", "/v1/faults").1).count, 0)
+        XCTAssertEqual(faults(api.call("GET", "/v1/faults").1).count, 0)
         XCTAssertFalse(api.faults.isArmed)
-        XCTAssertEqual(call(api, "DELETE", "/v1/faults").1["removed"] as? Int, 0)
+        XCTAssertEqual(api.call("DELETE", "/v1/faults").1["removed"] as? Int, 0)
     }
 
     func testAnArrayIsAddedAllOrNone() {
         let api = makeAPI()
-        let (status, json) = call(api, "POST", "/v1/faults", body: """
+        let (status, json) = api.call("POST", "/v1/faults", body: """
             [{"action": {"type": "noResponse"}}, {"action": {"type": "respond", "status": 200, "reason": "BadTopic"}}]
             """)
         XCTAssertEqual(status, 400)
         XCTAssertEqual(json["error"] as? String, "[1].action.status: must be 400-599, got 200")
         XCTAssertEqual(api.faults.rules().count, 0)
         // Nor was an id used up.
-        XCTAssertEqual(faults(call(api, "POST", "/v1/faults", body: #"{"action": {"type": "noResponse"}}"#).1).first?["id"] as? String, "f1")
+        XCTAssertEqual(faults(api.call("POST", "/v1/faults", body: #"{"action": {"type": "noResponse"}}"#).1).first?["id"] as? String, "f1")
     }
 
     func testErrorTable() throws {
@@ -133,7 +124,7 @@ final class ControlAPIFaultsTests: XCTestCase {
             ("GET", "/v1/faults/taken/x", "", 404, "no endpoint at /v1/faults/taken/x…", #line),
         ]
         for (method, target, body, status, message, line) in rows {
-            let (got, json) = call(api, method, target, body: body, line: line)
+            let (got, json) = api.call(method, target, body: body, line: line)
             XCTAssertEqual(got, status, "\(method) \(target) \(body)", line: line)
             let error = json["error"] as? String ?? ""
             if message.hasSuffix("…") {

@@ -14,13 +14,8 @@ final class ControlAPITests: XCTestCase {
     /// Sends one request and expects an immediate answer.
     private func call(_ api: ControlAPI, _ method: String, _ target: String, body: String = "",
                       file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any], ControlResponse) {
-        switch api.handle(ControlRequest(method: method, target: target, body: Array(body.utf8))) {
-        case .response(let response):
-            return (response.status, F.object(response.body), response)
-        case .wait:
-            XCTFail("\(method) \(target) unexpectedly waits", file: file, line: line)
-            return (0, [:], ControlResponse(status: 0, body: []))
-        }
+        let response = api.respond(method, target, body: body, file: file, line: line)
+        return (response.status, F.object(response.body), response)
     }
 
     func testErrorTable() {

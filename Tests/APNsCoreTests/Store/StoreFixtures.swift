@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 @testable import APNsCore
 
 /// Builders shared by the store, registry and control API tests.
@@ -36,5 +37,26 @@ enum StoreFixtures {
     static func status() -> ControlStatus {
         ControlStatus(version: "0.1.0-test", uptimeMilliseconds: 1234, connectionsOpen: 2,
                       listeners: [.init(name: "sandbox", address: "127.0.0.1:2197", environment: .sandbox)])
+    }
+}
+
+/// One control request in the control API tests.
+extension ControlAPI {
+    /// Sends one request and expects an immediate answer; fails the caller's test (and answers
+    /// status 0 with an empty body) when the API makes it wait.
+    func respond(_ method: String, _ target: String, body: String = "",
+                 file: StaticString = #filePath, line: UInt = #line) -> ControlResponse {
+        guard case .response(let response) = handle(ControlRequest(method: method, target: target, body: Array(body.utf8))) else {
+            XCTFail("\(method) \(target) unexpectedly waits", file: file, line: line)
+            return ControlResponse(status: 0, body: [])
+        }
+        return response
+    }
+
+    /// `respond`'s status and its body decoded to a dictionary.
+    func call(_ method: String, _ target: String, body: String = "",
+              file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any]) {
+        let response = respond(method, target, body: body, file: file, line: line)
+        return (response.status, StoreFixtures.object(response.body))
     }
 }

@@ -1,0 +1,29 @@
+/// What a query of a store kept in a `SequenceRing` found: `DeliveryQueryResult` and
+/// `ConnectionEventQueryResult` are this with their element type.
+public struct SequenceQueryResult<Element> {
+    /// The matching elements, oldest first.
+    public var elements: [Element]
+    /// True when more elements matched than the limit allowed (continue with `after` set to the
+    /// last returned `seq`).
+    public var more: Bool
+    /// Elements the ring dropped to make room since the last clear: the answer may be missing
+    /// matches when this is non-zero.
+    public var evicted: UInt64
+    /// The newest sequence number ever assigned (0 when none): a cursor for the next `after`.
+    public var lastSeq: UInt64
+
+    /// Memberwise initializer.
+    public init(elements: [Element], more: Bool, evicted: UInt64, lastSeq: UInt64) {
+        self.elements = elements
+        self.more = more
+        self.evicted = evicted
+        self.lastSeq = lastSeq
+    }
+
+    /// The same answer with `transform` applied to each element.
+    func map<T>(_ transform: (Element) -> T) -> SequenceQueryResult<T> {
+        SequenceQueryResult<T>(elements: elements.map(transform), more: more, evicted: evicted, lastSeq: lastSeq)
+    }
+}
+
+extension SequenceQueryResult: Sendable where Element: Sendable {}
