@@ -1,5 +1,3 @@
-import Glibc
-
 /// What one connection's previous request looked like, so that a request repeating it skips work
 /// whose result depends on the repeated bytes alone: parsing the body, checking the device token,
 /// redacting `authorization`; and so that its record shares the previous record's storage for
@@ -36,7 +34,7 @@ public final class RequestMemo {
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last body
     /// seen, else `inspect(body)`, which is remembered.
     func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome {
-        if let outcome, RequestMemo.equal(body, self.body) {
+        if let outcome, UTF8Bytes.equal(body, self.body) {
             payloadHits += 1
             return outcome
         }
@@ -60,7 +58,7 @@ public final class RequestMemo {
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
         if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
-           UTF8Bytes.with(text, { a in UTF8Bytes.with(tokenText) { b in RequestMemo.equal(a, b) } }) {
+           UTF8Bytes.equal(text, tokenText) {
             return normalizedToken
         }
         normalizedToken = DeviceTokenRule.normalized(text, options: options)
@@ -78,14 +76,5 @@ public final class RequestMemo {
         redactedAuthorization = AuthorizationRedaction.redact(value)
         authorization = value
         return redactedAuthorization
-    }
-
-    /// Byte equality with one `memcmp` (shared storage compares equal at once).
-    private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in equal(x, y) } }
-    }
-
-    private static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        x.count == y.count && (x.baseAddress == y.baseAddress || x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 }

@@ -10,12 +10,20 @@ enum UTF8Bytes {
     /// tells apart what a client sent differently: a memo or filter must not merge them.
     @inline(__always)
     static func equal<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
-        with(a) { x in
-            with(b) { y in
-                x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
-                    || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
-        }
+        with(a) { x in with(b) { y in equal(x, y) } }
+    }
+
+    /// Byte equality of two arrays (request bodies), as for text.
+    @inline(__always)
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in equal(x, y) } }
+    }
+
+    /// One `memcmp`; shared storage compares equal at once.
+    @inline(__always)
+    static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
+            || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 
     /// `equal` for optionals: both nil, or both present with the same bytes.
