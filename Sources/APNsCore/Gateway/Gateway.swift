@@ -37,7 +37,7 @@ public final class Gateway: Sendable {
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
     ///     parsed again, a repeated device token not checked again, a repeated header list not
-    ///     redacted again, and the record shares what repeats; `nil` does everything.
+    ///     redacted again; `nil` does everything.
     ///   - authorize: the credential check, given what validation parsed; it returns nil when the
     ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken

@@ -1,19 +1,18 @@
 /// What one connection's previous request looked like, so that a request repeating it skips work
 /// whose result depends on the repeated bytes alone: parsing the body, checking the device token,
-/// redacting `authorization`; and so that its record shares the previous record's storage for
-/// the parts that repeat (body, device token, header list) instead of holding a copy.
+/// redacting `authorization` (the store keeps its own compact copy of each record either way).
 ///
 /// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
 /// and a token-authenticated connection sends the same provider token for up to an hour. A
 /// body's outcome (its `PayloadFacts`, or the parser's message) is a pure function of its bytes,
 /// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
 /// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
-/// pure function of the header value; a repeat reuses the redacted string, which its records
-/// then share. A repeated device token reuses its checked, lowercased form. Anything different is
-/// computed as before and replaces what is remembered.
+/// pure function of the header value; a repeat reuses the redacted string. A repeated device
+/// token reuses its checked, lowercased form. Anything different is computed as before and
+/// replaces what is remembered.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
-/// body alive (the record usually shares its storage) until the next one replaces it.
+/// body alive until the next one replaces it.
 public final class RequestMemo {
     private var body: [UInt8] = []
     private var outcome: PayloadInspector.Outcome?
