@@ -156,7 +156,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         let names = PushType.allCases.map(\.rawValue)
         guard let text = try object.optional("pushType", String.self, expected: "one of \(names.joined(separator: ", "))") else { return nil }
         guard let type = PushType(rawValue: text) else {
-            let near = ClosestMatch.find(text, among: names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(text, among: names)
             throw FaultRuleError(field: object.field("pushType"),
                                  message: "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))")
         }

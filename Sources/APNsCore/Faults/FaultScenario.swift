@@ -48,7 +48,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                              nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) throws(FaultRuleError) -> [FaultRule] {
         guard let scenario = FaultScenario(rawValue: name) else {
             let names = allCases.map(\.rawValue)
-            let near = ClosestMatch.find(name, among: names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(name, among: names)
             throw FaultRuleError(field: "scenario",
                                  message: "unknown scenario \(JSONValue.quoted(name))\(near); expected one of \(names.joined(separator: ", "))")
         }
