@@ -30,13 +30,9 @@ CA_DAYS=10950      # ~30 years
 CLIENT_DAYS=7300   # ~20 years
 APP="com.example.app"
 
-command -v openssl >/dev/null 2>&1 || { echo "error: openssl not found in PATH" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=lib.sh
+. "$ROOT/tls/lib.sh"  # $WORK, $START, newkey, sign
 mkdir -p "$WORK/out/unlisted"
-
-newkey() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1"; }
 
 # --- Provider (token) keys ------------------------------------------------------
 # key id | team id | scope | topics (comma-separated) | environments | related key
@@ -96,33 +92,6 @@ keyUsage               = critical, keyCertSign, cRLSign, digitalSignature
 subjectKeyIdentifier   = hash
 authorityKeyIdentifier = keyid:always
 EOF
-
-: >"$WORK/index.txt"
-cat >"$WORK/signing.cnf" <<EOF
-[ ca ]
-default_ca = client_ca
-[ client_ca ]
-database        = $WORK/index.txt
-new_certs_dir   = $WORK
-rand_serial     = yes
-default_md      = sha256
-policy          = policy_any
-unique_subject  = no
-copy_extensions = none
-email_in_dn     = no
-[ policy_any ]
-commonName             = supplied
-UID                    = optional
-organizationName       = optional
-EOF
-
-START="$(date -u -d '1 day ago' +%Y%m%d%H%M%SZ 2>/dev/null || date -u -v-1d +%Y%m%d%H%M%SZ)"
-
-sign() { # sign <log-name> <openssl ca args...>
-    local log="$WORK/$1.log"; shift
-    openssl ca -batch -notext -preserveDN -rand_serial -config "$WORK/signing.cnf" "$@" 2>"$log" \
-        || { cat "$log" >&2; exit 1; }
-}
 
 newkey "$WORK/out/client-ca-key.pem"
 openssl req -new -config "$WORK/ca.cnf" -key "$WORK/out/client-ca-key.pem" -out "$WORK/ca.csr"

@@ -24,10 +24,8 @@ ORG="MockAPNs TEST ONLY - DO NOT TRUST IN PRODUCTION"
 CA_DAYS=10950      # ~30 years
 SERVER_DAYS=7300   # ~20 years
 
-command -v openssl >/dev/null 2>&1 || { echo "error: openssl not found in PATH" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=lib.sh
+. "$DIR/lib.sh"  # $WORK, $START, newkey, sign
 
 # --- OpenSSL configuration ---------------------------------------------------
 cat >"$WORK/ca.cnf" <<EOF
@@ -74,52 +72,17 @@ IP.1  = 127.0.0.1
 IP.2  = ::1
 EOF
 
-# Minimal "openssl ca" setup. Used instead of "openssl x509 -req" because it
-# can backdate notBefore (OpenSSL 3.0's req/x509 commands cannot), so clients
-# whose clock lags a little (VMs, containers) still accept fresh certificates.
-: >"$WORK/index.txt"
-cat >"$WORK/signing.cnf" <<EOF
-[ ca ]
-default_ca = mockapns_ca
-
-[ mockapns_ca ]
-database        = $WORK/index.txt
-new_certs_dir   = $WORK
-serial          = $WORK/serial
-rand_serial     = yes
-default_md      = sha256
-policy          = policy_any
-unique_subject  = no
-copy_extensions = none
-email_in_dn     = no
-
-[ policy_any ]
-organizationName       = optional
-organizationalUnitName = optional
-commonName             = supplied
-EOF
-
-# notBefore = 1 day ago (GNU date first, then BSD/macOS date).
-START="$(date -u -d '1 day ago' +%Y%m%d%H%M%SZ 2>/dev/null || date -u -v-1d +%Y%m%d%H%M%SZ)"
-
-sign() { # sign <log-name> <openssl ca args...>
-    local log="$WORK/$1.log"; shift
-    openssl ca -batch -notext -preserveDN -rand_serial -config "$WORK/signing.cnf" \
-        -startdate "$START" "$@" 2>"$log" || { cat "$log" >&2; exit 1; }
-}
-
 # --- CA ------------------------------------------------------------------------
-# EC P-256 keys, written as unencrypted PKCS#8 ("BEGIN PRIVATE KEY").
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/ca-key.pem"
+newkey "$WORK/ca-key.pem"
 openssl req -new -config "$WORK/ca.cnf" -key "$WORK/ca-key.pem" -out "$WORK/ca.csr"
-sign ca -selfsign -keyfile "$WORK/ca-key.pem" -days "$CA_DAYS" \
+sign ca -selfsign -keyfile "$WORK/ca-key.pem" -startdate "$START" -days "$CA_DAYS" \
     -extfile "$WORK/ca.cnf" -extensions v3_ca \
     -in "$WORK/ca.csr" -out "$WORK/ca.pem"
 
 # --- Server ----------------------------------------------------------------------
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/server-key.pem"
+newkey "$WORK/server-key.pem"
 openssl req -new -config "$WORK/server.cnf" -key "$WORK/server-key.pem" -out "$WORK/server.csr"
-sign server -cert "$WORK/ca.pem" -keyfile "$WORK/ca-key.pem" -days "$SERVER_DAYS" \
+sign server -cert "$WORK/ca.pem" -keyfile "$WORK/ca-key.pem" -startdate "$START" -days "$SERVER_DAYS" \
     -extfile "$WORK/server.cnf" -extensions v3_server \
     -in "$WORK/server.csr" -out "$WORK/server.pem"
 

@@ -34,6 +34,6 @@ final class AcceptedToken: Sendable {
     /// Whether a push with `authorization`, checked with these settings, repeats this one.
     func repeats(_ authorization: String, keys: KeyStore, mode: AuthMode, environment: APNsEnvironment) -> Bool {
         self.keys === keys && self.mode == mode && self.environment == environment 
-            && self.authorization.utf8.elementsEqual(authorization.utf8)  // bytes: `==` merges equivalent text
+            && UTF8Bytes.equal(self.authorization, authorization)  // bytes: `==` merges equivalent text
     }
 }

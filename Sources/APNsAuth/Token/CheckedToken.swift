@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One token string after the expensive work: parsed, its key looked up, its signature
 /// verified. Kept in `TokenConnectionState` so a connection reusing a token pays once; a class
 /// so that the per-push path retains one reference instead of copying the parsed token.
@@ -24,6 +26,6 @@ final class CheckedToken: Sendable {
 
     /// Whether this check applies to `jwt` against `keys`.
     func matches(_ jwt: Substring, _ keys: KeyStore) -> Bool {
-        self.keys === keys && self.jwt.utf8.elementsEqual(jwt.utf8)  // bytes: `==` merges equivalent text
+        self.keys === keys && UTF8Bytes.equal(self.jwt, jwt)  // bytes: `==` merges equivalent text
     }
 }

@@ -116,7 +116,7 @@ public enum TokenAuthenticator {
             state.scopeKey = key
             state.scopeTopic = topic
         }
-        let changesToken = state.current.map { !$0.jwt.utf8.elementsEqual(checked.jwt.utf8) } ?? true
+        let changesToken = state.current.map { !UTF8Bytes.equal($0.jwt, checked.jwt) } ?? true
         if changesToken, let since = state.currentTokenSince, nowSeconds - since < policy.minimumRefreshInterval {
             return reject(.tooManyProviderTokenUpdates,
                           "new token \(Int(nowSeconds - since)) s after the previous one (minimum \(Int(policy.minimumRefreshInterval)) s)")
@@ -125,7 +125,7 @@ public enum TokenAuthenticator {
         if changesToken {
             state.current = checked
             state.currentTokenSince = nowSeconds
-            if let candidate = state.candidate, candidate.jwt.utf8.elementsEqual(checked.jwt.utf8) { state.candidate = nil }
+            if let candidate = state.candidate, UTF8Bytes.equal(candidate.jwt, checked.jwt) { state.candidate = nil }
         } else if state.current?.keys !== keys {
             state.current = checked  // re-checked against a new key store
         }

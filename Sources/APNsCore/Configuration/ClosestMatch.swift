@@ -13,6 +13,12 @@ enum ClosestMatch {
         return best?.candidate
     }
 
+    /// ` (did you mean "<nearest>"?)` for the candidate `find` picks, quoted by `quote` (JSON
+    /// quotes by default; the command line uses single quotes), or "" when none is near.
+    static func hint(_ input: String, among candidates: [String], quote: (String) -> String = JSONValue.quoted) -> String {
+        find(input, among: candidates).map { " (did you mean \(quote($0))?)" } ?? ""
+    }
+
     /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
     /// transpositions each cost 1.
     static func editDistance(_ a: String, _ b: String) -> Int {

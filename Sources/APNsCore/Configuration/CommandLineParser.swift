@@ -58,7 +58,7 @@ public enum CommandLineParser {
         var rest = args[...]
         if let first = rest.first, !first.hasPrefix("-") {
             guard first == "serve" else {
-                let suggestion = ClosestMatch.find(first, among: commands).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = ClosestMatch.hint(first, among: commands, quote: { "'\($0)'" })
                 throw CommandLineError(message: "unknown command '\(first)'\(suggestion); commands: \(commands.joined(separator: ", "))")
             }
             rest = rest.dropFirst()
@@ -84,7 +84,7 @@ public enum CommandLineParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name }) else {
-                let suggestion = ClosestMatch.find(name, among: options.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = ClosestMatch.hint(name, among: options.map(\.name), quote: { "'\($0)'" })
                 throw CommandLineError(message: "unknown option '\(name)'\(suggestion)")
             }
             guard values[name] == nil else {
@@ -266,7 +266,7 @@ public enum CommandLineParser {
     where Choice: RawRepresentable & CaseIterable, Choice.RawValue == String {
         if let value = Choice(rawValue: text) { return value }
         let names = Choice.allCases.map(\.rawValue)
-        let suggestion = ClosestMatch.find(text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = ClosestMatch.hint(text, among: names, quote: { "'\($0)'" })
         throw CommandLineError(message: "\(option): expected one of \(names.joined(separator: ", ")), got '\(text)'\(suggestion)")
     }
 }

@@ -16,7 +16,7 @@ struct JSONObjectReader {
         for member in members {
             let field = Self.join(path, member.key)
             guard keys.contains(member.key) else {
-                let suggestion = ClosestMatch.find(member.key, among: keys).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+                let suggestion = ClosestMatch.hint(member.key, among: keys)
                 throw ConfigurationError(field: field,
                                          message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
             }

@@ -5,7 +5,7 @@ extension FaultAction {
         let object = try FaultObjectReader(decoder, keys: nil)
         let type = try object.required("type", String.self, expected: "one of \(Self.typeNames.joined(separator: ", "))")
         guard Self.typeNames.contains(type) else {
-            let near = ClosestMatch.find(type, among: Self.typeNames).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(type, among: Self.typeNames)
             throw FaultRuleError(field: object.field("type"),
                                  message: "unknown action \(JSONValue.quoted(type))\(near); "
                                      + "expected one of \(Self.typeNames.joined(separator: ", "))")

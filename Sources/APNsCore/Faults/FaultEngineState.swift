@@ -22,7 +22,7 @@ struct FaultEngineState {
     mutating func prepare(_ rule: FaultRule, taken: Set<String>, path: String) throws(FaultRuleError) -> FaultRule {
         try rule.validate(at: path)
         var rule = rule
-        rule.match = rule.match.normalized()
+        rule.match.normalize()
         if let id = rule.id {
             guard !taken.contains(id), !rules.contains(where: { $0.id == id }) else {
                 throw FaultRuleError(field: FaultRuleError.join(path, "id"), message: "\(JSONValue.quoted(id)) is already in use")

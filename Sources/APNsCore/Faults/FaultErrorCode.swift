@@ -51,7 +51,7 @@ public struct FaultErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cus
         switch value {
         case .string(let text):
             guard let code = FaultErrorCode(name: text) else {
-                let near = ClosestMatch.find(text, among: Self.names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+                let near = ClosestMatch.hint(text, among: Self.names)
                 throw FaultRuleError(field: path, message: "unknown error code \(JSONValue.quoted(text))\(near); expected \(Self.expected)")
             }
             self = code

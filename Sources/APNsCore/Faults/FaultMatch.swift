@@ -61,8 +61,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
                 headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
                 nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
                 from: FaultInstant? = nil, until: FaultInstant? = nil) {
-        self.token = token?.lowercased()
-        self.tokenPrefix = tokenPrefix?.lowercased()
+        self.token = token
+        self.tokenPrefix = tokenPrefix
         self.topic = topic
         self.pushType = pushType
         self.priority = priority
@@ -72,7 +72,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         self.teamId = teamId
         self.connection = connection
         self.nthConnection = nthConnection
-        self.headers = headers.map { Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }) }
+        self.headers = headers
         self.payload = payload
         self.nth = nth
         self.everyKth = everyKth
@@ -80,18 +80,18 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         self.seed = seed
         self.from = from
         self.until = until
+        normalize()
     }
 
     /// True when no condition is given.
     public var isEmpty: Bool { self == FaultMatch() }
 
-    /// The same match with token and header names lowercased, as they are compared.
-    func normalized() -> FaultMatch {
-        var copy = self
-        copy.token = token?.lowercased()
-        copy.tokenPrefix = tokenPrefix?.lowercased()
-        copy.headers = headers.map { Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }) }
-        return copy
+    /// Lowercases the token, the token prefix and header names, as they are compared: done by
+    /// `init`, and again when a rule is added (its properties may have been set since).
+    mutating func normalize() {
+        token = token?.lowercased()
+        tokenPrefix = tokenPrefix?.lowercased()
+        headers = headers.map { Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }) }
     }
 
     func validate(at path: String) throws(FaultRuleError) {
@@ -156,7 +156,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         let names = PushType.allCases.map(\.rawValue)
         guard let text = try object.optional("pushType", String.self, expected: "one of \(names.joined(separator: ", "))") else { return nil }
         guard let type = PushType(rawValue: text) else {
-            let near = ClosestMatch.find(text, among: names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(text, among: names)
             throw FaultRuleError(field: object.field("pushType"),
                                  message: "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))")
         }

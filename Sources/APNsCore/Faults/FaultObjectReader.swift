@@ -22,7 +22,7 @@ struct FaultObjectReader {
     /// Refuses any key not in `keys`.
     func allow(_ keys: [String]) throws(FaultRuleError) {
         for key in container.allKeys.map(\.stringValue).sorted() where !keys.contains(key) {
-            let suggestion = ClosestMatch.find(key, among: keys).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let suggestion = ClosestMatch.hint(key, among: keys)
             throw FaultRuleError(field: field(key),
                                  message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
         }

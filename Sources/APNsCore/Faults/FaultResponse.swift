@@ -50,7 +50,7 @@ public struct FaultResponse: Sendable, Hashable {
         let reasonText = try object.required("reason", String.self, expected: "an APNs reason such as \"ServiceUnavailable\"")
         guard let reason = Reason(rawValue: reasonText) else {
             let names = Reason.allCases.map(\.rawValue)
-            let near = ClosestMatch.find(reasonText, among: names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(reasonText, among: names)
             throw FaultRuleError(field: object.field("reason"),
                                  message: "unknown reason \(JSONValue.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))")
         }

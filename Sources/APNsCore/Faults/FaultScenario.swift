@@ -48,7 +48,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                              nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) throws(FaultRuleError) -> [FaultRule] {
         guard let scenario = FaultScenario(rawValue: name) else {
             let names = allCases.map(\.rawValue)
-            let near = ClosestMatch.find(name, among: names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
+            let near = ClosestMatch.hint(name, among: names)
             throw FaultRuleError(field: "scenario",
                                  message: "unknown scenario \(JSONValue.quoted(name))\(near); expected one of \(names.joined(separator: ", "))")
         }
@@ -96,37 +96,36 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         let values: [String: ControlJSON]
 
         func integer(_ key: String, in range: ClosedRange<Int64>) throws(FaultRuleError) -> Int64? {
-            guard let value = values[key], value != .null else { return nil }
-            let number: Int64?
-            switch value {
-            case .int(let n): number = n
-            case .uint(let n): number = Int64(exactly: n)
-            case .double(let d): number = Int64(exactly: d)
-            default: number = nil
+            try read(key, in: range, expected: "expected an integer from \(range.lowerBound) to \(range.upperBound)") {
+                switch $0 {
+                case .int(let n): n
+                case .uint(let n): Int64(exactly: n)
+                case .double(let d): Int64(exactly: d)
+                default: nil
+                }
             }
-            guard let number, range.contains(number) else {
-                throw FaultRuleError(field: "parameters.\(key)",
-                                     message: "expected an integer from \(range.lowerBound) to \(range.upperBound), "
-                                         + "got \(FaultRuleError.render(value))")
-            }
-            return number
         }
 
         func number(_ key: String, in range: ClosedRange<Double>) throws(FaultRuleError) -> Double? {
+            try read(key, in: range, expected: "must be within \(Self.plain(range.lowerBound)) and \(Self.plain(range.upperBound))") {
+                switch $0 {
+                case .int(let n): Double(n)
+                case .uint(let n): Double(n)
+                case .double(let d): d
+                default: nil
+                }
+            }
+        }
+
+        /// The value of `key` as `convert` reads it; nil when absent or `null`; fails with
+        /// `expected` when it cannot be read or is outside `range`.
+        private func read<T>(_ key: String, in range: ClosedRange<T>, expected: String,
+                             _ convert: (ControlJSON) -> T?) throws(FaultRuleError) -> T? {
             guard let value = values[key], value != .null else { return nil }
-            let number: Double?
-            switch value {
-            case .int(let n): number = Double(n)
-            case .uint(let n): number = Double(n)
-            case .double(let d): number = d
-            default: number = nil
+            guard let converted = convert(value), range.contains(converted) else {
+                throw FaultRuleError(field: "parameters.\(key)", message: "\(expected), got \(FaultRuleError.render(value))")
             }
-            guard let number, range.contains(number) else {
-                throw FaultRuleError(field: "parameters.\(key)",
-                                     message: "must be within \(Self.plain(range.lowerBound)) and "
-                                         + "\(Self.plain(range.upperBound)), got \(FaultRuleError.render(value))")
-            }
-            return number
+            return converted
         }
 
         private static func plain(_ value: Double) -> String {

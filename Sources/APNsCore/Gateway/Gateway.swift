@@ -37,7 +37,7 @@ public final class Gateway: Sendable {
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
     ///     parsed again, a repeated device token not checked again, a repeated header list not
-    ///     redacted again, and the record shares what repeats; `nil` does everything.
+    ///     redacted again; `nil` does everything.
     ///   - authorize: the credential check, given what validation parsed; it returns nil when the
     ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
@@ -71,8 +71,8 @@ public final class Gateway: Sendable {
         if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
                                                  identity: identity, nowMilliseconds: Int64(now * 1000)))
-            if let fault {
-                answer = Gateway.answer(for: fault.action, normally: answer)
+            if let fault, let replaced = Gateway.answer(for: fault.action) {
+                answer = replaced
                 verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
             }
         }
@@ -93,15 +93,7 @@ public final class Gateway: Sendable {
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's
     /// result is the gateway's own (used to tell accepted pushes for stream profiles).
-    public static func answersNormally(_ action: FaultAction) -> Bool {
-        switch action {
-        case .settings, .withholdWindowUpdate, .sequence, .rateLimit: return true
-        case .delay(_, let then): return then.map(answersNormally) ?? true
-        case .goaway(let goaway): return goaway.when == .afterResponse
-        case .close(let moment), .reset(let moment): return moment == .afterResponse
-        case .respond, .sickConnection, .noResponse, .resetStream: return false
-        }
-    }
+    public static func answersNormally(_ action: FaultAction) -> Bool { answer(for: action) == nil }
 
     /// What the stream is answered: status (0 for no answer), reason and 410 timestamp.
     struct Answer {
@@ -110,22 +102,24 @@ public final class Gateway: Sendable {
         var timestamp: Int64?
     }
 
-    /// The answer a fault leads to: its own response, the normal one after a delay or before a
-    /// connection action that comes after the response, or none.
-    static func answer(for action: FaultAction, normally: Answer) -> Answer {
+    /// The answer a fault puts in place of the normal one: its own response, or none (status 0);
+    /// nil when the normal answer stands (after a delay, or before a connection action that comes
+    /// after the response).
+    static func answer(for action: FaultAction) -> Answer? {
+        let none = Answer(status: 0, reason: nil, timestamp: nil)
         switch action {
         case .respond(let response), .sickConnection(let response):
             return Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
         case .delay(_, let then):
-            return then.map { answer(for: $0, normally: normally) } ?? normally
+            return then.flatMap(answer(for:))
         case .noResponse, .resetStream:
-            return Answer(status: 0, reason: nil, timestamp: nil)
+            return none
         case .goaway(let goaway):
-            return goaway.when == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
+            return goaway.when == .afterResponse ? nil : none
         case .close(let moment), .reset(let moment):
-            return moment == .afterResponse ? normally : Answer(status: 0, reason: nil, timestamp: nil)
+            return moment == .afterResponse ? nil : none
         case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
-            return normally
+            return nil
         }
     }
 

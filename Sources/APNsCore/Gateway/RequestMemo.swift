@@ -1,21 +1,18 @@
-import Glibc
-
 /// What one connection's previous request looked like, so that a request repeating it skips work
 /// whose result depends on the repeated bytes alone: parsing the body, checking the device token,
-/// redacting `authorization`; and so that its record shares the previous record's storage for
-/// the parts that repeat (body, device token, header list) instead of holding a copy.
+/// redacting `authorization` (the store keeps its own compact copy of each record either way).
 ///
 /// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
 /// and a token-authenticated connection sends the same provider token for up to an hour. A
 /// body's outcome (its `PayloadFacts`, or the parser's message) is a pure function of its bytes,
 /// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
 /// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
-/// pure function of the header value; a repeat reuses the redacted string, which its records
-/// then share. A repeated device token reuses its checked, lowercased form. Anything different is
-/// computed as before and replaces what is remembered.
+/// pure function of the header value; a repeat reuses the redacted string. A repeated device
+/// token reuses its checked, lowercased form. Anything different is computed as before and
+/// replaces what is remembered.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
-/// body alive (the record usually shares its storage) until the next one replaces it.
+/// body alive until the next one replaces it.
 public final class RequestMemo {
     private var body: [UInt8] = []
     private var outcome: PayloadInspector.Outcome?
@@ -36,7 +33,7 @@ public final class RequestMemo {
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last body
     /// seen, else `inspect(body)`, which is remembered.
     func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome {
-        if let outcome, RequestMemo.equal(body, self.body) {
+        if let outcome, UTF8Bytes.equal(body, self.body) {
             payloadHits += 1
             return outcome
         }
@@ -60,7 +57,7 @@ public final class RequestMemo {
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
         if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
-           UTF8Bytes.with(text, { a in UTF8Bytes.with(tokenText) { b in RequestMemo.equal(a, b) } }) {
+           UTF8Bytes.equal(text, tokenText) {
             return normalizedToken
         }
         normalizedToken = DeviceTokenRule.normalized(text, options: options)
@@ -78,14 +75,5 @@ public final class RequestMemo {
         redactedAuthorization = AuthorizationRedaction.redact(value)
         authorization = value
         return redactedAuthorization
-    }
-
-    /// Byte equality with one `memcmp` (shared storage compares equal at once).
-    private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in equal(x, y) } }
-    }
-
-    private static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        x.count == y.count && (x.baseAddress == y.baseAddress || x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 }

@@ -37,6 +37,6 @@ enum RegistryRule {
         guard let registered else { return true }
         if registered == topic { return true }
         guard let bundleID = TopicRule.bundleID(of: topic) else { return false }
-        return bundleID.utf8.elementsEqual(registered.utf8)
+        return UTF8Bytes.equal(bundleID, registered)
     }
 }

@@ -4,18 +4,36 @@ import Glibc
 /// checks the string's representation at every step; a buffer pointer does not, which makes the
 /// header and token rules several times faster. Native Swift strings (everything the transport
 /// builds) are contiguous; anything else is copied once.
-enum UTF8Bytes {
+package enum UTF8Bytes {
     /// Whether `a` and `b` hold the same UTF-8 bytes. Unlike `==`, which treats canonically
     /// equivalent text as equal (`é` precomposed and decomposed, `K` and the Kelvin sign), this
     /// tells apart what a client sent differently: a memo or filter must not merge them.
     @inline(__always)
     static func equal<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
-        with(a) { x in
-            with(b) { y in
-                x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
-                    || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
-        }
+        with(a) { x in with(b) { y in equal(x, y) } }
+    }
+
+    /// `equal` for APNsAuth's token caches: concrete, so a call from another module needs no
+    /// generic specialization.
+    package static func equal(_ a: String, _ b: String) -> Bool {
+        with(a) { x in with(b) { y in equal(x, y) } }
+    }
+
+    package static func equal(_ a: String, _ b: Substring) -> Bool {
+        with(a) { x in with(b) { y in equal(x, y) } }
+    }
+
+    /// Byte equality of two arrays (request bodies), as for text.
+    @inline(__always)
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in equal(x, y) } }
+    }
+
+    /// One `memcmp`; shared storage compares equal at once.
+    @inline(__always)
+    static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
+            || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 
     /// `equal` for optionals: both nil, or both present with the same bytes.

@@ -203,16 +203,7 @@ final class CommandLineParserTests: XCTestCase {
             ErrorRow(["--clock-ofset", "1"], "unknown option '--clock-ofset' (did you mean '--clock-offset'?)"),
             ErrorRow(["-4000"], "unknown option '-4000'"),
         ]
-        for row in rows {
-            do {
-                let command = try CommandLineParser.parse(row.input)
-                XCTFail("\(row.input) parsed as \(command)", line: row.line)
-            } catch {
-                row.check(error.message)
-                XCTAssertTrue(error.suggestsHelp, "\(row.input)", line: row.line)
-                XCTAssertEqual(error.description, "mock-apns: \(error.message)\nRun 'mock-apns --help' for usage.", line: row.line)
-            }
-        }
+        assertCommandLineErrors(rows, suggestsHelp: true)
     }
 
     func testConfigurationErrorsDoNotPointAtHelp() {
@@ -221,16 +212,7 @@ final class CommandLineParserTests: XCTestCase {
             ErrorRow(["--control", "0.0.0.0:2197"], "control: address 0.0.0.0:2197 conflicts with listeners[0] (127.0.0.1:2197)"),
             ErrorRow(["--config", "/nonexistent/mock-apns.json"], "/nonexistent/mock-apns.json: no such file"),
         ]
-        for row in rows {
-            do {
-                let command = try CommandLineParser.parse(row.input)
-                XCTFail("\(row.input) parsed as \(command)", line: row.line)
-            } catch {
-                row.check(error.message)
-                XCTAssertFalse(error.suggestsHelp, line: row.line)
-                XCTAssertEqual(error.description, "mock-apns: \(error.message)", line: row.line)
-            }
-        }
+        assertCommandLineErrors(rows, suggestsHelp: false)
     }
 
     // MARK: With a configuration file

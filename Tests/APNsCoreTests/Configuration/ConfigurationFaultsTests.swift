@@ -153,14 +153,6 @@ final class ConfigurationFaultsTests: XCTestCase {
             ErrorRow(["--fault-scenario", "flaky", "--fault-scenario", "token-expiry"], "option --fault-scenario given more than once"),
             ErrorRow(["--fault-scenario"], "option --fault-scenario needs a value (NAME)"),
         ]
-        for row in rows {
-            do {
-                let command = try CommandLineParser.parse(row.input)
-                XCTFail("\(row.input) parsed as \(command)", line: row.line)
-            } catch {
-                row.check(error.message)
-                XCTAssertTrue(error.suggestsHelp, "\(row.input)", line: row.line)
-            }
-        }
+        assertCommandLineErrors(rows, suggestsHelp: true)
     }
 }

@@ -31,6 +31,23 @@ struct ErrorRow<Input> {
     }
 }
 
+/// Checks that each row's arguments fail to parse with the row's message, pointing at `--help`
+/// or not as `suggestsHelp` says, and printed as `mock-apns: <message>` plus the help line when
+/// it points there.
+func assertCommandLineErrors(_ rows: [ErrorRow<[String]>], suggestsHelp: Bool, file: StaticString = #filePath) {
+    let help = suggestsHelp ? "\nRun 'mock-apns --help' for usage." : ""
+    for row in rows {
+        do {
+            let command = try CommandLineParser.parse(row.input)
+            XCTFail("\(row.input) parsed as \(command)", file: file, line: row.line)
+        } catch {
+            row.check(error.message, file: file)
+            XCTAssertEqual(error.suggestsHelp, suggestsHelp, "\(row.input)", file: file, line: row.line)
+            XCTAssertEqual(error.description, "mock-apns: \(error.message)\(help)", file: file, line: row.line)
+        }
+    }
+}
+
 /// A scratch directory removed when the test ends.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
     let directory = FileManager.default.temporaryDirectory

@@ -86,6 +86,26 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(outcome.fault?.action, .resetStream(.refusedStream))
     }
 
+    /// Which faults leave the push answered as the gateway would have answered it (the transport
+    /// counts those as accepted for stream profiles and token binding).
+    func testAnswersNormallyOnlyWhenTheFaultLeavesTheGatewaysAnswer() {
+        let respond = FaultAction.respond(FaultResponse(reason: .serviceUnavailable))
+        let normal: [FaultAction] = [
+            .settings(maxConcurrentStreams: 1), .withholdWindowUpdate(milliseconds: 10), .sequence([.pass]),
+            .rateLimit(FaultRateLimit(perSecond: 1)), .delay(milliseconds: 10, then: nil),
+            .delay(milliseconds: 10, then: .close(.afterResponse)), .goaway(GoawayFault(when: .afterResponse)),
+            .close(.afterResponse), .reset(.afterResponse),
+        ]
+        let replaced: [FaultAction] = [
+            respond, .sickConnection(FaultResponse(reason: .internalServerError)), .noResponse,
+            .resetStream(.refusedStream), .delay(milliseconds: 10, then: respond),
+            .delay(milliseconds: 10, then: .reset(.beforeResponse)), .goaway(GoawayFault(when: .beforeResponse)),
+            .close(.beforeResponse), .reset(.beforeResponse),
+        ]
+        for action in normal { XCTAssertTrue(Gateway.answersNormally(action), "\(action)") }
+        for action in replaced { XCTAssertFalse(Gateway.answersNormally(action), "\(action)") }
+    }
+
     func testAuthorizationValuesThatAreNotJWTsAreRedactedWhole() {
         XCTAssertEqual(AuthorizationRedaction.redact("bearer a.b.c"), "bearer a.b")
         XCTAssertEqual(AuthorizationRedaction.redact("secret-api-key"), "<redacted>")
