@@ -112,10 +112,11 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         if let after, event.seq <= after { return false }
         if let kinds, !kinds.contains(event.kind) { return false }
         if let connectionID, event.connectionID != connectionID { return false }
-        if let listener, event.listener != listener { return false }
+        // Bytes, as the deliveries filters: `!=` would match canonically equivalent text.
+        if let listener, !UTF8Bytes.equal(event.listener, listener) { return false }
         if let environment, event.environment != environment { return false }
         if let origin, event.origin.name != origin { return false }
-        if let ruleId, event.origin.ruleId != ruleId { return false }
+        if let ruleId, !UTF8Bytes.equal(event.origin.ruleId, ruleId) { return false }
         if since != nil || until != nil {
             let ms = event.epochMilliseconds
             if let since, ms < since { return false }
