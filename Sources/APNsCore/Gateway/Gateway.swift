@@ -14,7 +14,9 @@ public final class Gateway: Sendable {
     /// Fault rules, consulted for every push once validation and authentication are done.
     public let faults: FaultEngine
     private let clock: @Sendable () -> Double
-    private let makeID: @Sendable (_ uppercase: Bool) -> String
+    private let makeID: (@Sendable (_ uppercase: Bool) -> String)?
+    /// Makes the IDs when no `makeID` was given; it also says their bits (`CompactRecordTemplate`).
+    private let generator = UUIDGenerator()
 
     /// - Parameters:
     ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
@@ -28,8 +30,7 @@ public final class Gateway: Sendable {
         self.options = options
         self.faults = faults
         self.clock = clock
-        let generator = UUIDGenerator()
-        self.makeID = makeID ?? { generator.next(uppercase: $0) }
+        self.makeID = makeID
     }
 
     /// Decides, records and answers one request.
@@ -48,9 +49,18 @@ public final class Gateway: Sendable {
                        memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
-        var verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
+        // Read before validating: a registry change made meanwhile shows as a new generation.
+        let registryGeneration = registry.generation
+        var verdict: Verdict
+        if let repeated = memo?.repeatedVerdict(of: request, defaultTopic: defaultTopic,
+                                                registryGeneration: registryGeneration) {
+            verdict = repeated
+        } else {
+            verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
                                                 memo: memo, lookup: { registry.lookup($0) })
+            memo?.remember(request, defaultTopic: defaultTopic, registryGeneration: registryGeneration, verdict: verdict)
+        }
         var identity: CredentialIdentity?
         var connectionEnds = false
         if let result = authorize(verdict) {
@@ -62,9 +72,9 @@ public final class Gateway: Sendable {
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
-        let apnsID = verdict.apnsID ?? makeID(true)
-        let uniqueID = connection.environment == .sandbox ? makeID(false) : nil
-        let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
+        var apnsIDBits: UUIDGenerator.Bits?, uniqueIDBits: UUIDGenerator.Bits?
+        let apnsID = verdict.apnsID ?? newID(uppercase: true, bits: &apnsIDBits)
+        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false, bits: &uniqueIDBits) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -76,19 +86,47 @@ public final class Gateway: Sendable {
                 verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
             }
         }
-        let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
-                                    connectionID: connection.id, streamID: streamID, method: request.method,
-                                    path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
-                                    headers: headers, payload: request.body, payloadBytes: request.bodyLength,
-                                    status: answer.status,
-                                    reason: answer.status == 200 ? nil : answer.reason, identity: identity,
-                                    fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
-        let seq = store.append(record)
+        let recordedReason = answer.status == 200 ? nil : answer.reason
+        let seq: UInt64
+        // A push repeating the previous one without a fault: its record is the previous record
+        // with the per-push fields rewritten (`CompactRecordTemplate`).
+        let key = memo == nil || fault != nil ? nil : RequestMemo.RecordKey(
+            connectionID: connection.id, listener: connection.listener, environment: connection.environment,
+            status: answer.status, reason: recordedReason, identity: identity, apnsIDGenerated: verdict.apnsID == nil)
+        if let memo, let key, let compact = memo.repeatedRecord(key: key, receivedAt: now, streamID: streamID, apnsID: apnsID,
+                                                                 apnsIDBits: apnsIDBits, uniqueID: uniqueID,
+                                                                 uniqueIDBits: uniqueIDBits) {
+            seq = store.append(compact, status: answer.status, reason: recordedReason)
+        } else {
+            let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
+            let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
+                                        connectionID: connection.id, streamID: streamID, method: request.method,
+                                        path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
+                                        headers: headers, payload: request.body, payloadBytes: request.bodyLength,
+                                        status: answer.status, reason: recordedReason, identity: identity,
+                                        fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
+            if let memo, let key {
+                let (compact, landmarks) = CompactRecord.encoded(record)
+                memo.remember(record: compact, landmarks: landmarks, key: key)
+                seq = store.append(compact, status: answer.status, reason: recordedReason)
+            } else {
+                seq = store.append(record)
+            }
+        }
         let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
                                                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                                                 status: answer.status == 0 ? nil : answer.status)
         return GatewayOutcome(response: response, seq: seq, fault: fault,
                               connectionEndReason: connectionEnds ? verdict.reason : nil)
+    }
+
+    /// A new UUID string, from `makeID` when one was given; else from the generator, which also
+    /// sets `bits`.
+    private func newID(uppercase: Bool, bits: inout UUIDGenerator.Bits?) -> String {
+        if let makeID { return makeID(uppercase) }
+        let id = generator.nextUUID(uppercase: uppercase)
+        bits = id.bits
+        return id.text
     }
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's

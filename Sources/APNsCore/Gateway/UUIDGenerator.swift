@@ -17,12 +17,38 @@ public final class UUIDGenerator: Sendable {
 
     /// A new UUID, e.g. `5CEB1110-A7CE-4F34-94CD-1B8A9C6DF677`, uppercase when `uppercase`.
     public func next(uppercase: Bool) -> String {
+        nextUUID(uppercase: uppercase).text
+    }
+
+    /// A new UUID as text (as `next(uppercase:)`) and as its 128 bits, so that the record can
+    /// store it without parsing the text back.
+    func nextUUID(uppercase: Bool) -> Value {
         let base = counter.add(2, ordering: .relaxed).oldValue
         var high = UUIDGenerator.mix(base &* key)
         var low = UUIDGenerator.mix((base &+ 1) &* key)
         high = (high & ~0xF000) | 0x4000                          // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000 // variant 10
-        return UUIDGenerator.format(high: high, low: low, uppercase: uppercase)
+        return Value(text: UUIDGenerator.format(high: high, low: low, uppercase: uppercase),
+                     bits: Bits(high: high, low: low, uppercase: uppercase))
+    }
+
+    /// A generated UUID.
+    struct Value {
+        var text: String
+        var bits: Bits
+    }
+
+    /// The 128 bits of a UUID, `high` its first 8 bytes (big-endian), and the letter case of its text.
+    struct Bits {
+        var high: UInt64
+        var low: UInt64
+        var uppercase: Bool
+
+        /// Whether the text has letters: some hex digit is 10 or more (bit 3 and bit 2 or 1 set).
+        var hasLetters: Bool {
+            let mask: UInt64 = 0x8888_8888_8888_8888
+            return (high & (high << 1 | high << 2) & mask) | (low & (low << 1 | low << 2) & mask) != 0
+        }
     }
 
     /// The 128 bits `high ‖ low` as a UUID string, 8-4-4-4-12 hex digits, eight digits at a

@@ -4,6 +4,7 @@ import Synchronization
 /// changed through the control API; read by validation on every push (`lookup`).
 public final class DeviceRegistry: Sendable {
     private let devices: Mutex<[String: DeviceRegistration]>
+    private let changes = Atomic<UInt64>(0)
 
     /// Creates a registry holding `devices` (tokens lowercased; a later duplicate replaces an
     /// earlier one).
@@ -16,6 +17,12 @@ public final class DeviceRegistry: Sendable {
         }
         self.devices = Mutex(table)
     }
+
+    /// A number that changes whenever a registration is added, replaced or removed (not by
+    /// lookups); read without the lock. A verdict computed when it had some value holds for the
+    /// same request while it keeps that value (`RequestMemo`'s repeated pushes). Read it before
+    /// the lookups it vouches for: a change made meanwhile then shows as a new value next time.
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// The registration of `token`, or `nil` when unknown. Hot path: one dictionary lookup under
     /// the lock. Pass the token lowercase (as `Verdict.deviceToken` is); a token with uppercase
@@ -46,7 +53,10 @@ public final class DeviceRegistry: Sendable {
     public func put(_ device: DeviceRegistration) -> Bool {
         var device = device
         device.token = device.token.lowercased()
-        let old = devices.withLock { $0.updateValue(device, forKey: device.token) }
+        let old = devices.withLock { table in
+            defer { changes.add(1, ordering: .releasing) }
+            return table.updateValue(device, forKey: device.token)
+        }
         return old == nil
     }
 
@@ -54,7 +64,10 @@ public final class DeviceRegistry: Sendable {
     @discardableResult
     public func remove(token: String) -> Bool {
         let lower = token.lowercased()
-        return devices.withLock { $0.removeValue(forKey: lower) } != nil
+        return devices.withLock { table in
+            defer { changes.add(1, ordering: .releasing) }
+            return table.removeValue(forKey: lower)
+        } != nil
     }
 
     /// Removes every registration and returns how many there were.
@@ -63,6 +76,7 @@ public final class DeviceRegistry: Sendable {
         let old = devices.withLock { table -> [String: DeviceRegistration] in
             let old = table
             table = [:]
+            changes.add(1, ordering: .releasing)
             return old
         }
         return old.count

@@ -55,15 +55,35 @@ struct CompactRecord: Sendable {
     /// Encodes `record` (its `seq` is not kept). On the request path: about a microsecond, one
     /// allocation (the array itself; the scratch buffer is on the stack for usual records).
     init(_ record: borrowing DeliveryRecord) {
+        self = CompactRecord.encoded(record).record
+    }
+
+    /// Wraps bytes already in the compact layout (`CompactRecordTemplate`).
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Encodes `record`, and says where the fields that change between otherwise equal pushes
+    /// landed, for `CompactRecordTemplate`.
+    static func encoded(_ record: borrowing DeliveryRecord) -> (record: CompactRecord, landmarks: Landmarks) {
         let size = CompactRecord.maximumSize(of: record)
-        bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
             var w = CompactRecordWriter(buffer)
-            CompactRecord.write(record, to: &w)
-            return w.finish()
+            let landmarks = CompactRecord.write(record, to: &w)
+            return (CompactRecord(bytes: w.finish()), landmarks)
         }
     }
 
-    private static func write(_ record: borrowing DeliveryRecord, to w: inout CompactRecordWriter) {
+    /// Where `write` put the per-push fields: the stream id's varint (`streamID`, a byte range),
+    /// and the string tags of the answered `apns-id` and of `apns-unique-id` (nil when absent).
+    /// `receivedAt` is always at `Offset.receivedAt`.
+    struct Landmarks {
+        var streamID: Range<Int>
+        var apnsID: Int
+        var uniqueID: Int?
+    }
+
+    private static func write(_ record: borrowing DeliveryRecord, to w: inout CompactRecordWriter) -> Landmarks {
         let verdict = record.verdict
         var flags: UInt8 = record.environment == .production ? Flag.production : 0
         if verdict.timestamp != nil { flags |= Flag.timestamp }
@@ -81,7 +101,9 @@ struct CompactRecord: Sendable {
         w.fixed64(record.receivedAt.bitPattern)
         w.signed(Int64(record.status))
         w.varint(record.connectionID)
+        let streamStart = w.position
         w.signed(Int64(record.streamID))
+        let streamID = streamStart..<w.position
         w.signed(Int64(record.payloadBytes))
 
         // The path, then the token it carries (the verdict's token is usually those very bytes).
@@ -118,6 +140,7 @@ struct CompactRecord: Sendable {
 
         w.string(record.listener)
         w.string(record.method)
+        let uniqueIDAt = record.uniqueID == nil ? nil : w.position
         w.string(record.uniqueID)
         if let timestamp = verdict.timestamp { w.signed(timestamp) }
         if let priority = verdict.priority { w.signed(Int64(priority)) }
@@ -146,6 +169,7 @@ struct CompactRecord: Sendable {
             w.string(fault.description)
         }
         w.blob(record.payload)
+        return Landmarks(streamID: streamID, apnsID: answeredIDAt, uniqueID: uniqueIDAt)
     }
 
     /// The record with sequence number `seq`.

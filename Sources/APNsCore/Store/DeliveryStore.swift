@@ -37,7 +37,13 @@ public final class DeliveryStore: Sendable {
     public func append(_ record: consuming DeliveryRecord) -> UInt64 {
         let status = record.status
         let reason = record.reason
-        var compact = CompactRecord(record)
+        return append(CompactRecord(record), status: status, reason: reason)
+    }
+
+    /// Stores a record already in compact form (`CompactRecordTemplate`); `status` and `reason`
+    /// are the record's, for the counts.
+    func append(_ record: consuming CompactRecord, status: Int, reason: Reason?) -> UInt64 {
+        var compact = record
         let seq = state.withLock { state -> UInt64 in
             if status >= 0 && status < state.byStatus.count {
                 state.byStatus[status] &+= 1

@@ -15,8 +15,21 @@ package enum UTF8Bytes {
 
     /// `equal` for APNsAuth's token caches: concrete, so a call from another module needs no
     /// generic specialization.
+    /// Strings that are the very same value (see `identical`) are equal at once.
+    @inline(__always)
     package static func equal(_ a: String, _ b: String) -> Bool {
-        with(a) { x in with(b) { y in equal(x, y) } }
+        identical(a, b) || with(a) { x in with(b) { y in equal(x, y) } }
+    }
+
+    /// Whether `a` and `b` are the same string value bit for bit: the same storage object (the
+    /// transport's interned header strings, a memo's own reference), or the same small string,
+    /// whose bits are its bytes. Either way their bytes are equal. Cheaper than reaching the
+    /// bytes of a small string; false says nothing.
+    @inline(__always)
+    static func identical(_ a: String, _ b: String) -> Bool {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let x = unsafeBitCast(a, to: (UInt64, UInt64).self), y = unsafeBitCast(b, to: (UInt64, UInt64).self)
+        return x.0 == y.0 && x.1 == y.1
     }
 
     package static func equal(_ a: String, _ b: Substring) -> Bool {

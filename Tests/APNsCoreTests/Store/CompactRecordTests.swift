@@ -136,6 +136,94 @@ final class CompactRecordTests: XCTestCase {
         }
     }
 
+    // MARK: templates
+
+    /// A record rewritten from a template (receive time, stream id, generated apns-id, unique id)
+    /// is byte for byte the record encoded in full, for every shape of record and stream ids
+    /// whose varints have another length than the model's.
+    func testTemplateRewriteIsByteForByteTheFullEncoding() throws {
+        let generator = UUIDGenerator()
+        var templates = 0
+        for (name, model) in Self.table {
+            for generated in [true, false] {
+                let (compact, landmarks) = CompactRecord.encoded(model)
+                XCTAssertEqual(compact.bytes, CompactRecord(model).bytes, name)
+                guard let template = CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: generated) else {
+                    XCTAssertTrue(name.hasPrefix("apns-id not a UUID") || name.hasPrefix("empty verdict")
+                                  || (generated && name.hasPrefix("echoed")), "\(name): no template")
+                    continue
+                }
+                templates += 1
+                for stream: Int32 in [0, 1, -1, 63, 64, 8191, 8192, 1_048_576, .max, .min] {
+                    var next = model
+                    next.streamID = stream
+                    next.receivedAt = model.receivedAt.isNaN ? 3.25 : model.receivedAt + 1.5
+                    // A new ID in the letter case the model's was written in.
+                    let upper = { (text: String) in text.uppercased() == text }
+                    let apnsID = generated ? generator.nextUUID(uppercase: upper(model.apnsID)) : nil
+                    let uniqueID = model.uniqueID.map { generator.nextUUID(uppercase: upper($0)) }
+                    next.apnsID = apnsID?.text ?? model.apnsID
+                    next.uniqueID = uniqueID?.text
+                    for withBits in [false, true] {
+                        let rebuilt = template.record(receivedAt: next.receivedAt, streamID: stream, apnsID: next.apnsID,
+                                                      apnsIDBits: withBits ? apnsID?.bits : nil, uniqueID: next.uniqueID,
+                                                      uniqueIDBits: withBits ? uniqueID?.bits : nil)
+                        XCTAssertEqual(rebuilt?.bytes, CompactRecord(next).bytes,
+                                       "\(name), generated \(generated), stream \(stream), bits \(withBits)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(templates, Self.table.count, "most shapes make templates")
+    }
+
+    /// A replacement that would not be written as the model's was (another letter case, not a
+    /// UUID, a unique id appearing or vanishing) gets no rewrite: the caller encodes in full.
+    func testTemplateRefusesReplacementsOfAnotherForm() throws {
+        let model = Self.record()
+        let (compact, landmarks) = CompactRecord.encoded(model)
+        let template = try XCTUnwrap(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: true))
+        let upper = "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D", lower = Self.uuidLower
+        XCTAssertNotNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower))
+        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: lower, uniqueID: lower), "apns-id in lowercase")
+        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: upper), "unique id in uppercase")
+        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: String(repeating: "x", count: 36), uniqueID: lower))
+        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: "short", uniqueID: lower))
+        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: nil), "unique id vanished")
+        let production = Self.record(uniqueID: nil)
+        let (other, marks) = CompactRecord.encoded(production)
+        let noUnique = try XCTUnwrap(CompactRecordTemplate(other, landmarks: marks, apnsIDGenerated: true))
+        XCTAssertNil(noUnique.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower), "unique id appeared")
+        XCTAssertNil(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: true)?
+            .record(receivedAt: 1, streamID: 1, apnsID: "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4\u{212A}", uniqueID: lower),
+            "36 bytes needed, not 36 characters")
+    }
+
+    /// A generated ID given by its bits is stored as its text would be: a UUID without letters
+    /// counts as uppercase, whatever case it was made in.
+    func testGeneratedBitsAreWrittenAsTheirText() throws {
+        let digitsOnly = UUIDGenerator.Bits(high: 0x1234_5678_9012_4345, low: 0x8123_4567_8901_2345, uppercase: false)
+        let withLetter = UUIDGenerator.Bits(high: 0x1234_5678_9012_4345, low: 0x8123_4567_8901_234A, uppercase: false)
+        XCTAssertFalse(digitsOnly.hasLetters)
+        XCTAssertTrue(withLetter.hasLetters)
+        XCTAssertTrue(UUIDGenerator.Bits(high: 0xF000_0000_0000_0000, low: 0, uppercase: true).hasLetters)
+        XCTAssertFalse(UUIDGenerator.Bits(high: 0x9999_9999_9999_9999, low: 0x9090_9090_9090_9090, uppercase: true).hasLetters)
+        func text(_ bits: UUIDGenerator.Bits) -> String { UUIDGenerator.format(high: bits.high, low: bits.low, uppercase: bits.uppercase) }
+        for (modelID, replacement) in [(withLetter, digitsOnly), (digitsOnly, withLetter), (digitsOnly, digitsOnly), (withLetter, withLetter)] {
+            let model = Self.record(uniqueID: text(modelID))
+            let (compact, landmarks) = CompactRecord.encoded(model)
+            let template = try XCTUnwrap(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: false))
+            var next = model
+            next.uniqueID = text(replacement)
+            let fromBits = template.record(receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID,
+                                           uniqueID: next.uniqueID, uniqueIDBits: replacement)
+            let fromText = template.record(receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID, uniqueID: next.uniqueID)
+            XCTAssertEqual(fromBits?.bytes, fromText?.bytes, "\(text(modelID)) -> \(text(replacement))")
+            XCTAssertEqual(fromBits == nil, modelID.hasLetters != replacement.hasLetters, "\(text(modelID)) -> \(text(replacement))")
+            if let fromBits { XCTAssertEqual(fromBits.bytes, CompactRecord(next).bytes) }
+        }
+    }
+
     func testStoreGivesBackWhatWasAppended() {
         let store = DeliveryStore(capacity: 1000)
         let rows = Self.table
@@ -182,6 +270,8 @@ final class CompactRecordTests: XCTestCase {
         XCTAssertEqual(CompactStringTable.code(of: "apns-topic"), 0)
         XCTAssertNil(CompactStringTable.code(of: "apns-topicx"))
         XCTAssertEqual(CompactStringTable.strings[Int(CompactStringTable.devicePathPrefix)], "/3/device/")
+        // `CompactRecordWriter.uuid(_:)` and templates write UUIDs without asking the table first.
+        XCTAssertFalse(CompactStringTable.strings.contains { $0.utf8.count == 36 }, "no table string has a UUID's length")
     }
 
     // MARK: filters on the compact form
