@@ -30,9 +30,10 @@ public final class RequestMemo {
     private var tokenText: String?
     private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
     private var normalizedToken: String?
-    /// The previous push as a whole and its verdict (see `repeatedVerdict`); nil after a verdict
-    /// that may depend on the time of the check.
-    private var last: PushRequest?
+    /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
+    /// before the first and after a verdict that may depend on the time of the check.
+    private var last = PushRequest(method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
+    private var hasLast = false
     private var lastDefaultTopic: String?
     private var lastRegistryGeneration: UInt64 = 0
     private var lastVerdict = Verdict()
@@ -100,7 +101,8 @@ public final class RequestMemo {
     /// `defaultTopic` and the registry still at `registryGeneration`; nil otherwise (validate,
     /// then `remember`).
     func repeatedVerdict(of request: PushRequest, defaultTopic: String?, registryGeneration: UInt64) -> Verdict? {
-        guard let last, lastRegistryGeneration == registryGeneration, request.bodyLength == last.bodyLength,
+        // `last` is read in place (no copy of the whole request out of an optional).
+        guard hasLast, lastRegistryGeneration == registryGeneration, request.bodyLength == last.bodyLength,
               UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
               UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
               UTF8Bytes.equal(request.headers, last.headers), UTF8Bytes.equal(request.body, last.body) else {
@@ -116,9 +118,10 @@ public final class RequestMemo {
     func remember(_ request: PushRequest, defaultTopic: String?, registryGeneration: UInt64, verdict: Verdict) {
         template = nil
         guard verdict.timestamp == nil else {
-            last = nil
+            hasLast = false
             return
         }
+        hasLast = true
         last = request
         lastDefaultTopic = defaultTopic
         lastRegistryGeneration = registryGeneration
@@ -172,7 +175,7 @@ public final class RequestMemo {
     /// Keeps the record of the push whose verdict was just remembered or repeated, encoded with
     /// `landmarks`, for the next push that repeats it.
     func remember(record: CompactRecord, landmarks: CompactRecord.Landmarks, key: RecordKey) {
-        guard last != nil else { return }
+        guard hasLast else { return }
         template = CompactRecordTemplate(record, landmarks: landmarks, apnsIDGenerated: key.apnsIDGenerated).map { ($0, key) }
     }
 }

@@ -60,8 +60,18 @@ package enum UTF8Bytes {
     }
 
     /// `equal` over header lists, name and value by name and value.
+    /// Reads the fields in place: on the request path for every push (`RequestMemo`), where
+    /// copying each field out would cost a retain and a release per string.
     static func equal(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { equal($0.name, $1.name) && equal($0.value, $1.value) }
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                for i in 0..<x.count where !(equal(x[i].name, y[i].name) && equal(x[i].value, y[i].value)) {
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     /// Calls `body` with the UTF-8 bytes of `text`.
