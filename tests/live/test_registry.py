@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from livelib import LOWER_UUID, SERVER_KEY, SERVER_PEM, TOPIC, UPPER_UUID
+from livelib import LOWER_UUID, SERVER_KEY, SERVER_PEM, TOPIC, UPPER_UUID, apns_headers, h2_client_for
 
 ALERT = (("apns-topic", TOPIC), ("apns-push-type", "alert"))
 
@@ -213,3 +213,41 @@ def test_closed_registry(server_factory):
     stats = server.stats()
     assert stats["byStatus"] == {"200": 2, "400": 5}, stats
     assert stats["byReason"] == {"BadDeviceToken": 4, "DeviceTokenNotForTopic": 1}, stats
+
+
+# ---- identical pushes on one connection ---------------------------------------------------
+
+
+def test_registry_change_between_identical_pushes_on_one_connection(registry_server):
+    """A connection repeating one push byte for byte gets each push checked against the registry
+    as it is at that push (the repeat reuses the previous verdict only while the registry is
+    unchanged), and every push its own record, apns-id and stream id."""
+    sandbox = registry_server.listener_named("sandbox")
+    token = tok()
+    body = b'{"aps":{"alert":"same"}}'
+    client = h2_client_for(sandbox)
+    try:
+        def push():
+            return client.request(apns_headers(token), body)
+
+        first = [push() for _ in range(3)]
+        assert [r.status for r in first] == [200, 200, 200]
+        r = registry_server.put(f"/v1/devices/{token}", {"environment": "sandbox", "topic": TOPIC,
+                                                         "unregisteredAt": 1600000000001})
+        assert r.status == 201, r.body
+        refused = [push() for _ in range(2)]
+        assert [(r.status, r.json()) for r in refused] == [(410, {"reason": "Unregistered", "timestamp": 1600000000001})] * 2
+        assert registry_server.delete(f"/v1/devices/{token}").status == 200
+        last = push()
+        assert last.status == 200
+    finally:
+        client.close()
+
+    records = [d for d in registry_server.deliveries(token=token, limit=100)["deliveries"]]
+    assert [(d["status"], d["reason"]) for d in records] == [(200, None)] * 3 + [(410, "Unregistered")] * 2 + [(200, None)]
+    ids = [d["apnsId"] for d in records]
+    assert len(set(ids)) == 6 and all(i == i.upper() for i in ids), ids
+    assert ids == [r.header("apns-id") for r in first + refused + [last]]
+    assert len({d["uniqueId"] for d in records}) == 6
+    assert len({d["streamId"] for d in records}) == 6 and len({d["connectionId"] for d in records}) == 1
+    assert all(d["payload"] == {"aps": {"alert": "same"}} for d in records)
