@@ -89,6 +89,17 @@ def cmd_payload(a):
         f.write(make_payload(a.bytes))
 
 
+def cmd_tokens(a):
+    """`count` distinct device tokens, 64 lowercase hex digits each, one per line; the same on
+    every run (a fixed seed), so runs push to the same devices."""
+    import random
+    rng = random.Random(5)
+    seen = set()
+    while len(seen) < a.count:
+        seen.add("%064x" % rng.getrandbits(256))
+    print("\n".join(sorted(seen)))
+
+
 def read_rss(pid):
     rss = hwm = 0
     with open(f"/proc/{pid}/status") as f:
@@ -641,6 +652,7 @@ def main():
     s.add_argument("timeout", type=float, nargs="?", default=10); s.set_defaults(f=cmd_ports)
     s = sub.add_parser("payload"); s.add_argument("bytes", type=int); s.add_argument("file")
     s.set_defaults(f=cmd_payload)
+    s = sub.add_parser("tokens"); s.add_argument("count", type=int); s.set_defaults(f=cmd_tokens)
     s = sub.add_parser("rss"); s.add_argument("pid", type=int); s.set_defaults(f=cmd_rss)
     s = sub.add_parser("stats"); s.add_argument("port", type=int); s.set_defaults(f=cmd_stats)
     s = sub.add_parser("identity"); s.add_argument("port", type=int); s.set_defaults(f=cmd_identity)

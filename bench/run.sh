@@ -121,6 +121,7 @@ SHAPES=(
   "small|-c64 -m10|64|10|$N_C64|small"
   "small|-c1000 -m1|1000|1|$N_C1000|small"
   "4KB|-c4 -m100|4|100|$N_4K|4k"
+  "fan-out|-c4 -m100|4|100|$N_M100|small"
 )
 # The strict JWT auth run: one shape, MockAPNs --auth strict (label "strict") against
 # MockAPNs --auth none (label "no-auth"), alternating like the runs above.
@@ -129,6 +130,9 @@ JWT=""   # the provider token, minted once just before those runs
 NWARM=1000
 TOKEN="$(printf 'ab%.0s' $(seq 32))"   # 64 hex characters
 PATH_URL="/3/device/$TOKEN"
+# The fan-out run pushes to FANOUT device tokens in turn (h2load -i), as a sender notifying many
+# devices does: no push repeats the one before it on its connection.
+FANOUT=1000
 HEADERS=(-H "apns-topic: com.example.app" -H "apns-push-type: alert")
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mockapns-bench.XXXXXX")"
@@ -163,6 +167,8 @@ payload_bytes() { wc -c < "$WORK/$1.json" | tr -d ' '; }
 DOCROOT="$WORK/docroot"
 mkdir -p "$DOCROOT/3/device"
 : > "$DOCROOT$PATH_URL"
+"${HELPER[@]}" tokens "$FANOUT" >"$WORK/tokens.txt"
+while read -r t; do : > "$DOCROOT/3/device/$t"; done <"$WORK/tokens.txt"
 
 # ---------------------------------------------------------------- servers
 MA_APNS=""; MA_CONTROL=""
@@ -237,14 +243,18 @@ run_one() {   # server test shape c m n payload round
     nghttpd) start_nghttpd; port="$NG_PORT" ;;
     *) echo "error: unknown server $server" >&2; exit 1 ;;
   esac
-  local url="https://127.0.0.1:$port$PATH_URL"
+  local target=("https://127.0.0.1:$port$PATH_URL")
+  if [ "$test" = fan-out ]; then
+    sed "s#^#https://127.0.0.1:$port/3/device/#" "$WORK/tokens.txt" >"$WORK/uris.txt"
+    target=(-i "$WORK/uris.txt")
+  fi
   # Warm-up: 1,000 requests on one connection, not measured (but recorded).
-  h2load -n "$NWARM" -c 1 -m 10 -t 1 -d "$WORK/$payload.json" "${headers[@]}" "$url" \
+  h2load -n "$NWARM" -c 1 -m 10 -t 1 -d "$WORK/$payload.json" "${headers[@]}" "${target[@]}" \
     >"$WORK/h2warm.out" 2>&1 || warmexit=$?
-  h2load -n "$n" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${headers[@]}" "$url" \
+  h2load -n "$n" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${headers[@]}" "${target[@]}" \
     >"$WORK/h2.out" 2>&1 || h2exit=$?
   h2load -n "$nlat" -c "$c" -m "$m" -t 1 -d "$WORK/$payload.json" "${headers[@]}" \
-    --log-file="$WORK/h2.log" "$url" >"$WORK/h2lat.out" 2>&1 || latexit=$?
+    --log-file="$WORK/h2.log" "${target[@]}" >"$WORK/h2lat.out" 2>&1 || latexit=$?
   if [ "$server" != nghttpd ]; then
     "${HELPER[@]}" stats "$MA_CONTROL" >"$stats" 2>"$WORK/stats.err" || cp "$WORK/stats.err" "$stats"
     if [ "$server" = strict ]; then
