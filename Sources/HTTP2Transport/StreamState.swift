@@ -5,7 +5,7 @@ final class StreamState {
     var path = ""
     var authority: String?
     /// Appended to once per field; unchecked for the same reason as `HTTP2Connection.streams`.
-    @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
+    @exclusivity(unchecked) var headers: [HeaderField] = []
     var body: [UInt8] = []
     /// Body bytes received, kept or not.
     var bodyLength = 0

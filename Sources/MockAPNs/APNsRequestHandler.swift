@@ -135,15 +135,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let listener = listeners[connection.info.listenerIndex]
         let state = connection.context as? ConnectionState ?? ConnectionState()
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(request.headers.count)
         var authorization: String?
-        for field in request.headers {
-            headers.append(HeaderField(name: field.name, value: field.value))
-            if field.name == "authorization" { authorization = field.value }
-        }
+        for field in request.headers where field.name == "authorization" { authorization = field.value }
+        // The transport's fields and body arrays are shared, not copied.
         let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: headers, body: request.body, bodyLength: request.bodyLength)
+                               headers: request.headers, body: request.body, bodyLength: request.bodyLength)
         let info = ConnectionInfo(id: connection.info.id, listener: listener.name,
                                   environment: listener.environment, peer: connection.info.peer)
 
@@ -190,8 +186,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        let answer = HTTP2Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                                   body: response.body)
+        let answer = HTTP2Response(status: response.status, headers: response.headers, body: response.body)
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
                                       origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
