@@ -14,7 +14,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// The loop this connection lives on.
     public let loop: EventLoop
     /// Free for the application: per-connection state it wants to keep (touch on the loop thread).
-    public var context: AnyObject?
+    public var context: AnyObject? {
+        get { storedContext }
+        set { storedContext = newValue }
+    }
+    /// Behind accessors because another module ignores `@exclusivity(unchecked)` and checks each
+    /// access to a stored property (about 80 instructions; the handler reads it per request).
+    @exclusivity(unchecked) private var storedContext: AnyObject?
 
     enum Phase { case handshaking, open, draining, closed }
     private(set) var phase: Phase
