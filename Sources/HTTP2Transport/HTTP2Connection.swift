@@ -31,7 +31,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var writeEvent: OpaquePointer?
     private var writeArmed = false
     private var readBlockedOnWrite = false
-    private var outbuf: [UInt8] = []
+    @exclusivity(unchecked) private var outbuf: [UInt8] = []
     private var outOffset = 0
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
     // check (about 80 instructions per access, several per request) buys nothing here.
@@ -71,13 +71,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var opened = false
     /// When true, the handler is asked about each request as soon as its HEADERS arrive
     /// (`HTTP2RequestHandler.headersReceived`). Set on the loop thread.
-    public var decideOnHeaders = false
+    @exclusivity(unchecked) public var decideOnHeaders = false
     /// When the connection was accepted, monotonic seconds (`CLOCK_MONOTONIC`).
     public let acceptedAt: Double = HTTP2Connection.monotonicSeconds()
     /// The MAX_CONCURRENT_STREAMS this side announced last.
     public private(set) var announcedMaxConcurrentStreams: UInt32 = 0
     /// Requests completed on this connection.
-    public private(set) var requestCount: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
 
     init(fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
          handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void) {

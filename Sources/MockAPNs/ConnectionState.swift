@@ -11,7 +11,9 @@ final class ConnectionState {
     /// True while MAX_CONCURRENT_STREAMS is lowered to 1 (`apple-observed` profile).
     var streamsLowered = false
     /// Provider-token state: bound team and key, current token, verification cache.
-    var token = TokenConnectionState()
+    /// Unchecked: touched on the loop thread only, never overlappingly, and per request (the
+    /// runtime exclusivity check is about 80 instructions).
+    @exclusivity(unchecked) var token = TokenConnectionState()
     /// The client certificate, when one was presented (mutual TLS).
     var certificate: CertificateIdentity?
     /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
