@@ -610,48 +610,72 @@ public final class HTTP2Connection: @unchecked Sendable {
         stream.responseBody = response.body
         stream.responseOffset = 0
         // Names and values are copied into one buffer, and the name/value pairs into another, both
-        // on the stack: nghttp2 copies them during the call.
-        var statusDigits = String(response.status)
-        var total = 7 + statusDigits.utf8.count
-        for field in response.headers { total += field.name.utf8.count + field.value.utf8.count }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(total, 1)) { storage in
+        // on the stack: nghttp2 copies them during the call. The strings are read in place (no
+        // copy, no reference counting) and the status is written as digits, not made a String.
+        let status = response.status
+        let statusText = status >= 0 ? nil : String(status)
+        let statusLength = statusText?.utf8.count ?? HTTP2Connection.decimalLength(of: status)
+        var total = 7 + statusLength
+        for index in response.headers.indices {
+            total += response.headers[index].name.utf8.count + response.headers[index].value.utf8.count
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { storage in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: response.headers.count + 1) { nva in
-                var offset = 0
-                var count = 0
-                func add(_ name: inout String, _ value: inout String) {
-                    let namePointer = storage.baseAddress! + offset
-                    let nameCount = name.withUTF8 { bytes in
-                        namePointer.update(from: bytes.baseAddress!, count: bytes.count)
-                        return bytes.count
+                let base = storage.baseAddress!
+                let pairs = nva.baseAddress!
+                var offset = HTTP2Connection.copy(":status", to: base)
+                if let statusText {
+                    offset += HTTP2Connection.copy(statusText, to: base + offset)
+                } else {
+                    var rest = status
+                    for index in stride(from: offset + statusLength - 1, through: offset, by: -1) {
+                        base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
                     }
-                    offset += nameCount
-                    let valuePointer = storage.baseAddress! + offset
-                    let valueCount = value.withUTF8 { bytes -> Int in
-                        if let base = bytes.baseAddress { valuePointer.update(from: base, count: bytes.count) }
-                        return bytes.count
-                    }
-                    offset += valueCount
-                    (nva.baseAddress! + count).initialize(to: nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount,
-                                                                         valuelen: valueCount,
-                                                                         flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-                    count += 1
+                    offset += statusLength
                 }
-                var statusName = ":status"
-                add(&statusName, &statusDigits)
-                for field in response.headers {
-                    var name = field.name
-                    var value = field.value
-                    add(&name, &value)
+                pairs.initialize(to: nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: offset - 7,
+                                                flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                for index in response.headers.indices {
+                    let name = offset
+                    offset += HTTP2Connection.copy(response.headers[index].name, to: base + offset)
+                    let value = offset
+                    offset += HTTP2Connection.copy(response.headers[index].value, to: base + offset)
+                    (pairs + index + 1).initialize(to: nghttp2_nv(
+                        name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 }
+                let count = response.headers.count + 1
                 if response.body.isEmpty {
-                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)
+                    nghttp2_submit_response(session, streamID, pairs, count, nil)
                 } else {
                     var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
                                                          read_callback: HTTP2Callbacks.readResponseBody)
-                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider)
+                    nghttp2_submit_response(session, streamID, pairs, count, &provider)
                 }
             }
         }
+    }
+
+    /// Copies `text`'s UTF-8 to `destination`, which has room for it; returns how many bytes.
+    @inline(__always)
+    private static func copy(_ text: String, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        // UTF8View copies a native string's bytes with one memcpy.
+        let count = text.utf8.count
+        _ = UnsafeMutableBufferPointer(start: destination, count: count).initialize(from: text.utf8)
+        return count
+    }
+
+    /// How many decimal digits `value` (not negative) has.
+    @inline(__always)
+    static func decimalLength(of value: Int) -> Int {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        return length
     }
 
     /// Closes the socket now (FIN, or TCP RST when `reset`), and frees the session.
