@@ -426,18 +426,21 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         let position = stream.fieldCount
         stream.fieldCount += 1
-        let field = interner.field(at: position, name: UnsafeBufferPointer(start: name, count: nameLength),
-                                   value: UnsafeBufferPointer(start: value, count: valueLength))
+        let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
+        let valueBytes = UnsafeBufferPointer(start: value, count: valueLength)
         if nameLength > 0 && name[0] == UInt8(ascii: ":") {
             switch nameLength {
-            case 5 where name[1] == UInt8(ascii: "p"): stream.path = field.value  // :path
-            case 7 where name[1] == UInt8(ascii: "m"): stream.method = field.value  // :method
-            case 10 where name[1] == UInt8(ascii: "a"): stream.authority = field.value  // :authority
-            default: break  // :scheme (nghttp2 checks it)
+            case 5 where name[1] == UInt8(ascii: "p"):  // :path
+                stream.path = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            case 7 where name[1] == UInt8(ascii: "m"):  // :method
+                stream.method = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            case 10 where name[1] == UInt8(ascii: "a"):  // :authority
+                stream.authority = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            default: break  // :scheme: nghttp2 checks it, and no String is made of it
             }
             return
         }
-        stream.headers.append(field)
+        stream.headers.append(interner.field(at: position, name: nameBytes, value: valueBytes))
     }
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {

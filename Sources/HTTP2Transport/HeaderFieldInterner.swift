@@ -22,7 +22,8 @@ struct HeaderFieldInterner {
     /// Fields reused rather than made (for tests).
     private(set) var reused = 0
 
-    /// The field at `position` (0 for a block's first field, pseudo-headers included).
+    /// The field at `position` (0 for a block's first field, pseudo-headers included; a caller
+    /// may skip positions).
     mutating func field(at position: Int, name: UnsafeBufferPointer<UInt8>,
                         value: UnsafeBufferPointer<UInt8>) -> HeaderField {
         if position < recent.count {
@@ -35,7 +36,10 @@ struct HeaderFieldInterner {
         let made = HeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         if position < recent.count {
             recent[position] = made
-        } else if position == recent.count && position < HeaderFieldInterner.positions {
+        } else if position < HeaderFieldInterner.positions {
+            // Positions the caller skipped (it makes no Strings of some fields) hold empty fields:
+            // those match only an empty name and value, for which they are right.
+            while recent.count < position { recent.append(HeaderField(name: "", value: "")) }
             recent.append(made)
         }
         return made

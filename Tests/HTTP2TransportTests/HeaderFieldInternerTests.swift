@@ -54,6 +54,19 @@ final class HeaderFieldInternerTests: XCTestCase {
         XCTAssertEqual(interner.reused, 1)
     }
 
+    func testSkippedPositionsDoNotStopLaterOnesBeingRemembered() {
+        // The transport makes no Strings of `:scheme`, so its position is skipped.
+        var interner = HeaderFieldInterner()
+        for _ in 0..<2 {
+            XCTAssertEqual(field(&interner, 0, ":method", "POST"), HeaderField(name: ":method", value: "POST"))
+            XCTAssertEqual(field(&interner, 2, "apns-topic", "com.example.app"),
+                           HeaderField(name: "apns-topic", value: "com.example.app"))
+        }
+        XCTAssertEqual(interner.reused, 2, "both fields of the second block")
+        XCTAssertEqual(field(&interner, 1, "", ""), HeaderField(name: "", value: ""), "a skipped position holds only the empty field")
+        XCTAssertEqual(field(&interner, 1, "x-a", ""), HeaderField(name: "x-a", value: ""))
+    }
+
     func testPositionsPastTheLimitAreAlwaysMade() {
         var interner = HeaderFieldInterner()
         let last = HeaderFieldInterner.positions
