@@ -146,7 +146,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let state = state(of: connection)
         let listener = state.listener
         var authorization: String?
-        for field in request.headers where field.name == "authorization" { authorization = field.value }
+        // The length first: most names differ in it, and String == is slow to find that.
+        for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
+            authorization = field.value
+        }
         // The transport's fields and body arrays are shared, not copied.
         let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
                                headers: request.headers, body: request.body, bodyLength: request.bodyLength)
