@@ -14,11 +14,14 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibevent", pkgConfig: "libevent_pthreads",
                        providers: [.apt(["libevent-dev"])]),
+        // `HeaderField`, shared by the transport and the APNs domain so that a push's header
+        // fields cross between them without conversion. No dependencies.
+        .target(name: "HTTPFields"),
         // The APNs domain: pure Swift, no C, no I/O.
-        .target(name: "APNsCore"),
+        .target(name: "APNsCore", dependencies: ["HTTPFields"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(name: "HTTP2Transport",
-                dependencies: ["CNGHTTP2", "COpenSSL", "CLibevent"]),
+                dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),
         // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
         .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
         // The gateway assembly and the embedding API.

@@ -14,7 +14,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// The loop this connection lives on.
     public let loop: EventLoop
     /// Free for the application: per-connection state it wants to keep (touch on the loop thread).
-    public var context: AnyObject?
+    public var context: AnyObject? {
+        get { storedContext }
+        set { storedContext = newValue }
+    }
+    /// Behind accessors because another module ignores `@exclusivity(unchecked)` and checks each
+    /// access to a stored property (about 80 instructions; the handler reads it per request).
+    @exclusivity(unchecked) private var storedContext: AnyObject?
 
     enum Phase { case handshaking, open, draining, closed }
     private(set) var phase: Phase
@@ -25,7 +31,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var writeEvent: OpaquePointer?
     private var writeArmed = false
     private var readBlockedOnWrite = false
-    private var outbuf: [UInt8] = []
+    @exclusivity(unchecked) private var outbuf: [UInt8] = []
     private var outOffset = 0
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
     // check (about 80 instructions per access, several per request) buys nothing here.
@@ -65,13 +71,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var opened = false
     /// When true, the handler is asked about each request as soon as its HEADERS arrive
     /// (`HTTP2RequestHandler.headersReceived`). Set on the loop thread.
-    public var decideOnHeaders = false
+    @exclusivity(unchecked) public var decideOnHeaders = false
     /// When the connection was accepted, monotonic seconds (`CLOCK_MONOTONIC`).
     public let acceptedAt: Double = HTTP2Connection.monotonicSeconds()
     /// The MAX_CONCURRENT_STREAMS this side announced last.
     public private(set) var announcedMaxConcurrentStreams: UInt32 = 0
     /// Requests completed on this connection.
-    public private(set) var requestCount: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
 
     init(fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
          handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void) {
@@ -420,18 +426,21 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         let position = stream.fieldCount
         stream.fieldCount += 1
-        let field = interner.field(at: position, name: UnsafeBufferPointer(start: name, count: nameLength),
-                                   value: UnsafeBufferPointer(start: value, count: valueLength))
+        let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
+        let valueBytes = UnsafeBufferPointer(start: value, count: valueLength)
         if nameLength > 0 && name[0] == UInt8(ascii: ":") {
             switch nameLength {
-            case 5 where name[1] == UInt8(ascii: "p"): stream.path = field.value  // :path
-            case 7 where name[1] == UInt8(ascii: "m"): stream.method = field.value  // :method
-            case 10 where name[1] == UInt8(ascii: "a"): stream.authority = field.value  // :authority
-            default: break  // :scheme (nghttp2 checks it)
+            case 5 where name[1] == UInt8(ascii: "p"):  // :path
+                stream.path = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            case 7 where name[1] == UInt8(ascii: "m"):  // :method
+                stream.method = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            case 10 where name[1] == UInt8(ascii: "a"):  // :authority
+                stream.authority = interner.field(at: position, name: nameBytes, value: valueBytes).value
+            default: break  // :scheme: nghttp2 checks it, and no String is made of it
             }
             return
         }
-        stream.headers.append(field)
+        stream.headers.append(interner.field(at: position, name: nameBytes, value: valueBytes))
     }
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
@@ -604,48 +613,72 @@ public final class HTTP2Connection: @unchecked Sendable {
         stream.responseBody = response.body
         stream.responseOffset = 0
         // Names and values are copied into one buffer, and the name/value pairs into another, both
-        // on the stack: nghttp2 copies them during the call.
-        var statusDigits = String(response.status)
-        var total = 7 + statusDigits.utf8.count
-        for field in response.headers { total += field.name.utf8.count + field.value.utf8.count }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(total, 1)) { storage in
+        // on the stack: nghttp2 copies them during the call. The strings are read in place (no
+        // copy, no reference counting) and the status is written as digits, not made a String.
+        let status = response.status
+        let statusText = status >= 0 ? nil : String(status)
+        let statusLength = statusText?.utf8.count ?? HTTP2Connection.decimalLength(of: status)
+        var total = 7 + statusLength
+        for index in response.headers.indices {
+            total += response.headers[index].name.utf8.count + response.headers[index].value.utf8.count
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { storage in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: response.headers.count + 1) { nva in
-                var offset = 0
-                var count = 0
-                func add(_ name: inout String, _ value: inout String) {
-                    let namePointer = storage.baseAddress! + offset
-                    let nameCount = name.withUTF8 { bytes in
-                        namePointer.update(from: bytes.baseAddress!, count: bytes.count)
-                        return bytes.count
+                let base = storage.baseAddress!
+                let pairs = nva.baseAddress!
+                var offset = HTTP2Connection.copy(":status", to: base)
+                if let statusText {
+                    offset += HTTP2Connection.copy(statusText, to: base + offset)
+                } else {
+                    var rest = status
+                    for index in stride(from: offset + statusLength - 1, through: offset, by: -1) {
+                        base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
                     }
-                    offset += nameCount
-                    let valuePointer = storage.baseAddress! + offset
-                    let valueCount = value.withUTF8 { bytes -> Int in
-                        if let base = bytes.baseAddress { valuePointer.update(from: base, count: bytes.count) }
-                        return bytes.count
-                    }
-                    offset += valueCount
-                    (nva.baseAddress! + count).initialize(to: nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameCount,
-                                                                         valuelen: valueCount,
-                                                                         flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-                    count += 1
+                    offset += statusLength
                 }
-                var statusName = ":status"
-                add(&statusName, &statusDigits)
-                for field in response.headers {
-                    var name = field.name
-                    var value = field.value
-                    add(&name, &value)
+                pairs.initialize(to: nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: offset - 7,
+                                                flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                for index in response.headers.indices {
+                    let name = offset
+                    offset += HTTP2Connection.copy(response.headers[index].name, to: base + offset)
+                    let value = offset
+                    offset += HTTP2Connection.copy(response.headers[index].value, to: base + offset)
+                    (pairs + index + 1).initialize(to: nghttp2_nv(
+                        name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 }
+                let count = response.headers.count + 1
                 if response.body.isEmpty {
-                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)
+                    nghttp2_submit_response(session, streamID, pairs, count, nil)
                 } else {
                     var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
                                                          read_callback: HTTP2Callbacks.readResponseBody)
-                    nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider)
+                    nghttp2_submit_response(session, streamID, pairs, count, &provider)
                 }
             }
         }
+    }
+
+    /// Copies `text`'s UTF-8 to `destination`, which has room for it; returns how many bytes.
+    @inline(__always)
+    private static func copy(_ text: String, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        // UTF8View copies a native string's bytes with one memcpy.
+        let count = text.utf8.count
+        _ = UnsafeMutableBufferPointer(start: destination, count: count).initialize(from: text.utf8)
+        return count
+    }
+
+    /// How many decimal digits `value` (not negative) has.
+    @inline(__always)
+    static func decimalLength(of value: Int) -> Int {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        return length
     }
 
     /// Closes the socket now (FIN, or TCP RST when `reset`), and frees the session.

@@ -1,3 +1,6 @@
+// Requests and responses carry HTTPFields' `HeaderField`, which the application shares.
+@_exported import HTTPFields
+
 /// A complete HTTP/2 request (HEADERS, any DATA, END_STREAM), as handed to the server's handler.
 public struct HTTP2Request: Sendable {
     /// The stream it arrived on.
@@ -7,7 +10,7 @@ public struct HTTP2Request: Sendable {
     public var path: String
     public var authority: String?
     /// Regular header fields in arrival order; names are lowercase (nghttp2 enforces HTTP/2 rules).
-    public var headers: [(name: String, value: String)]
+    public var headers: [HeaderField]
     /// The request body bytes; only the first `HTTP2Settings.maxStoredBodyBytes` when longer.
     public var body: [UInt8]
     /// How many body bytes arrived in all (more than `body.count` when the body was cut).
@@ -19,11 +22,11 @@ public struct HTTP2Response: Sendable {
     /// HTTP status code.
     public var status: Int
     /// Header fields other than `:status`, in order.
-    public var headers: [(name: String, value: String)]
+    public var headers: [HeaderField]
     /// Body bytes; when empty, the HEADERS frame carries END_STREAM.
     public var body: [UInt8]
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body

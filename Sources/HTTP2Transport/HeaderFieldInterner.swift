@@ -1,4 +1,5 @@
 import Glibc
+import HTTPFields
 
 /// Turns received header fields into Strings, reusing the Strings of the field received at the
 /// same position of an earlier header block when the bytes are identical.
@@ -16,14 +17,15 @@ struct HeaderFieldInterner {
     /// How many positions are remembered; fields further down a block are always made anew.
     static let positions = 32
 
-    private var recent: [(name: String, value: String)] = []
+    private var recent: [HeaderField] = []
 
     /// Fields reused rather than made (for tests).
     private(set) var reused = 0
 
-    /// The field at `position` (0 for a block's first field, pseudo-headers included) as Strings.
+    /// The field at `position` (0 for a block's first field, pseudo-headers included; a caller
+    /// may skip positions).
     mutating func field(at position: Int, name: UnsafeBufferPointer<UInt8>,
-                        value: UnsafeBufferPointer<UInt8>) -> (name: String, value: String) {
+                        value: UnsafeBufferPointer<UInt8>) -> HeaderField {
         if position < recent.count {
             let remembered = recent[position]
             if HeaderFieldInterner.equal(remembered.value, value) && HeaderFieldInterner.equal(remembered.name, name) {
@@ -31,10 +33,13 @@ struct HeaderFieldInterner {
                 return remembered
             }
         }
-        let made = (name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        let made = HeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         if position < recent.count {
             recent[position] = made
-        } else if position == recent.count && position < HeaderFieldInterner.positions {
+        } else if position < HeaderFieldInterner.positions {
+            // Positions the caller skipped (it makes no Strings of some fields) hold empty fields:
+            // those match only an empty name and value, for which they are right.
+            while recent.count < position { recent.append(HeaderField(name: "", value: "")) }
             recent.append(made)
         }
         return made

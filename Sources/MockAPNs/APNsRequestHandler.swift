@@ -59,9 +59,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// Token connections under `apple-observed` start at one stream until a push is accepted
     /// (Apple, *Sending notification requests to APNs*; spec section 4).
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings {
-        let state = ConnectionState()
-        connection.context = state
-        let listener = listeners[connection.info.listenerIndex]
+        let state = state(of: connection)
+        let listener = state.listener
         if let presented = connection.info.clientCertificate {
             adoptCertificate(presented, listener: listener, state: state)
             connection.decideOnHeaders = listener.authMode != .none && state.certificateRejection != nil
@@ -71,6 +70,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var settings = proposed
         settings.maxConcurrentStreams = 1
         return settings
+    }
+
+    /// The connection's state, made (and kept in `context`) by `settings(for:proposed:)`,
+    /// which runs before any request.
+    private func state(of connection: HTTP2Connection) -> ConnectionState {
+        if let state = connection.context as? ConnectionState { return state }
+        let listener = listeners[connection.info.listenerIndex]
+        let state = ConnectionState(listener: listener, info: ConnectionInfo(
+            id: connection.info.id, listener: listener.name, environment: listener.environment, peer: connection.info.peer))
+        connection.context = state
+        return state
     }
 
     private func adoptCertificate(_ presented: ClientCertificate, listener: Listener, state: ConnectionState) {
@@ -133,19 +143,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     // MARK: Requests
 
     func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
-        let listener = listeners[connection.info.listenerIndex]
-        let state = connection.context as? ConnectionState ?? ConnectionState()
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(request.headers.count)
+        let state = state(of: connection)
+        let listener = state.listener
         var authorization: String?
-        for field in request.headers {
-            headers.append(HeaderField(name: field.name, value: field.value))
-            if field.name == "authorization" { authorization = field.value }
+        // The length first: most names differ in it, and String == is slow to find that.
+        for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
+            authorization = field.value
         }
+        // The transport's fields and body arrays are shared, not copied.
         let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: headers, body: request.body, bodyLength: request.bodyLength)
-        let info = ConnectionInfo(id: connection.info.id, listener: listener.name,
-                                  environment: listener.environment, peer: connection.info.peer)
+                               headers: request.headers, body: request.body, bodyLength: request.bodyLength)
+        let info = state.info
 
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
@@ -190,8 +198,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        let answer = HTTP2Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                                   body: response.body)
+        let answer = HTTP2Response(status: response.status, headers: response.headers, body: response.body)
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
                                       origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)

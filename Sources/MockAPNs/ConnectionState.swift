@@ -4,10 +4,16 @@ import APNsCore
 /// What MockAPNs keeps per connection, in `HTTP2Connection.context`; touched only on the
 /// connection's loop thread.
 final class ConnectionState {
+    /// The listener the connection arrived on.
+    let listener: APNsRequestHandler.Listener
+    /// The connection as the gateway and its records name it; made once, not per push.
+    let info: ConnectionInfo
     /// True while MAX_CONCURRENT_STREAMS is lowered to 1 (`apple-observed` profile).
     var streamsLowered = false
     /// Provider-token state: bound team and key, current token, verification cache.
-    var token = TokenConnectionState()
+    /// Unchecked: touched on the loop thread only, never overlappingly, and per request (the
+    /// runtime exclusivity check is about 80 instructions).
+    @exclusivity(unchecked) var token = TokenConnectionState()
     /// The client certificate, when one was presented (mutual TLS).
     var certificate: CertificateIdentity?
     /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
@@ -16,6 +22,11 @@ final class ConnectionState {
     var certificateRejection: (reason: Reason, problem: String)?
     /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
     let memo = RequestMemo()
+
+    init(listener: APNsRequestHandler.Listener, info: ConnectionInfo) {
+        self.listener = listener
+        self.info = info
+    }
 
     /// The last token outcome and the result made of it: a repeated outcome reuses the result.
     private var lastAuthorization: LastAuthorization?

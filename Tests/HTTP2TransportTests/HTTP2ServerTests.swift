@@ -12,7 +12,7 @@ final class EchoHandler: HTTP2RequestHandler {
         if request.path == "/reset" { return .resetStream(errorCode: 2) }
         let names = request.headers.map(\.name).joined(separator: ",")
         let text = "\(request.method) \(request.path) \(request.body.count) [\(names)]"
-        return .respond(HTTP2Response(status: 200, headers: [("x-test", "yes")], body: Array(text.utf8)))
+        return .respond(HTTP2Response(status: 200, headers: [HeaderField(name: "x-test", value: "yes")], body: Array(text.utf8)))
     }
     func connectionOpened(_ connection: HTTP2Connection) { opened.add(1, ordering: .relaxed) }
     func connectionClosed(_ connection: HTTP2Connection) { closed.add(1, ordering: .relaxed) }
