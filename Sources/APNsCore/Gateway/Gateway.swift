@@ -90,12 +90,13 @@ public final class Gateway: Sendable {
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
         // with the per-push fields rewritten (`CompactRecordTemplate`).
-        let key = memo == nil || fault != nil ? nil : RequestMemo.RecordKey(
-            connectionID: connection.id, listener: connection.listener, environment: connection.environment,
-            status: answer.status, reason: recordedReason, identity: identity, apnsIDGenerated: verdict.apnsID == nil)
-        if let memo, let key, let compact = memo.repeatedRecord(key: key, receivedAt: now, streamID: streamID, apnsID: apnsID,
-                                                                 apnsIDBits: apnsIDBits, uniqueID: uniqueID,
-                                                                 uniqueIDBits: uniqueIDBits) {
+        let apnsIDGenerated = verdict.apnsID == nil
+        if let memo, fault == nil,
+           let compact = memo.repeatedRecord(connectionID: connection.id, environment: connection.environment,
+                                             status: answer.status, reason: recordedReason, identity: identity,
+                                             apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
+                                             apnsID: apnsID, apnsIDBits: apnsIDBits, uniqueID: uniqueID,
+                                             uniqueIDBits: uniqueIDBits) {
             seq = store.append(compact, status: answer.status, reason: recordedReason)
         } else {
             let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
@@ -105,17 +106,22 @@ public final class Gateway: Sendable {
                                         headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                                         status: answer.status, reason: recordedReason, identity: identity,
                                         fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
-            if let memo, let key {
+            if let memo, fault == nil {
                 let (compact, landmarks) = CompactRecord.encoded(record)
+                let key = RequestMemo.RecordKey(connectionID: connection.id, environment: connection.environment,
+                                                status: answer.status, reason: recordedReason, identity: identity,
+                                                apnsIDGenerated: apnsIDGenerated)
                 memo.remember(record: compact, landmarks: landmarks, key: key)
                 seq = store.append(compact, status: answer.status, reason: recordedReason)
             } else {
                 seq = store.append(record)
             }
         }
-        let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
-                                                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
-                                                status: answer.status == 0 ? nil : answer.status)
+        let response = answer.status == 200 && memo != nil
+            ? PushResponse(status: 200, headers: memo!.acceptedHeaders(apnsID: apnsID, uniqueID: uniqueID))
+            : ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
+                                       timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                                       status: answer.status == 0 ? nil : answer.status)
         return GatewayOutcome(response: response, seq: seq, fault: fault,
                               connectionEndReason: connectionEnds ? verdict.reason : nil)
     }

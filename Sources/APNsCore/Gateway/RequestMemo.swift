@@ -39,6 +39,8 @@ public final class RequestMemo {
     private var lastVerdict = Verdict()
     /// The record of `last`, and what else it depended on.
     private var template: (record: CompactRecordTemplate, key: RecordKey)?
+    /// The previous 200 answer's header list (see `acceptedHeaders(apnsID:uniqueID:)`).
+    private var acceptedHeaders: [HeaderField] = []
     /// Pushes whose verdict was the previous push's.
     public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
@@ -128,10 +130,10 @@ public final class RequestMemo {
         lastVerdict = verdict
     }
 
-    /// What a push's record depends on beyond its request and verdict.
+    /// What a push's record depends on beyond its request and verdict (the listener and
+    /// environment come with the connection).
     struct RecordKey {
         var connectionID: UInt64
-        var listener: String
         var environment: APNsEnvironment
         /// The status and reason the record says were answered.
         var status: Int
@@ -140,36 +142,57 @@ public final class RequestMemo {
         /// The answered `apns-id` was generated, not echoed.
         var apnsIDGenerated: Bool
 
-        func same(as other: RecordKey) -> Bool {
-            connectionID == other.connectionID && environment == other.environment && status == other.status
-                && reason == other.reason && apnsIDGenerated == other.apnsIDGenerated
-                && UTF8Bytes.equal(listener, other.listener) && RecordKey.same(identity, other.identity)
+        /// Whether a push with these values has this key.
+        func matches(connectionID: UInt64, environment: APNsEnvironment, status: Int, reason: Reason?,
+                     identity: CredentialIdentity?, apnsIDGenerated: Bool) -> Bool {
+            self.connectionID == connectionID && self.environment == environment && self.status == status
+                && self.reason == reason && self.apnsIDGenerated == apnsIDGenerated
+                && RecordKey.same(self.identity, identity)
         }
 
         /// Byte equality: identities whose text is only canonically equivalent are different records.
         static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
-            guard let a, let b else { return a == nil && b == nil }
-            guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId), UTF8Bytes.equal(a.teamId, b.teamId),
-                  a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
-                  UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil) else { return false }
-            guard let x = a.topics, let y = b.topics else { return true }
-            return x.count == y.count && zip(x, y).allSatisfy { UTF8Bytes.equal($0, $1) }
+            switch (a, b) {
+            case (nil, nil): return true
+            case let (a?, b?):
+                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId), UTF8Bytes.equal(a.teamId, b.teamId),
+                      a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
+                      UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil) else { return false }
+                guard let x = a.topics, let y = b.topics else { return true }
+                return x.count == y.count && zip(x, y).allSatisfy { UTF8Bytes.equal($0, $1) }
+            default: return false
+            }
         }
     }
 
     /// The record of a push whose verdict was the previous push's (`repeatedVerdict` answered)
-    /// and whose `key` is the same as that push's: the previous record with these fields
-    /// rewritten. Nil when there is no such record to start from; encode in full, then
-    /// `remember(record:)`.
-    func repeatedRecord(key: RecordKey, receivedAt: Double, streamID: Int32, apnsID: String,
-                        apnsIDBits: UUIDGenerator.Bits? = nil, uniqueID: String?,
-                        uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
-        guard let template, template.key.same(as: key),
+    /// and whose record key (see `RecordKey`) is the same as that push's: the previous record
+    /// with the per-push fields rewritten. Nil when there is no such record to start from;
+    /// encode in full, then `remember(record:)`.
+    func repeatedRecord(connectionID: UInt64, environment: APNsEnvironment, status: Int, reason: Reason?,
+                        identity: CredentialIdentity?, apnsIDGenerated: Bool,
+                        receivedAt: Double, streamID: Int32, apnsID: String, apnsIDBits: UUIDGenerator.Bits? = nil,
+                        uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
+        guard let template, template.key.matches(connectionID: connectionID, environment: environment, status: status,
+                                                 reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
               let record = template.record.record(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID,
                                                   apnsIDBits: apnsIDBits, uniqueID: uniqueID,
                                                   uniqueIDBits: uniqueIDBits) else { return nil }
         recordHits += 1
         return record
+    }
+
+    /// The header list of a 200 answer (`ResponseBuilder.response(reason: nil, ...)`'s): the
+    /// array of the previous 200, its values replaced in place when nothing else holds it any
+    /// more (the transport has sent that response by then), which spares an allocation per push.
+    func acceptedHeaders(apnsID: String, uniqueID: String?) -> [HeaderField] {
+        if acceptedHeaders.count != (uniqueID == nil ? 1 : 2) {
+            acceptedHeaders = ResponseBuilder.response(reason: nil, timestamp: nil, apnsID: apnsID, uniqueID: uniqueID).headers
+        } else {
+            acceptedHeaders[0].value = apnsID
+            if let uniqueID { acceptedHeaders[1].value = uniqueID }
+        }
+        return acceptedHeaders
     }
 
     /// Keeps the record of the push whose verdict was just remembered or repeated, encoded with

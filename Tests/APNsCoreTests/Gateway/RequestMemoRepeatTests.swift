@@ -81,6 +81,30 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertEqual(Set(stored.elements.map { $0.record.decoded(seq: $0.seq).apnsID }).count, 21)
     }
 
+    /// The answers of a connection with a memo (whose 200 header lists reuse one array) are
+    /// those `ResponseBuilder` makes, on both environments and around rejections.
+    func testAnswersAreTheResponseBuildersOwn() {
+        let memo = RequestMemo()
+        let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
+        let requests = [ValidationFixture.request(), ValidationFixture.request(extra: [("apns-priority", "7")]),
+                        ValidationFixture.request(), ValidationFixture.request()]
+        for info in [connection, production, connection] {
+            for (index, request) in requests.enumerated() {
+                let gateway = gateway()
+                let outcome = gateway.handle(request, connection: info, streamID: Int32(2 * index + 1), memo: memo)
+                let record = gateway.store.record(seq: outcome.seq)!
+                let expected = ResponseBuilder.response(reason: record.reason, timestamp: record.verdict.timestamp,
+                                                        apnsID: record.apnsID, uniqueID: record.uniqueID)
+                XCTAssertEqual(outcome.response, expected, "\(info.listener), push \(index)")
+            }
+        }
+        let first = memo.acceptedHeaders(apnsID: "A", uniqueID: "b")
+        let held = memo.acceptedHeaders(apnsID: "C", uniqueID: "d")
+        XCTAssertEqual(first.map(\.value), ["A", "b"], "a list still held is not changed under its holder")
+        XCTAssertEqual(held.map(\.value), ["C", "d"])
+        XCTAssertEqual(memo.acceptedHeaders(apnsID: "E", uniqueID: nil).map(\.name), ["apns-id"])
+    }
+
     func testEchoedApnsIDAndRejectionsRepeatToo() throws {
         let echoed = ValidationFixture.request(extra: [("apns-id", "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E")])
         let rejected = ValidationFixture.request(extra: [("apns-priority", "7")])
