@@ -161,12 +161,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var tokenAfter: TokenConnectionState?
         // Not escaping, so nothing it captures is moved to the heap.
         let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
-                                     defaultTopic: state.certificate?.defaultTopic, memo: state.memo) { verdict in
+                                     defaultTopic: state.defaultTopic, memo: state.memo) { verdict in
             guard listener.authMode != .none else { return nil }
             if let certificate = state.certificate {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
                                                                environment: listener.environment, now: clock.now())
             }
+            // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
+            if authorization == nil && listener.authMode == .permissive { return state.noTokenResult }
             let now = clock.now()
             if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
                                                     environment: listener.environment, mode: listener.authMode,

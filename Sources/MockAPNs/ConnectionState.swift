@@ -15,7 +15,11 @@ final class ConnectionState {
     /// runtime exclusivity check is about 80 instructions).
     @exclusivity(unchecked) var token = TokenConnectionState()
     /// The client certificate, when one was presented (mutual TLS).
-    var certificate: CertificateIdentity?
+    var certificate: CertificateIdentity? {
+        didSet { defaultTopic = certificate?.defaultTopic }
+    }
+    /// The certificate's default topic, read per push without copying the whole certificate.
+    private(set) var defaultTopic: String?
     /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
     /// environment): the first request is answered with GOAWAY carrying `reason`; `problem` says
     /// why, for the record.
@@ -27,6 +31,10 @@ final class ConnectionState {
         self.listener = listener
         self.info = info
     }
+
+    /// The answer to a push without a provider token under permissive authentication (it is
+    /// always `TokenAuthenticator.noToken`), made once per connection.
+    lazy var noTokenResult = AuthorizationResult(reason: nil, identity: CredentialIdentity(TokenAuthenticator.noToken.identity))
 
     /// The last token outcome and the result made of it: a repeated outcome reuses the result.
     private var lastAuthorization: LastAuthorization?

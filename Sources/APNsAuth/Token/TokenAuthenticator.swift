@@ -162,8 +162,9 @@ public enum TokenAuthenticator {
         return checked
     }
 
-    /// A permissive push without a token: accepted, nothing to record but that.
-    static let noToken = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
+    /// The outcome of every push without a token under permissive authentication: accepted,
+    /// identity kind `none`, verdict `no-token`; nothing else is checked.
+    public static let noToken = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token"))
 
     /// Whole seconds for a message; `iat` comes from the client and may be any double, so no
     /// trapping conversion.
