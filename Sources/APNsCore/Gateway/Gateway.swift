@@ -52,14 +52,15 @@ public final class Gateway: Sendable {
         // Read before validating: a registry change made meanwhile shows as a new generation.
         let registryGeneration = registry.generation
         var verdict: Verdict
-        if let repeated = memo?.repeatedVerdict(of: request, defaultTopic: defaultTopic,
+        if let repeated = memo?.repeatedVerdict(of: request, environment: connection.environment, defaultTopic: defaultTopic,
                                                 registryGeneration: registryGeneration) {
             verdict = repeated
         } else {
             verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
                                                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
                                                 memo: memo, lookup: { registry.lookup($0) })
-            memo?.remember(request, defaultTopic: defaultTopic, registryGeneration: registryGeneration, verdict: verdict)
+            memo?.remember(request, environment: connection.environment, defaultTopic: defaultTopic,
+                           registryGeneration: registryGeneration, verdict: verdict)
         }
         var identity: CredentialIdentity?
         var connectionEnds = false
@@ -117,11 +118,9 @@ public final class Gateway: Sendable {
                 seq = store.append(record)
             }
         }
-        let response = answer.status == 200 && memo != nil
-            ? PushResponse(status: 200, headers: memo!.acceptedHeaders(apnsID: apnsID, uniqueID: uniqueID))
-            : ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
-                                       timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
-                                       status: answer.status == 0 ? nil : answer.status)
+        let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
+                                                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                                                status: answer.status == 0 ? nil : answer.status)
         return GatewayOutcome(response: response, seq: seq, fault: fault,
                               connectionEndReason: connectionEnds ? verdict.reason : nil)
     }

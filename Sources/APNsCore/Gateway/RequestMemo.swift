@@ -35,12 +35,11 @@ public final class RequestMemo {
     private var last = PushRequest(method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
     private var hasLast = false
     private var lastDefaultTopic: String?
+    private var lastEnvironment = APNsEnvironment.sandbox
     private var lastRegistryGeneration: UInt64 = 0
     private var lastVerdict = Verdict()
     /// The record of `last`, and what else it depended on.
     private var template: (record: CompactRecordTemplate, key: RecordKey)?
-    /// The previous 200 answer's header list (see `acceptedHeaders(apnsID:uniqueID:)`).
-    private var acceptedHeaders: [HeaderField] = []
     /// Pushes whose verdict was the previous push's.
     public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
@@ -99,12 +98,14 @@ public final class RequestMemo {
         return redactedAuthorization
     }
 
-    /// The previous push's verdict when `request` repeats it byte for byte, with the same
-    /// `defaultTopic` and the registry still at `registryGeneration`; nil otherwise (validate,
-    /// then `remember`).
-    func repeatedVerdict(of request: PushRequest, defaultTopic: String?, registryGeneration: UInt64) -> Verdict? {
+    /// The previous push's verdict when `request` repeats it byte for byte, for a listener of
+    /// the same `environment`, with the same `defaultTopic` and the registry still at
+    /// `registryGeneration`; nil otherwise (validate, then `remember`).
+    func repeatedVerdict(of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
+                         registryGeneration: UInt64) -> Verdict? {
         // `last` is read in place (no copy of the whole request out of an optional).
-        guard hasLast, lastRegistryGeneration == registryGeneration, request.bodyLength == last.bodyLength,
+        guard hasLast, lastRegistryGeneration == registryGeneration, lastEnvironment == environment,
+              request.bodyLength == last.bodyLength,
               UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
               UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
               UTF8Bytes.equal(request.headers, last.headers), UTF8Bytes.equal(request.body, last.body) else {
@@ -117,7 +118,8 @@ public final class RequestMemo {
     /// Remembers `verdict` as what validating `request` gave with the registry at
     /// `registryGeneration` (read before validating). A verdict with a 410 `timestamp` is not
     /// kept: the registry may have given the time of the check.
-    func remember(_ request: PushRequest, defaultTopic: String?, registryGeneration: UInt64, verdict: Verdict) {
+    func remember(_ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
+                  verdict: Verdict) {
         template = nil
         guard verdict.timestamp == nil else {
             hasLast = false
@@ -126,6 +128,7 @@ public final class RequestMemo {
         hasLast = true
         last = request
         lastDefaultTopic = defaultTopic
+        lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
         lastVerdict = verdict
     }
@@ -180,19 +183,6 @@ public final class RequestMemo {
                                                   uniqueIDBits: uniqueIDBits) else { return nil }
         recordHits += 1
         return record
-    }
-
-    /// The header list of a 200 answer (`ResponseBuilder.response(reason: nil, ...)`'s): the
-    /// array of the previous 200, its values replaced in place when nothing else holds it any
-    /// more (the transport has sent that response by then), which spares an allocation per push.
-    func acceptedHeaders(apnsID: String, uniqueID: String?) -> [HeaderField] {
-        if acceptedHeaders.count != (uniqueID == nil ? 1 : 2) {
-            acceptedHeaders = ResponseBuilder.response(reason: nil, timestamp: nil, apnsID: apnsID, uniqueID: uniqueID).headers
-        } else {
-            acceptedHeaders[0].value = apnsID
-            if let uniqueID { acceptedHeaders[1].value = uniqueID }
-        }
-        return acceptedHeaders
     }
 
     /// Keeps the record of the push whose verdict was just remembered or repeated, encoded with

@@ -11,13 +11,14 @@ public enum ResponseBuilder {
     ///   - status: the status to send, when a fault rule chose one other than the reason's own.
     public static func response(reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?,
                                 status: Int? = nil) -> PushResponse {
+        guard let reason else {
+            // Array literals: one allocation of the final size (every accepted push comes here).
+            let apnsIDField = HeaderField(name: "apns-id", value: apnsID)
+            guard let uniqueID else { return PushResponse(status: 200, headers: [apnsIDField]) }
+            return PushResponse(status: 200, headers: [apnsIDField, HeaderField(name: "apns-unique-id", value: uniqueID)])
+        }
         var headers: [HeaderField] = []
         headers.reserveCapacity(3)
-        guard let reason else {
-            headers.append(HeaderField(name: "apns-id", value: apnsID))
-            if let uniqueID { headers.append(HeaderField(name: "apns-unique-id", value: uniqueID)) }
-            return PushResponse(status: 200, headers: headers)
-        }
         headers.append(HeaderField(name: "content-type", value: "application/json"))
         headers.append(HeaderField(name: "apns-id", value: apnsID))
         if let uniqueID { headers.append(HeaderField(name: "apns-unique-id", value: uniqueID)) }

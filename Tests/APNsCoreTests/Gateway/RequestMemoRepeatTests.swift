@@ -81,8 +81,8 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertEqual(Set(stored.elements.map { $0.record.decoded(seq: $0.seq).apnsID }).count, 21)
     }
 
-    /// The answers of a connection with a memo (whose 200 header lists reuse one array) are
-    /// those `ResponseBuilder` makes, on both environments and around rejections.
+    /// The answers of a connection with a memo are those `ResponseBuilder` makes for its records,
+    /// on both environments and around rejections.
     func testAnswersAreTheResponseBuildersOwn() {
         let memo = RequestMemo()
         let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
@@ -98,11 +98,6 @@ final class RequestMemoRepeatTests: XCTestCase {
                 XCTAssertEqual(outcome.response, expected, "\(info.listener), push \(index)")
             }
         }
-        let first = memo.acceptedHeaders(apnsID: "A", uniqueID: "b")
-        let held = memo.acceptedHeaders(apnsID: "C", uniqueID: "d")
-        XCTAssertEqual(first.map(\.value), ["A", "b"], "a list still held is not changed under its holder")
-        XCTAssertEqual(held.map(\.value), ["C", "d"])
-        XCTAssertEqual(memo.acceptedHeaders(apnsID: "E", uniqueID: nil).map(\.name), ["apns-id"])
     }
 
     func testEchoedApnsIDAndRejectionsRepeatToo() throws {
@@ -146,6 +141,22 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertEqual(gateway.handle(request, connection: connection, streamID: 5, memo: memo).response.status, 200)
         XCTAssertEqual(gateway.handle(request, connection: connection, streamID: 7, memo: memo).response.status, 200)
         XCTAssertEqual(memo.verdictHits, 1, "only the last push: the registry changed before each of the others")
+    }
+
+    /// The verdict depends on the listener's environment (a registered device of the other
+    /// environment is BadDeviceToken, cases C14): a memo passed on to another connection does
+    /// not carry it over.
+    func testEnvironmentIsPartOfTheVerdictRepeat() throws {
+        let registry = DeviceRegistry(devices: [DeviceRegistration(token: ValidationFixture.token, environment: .sandbox)])
+        let gateway = gateway(registry: registry)
+        let memo = RequestMemo()
+        let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
+        let request = ValidationFixture.request()
+        XCTAssertEqual(gateway.handle(request, connection: connection, streamID: 1, memo: memo).response.status, 200)
+        let other = gateway.handle(request, connection: production, streamID: 1, memo: memo)
+        XCTAssertEqual(other.response.status, 400)
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: other.seq)).reason, .badDeviceToken)
+        XCTAssertEqual(memo.verdictHits, 0)
     }
 
     /// A repeated push whose credential identity differs gets a record of its own identity.
