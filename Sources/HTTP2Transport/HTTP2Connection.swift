@@ -35,10 +35,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var outOffset = 0
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
     // check (about 80 instructions per access, several per request) buys nothing here.
-    @exclusivity(unchecked) private(set) var streams: [Int32: StreamState] = [:]
-    /// The stream whose frames arrived last: HEADERS, their header fields and DATA usually come
-    /// one stream at a time, so most callbacks find their stream without hashing.
-    @exclusivity(unchecked) private var lastStream: StreamState?
+    /// The open streams.
+    private let streams = StreamTable()
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     @exclusivity(unchecked) private var interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
@@ -400,19 +398,12 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func beginStream(_ streamID: Int32) {
-        let stream = StreamState(id: streamID)
-        streams[streamID] = stream
-        lastStream = stream
+        streams.insert(StreamState(id: streamID))
     }
 
     /// The open stream `streamID`, if any.
     @inline(__always)
-    private func stream(_ streamID: Int32) -> StreamState? {
-        if let last = lastStream, last.id == streamID { return last }
-        guard let found = streams[streamID] else { return nil }
-        lastStream = found
-        return found
-    }
+    private func stream(_ streamID: Int32) -> StreamState? { streams.stream(streamID) }
 
     func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
         guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
@@ -500,8 +491,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func streamClosed(_ streamID: Int32) {
-        streams.removeValue(forKey: streamID)
-        if lastStream?.id == streamID { lastStream = nil }
+        streams.remove(streamID)
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
@@ -714,7 +704,6 @@ public final class HTTP2Connection: @unchecked Sendable {
         if let session { nghttp2_session_del(session) }
         session = nil
         streams.removeAll()
-        lastStream = nil
         interner.removeAll()
         if opened { handler.connectionClosed(self) }
         onClose(self)
