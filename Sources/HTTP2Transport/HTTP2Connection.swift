@@ -37,6 +37,11 @@ public final class HTTP2Connection: @unchecked Sendable {
     // check (about 80 instructions per access, several per request) buys nothing here.
     /// The open streams.
     private let streams = StreamTable()
+    /// Objects of closed streams kept for new ones (a list through `StreamState.nextSpare`).
+    @exclusivity(unchecked) private var spareStreams: StreamState?
+    @exclusivity(unchecked) private var spareStreamCount = 0
+    /// The most spare stream objects kept: a sender's usual number of streams in flight.
+    static let maxSpareStreams = 128
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     @exclusivity(unchecked) private var interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
@@ -398,7 +403,15 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func beginStream(_ streamID: Int32) {
-        streams.insert(StreamState(id: streamID))
+        if let spare = spareStreams {
+            spareStreams = spare.nextSpare
+            spare.nextSpare = nil
+            spareStreamCount -= 1
+            spare.id = streamID
+            streams.insert(spare)
+        } else {
+            streams.insert(StreamState(id: streamID))
+        }
     }
 
     /// The open stream `streamID`, if any.
@@ -465,10 +478,15 @@ public final class HTTP2Connection: @unchecked Sendable {
             return
         }
         // Moved out of the stream, not copied: the request then holds the only references.
-        let request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
+        var request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
                                    authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
                                    body: take(&stream.body, []), bodyLength: stream.bodyLength)
-        carryOut(handler.handle(request, on: self), on: streamID, stream: stream)
+        let action = handler.handle(request, on: self)
+        // The arrays go back to the stream, whose object is reused: their storage too, once the
+        // application lets go of it.
+        stream.headers = take(&request.headers, [])
+        stream.body = take(&request.body, [])
+        carryOut(action, on: streamID, stream: stream)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -491,7 +509,11 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func streamClosed(_ streamID: Int32) {
-        streams.remove(streamID)
+        guard let stream = streams.remove(streamID), spareStreamCount < HTTP2Connection.maxSpareStreams else { return }
+        stream.reset()
+        stream.nextSpare = spareStreams
+        spareStreams = stream
+        spareStreamCount += 1
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
@@ -704,6 +726,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         if let session { nghttp2_session_del(session) }
         session = nil
         streams.removeAll()
+        spareStreams = nil
         interner.removeAll()
         if opened { handler.connectionClosed(self) }
         onClose(self)
