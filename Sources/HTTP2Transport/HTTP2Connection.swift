@@ -43,7 +43,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// The most spare stream objects kept: a sender's usual number of streams in flight.
     static let maxSpareStreams = 128
     /// Makes the Strings of received header fields, reusing those of earlier requests.
-    @exclusivity(unchecked) private var interner = HeaderFieldInterner()
+    private let interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
     /// could change what is announced.
     public let settings: HTTP2Settings
