@@ -419,7 +419,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     private func stream(_ streamID: Int32) -> StreamState? { streams.stream(streamID) }
 
     func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
-        guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
+        streams.withStream(streamID) { header(on: $0, name: name, nameLength: nameLength, value: value, valueLength: valueLength) }
+    }
+
+    @inline(__always)
+    private func header(on stream: StreamState, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>,
+                        valueLength: Int) {
+        guard !stream.headerListTooLarge else { return }
         // nghttp2 advertises MAX_HEADER_LIST_SIZE but leaves enforcing it to us; HPACK lets a
         // small frame expand to megabytes, so stop storing at the limit.
         stream.headerListSize += nameLength + valueLength + 32
@@ -449,10 +455,11 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
         consume(streamID, length)
-        guard let stream = stream(streamID) else { return }
-        let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
-        if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
-        stream.bodyLength += length
+        streams.withStream(streamID) { stream in
+            let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
+            if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
+            stream.bodyLength += length
+        }
     }
 
     /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
