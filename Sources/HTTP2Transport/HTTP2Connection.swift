@@ -31,8 +31,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var writeEvent: OpaquePointer?
     private var writeArmed = false
     private var readBlockedOnWrite = false
-    @exclusivity(unchecked) private var outbuf: [UInt8] = []
-    private var outOffset = 0
+    /// What nghttp2 produced and the socket has not taken yet.
+    private let outbuf = WriteBuffer(capacity: 16 * 1024)
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
     // check (about 80 instructions per access, several per request) buys nothing here.
     /// The open streams.
@@ -97,7 +97,6 @@ public final class HTTP2Connection: @unchecked Sendable {
             SSL_set_fd(ssl, fd)
             SSL_set_accept_state(ssl)
         }
-        outbuf.reserveCapacity(16 * 1024)
     }
 
     /// Registers the socket events and, for cleartext, starts HTTP/2 at once.
@@ -287,8 +286,9 @@ public final class HTTP2Connection: @unchecked Sendable {
             let count = nghttp2_session_mem_send(session, &data)
             if count < 0 { close(); return }
             if count == 0 { break }
-            outbuf.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            if outbuf.count - outOffset >= 64 * 1024 && !writeOut() { return }
+            guard let data else { continue }
+            outbuf.append(data, count: count)
+            if outbuf.pending >= 64 * 1024 && !writeOut() { return }
         }
         guard writeOut() else { return }
         if let reset = closeWhenWritten {
@@ -302,10 +302,10 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// Writes the buffer; false when the socket would block (write event armed) or failed.
     private func writeOut() -> Bool {
-        while outOffset < outbuf.count {
-            let remaining = outbuf.count - outOffset
-            let written: Int = outbuf.withUnsafeBytes { raw in
-                let start = raw.baseAddress! + outOffset
+        while outbuf.pending > 0 {
+            let remaining = outbuf.pending
+            let written: Int = {
+                let start = outbuf.unwritten
                 if let ssl {
                     HTTP2Connection.clearTLSErrors()
                     let result = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
@@ -318,13 +318,12 @@ public final class HTTP2Connection: @unchecked Sendable {
                 let result = send(fd, start, remaining, Int32(MSG_NOSIGNAL))
                 if result >= 0 { return result }
                 return errno == EAGAIN || errno == EINTR ? 0 : -1
-            }
+            }()
             if written < 0 { close(); return false }
             if written == 0 { armWrite(); return false }
-            outOffset += written
+            outbuf.markWritten(written)
         }
-        outbuf.removeAll(keepingCapacity: true)
-        outOffset = 0
+        outbuf.removeAll()
         return true
     }
 
