@@ -48,17 +48,25 @@ final class HeaderFieldInterner {
 
     /// The field at `position` (0 for a block's first field, pseudo-headers included; a caller
     /// may skip positions).
+    @inline(__always)
     func field(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
-        guard position < HeaderFieldInterner.positions else { return HeaderFieldInterner.make(name: name, value: value) }
-        let slot = recent + position
-        if slot.pointee.nameLength == name.count && slot.pointee.valueLength == value.count
-            && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
-            && HeaderFieldInterner.same(slot.pointee.bytes.map { $0 + name.count }, value.baseAddress, value.count) {
-            reused &+= 1
-            return slot.pointee.field
+        if position < HeaderFieldInterner.positions {
+            let slot = recent + position
+            if slot.pointee.nameLength == name.count && slot.pointee.valueLength == value.count
+                && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
+                && HeaderFieldInterner.same(slot.pointee.bytes.map { $0 + name.count }, value.baseAddress, value.count) {
+                reused &+= 1
+                return slot.pointee.field
+            }
         }
+        return makeField(at: position, name: name, value: value)
+    }
+
+    /// A field not remembered at `position`: made, and remembered there.
+    @inline(never)
+    private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
         let made = HeaderFieldInterner.make(name: name, value: value)
-        HeaderFieldInterner.remember(made, in: slot)
+        if position < HeaderFieldInterner.positions { HeaderFieldInterner.remember(made, in: recent + position) }
         return made
     }
 
