@@ -31,16 +31,19 @@ public final class HTTP2Connection: @unchecked Sendable {
     private var writeEvent: OpaquePointer?
     private var writeArmed = false
     private var readBlockedOnWrite = false
-    @exclusivity(unchecked) private var outbuf: [UInt8] = []
-    private var outOffset = 0
+    /// What nghttp2 produced and the socket has not taken yet.
+    private let outbuf = WriteBuffer(capacity: 16 * 1024)
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
     // check (about 80 instructions per access, several per request) buys nothing here.
-    @exclusivity(unchecked) private(set) var streams: [Int32: StreamState] = [:]
-    /// The stream whose frames arrived last: HEADERS, their header fields and DATA usually come
-    /// one stream at a time, so most callbacks find their stream without hashing.
-    @exclusivity(unchecked) private var lastStream: StreamState?
+    /// The open streams.
+    private let streams = StreamTable()
+    /// Objects of closed streams kept for new ones (a list through `StreamState.nextSpare`).
+    @exclusivity(unchecked) private var spareStreams: StreamState?
+    @exclusivity(unchecked) private var spareStreamCount = 0
+    /// The most spare stream objects kept: a sender's usual number of streams in flight.
+    static let maxSpareStreams = 128
     /// Makes the Strings of received header fields, reusing those of earlier requests.
-    @exclusivity(unchecked) private var interner = HeaderFieldInterner()
+    private let interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
     /// could change what is announced.
     public let settings: HTTP2Settings
@@ -94,7 +97,6 @@ public final class HTTP2Connection: @unchecked Sendable {
             SSL_set_fd(ssl, fd)
             SSL_set_accept_state(ssl)
         }
-        outbuf.reserveCapacity(16 * 1024)
     }
 
     /// Registers the socket events and, for cleartext, starts HTTP/2 at once.
@@ -284,8 +286,9 @@ public final class HTTP2Connection: @unchecked Sendable {
             let count = nghttp2_session_mem_send(session, &data)
             if count < 0 { close(); return }
             if count == 0 { break }
-            outbuf.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            if outbuf.count - outOffset >= 64 * 1024 && !writeOut() { return }
+            guard let data else { continue }
+            outbuf.append(data, count: count)
+            if outbuf.pending >= 64 * 1024 && !writeOut() { return }
         }
         guard writeOut() else { return }
         if let reset = closeWhenWritten {
@@ -299,10 +302,10 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// Writes the buffer; false when the socket would block (write event armed) or failed.
     private func writeOut() -> Bool {
-        while outOffset < outbuf.count {
-            let remaining = outbuf.count - outOffset
-            let written: Int = outbuf.withUnsafeBytes { raw in
-                let start = raw.baseAddress! + outOffset
+        while outbuf.pending > 0 {
+            let remaining = outbuf.pending
+            let written: Int = {
+                let start = outbuf.unwritten
                 if let ssl {
                     HTTP2Connection.clearTLSErrors()
                     let result = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
@@ -315,13 +318,12 @@ public final class HTTP2Connection: @unchecked Sendable {
                 let result = send(fd, start, remaining, Int32(MSG_NOSIGNAL))
                 if result >= 0 { return result }
                 return errno == EAGAIN || errno == EINTR ? 0 : -1
-            }
+            }()
             if written < 0 { close(); return false }
             if written == 0 { armWrite(); return false }
-            outOffset += written
+            outbuf.markWritten(written)
         }
-        outbuf.removeAll(keepingCapacity: true)
-        outOffset = 0
+        outbuf.removeAll()
         return true
     }
 
@@ -400,22 +402,29 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func beginStream(_ streamID: Int32) {
-        let stream = StreamState(id: streamID)
-        streams[streamID] = stream
-        lastStream = stream
+        if let spare = spareStreams {
+            spareStreams = spare.nextSpare
+            spare.nextSpare = nil
+            spareStreamCount -= 1
+            spare.id = streamID
+            streams.insert(spare)
+        } else {
+            streams.insert(StreamState(id: streamID))
+        }
     }
 
     /// The open stream `streamID`, if any.
     @inline(__always)
-    private func stream(_ streamID: Int32) -> StreamState? {
-        if let last = lastStream, last.id == streamID { return last }
-        guard let found = streams[streamID] else { return nil }
-        lastStream = found
-        return found
-    }
+    private func stream(_ streamID: Int32) -> StreamState? { streams.stream(streamID) }
 
     func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
-        guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
+        streams.withStream(streamID) { header(on: $0, name: name, nameLength: nameLength, value: value, valueLength: valueLength) }
+    }
+
+    @inline(__always)
+    private func header(on stream: StreamState, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>,
+                        valueLength: Int) {
+        guard !stream.headerListTooLarge else { return }
         // nghttp2 advertises MAX_HEADER_LIST_SIZE but leaves enforcing it to us; HPACK lets a
         // small frame expand to megabytes, so stop storing at the limit.
         stream.headerListSize += nameLength + valueLength + 32
@@ -445,10 +454,11 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
         consume(streamID, length)
-        guard let stream = stream(streamID) else { return }
-        let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
-        if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
-        stream.bodyLength += length
+        streams.withStream(streamID) { stream in
+            let room = max(0, settings.maxStoredBodyBytes - stream.body.count)
+            if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, length))) }
+            stream.bodyLength += length
+        }
     }
 
     /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
@@ -474,10 +484,15 @@ public final class HTTP2Connection: @unchecked Sendable {
             return
         }
         // Moved out of the stream, not copied: the request then holds the only references.
-        let request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
+        var request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
                                    authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
                                    body: take(&stream.body, []), bodyLength: stream.bodyLength)
-        carryOut(handler.handle(request, on: self), on: streamID, stream: stream)
+        let action = handler.handle(request, on: self)
+        // The arrays go back to the stream, whose object is reused: their storage too, once the
+        // application lets go of it.
+        stream.headers = take(&request.headers, [])
+        stream.body = take(&request.body, [])
+        carryOut(action, on: streamID, stream: stream)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -500,8 +515,11 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func streamClosed(_ streamID: Int32) {
-        streams.removeValue(forKey: streamID)
-        if lastStream?.id == streamID { lastStream = nil }
+        guard let stream = streams.remove(streamID), spareStreamCount < HTTP2Connection.maxSpareStreams else { return }
+        stream.reset()
+        stream.nextSpare = spareStreams
+        spareStreams = stream
+        spareStreamCount += 1
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
@@ -714,7 +732,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         if let session { nghttp2_session_del(session) }
         session = nil
         streams.removeAll()
-        lastStream = nil
+        spareStreams = nil
         interner.removeAll()
         if opened { handler.connectionClosed(self) }
         onClose(self)

@@ -6,54 +6,129 @@ import HTTPFields
 ///
 /// A client sends much the same header block on every request of a connection (the reason HPACK
 /// indexes fields), in the same order: topic, push type, user agent, often the path and the
-/// `authorization` token. A reused field costs two length checks and `memcmp`s instead of UTF-8
-/// validation and, for values over 15 bytes, an allocation; requests and their records then
-/// share one copy of each repeated string. A field that differs is made anew (invalid UTF-8
+/// `authorization` token. A reused field costs two length checks and byte comparisons instead
+/// of UTF-8 validation and, for values over 15 bytes, an allocation; requests and their records
+/// then share one copy of each repeated string. A field that differs is made anew (invalid UTF-8
 /// repaired to U+FFFD, so a repaired value never equals its raw bytes and is never reused by
-/// mistake) and replaces the remembered one at its position.
+/// mistake) and replaces the remembered one at its position. The remembered Strings' bytes are
+/// kept beside them and compared in place: no String is read to find that a field repeats.
 ///
 /// One per connection, used on its loop thread only.
-struct HeaderFieldInterner {
+final class HeaderFieldInterner {
     /// How many positions are remembered; fields further down a block are always made anew.
     static let positions = 32
 
-    private var recent: [HeaderField] = []
+    /// One remembered field: its Strings, and their UTF-8 bytes (name then value) in `bytes`.
+    private struct Remembered {
+        var field = HeaderField(name: "", value: "")
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var capacity = 0
+        var nameLength = 0
+        var valueLength = 0
+    }
+
+    /// `positions` entries. Positions not filled yet, or skipped by the caller (it makes no
+    /// Strings of some fields), hold the empty field: that matches only an empty name and
+    /// value, for which it is right.
+    private let recent: UnsafeMutablePointer<Remembered>
 
     /// Fields reused rather than made (for tests).
-    private(set) var reused = 0
+    @exclusivity(unchecked) private(set) var reused = 0
+
+    init() {
+        recent = .allocate(capacity: HeaderFieldInterner.positions)
+        recent.initialize(repeating: Remembered(), count: HeaderFieldInterner.positions)
+    }
+
+    deinit {
+        for index in 0..<HeaderFieldInterner.positions { recent[index].bytes?.deallocate() }
+        recent.deinitialize(count: HeaderFieldInterner.positions)
+        recent.deallocate()
+    }
 
     /// The field at `position` (0 for a block's first field, pseudo-headers included; a caller
     /// may skip positions).
-    mutating func field(at position: Int, name: UnsafeBufferPointer<UInt8>,
-                        value: UnsafeBufferPointer<UInt8>) -> HeaderField {
-        if position < recent.count {
-            let remembered = recent[position]
-            if HeaderFieldInterner.equal(remembered.value, value) && HeaderFieldInterner.equal(remembered.name, name) {
+    @inline(__always)
+    func field(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
+        if position < HeaderFieldInterner.positions {
+            let slot = recent + position
+            if slot.pointee.nameLength == name.count && slot.pointee.valueLength == value.count
+                && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
+                && HeaderFieldInterner.same(slot.pointee.bytes.map { $0 + name.count }, value.baseAddress, value.count) {
                 reused &+= 1
-                return remembered
+                return slot.pointee.field
             }
         }
-        let made = HeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
-        if position < recent.count {
-            recent[position] = made
-        } else if position < HeaderFieldInterner.positions {
-            // Positions the caller skipped (it makes no Strings of some fields) hold empty fields:
-            // those match only an empty name and value, for which they are right.
-            while recent.count < position { recent.append(HeaderField(name: "", value: "")) }
-            recent.append(made)
-        }
+        return makeField(at: position, name: name, value: value)
+    }
+
+    /// A field not remembered at `position`: made, and remembered there.
+    @inline(never)
+    private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
+        let made = HeaderFieldInterner.make(name: name, value: value)
+        if position < HeaderFieldInterner.positions { HeaderFieldInterner.remember(made, in: recent + position) }
         return made
     }
 
     /// Forgets every remembered field.
-    mutating func removeAll() { recent = [] }
+    func removeAll() {
+        for index in 0..<HeaderFieldInterner.positions {
+            recent[index].field = HeaderField(name: "", value: "")
+            recent[index].nameLength = 0
+            recent[index].valueLength = 0
+        }
+    }
 
-    /// Whether `text` is exactly `bytes` in UTF-8.
+    private static func make(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
+        HeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    /// Stores `field` and the bytes of its Strings (not those received: a repaired value must
+    /// not match the invalid bytes it came from).
+    private static func remember(_ field: HeaderField, in slot: UnsafeMutablePointer<Remembered>) {
+        let nameLength = field.name.utf8.count
+        let valueLength = field.value.utf8.count
+        if slot.pointee.capacity < nameLength + valueLength {
+            slot.pointee.bytes?.deallocate()
+            slot.pointee.capacity = max(nameLength + valueLength, 32)
+            slot.pointee.bytes = .allocate(capacity: slot.pointee.capacity)
+        }
+        if let bytes = slot.pointee.bytes {
+            _ = UnsafeMutableBufferPointer(start: bytes, count: nameLength).initialize(from: field.name.utf8)
+            _ = UnsafeMutableBufferPointer(start: bytes + nameLength, count: valueLength).initialize(from: field.value.utf8)
+        }
+        slot.pointee.field = field
+        slot.pointee.nameLength = nameLength
+        slot.pointee.valueLength = valueLength
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are equal (true when `count` is 0). Runs up to
+    /// 32 bytes are compared here in a few loads (the last one overlapping the one before); a
+    /// call to `memcmp` costs more than that.
     @inline(__always)
-    static func equal(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count == bytes.count else { return false }
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
-        return utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, bytes.count) == 0 } ?? false
+    private static func same(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard let a = UnsafeRawPointer(a), let b = UnsafeRawPointer(b) else { return false }
+        if count > 32 { return memcmp(a, b, count) == 0 }
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                if load(UInt64.self, a, offset) != load(UInt64.self, b, offset) { return false }
+                offset += 8
+            }
+            return load(UInt64.self, a, count - 8) == load(UInt64.self, b, count - 8)
+        }
+        if count >= 4 {
+            return load(UInt32.self, a, 0) == load(UInt32.self, b, 0)
+                && load(UInt32.self, a, count - 4) == load(UInt32.self, b, count - 4)
+        }
+        return load(UInt8.self, a, 0) == load(UInt8.self, b, 0)
+            && load(UInt8.self, a, count / 2) == load(UInt8.self, b, count / 2)
+            && load(UInt8.self, a, count - 1) == load(UInt8.self, b, count - 1)
+    }
+
+    @inline(__always)
+    private static func load<T: FixedWidthInteger>(_ type: T.Type, _ base: UnsafeRawPointer, _ offset: Int) -> T {
+        base.loadUnaligned(fromByteOffset: offset, as: T.self)
     }
 }

@@ -3,7 +3,7 @@
 /// Used on its connection's loop thread only and never accessed overlappingly, so the runtime
 /// exclusivity check (about 80 instructions per access) is turned off for what is touched per request.
 final class StreamState {
-    let id: Int32
+    @exclusivity(unchecked) var id: Int32
     @exclusivity(unchecked) var method = ""
     @exclusivity(unchecked) var path = ""
     @exclusivity(unchecked) var authority: String?
@@ -21,9 +21,38 @@ final class StreamState {
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
+    /// The next object in its connection's list of spare ones (see `reset`).
+    @exclusivity(unchecked) var nextSpare: StreamState?
+
+    /// Body capacity a spare object keeps (bytes; APNs's largest payload is 5120); a larger
+    /// buffer is freed.
+    static let keptBodyCapacity = 8 * 1024
 
     init(id: Int32) {
         self.id = id
         headers.reserveCapacity(8)
+    }
+
+    /// Empties the object for a new stream, keeping the header and body arrays' storage: a
+    /// connection reuses the objects of its closed streams rather than allocating a stream, its
+    /// arrays and their growth per request. Storage still shared (the application kept the
+    /// request's arrays) is left to it and fresh storage of the same capacity made instead.
+    func reset() {
+        method = ""
+        path = ""
+        authority = nil
+        headers.removeAll(keepingCapacity: true)
+        if body.capacity > StreamState.keptBodyCapacity {
+            body = []
+        } else {
+            body.removeAll(keepingCapacity: true)
+        }
+        bodyLength = 0
+        headerListSize = 0
+        headerListTooLarge = false
+        fieldCount = 0
+        responseBody = []
+        responseOffset = 0
+        dispatched = false
     }
 }
