@@ -37,11 +37,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     // check (about 80 instructions per access, several per request) buys nothing here.
     /// The open streams.
     private let streams = StreamTable()
-    /// Objects of closed streams kept for new ones (a list through `StreamState.nextSpare`).
-    @exclusivity(unchecked) private var spareStreams: StreamState?
-    @exclusivity(unchecked) private var spareStreamCount = 0
-    /// The most spare stream objects kept: a sender's usual number of streams in flight.
-    static let maxSpareStreams = 128
+    /// Objects of closed streams kept for new ones.
+    @exclusivity(unchecked) private var spares = SpareStreams()
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     private let interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
@@ -402,10 +399,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func beginStream(_ streamID: Int32) {
-        if let spare = spareStreams {
-            spareStreams = spare.nextSpare
-            spare.nextSpare = nil
-            spareStreamCount -= 1
+        if let spare = spares.take() {
             spare.id = streamID
             streams.insert(spare)
         } else {
@@ -515,11 +509,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     func streamClosed(_ streamID: Int32) {
-        guard let stream = streams.remove(streamID), spareStreamCount < HTTP2Connection.maxSpareStreams else { return }
-        stream.reset()
-        stream.nextSpare = spareStreams
-        spareStreams = stream
-        spareStreamCount += 1
+        guard let stream = streams.remove(streamID) else { return }
+        spares.give(stream)
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
@@ -732,7 +723,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         if let session { nghttp2_session_del(session) }
         session = nil
         streams.removeAll()
-        spareStreams = nil
+        spares.removeAll()
         interner.removeAll()
         if opened { handler.connectionClosed(self) }
         onClose(self)

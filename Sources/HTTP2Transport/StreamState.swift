@@ -21,7 +21,7 @@ final class StreamState {
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
-    /// The next object in its connection's list of spare ones (see `reset`).
+    /// The next object in its connection's list of spare ones (`SpareStreams`).
     @exclusivity(unchecked) var nextSpare: StreamState?
 
     /// Body capacity a spare object keeps (bytes; APNs's largest payload is 5120); a larger
