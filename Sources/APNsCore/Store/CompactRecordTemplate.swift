@@ -76,17 +76,11 @@ struct CompactRecordTemplate {
                 withUnsafeBytes(of: &stream) { out.baseAddress!.advanced(by: head).update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: streamBytes) }
                 out.baseAddress!.advanced(by: head + streamBytes).update(from: model.baseAddress! + tail, count: model.count - tail)
             }
-            withUnsafeBytes(of: receivedAt.bitPattern.littleEndian) { time in
-                for i in 0..<8 { out[CompactRecord.Offset.receivedAt + i] = time[i] }
-            }
-            withUnsafeBytes(of: &packed) { raw in
-                let scratch = raw.bindMemory(to: UInt8.self)
-                if let at = self.apnsID {
-                    for i in 0..<17 { out[at + shift + i] = scratch[i] }
-                }
-                if let at = self.uniqueID {
-                    for i in 0..<17 { out[at + shift + i] = scratch[20 + i] }
-                }
+            let base = UnsafeMutableRawPointer(out.baseAddress!)
+            base.storeBytes(of: receivedAt.bitPattern.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
+            withUnsafeBytes(of: &packed) { scratch in
+                if let at = self.apnsID { (base + at + shift).copyMemory(from: scratch.baseAddress!, byteCount: 17) }
+                if let at = self.uniqueID { (base + at + shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17) }
             }
             count = model.count + shift
         }
@@ -103,9 +97,9 @@ struct CompactRecordTemplate {
         }
         // As `CompactRecordWriter` tags it: digits alone count as uppercase.
         scratch[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
-        withUnsafeBytes(of: (bits.high.bigEndian, bits.low.bigEndian)) { raw in
-            for i in 0..<16 { scratch[1 + i] = raw[i] }
-        }
+        let packed = UnsafeMutableRawPointer(scratch.baseAddress! + 1)
+        packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
+        packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
         return scratch[0] == model[at]
     }
 }
