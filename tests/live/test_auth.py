@@ -359,6 +359,34 @@ def test_rejected_first_push_binds_nothing(servers):
         client.close()
 
 
+
+def unsigned_token(kid: str, iss: str = TEAM, iat: int | None = None) -> str:
+    """A JWT with these exact header and claims texts (JSON-escaped, so any code points survive)
+    and a signature no key made: refused in strict mode whatever its kid names."""
+    header = b64url(json.dumps({"alg": "ES256", "kid": kid}).encode())
+    claims = b64url(json.dumps({"iss": iss, "iat": now() if iat is None else iat}).encode())
+    return f"{header}.{claims}.{b64url(b'not a signature')}"
+
+
+def test_rejected_tokens_differing_only_in_equivalent_text_keep_their_own_identity(servers):
+    """Tokens whose kid or iss differ from the previous token's only in canonically equivalent
+    text (é precomposed or decomposed, K or the Kelvin sign) are other tokens: each record names
+    the kid and iss its push carried, as a fresh connection records them, not the previous push's."""
+    server = servers("strict")
+    tokens = [("UNLISTED\u00e9", TEAM), ("UNLISTEDe\u0301", TEAM),        # kid: é composed, decomposed
+              ("UNLISTED0K", TEAM), ("UNLISTED0\u212a", TEAM),            # kid: K, Kelvin sign
+              ("UNLISTED0K", "TEAM00000K"), ("UNLISTED0K", "TEAM00000\u212a")]  # iss: K, Kelvin sign
+    ids = [str(uuid.uuid4()).upper() for _ in tokens]
+    client = h2_client_for(server.listener)
+    try:
+        for apns_id, (kid, iss) in zip(ids, tokens):
+            r = client.request(push_headers(apns_id, bearer(unsigned_token(kid, iss))), BODY)
+            assert (r.status, r.json()) == (403, {"reason": "InvalidProviderToken"}), (kid, r.body)
+    finally:
+        client.close()
+    recorded = [(record_for(server, i)["identity"]["keyId"], record_for(server, i)["identity"]["teamId"]) for i in ids]
+    assert [(ascii(k), ascii(t)) for k, t in recorded] == [(ascii(k), ascii(t)) for k, t in tokens]
+
 # --------------------------------------------------------------------------------------------
 # 2. Permissive mode (the default)
 # --------------------------------------------------------------------------------------------
