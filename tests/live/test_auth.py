@@ -306,6 +306,48 @@ def test_token_lifecycle_controls(servers):
     assert resp.status == 200, resp.body
 
 
+def test_clock_moves_between_identical_pushes_on_one_connection(server_factory):
+    """PUT /v1/clock between pushes that repeat each other byte for byte on one connection: each
+    is checked at the clock of its own arrival (token age 1 hour, 60 s of future skew, the
+    20-minute rule counted from when the connection started using its token), as the first push
+    of a connection would be, not answered from the previous push."""
+    server = server_factory("--auth", "strict", "--keys", str(KEYS))
+    token = tok()
+    first, second = bearer(mint("TEAMUNI001")), bearer(mint("TEAMUNI001", iat=now() - 1))
+    client = h2_client_for(server.listener)
+
+    def push(authorization):
+        r = client.request(apns_headers(token, extra=[("authorization", authorization)]), BODY)
+        return (r.status, r.json()["reason"] if r.body else None)
+
+    def clock(offset):
+        assert server.put("/v1/clock", {"offsetSeconds": offset}).status == 200
+
+    try:
+        answers = [push(first), push(first)]
+        clock(3700)
+        answers += [push(first), push(first)]
+        clock(-120)
+        answers += [push(first), push(first)]
+        clock(0)
+        answers += [push(first), push(first)]
+        clock(1300)  # 20 minutes after the first token went into use: a new one is welcome
+        answers += [push(second), push(second)]
+        clock(0)  # ...but back at 0 that token went into use 1300 s from now: changing again is too soon
+        answers += [push(second), push(first), push(first)]
+    finally:
+        client.close()
+        clock(0)
+    ok, expired, future, too_soon = (200, None), (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"), \
+        (429, "TooManyProviderTokenUpdates")
+    expected = [ok, ok, expired, expired, future, future, ok, ok, ok, ok, ok, too_soon, too_soon]
+    assert answers == expected
+    records = server.deliveries(token=token, limit=100)["deliveries"]
+    assert [(d["status"], d["reason"]) for d in records] == expected
+    assert [d["identity"]["verdict"].split(":")[0] for d in records] == \
+        ["rejected" if status != 200 else "verified" for status, _ in expected]
+
+
 def test_accepted_token_record(servers):
     server = servers("strict")
     iat = now()
