@@ -39,12 +39,31 @@ final class ConnectionState {
     /// The last token outcome and the result made of it: a repeated outcome reuses the result.
     private var lastAuthorization: LastAuthorization?
 
-    /// The record's form of a token outcome, reused while the outcome repeats.
+    /// The record's form of a token outcome, reused while the outcome repeats byte for byte.
     func authorizationResult(for outcome: AuthOutcome) -> AuthorizationResult {
-        if let last = lastAuthorization, last.outcome == outcome { return last.result }
+        if let last = lastAuthorization, ConnectionState.same(last.outcome, outcome) { return last.result }
         let result = AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
         lastAuthorization = LastAuthorization(outcome: outcome, result: result)
         return result
+    }
+
+    /// Whether two outcomes would be recorded alike. Not `==`: it takes canonically equivalent
+    /// text (`é` precomposed and decomposed, `K` and the Kelvin sign) and `0.0` and `-0.0` as
+    /// equal, so a token whose `kid` or `iss` differs from the previous one only so would be
+    /// recorded with the previous one's.
+    private static func same(_ a: AuthOutcome, _ b: AuthOutcome) -> Bool {
+        let x = a.identity, y = b.identity
+        return a.reason == b.reason && x.kind == y.kind && x.issuedAt?.bitPattern == y.issuedAt?.bitPattern
+            && same(x.keyID, y.keyID) && same(x.teamID, y.teamID) && same(x.subject, y.subject)
+            && UTF8Bytes.equal(x.verdict, y.verdict)
+    }
+
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (x?, y?): return UTF8Bytes.equal(x, y)
+        default: return false
+        }
     }
 
     /// A class, so that looking at it costs one reference count, not one per string in it.

@@ -306,6 +306,48 @@ def test_token_lifecycle_controls(servers):
     assert resp.status == 200, resp.body
 
 
+def test_clock_moves_between_identical_pushes_on_one_connection(server_factory):
+    """PUT /v1/clock between pushes that repeat each other byte for byte on one connection: each
+    is checked at the clock of its own arrival (token age 1 hour, 60 s of future skew, the
+    20-minute rule counted from when the connection started using its token), as the first push
+    of a connection would be, not answered from the previous push."""
+    server = server_factory("--auth", "strict", "--keys", str(KEYS))
+    token = tok()
+    first, second = bearer(mint("TEAMUNI001")), bearer(mint("TEAMUNI001", iat=now() - 1))
+    client = h2_client_for(server.listener)
+
+    def push(authorization):
+        r = client.request(apns_headers(token, extra=[("authorization", authorization)]), BODY)
+        return (r.status, r.json()["reason"] if r.body else None)
+
+    def clock(offset):
+        assert server.put("/v1/clock", {"offsetSeconds": offset}).status == 200
+
+    try:
+        answers = [push(first), push(first)]
+        clock(3700)
+        answers += [push(first), push(first)]
+        clock(-120)
+        answers += [push(first), push(first)]
+        clock(0)
+        answers += [push(first), push(first)]
+        clock(1300)  # 20 minutes after the first token went into use: a new one is welcome
+        answers += [push(second), push(second)]
+        clock(0)  # ...but back at 0 that token went into use 1300 s from now: changing again is too soon
+        answers += [push(second), push(first), push(first)]
+    finally:
+        client.close()
+        clock(0)
+    ok, expired, future, too_soon = (200, None), (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"), \
+        (429, "TooManyProviderTokenUpdates")
+    expected = [ok, ok, expired, expired, future, future, ok, ok, ok, ok, ok, too_soon, too_soon]
+    assert answers == expected
+    records = server.deliveries(token=token, limit=100)["deliveries"]
+    assert [(d["status"], d["reason"]) for d in records] == expected
+    assert [d["identity"]["verdict"].split(":")[0] for d in records] == \
+        ["rejected" if status != 200 else "verified" for status, _ in expected]
+
+
 def test_accepted_token_record(servers):
     server = servers("strict")
     iat = now()
@@ -358,6 +400,34 @@ def test_rejected_first_push_binds_nothing(servers):
     finally:
         client.close()
 
+
+
+def unsigned_token(kid: str, iss: str = TEAM, iat: int | None = None) -> str:
+    """A JWT with these exact header and claims texts (JSON-escaped, so any code points survive)
+    and a signature no key made: refused in strict mode whatever its kid names."""
+    header = b64url(json.dumps({"alg": "ES256", "kid": kid}).encode())
+    claims = b64url(json.dumps({"iss": iss, "iat": now() if iat is None else iat}).encode())
+    return f"{header}.{claims}.{b64url(b'not a signature')}"
+
+
+def test_rejected_tokens_differing_only_in_equivalent_text_keep_their_own_identity(servers):
+    """Tokens whose kid or iss differ from the previous token's only in canonically equivalent
+    text (é precomposed or decomposed, K or the Kelvin sign) are other tokens: each record names
+    the kid and iss its push carried, as a fresh connection records them, not the previous push's."""
+    server = servers("strict")
+    tokens = [("UNLISTED\u00e9", TEAM), ("UNLISTEDe\u0301", TEAM),        # kid: é composed, decomposed
+              ("UNLISTED0K", TEAM), ("UNLISTED0\u212a", TEAM),            # kid: K, Kelvin sign
+              ("UNLISTED0K", "TEAM00000K"), ("UNLISTED0K", "TEAM00000\u212a")]  # iss: K, Kelvin sign
+    ids = [str(uuid.uuid4()).upper() for _ in tokens]
+    client = h2_client_for(server.listener)
+    try:
+        for apns_id, (kid, iss) in zip(ids, tokens):
+            r = client.request(push_headers(apns_id, bearer(unsigned_token(kid, iss))), BODY)
+            assert (r.status, r.json()) == (403, {"reason": "InvalidProviderToken"}), (kid, r.body)
+    finally:
+        client.close()
+    recorded = [(record_for(server, i)["identity"]["keyId"], record_for(server, i)["identity"]["teamId"]) for i in ids]
+    assert [(ascii(k), ascii(t)) for k, t in recorded] == [(ascii(k), ascii(t)) for k, t in tokens]
 
 # --------------------------------------------------------------------------------------------
 # 2. Permissive mode (the default)

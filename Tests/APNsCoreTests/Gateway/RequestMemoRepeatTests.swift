@@ -124,6 +124,28 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(records[1].verdict.topic).utf8.elementsEqual("com.cafe\u{301}".utf8))
     }
 
+    /// Bodies of one length with other bytes, and bodies cut at the transport's stored limit
+    /// whose stored bytes are the same but whose lengths differ, are other pushes: each record
+    /// holds its own payload and payload size.
+    func testBodiesDifferingInBytesOrOnlyInLengthAreNotRepeats() throws {
+        let hello = ValidationFixture.request(body: #"{"aps":{"alert":"hello"}}"#)
+        let hellp = ValidationFixture.request(body: #"{"aps":{"alert":"hellp"}}"#)
+        // What a transport keeps of bodies over its stored limit (64 bytes here): the same bytes.
+        var cut = ValidationFixture.request(bytes: Array(repeating: UInt8(ascii: "x"), count: 64))
+        cut.bodyLength = 20_000
+        var longer = cut
+        longer.bodyLength = 30_000
+        let requests = [hello, hellp, cut, longer, longer]
+        let streams: [Int32] = [1, 3, 5, 7, 9]
+        let memo = RequestMemo()
+        let fast = try push(requests, streams: streams, memo: memo, gateway: gateway())
+        assertSameRecords(fast, try push(requests, streams: streams, memo: nil, gateway: gateway()))
+        XCTAssertEqual(fast.map(\.status), [200, 200, 413, 413, 413])
+        XCTAssertEqual(fast.map(\.payloadBytes), [25, 25, 20_000, 30_000, 30_000])
+        XCTAssertEqual(fast[1].payload, hellp.body)
+        XCTAssertEqual(memo.verdictHits, 1, "only the last push repeats the one before")
+    }
+
     /// The registry may change between two identical pushes (`PUT /v1/devices/...`): the second
     /// is checked against the new registration.
     func testRegistryChangeBetweenRepeatsIsSeen() throws {
