@@ -39,6 +39,14 @@ public final class HTTP2Connection: @unchecked Sendable {
     private let streams = StreamTable()
     /// Objects of closed streams kept for new ones.
     @exclusivity(unchecked) private var spares = SpareStreams()
+    /// The regular header fields of the last request header block completed, and the position
+    /// of the first of them (see `finishHeaderBlock`).
+    @exclusivity(unchecked) private var previousBlock: [HeaderField] = []
+    @exclusivity(unchecked) private var previousBlockStart = -1
+    /// `interner.changes` when `previousBlock` was taken: its fields are the interner's own at
+    /// their positions only while that holds (a block that made new fields and never completed,
+    /// or trailers, replace remembered fields without becoming the previous block).
+    @exclusivity(unchecked) private var previousBlockChanges: UInt64 = 0
     /// Makes the Strings of received header fields, reusing those of earlier requests.
     private let interner = HeaderFieldInterner()
     /// The listener's SETTINGS and limits, as given before `HTTP2RequestHandler.settings(for:proposed:)`
@@ -425,6 +433,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         if stream.headerListSize > Int(settings.maxHeaderListSize) {
             stream.headerListTooLarge = true
             stream.headers = []
+            stream.repeatedFields = -1
             return
         }
         let position = stream.fieldCount
@@ -443,7 +452,42 @@ public final class HTTP2Connection: @unchecked Sendable {
             }
             return
         }
+        if stream.firstRegularField < 0 { stream.firstRegularField = position }
+        let repeated = stream.repeatedFields
+        if repeated >= 0 && !stream.headerBlockDone {
+            // Still the previous block's fields, at the same positions: count, store nothing.
+            if repeated < previousBlock.count && position == previousBlockStart + repeated
+                && interner.changes == previousBlockChanges
+                && interner.repeats(at: position, name: nameBytes, value: valueBytes) {
+                stream.repeatedFields = repeated + 1
+                return
+            }
+            stream.repeatedFields = -1
+            stream.headers.reserveCapacity(max(8, repeated + 1))
+            stream.headers.append(contentsOf: previousBlock[0..<repeated])
+        }
         stream.headers.append(interner.field(at: position, name: nameBytes, value: valueBytes))
+    }
+
+    /// The request's header block is complete: a block that repeated the connection's previous
+    /// one gets that block's list itself (one reference instead of a String pair per field),
+    /// a shorter one its first fields; a block that differed becomes the one the next is
+    /// compared with. Trailers come later and are stored field by field.
+    private func finishHeaderBlock(_ stream: StreamState) {
+        let repeated = stream.repeatedFields
+        stream.repeatedFields = -1
+        stream.headerBlockDone = true
+        guard !stream.headerListTooLarge else { return }
+        if repeated >= 0 {
+            if repeated == previousBlock.count && interner.changes == previousBlockChanges {
+                stream.headers = previousBlock
+                return
+            }
+            stream.headers.append(contentsOf: previousBlock[0..<repeated])
+        }
+        previousBlock = stream.headers
+        previousBlockStart = stream.firstRegularField
+        previousBlockChanges = interner.changes
     }
 
     func data(_ streamID: Int32, _ bytes: UnsafePointer<UInt8>, _ length: Int) {
@@ -457,7 +501,9 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
     func headersComplete(_ streamID: Int32) {
-        guard decideOnHeaders, let stream = stream(streamID), !stream.dispatched, !stream.headerListTooLarge else { return }
+        guard let stream = stream(streamID) else { return }
+        if !stream.headerBlockDone { finishHeaderBlock(stream) }
+        guard decideOnHeaders, !stream.dispatched, !stream.headerListTooLarge else { return }
         let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
                                    authority: stream.authority, headers: stream.headers, body: [], bodyLength: 0)
         guard let action = handler.headersReceived(request, on: self) else { return }
@@ -469,6 +515,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// The request on `streamID` is complete (END_STREAM): hand it to the application.
     func requestComplete(_ streamID: Int32) {
         guard let stream = stream(streamID), !stream.dispatched else { return }
+        if !stream.headerBlockDone { finishHeaderBlock(stream) }
         stream.dispatched = true
         requestCount += 1
         if settings.idleTimeout != nil { lastActivity = HTTP2Connection.monotonicSeconds() }

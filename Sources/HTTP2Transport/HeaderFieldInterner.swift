@@ -32,6 +32,10 @@ final class HeaderFieldInterner {
     /// value, for which it is right.
     private let recent: UnsafeMutablePointer<Remembered>
 
+    /// A number that changes whenever a remembered field is replaced: a caller holding fields it
+    /// got earlier knows they are still the remembered ones while it is unchanged.
+    @exclusivity(unchecked) private(set) var changes: UInt64 = 0
+
     /// Fields reused rather than made (for tests).
     @exclusivity(unchecked) private(set) var reused = 0
 
@@ -50,28 +54,38 @@ final class HeaderFieldInterner {
     /// may skip positions).
     @inline(__always)
     func field(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
-        if position < HeaderFieldInterner.positions {
-            let slot = recent + position
-            if slot.pointee.nameLength == name.count && slot.pointee.valueLength == value.count
-                && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
-                && HeaderFieldInterner.same(slot.pointee.bytes.map { $0 + name.count }, value.baseAddress, value.count) {
-                reused &+= 1
-                return slot.pointee.field
-            }
+        if repeats(at: position, name: name, value: value) {
+            reused &+= 1
+            return recent[position].field
         }
         return makeField(at: position, name: name, value: value)
+    }
+
+    /// Whether `name` and `value` have the bytes of the field remembered at `position` (which
+    /// `field(at:)` would then return); changes nothing.
+    @inline(__always)
+    func repeats(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard position < HeaderFieldInterner.positions else { return false }
+        let slot = recent + position
+        return slot.pointee.nameLength == name.count && slot.pointee.valueLength == value.count
+            && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
+            && HeaderFieldInterner.same(slot.pointee.bytes.map { $0 + name.count }, value.baseAddress, value.count)
     }
 
     /// A field not remembered at `position`: made, and remembered there.
     @inline(never)
     private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
         let made = HeaderFieldInterner.make(name: name, value: value)
-        if position < HeaderFieldInterner.positions { HeaderFieldInterner.remember(made, in: recent + position) }
+        if position < HeaderFieldInterner.positions {
+            HeaderFieldInterner.remember(made, in: recent + position)
+            changes &+= 1
+        }
         return made
     }
 
     /// Forgets every remembered field.
     func removeAll() {
+        changes &+= 1
         for index in 0..<HeaderFieldInterner.positions {
             recent[index].field = HeaderField(name: "", value: "")
             recent[index].nameLength = 0

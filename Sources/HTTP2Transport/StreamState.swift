@@ -18,6 +18,14 @@ final class StreamState {
     var headerListTooLarge = false
     /// Header fields received so far, pseudo-headers included (the next one's position).
     var fieldCount = 0
+    /// While the request's header block is being received and its regular fields so far are
+    /// those of the connection's previous block: how many of them (they are not stored one by
+    /// one; see `HTTP2Connection.finishHeaderBlock`). -1 once the block differs.
+    @exclusivity(unchecked) var repeatedFields = 0
+    /// The request's header block is complete (later fields are trailers).
+    @exclusivity(unchecked) var headerBlockDone = false
+    /// Position of the first regular (not pseudo-) header field, -1 before it.
+    @exclusivity(unchecked) var firstRegularField = -1
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
@@ -30,18 +38,19 @@ final class StreamState {
 
     init(id: Int32) {
         self.id = id
-        headers.reserveCapacity(8)
     }
 
-    /// Empties the object for a new stream, keeping the header and body arrays' storage: a
-    /// connection reuses the objects of its closed streams rather than allocating a stream, its
-    /// arrays and their growth per request. Storage still shared (the application kept the
-    /// request's arrays) is left to it and fresh storage of the same capacity made instead.
+    /// Empties the object for a new stream, keeping the body's storage: a connection reuses the
+    /// objects of its closed streams rather than allocating a stream, its body and its growth per
+    /// request. Storage still shared (the application kept the request's body) is left to it and
+    /// fresh storage of the same capacity made instead.
     func reset() {
         method = ""
         path = ""
         authority = nil
-        headers.removeAll(keepingCapacity: true)
+        // Usually the list is the connection's previous one, shared: let go rather than empty
+        // it (which would allocate fresh storage for a shared array).
+        headers = []
         if body.capacity > StreamState.keptBodyCapacity {
             body = []
         } else {
@@ -51,6 +60,9 @@ final class StreamState {
         headerListSize = 0
         headerListTooLarge = false
         fieldCount = 0
+        repeatedFields = 0
+        headerBlockDone = false
+        firstRegularField = -1
         responseBody = []
         responseOffset = 0
         dispatched = false
