@@ -173,7 +173,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
                                                     environment: listener.environment, mode: listener.authMode,
                                                     nowSeconds: now, keys: keys) {
-                return state.authorizationResult(for: quick)
+                return state.authorizationResult(for: quick, accepted: state.token.acceptedToken)
             }
             var after = state.token
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,

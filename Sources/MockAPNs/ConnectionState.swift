@@ -40,10 +40,21 @@ final class ConnectionState {
     private var lastAuthorization: LastAuthorization?
 
     /// The record's form of a token outcome, reused while the outcome repeats byte for byte.
-    func authorizationResult(for outcome: AuthOutcome) -> AuthorizationResult {
-        if let last = lastAuthorization, ConnectionState.same(last.outcome, outcome) { return last.result }
+    /// `accepted`: `TokenConnectionState.acceptedToken` when `outcome` is a repeat of the last
+    /// accepted token (`quickOutcome`); the same object means the same outcome, so nothing is
+    /// compared.
+    func authorizationResult(for outcome: AuthOutcome, accepted: AnyObject? = nil) -> AuthorizationResult {
+        if let last = lastAuthorization {
+            if let accepted, last.accepted === accepted { return last.result }
+            if ConnectionState.same(last.outcome, outcome) {
+                if let accepted, last.accepted !== accepted {
+                    lastAuthorization = LastAuthorization(outcome: outcome, result: last.result, accepted: accepted)
+                }
+                return last.result
+            }
+        }
         let result = AuthorizationResult(reason: outcome.reason, identity: CredentialIdentity(outcome.identity))
-        lastAuthorization = LastAuthorization(outcome: outcome, result: result)
+        lastAuthorization = LastAuthorization(outcome: outcome, result: result, accepted: accepted)
         return result
     }
 
@@ -70,9 +81,13 @@ final class ConnectionState {
     private final class LastAuthorization {
         let outcome: AuthOutcome
         let result: AuthorizationResult
-        init(outcome: AuthOutcome, result: AuthorizationResult) {
+        /// The accepted token `outcome` came from, when it was a repeat of it (held, so that its
+        /// address cannot be reused by another).
+        let accepted: AnyObject?
+        init(outcome: AuthOutcome, result: AuthorizationResult, accepted: AnyObject?) {
             self.outcome = outcome
             self.result = result
+            self.accepted = accepted
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import APNsAuth
 import APNsCore
 @testable import MockAPNs
@@ -34,5 +35,25 @@ final class ConnectionStateTests: XCTestCase {
             XCTAssertEqual(identity.issuedAt?.bitPattern, second.identity.issuedAt?.bitPattern)
             XCTAssertTrue(identity.verdict.utf8.elementsEqual(second.identity.verdict.utf8))
         }
+    }
+
+    /// A repeat of the last accepted token is recognised by its accepted-token object: the same
+    /// object reuses the result, another object (a new token accepted) is compared as before.
+    func testAcceptedTokenObjectDecidesReuse() {
+        let state = state()
+        let first = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: "KEY0K", teamID: "TEAM000001",
+                                                                    issuedAt: 1, verdict: "verified"))
+        let second = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: "KEY0\u{212A}", teamID: "TEAM000001",
+                                                                     issuedAt: 1, verdict: "verified"))
+        let tokenA = NSObject(), tokenB = NSObject()
+        let a = state.authorizationResult(for: first, accepted: tokenA)
+        XCTAssertEqual(a.identity.keyId, "KEY0K")
+        XCTAssertTrue(state.authorizationResult(for: first, accepted: tokenA).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
+        // Another accepted token whose kid differs only canonically: its own result.
+        let b = state.authorizationResult(for: second, accepted: tokenB)
+        XCTAssertTrue(b.identity.keyId!.utf8.elementsEqual("KEY0\u{212A}".utf8))
+        XCTAssertTrue(state.authorizationResult(for: second, accepted: tokenB).identity.keyId!.utf8.elementsEqual("KEY0\u{212A}".utf8))
+        // No accepted object (a full check): compared by bytes.
+        XCTAssertTrue(state.authorizationResult(for: first).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
     }
 }

@@ -31,6 +31,12 @@ public struct TokenConnectionState: Sendable {
     var scopeKey: ProviderKey?
     /// The last push whose token was accepted, for the repeat fast path (`AcceptedToken`).
     var accepted: AcceptedToken?
+
+    /// The object behind `quickOutcome`'s answers for a repeated token: while it is the same
+    /// object (`===`), those answers are the same outcome, so a caller may reuse what it made of
+    /// one. Nil before a push is accepted. Hold it to compare it: a freed object's address may
+    /// be reused.
+    public var acceptedToken: AnyObject? { accepted }
     /// Pushes answered by that fast path: the same header again, within the token's lifetime and
     /// scope.
     public internal(set) var repeatsAnswered: Int = 0
