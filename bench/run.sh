@@ -5,7 +5,7 @@
 # (JWT) authentication against MockAPNs without authentication. See bench/README.md.
 #
 #   bench/run.sh              full run (release build, 3 rounds, several minutes)
-#   bench/run.sh --quick      1 round, fewer requests: under a minute
+#   bench/run.sh --quick      1 round, fewer requests: under a minute (plus the build without --bin)
 #   bench/run.sh --bin PATH   use this mock-apns binary instead of building
 #   bench/run.sh --soak [S]   only the soak: S seconds (default 600) of h2load at full
 #                             speed against MockAPNs with default settings, sampling RSS
@@ -15,7 +15,7 @@ usage() {
   cat <<'EOF'
 Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--soak [SECONDS]] [--help]
 
-  --quick       one round with fewer requests per run; finishes in under a minute
+  --quick       one round with fewer requests per run; under a minute (plus the build without --bin)
   --rounds N    rounds of alternating MockAPNs/nghttpd runs (default 3, quick 1)
   --bin PATH    benchmark this mock-apns binary; skips `swift build`
   --soak [S]    run only the soak test: S seconds (default 600) of h2load at full
