@@ -566,3 +566,23 @@ def test_stop_waits_for_streams_in_the_overflow_and_closes_once_they_are_answere
     finally:
         conn.close()
     assert server.proc.wait(20) == 0
+
+
+def test_trailers_are_held_to_max_header_list_size_on_their_own(server):
+    """MAX_HEADER_LIST_SIZE (8000) bounds each field section (RFC 9113 section 6.5.2): a header
+    section and trailers each under it are served and recorded, though together over it; trailers
+    over it alone are answered 431."""
+    token = tok()
+    base = [("apns-topic", TOPIC), ("apns-push-type", "alert")]
+    big = [("x-big", "a" * 4500)]
+    conn = RawConn(server)
+    try:
+        for sid, trailers in ((1, [("x-trail", "b" * 4000)]), (3, [("x-trail", "b" * 8000)])):
+            conn.headers(sid, pseudo(token) + base + big, end_stream=False)
+            conn.data(sid, body_for(sid), end_stream=False)
+            conn.headers(sid, trailers, end_stream=True)
+        responses = conn.wait([1, 3])
+        assert (responses[1].status, responses[3].status) == (200, 431)
+    finally:
+        conn.close()
+    check_records(server, token, {1: base + big + [("x-trail", "b" * 4000)]}, 1)
