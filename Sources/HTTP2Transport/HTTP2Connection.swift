@@ -477,6 +477,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         let repeated = stream.repeatedFields
         stream.repeatedFields = -1
         stream.headerBlockDone = true
+        // MAX_HEADER_LIST_SIZE bounds each field section (RFC 9113 section 6.5.2): trailers are
+        // counted on their own, not on top of the header section.
+        stream.headerListSize = 0
         guard !stream.headerListTooLarge else { return }
         if repeated >= 0 {
             if repeated == previousBlock.count && interner.changes == previousBlockChanges {

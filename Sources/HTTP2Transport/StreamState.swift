@@ -11,7 +11,8 @@ final class StreamState {
     @exclusivity(unchecked) var body: [UInt8] = []
     /// Body bytes received, kept or not.
     @exclusivity(unchecked) var bodyLength = 0
-    /// Header bytes received so far, counted as RFC 9113 section 6.5.2 does (name + value + 32).
+    /// Bytes of the field section being received (the header section, then the trailers),
+    /// counted as RFC 9113 section 6.5.2 does (name + value + 32).
     var headerListSize = 0
     /// True once the header list passed MAX_HEADER_LIST_SIZE: later fields are dropped and the
     /// stream is answered 431.
