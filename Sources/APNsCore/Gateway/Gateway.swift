@@ -74,8 +74,8 @@ public final class Gateway: Sendable {
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
         var apnsIDBits: UUIDGenerator.Bits?, uniqueIDBits: UUIDGenerator.Bits?
-        let apnsID = verdict.apnsID ?? newID(uppercase: true, memo: memo, bits: &apnsIDBits)
-        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false, memo: memo, bits: &uniqueIDBits) : nil
+        let apnsID = verdict.apnsID ?? newID(uppercase: true, bits: &apnsIDBits)
+        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false, bits: &uniqueIDBits) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -125,12 +125,11 @@ public final class Gateway: Sendable {
                               connectionEndReason: connectionEnds ? verdict.reason : nil)
     }
 
-    /// A new UUID string, from `makeID` when one was given; else from the connection's generator
-    /// (the memo's) or the gateway's, which also sets `bits`. A generator per connection keeps the
-    /// workers from contending for one counter on every push.
-    private func newID(uppercase: Bool, memo: RequestMemo?, bits: inout UUIDGenerator.Bits?) -> String {
+    /// A new UUID string, from `makeID` when one was given; else from the generator, which also
+    /// sets `bits`.
+    private func newID(uppercase: Bool, bits: inout UUIDGenerator.Bits?) -> String {
         if let makeID { return makeID(uppercase) }
-        let id = (memo?.ids ?? generator).nextUUID(uppercase: uppercase)
+        let id = generator.nextUUID(uppercase: uppercase)
         bits = id.bits
         return id.text
     }

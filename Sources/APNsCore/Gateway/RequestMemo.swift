@@ -40,9 +40,6 @@ public final class RequestMemo {
     private var lastVerdict = Verdict()
     /// The record of `last`, and what else it depended on.
     private var template: (record: CompactRecordTemplate, key: RecordKey)?
-    /// The connection's own UUID generator for generated `apns-id` and `apns-unique-id` values
-    /// (seeded from the system's random source when first used).
-    private(set) lazy var ids = UUIDGenerator()
     /// Pushes whose verdict was the previous push's.
     public private(set) var verdictHits = 0
     /// Records written from the previous push's record.

@@ -100,24 +100,6 @@ final class RequestMemoRepeatTests: XCTestCase {
         }
     }
 
-    /// Each connection generates its IDs itself (no counter shared by the workers); IDs stay
-    /// distinct across connections and the gateway's own generator.
-    func testConnectionsGenerateDistinctIDs() {
-        let gateway = Gateway(store: DeliveryStore(capacity: 1000), registry: DeviceRegistry(), options: ValidationOptions())
-        let request = ValidationFixture.request()
-        var ids = Set<String>()
-        for memo in [RequestMemo(), RequestMemo(), nil] {
-            for stream in 0..<100 {
-                let response = gateway.handle(request, connection: connection, streamID: Int32(2 * stream + 1), memo: memo).response
-                for field in response.headers where field.name == "apns-id" || field.name == "apns-unique-id" {
-                    XCTAssertTrue(HeaderRules.isCanonicalUUID(field.value), field.value)
-                    ids.insert(field.value.lowercased())
-                }
-            }
-        }
-        XCTAssertEqual(ids.count, 600, "two IDs a push, 300 pushes, no repeats")
-    }
-
     func testEchoedApnsIDAndRejectionsRepeatToo() throws {
         let echoed = ValidationFixture.request(extra: [("apns-id", "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E")])
         let rejected = ValidationFixture.request(extra: [("apns-priority", "7")])
