@@ -454,7 +454,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         if stream.firstRegularField < 0 { stream.firstRegularField = position }
         let repeated = stream.repeatedFields
-        if repeated >= 0 && !stream.headerBlockDone {
+        if repeated >= 0 {  // -1 once the block differs, and after it (trailers)
             // Still the previous block's fields, at the same positions: count, store nothing.
             if repeated < previousBlock.count && position == previousBlockStart + repeated
                 && interner.changes == previousBlockChanges

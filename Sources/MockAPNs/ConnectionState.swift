@@ -47,7 +47,8 @@ final class ConnectionState {
         if let last = lastAuthorization {
             if let accepted, last.accepted === accepted { return last.result }
             if ConnectionState.same(last.outcome, outcome) {
-                if let accepted, last.accepted !== accepted {
+                // A newly accepted token recorded alike: remember its object for the next repeat.
+                if accepted != nil {
                     lastAuthorization = LastAuthorization(outcome: outcome, result: last.result, accepted: accepted)
                 }
                 return last.result
@@ -65,16 +66,9 @@ final class ConnectionState {
     private static func same(_ a: AuthOutcome, _ b: AuthOutcome) -> Bool {
         let x = a.identity, y = b.identity
         return a.reason == b.reason && x.kind == y.kind && x.issuedAt?.bitPattern == y.issuedAt?.bitPattern
-            && same(x.keyID, y.keyID) && same(x.teamID, y.teamID) && same(x.subject, y.subject)
+            && UTF8Bytes.equal(x.keyID, y.keyID) && UTF8Bytes.equal(x.teamID, y.teamID)
+            && UTF8Bytes.equal(x.subject, y.subject)
             && UTF8Bytes.equal(x.verdict, y.verdict)
-    }
-
-    private static func same(_ a: String?, _ b: String?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case let (x?, y?): return UTF8Bytes.equal(x, y)
-        default: return false
-        }
     }
 
     /// A class, so that looking at it costs one reference count, not one per string in it.

@@ -112,6 +112,20 @@ def check_records(server, token, sent: dict[int, list], count: int):
         assert record["payloadBytes"] == len(body_for(n))
 
 
+def assert_next_connection_served(server, token, fields, n: int, pieces: int = 1):
+    """After a connection that ended without recording anything: nothing is recorded for
+    `token`, and a new connection's request (`fields` with `body_for(n)`) is answered 200 and
+    recorded with exactly those fields."""
+    assert server.deliveries(token=token)["deliveries"] == []
+    conn = RawConn(server)
+    try:
+        conn.request(1, fields, body_for(n), pieces=pieces)
+        assert conn.wait([1])[1].status == 200
+    finally:
+        conn.close()
+    check_records(server, token, {n: fields[4:]}, 1)
+
+
 def test_more_open_streams_than_slots_interleaved_then_finished_in_random_order(server):
     """700 streams opened (HEADERS only) before any DATA, as h2load does, so that ids 1025 and
     up collide with open streams in the 512-slot table; their bodies then arrive shuffled. Blocks
@@ -184,14 +198,7 @@ def test_rst_stream_between_headers_and_continuation_is_a_connection_error(serve
         assert goaway is not None and goaway.error_code == PROTOCOL_ERROR, goaway
     finally:
         conn.close()
-    assert server.deliveries(token=token)["deliveries"] == []
-    conn = RawConn(server)
-    try:
-        conn.request(1, fields, body_for(1), pieces=3)
-        assert conn.wait([1])[1].status == 200
-    finally:
-        conn.close()
-    check_records(server, token, {1: fields[4:]}, 1)
+    assert_next_connection_served(server, token, fields, 1, pieces=3)
 
 
 def test_requests_reset_mid_body_leave_no_record_and_do_not_disturb_the_next(server):
@@ -248,14 +255,7 @@ def test_more_continuation_frames_than_nghttp2_takes_end_the_connection(server):
         assert not conn.client.responses[1].done
     finally:
         conn.close()
-    assert server.deliveries(token=token)["deliveries"] == []
-    conn = RawConn(server)
-    try:
-        conn.request(1, fields, body_for(2), pieces=9)
-        assert conn.wait([1])[1].status == 200
-    finally:
-        conn.close()
-    check_records(server, token, {2: fields[4:]}, 1)
+    assert_next_connection_served(server, token, fields, 2, pieces=9)
 
 
 def test_trailers_are_kept_with_their_request_and_not_carried_to_the_next(server):

@@ -51,7 +51,7 @@ package enum UTF8Bytes {
 
     /// `equal` for optionals: both nil, or both present with the same bytes.
     @inline(__always)
-    static func equal(_ a: String?, _ b: String?) -> Bool {
+    package static func equal(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case let (x?, y?): return equal(x, y)
