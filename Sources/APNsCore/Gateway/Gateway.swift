@@ -93,12 +93,12 @@ public final class Gateway: Sendable {
         // with the per-push fields rewritten (`CompactRecordTemplate`).
         let apnsIDGenerated = verdict.apnsID == nil
         if let memo, fault == nil,
-           let compact = memo.repeatedRecord(connectionID: connection.id, environment: connection.environment,
-                                             status: answer.status, reason: recordedReason, identity: identity,
-                                             apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
-                                             apnsID: apnsID, apnsIDBits: apnsIDBits, uniqueID: uniqueID,
-                                             uniqueIDBits: uniqueIDBits) {
-            seq = store.append(compact, status: answer.status, reason: recordedReason)
+           let repeated = memo.appendRepeatedRecord(to: store, connectionID: connection.id, environment: connection.environment,
+                                                    status: answer.status, reason: recordedReason, identity: identity,
+                                                    apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
+                                                    apnsID: apnsID, apnsIDBits: apnsIDBits, uniqueID: uniqueID,
+                                                    uniqueIDBits: uniqueIDBits) {
+            seq = repeated
         } else {
             let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
             let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
@@ -108,12 +108,14 @@ public final class Gateway: Sendable {
                                         status: answer.status, reason: recordedReason, identity: identity,
                                         fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
             if let memo, fault == nil {
-                let (compact, landmarks) = CompactRecord.encoded(record)
                 let key = RequestMemo.RecordKey(connectionID: connection.id, environment: connection.environment,
                                                 status: answer.status, reason: recordedReason, identity: identity,
                                                 apnsIDGenerated: apnsIDGenerated)
-                memo.remember(record: compact, landmarks: landmarks, key: key)
-                seq = store.append(compact, status: answer.status, reason: recordedReason)
+                seq = CompactRecord.withEncoded(record) { bytes, landmarks in
+                    let seq = store.append(bytes, status: answer.status, reason: recordedReason)
+                    memo.remember(record: bytes, landmarks: landmarks, key: key, seq: seq)
+                    return seq
+                }
             } else {
                 seq = store.append(record)
             }

@@ -32,7 +32,11 @@ struct CompactRecordMatcher {
     func matches(_ record: CompactRecord, seq: UInt64) -> Bool {
         if let after = filter.after, seq <= after { return false }
         if matchesAll { return true }
-        let bytes = record.bytes
+        return record.withBytes { matches($0) }
+    }
+
+    /// The checks past `after`, on the record's bytes.
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let reasonCode, bytes[CompactRecord.Offset.reason] != reasonCode { return false }
         if let environment = filter.environment,
            (bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.production != 0) != (environment == .production) {
@@ -70,7 +74,7 @@ struct CompactRecordMatcher {
     /// Whether the string at `position` is `wanted`: the same bytes; with `ignoringASCIICase`,
     /// the stored string's ASCII uppercase letters compare as lowercase (`wanted` is lowercase
     /// already).
-    private static func equal(_ bytes: [UInt8], at position: Int, _ wanted: [UInt8],
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ wanted: [UInt8],
                               ignoringASCIICase: Bool = false) -> Bool {
         CompactRecordReader.withUTF8(in: bytes, at: position) { stored in
             guard let stored else { return false }

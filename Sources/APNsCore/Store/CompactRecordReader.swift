@@ -1,17 +1,19 @@
-/// Reads the pieces `CompactRecordWriter` wrote, front to back. The bytes are always the
-/// store's own, so a malformed buffer is a bug: it traps (array bounds checks) rather than
-/// reading outside it.
+/// Reads the pieces `CompactRecordWriter` wrote, front to back, from bytes borrowed for the
+/// reader's life (`CompactRecord.withBytes`). The bytes are always the store's own, so a
+/// malformed record is a bug: every read is bounds-checked and traps rather than reading
+/// outside the record.
 struct CompactRecordReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The next byte to read.
     var position: Int
 
-    init(_ bytes: [UInt8], at position: Int = 0) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
     mutating func byte() -> UInt8 {
+        precondition(position >= 0 && position < bytes.count, "compact record: read past the end")
         defer { position += 1 }
         return bytes[position]
     }
@@ -42,8 +44,9 @@ struct CompactRecordReader {
 
     mutating func blob() -> [UInt8] {
         let n = count()
+        precondition(n <= bytes.count - position, "compact record: read past the end")
         defer { position += n }
-        return Array(bytes[position..<(position + n)])
+        return Array(UnsafeBufferPointer(rebasing: bytes[position..<(position + n)]))
     }
 
     /// Reads a string written by `CompactRecordWriter.string`.
@@ -70,7 +73,7 @@ struct CompactRecordReader {
     }
 
     /// The string whose tag is at `position`, following references.
-    static func string(in bytes: [UInt8], at position: Int) -> String? {
+    static func string(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> String? {
         var reader = CompactRecordReader(bytes, at: position)
         let tag = reader.byte()
         switch tag {
@@ -82,9 +85,8 @@ struct CompactRecordReader {
             return string(in: bytes, at: position - reader.count())
         case CompactStringTag.inline:
             let n = reader.count()
-            return bytes.withUnsafeBufferPointer {
-                String(decoding: UnsafeBufferPointer(rebasing: $0[reader.position..<(reader.position + n)]), as: UTF8.self)
-            }
+            precondition(n <= bytes.count - reader.position, "compact record: read past the end")
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + n)]), as: UTF8.self)
         default:
             return withUTF8(in: bytes, at: position) { $0.map { String(decoding: $0, as: UTF8.self) } }
         }
@@ -93,7 +95,7 @@ struct CompactRecordReader {
     /// Calls `body` with the UTF-8 bytes of the string whose tag is at `position` (following
     /// references), or with `nil` when it is absent. Builds no `String`: UUIDs, hex and
     /// prefixed strings are spelled out in a temporary buffer.
-    static func withUTF8<R>(in bytes: [UInt8], at position: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+    static func withUTF8<R>(in bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         var reader = CompactRecordReader(bytes, at: position)
         let tag = reader.byte()
         switch tag {
@@ -105,9 +107,8 @@ struct CompactRecordReader {
             return withUTF8(in: bytes, at: position - reader.count(), body)
         case CompactStringTag.inline:
             let n = reader.count()
-            return bytes.withUnsafeBufferPointer {
-                body(UnsafeBufferPointer(rebasing: $0[reader.position..<(reader.position + n)]))
-            }
+            precondition(n <= bytes.count - reader.position, "compact record: read past the end")
+            return body(UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + n)]))
         default:
             let length = spelledLength(in: bytes, at: position)
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { buffer in
@@ -119,7 +120,7 @@ struct CompactRecordReader {
     }
 
     /// The UTF-8 length of the present string whose tag is at `position`.
-    private static func spelledLength(in bytes: [UInt8], at position: Int) -> Int {
+    private static func spelledLength(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Int {
         var reader = CompactRecordReader(bytes, at: position)
         switch reader.byte() {
         case CompactStringTag.inline: return reader.count()
@@ -136,7 +137,7 @@ struct CompactRecordReader {
 
     /// Writes the UTF-8 bytes of the present string whose tag is at `position` into `buffer`
     /// from `offset`; returns the offset after them.
-    private static func spell(_ bytes: [UInt8], at position: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
+    private static func spell(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
                               at offset: Int) -> Int {
         var reader = CompactRecordReader(bytes, at: position)
         var offset = offset

@@ -1,6 +1,12 @@
-/// The compact record of one push, kept to write the record of a push that repeats it in all but
-/// its receive time, stream id, generated `apns-id` and `apns-unique-id`: those four fields are
-/// rewritten in a copy of the bytes instead of encoding the whole record again.
+/// Where the per-push fields lie in the compact record of one push (the model), kept to write the
+/// record of a push that repeats it in all but its receive time, stream id, generated `apns-id`
+/// and `apns-unique-id`: those four fields are rewritten in a copy of the model's bytes instead
+/// of encoding the whole record again.
+///
+/// The template does not hold the model's bytes: the store copies them from the stored model
+/// under its lock (`DeliveryStore.append(repeating:template:_:status:reason:)`), so a
+/// connection's memo pins no record memory. Preparing a `Rewrite` (spelling the IDs) is done
+/// before, outside the lock.
 ///
 /// Encoding a record costs about 8,700 instructions per push (callgrind, `-c 1 -m 100`, 25-byte
 /// payload); a copy with four fields rewritten costs a few hundred. The caller vouches that every
@@ -8,98 +14,157 @@
 /// same request bytes, same verdict, same credential identity and answer, no fault). The result
 /// is byte for byte what `CompactRecord(_:)` gives for the new record, which tests pin.
 struct CompactRecordTemplate {
-    /// The model record's bytes.
-    private let model: [UInt8]
-    /// Where the stream id's varint lies in `model`.
+    /// The model's size in bytes.
+    let count: Int
+    /// Where the stream id's varint lies in the model.
     private let streamID: Range<Int>
-    /// Offsets in `model` of the string tags of a generated `apns-id` and of `apns-unique-id`,
-    /// each written as a packed UUID (tag, then 16 bytes); nil when the field does not change.
-    private let apnsID: Int?
-    private let uniqueID: Int?
+    /// Offsets in the model of the string tags of a generated `apns-id` and of `apns-unique-id`,
+    /// each written as a packed UUID (tag, then 16 bytes), with the tag found there; nil when
+    /// the field does not change.
+    private let apnsID: (at: Int, tag: UInt8)?
+    private let uniqueID: (at: Int, tag: UInt8)?
 
-    /// Keeps `record`, encoded with `landmarks`. `apnsIDGenerated`: the answered `apns-id` was
-    /// made up for this push (a repeat gets a new one), not echoed from the request. Returns nil
-    /// when a field that changes was not stored as a packed UUID (an ID generator of another
-    /// shape): such records are always encoded in full.
-    init?(_ record: CompactRecord, landmarks: CompactRecord.Landmarks, apnsIDGenerated: Bool) {
-        let bytes = record.bytes
-        func isPackedUUID(_ at: Int) -> Bool {
-            at + 17 <= bytes.count && (bytes[at] == CompactStringTag.uuidUpper || bytes[at] == CompactStringTag.uuidLower)
+    /// The template of `model`, encoded with `landmarks`. `apnsIDGenerated`: the answered
+    /// `apns-id` was made up for this push (a repeat gets a new one), not echoed from the
+    /// request. Returns nil when a field that changes was not stored as a packed UUID (an ID
+    /// generator of another shape): such records are always encoded in full.
+    init?(_ model: UnsafeBufferPointer<UInt8>, landmarks: CompactRecord.Landmarks, apnsIDGenerated: Bool) {
+        func packedUUID(_ at: Int) -> (at: Int, tag: UInt8)? {
+            guard at >= 0, at + 17 <= model.count,
+                  model[at] == CompactStringTag.uuidUpper || model[at] == CompactStringTag.uuidLower else { return nil }
+            return (at, model[at])
         }
-        if apnsIDGenerated && !isPackedUUID(landmarks.apnsID) { return nil }
-        if let at = landmarks.uniqueID, !isPackedUUID(at) { return nil }
-        model = bytes
-        streamID = landmarks.streamID
-        apnsID = apnsIDGenerated ? landmarks.apnsID : nil
-        uniqueID = landmarks.uniqueID
+        var apnsID: (at: Int, tag: UInt8)?
+        if apnsIDGenerated {
+            guard let packed = packedUUID(landmarks.apnsID) else { return nil }
+            apnsID = packed
+        }
+        var uniqueID: (at: Int, tag: UInt8)?
+        if let at = landmarks.uniqueID {
+            guard let packed = packedUUID(at) else { return nil }
+            uniqueID = packed
+        }
+        self.init(count: model.count, streamID: landmarks.streamID, apnsID: apnsID, uniqueID: uniqueID)
     }
 
-    /// The model with `receivedAt`, `streamID` and, where the model has them as generated UUIDs,
-    /// `apnsID` and `uniqueID` in place of its own. `apnsIDBits` and `uniqueIDBits` are the
-    /// IDs' bits when their generator gave them (nothing to parse then). Returns nil when one of
-    /// the IDs would not be written as the model's was (not a UUID, or one in another letter
-    /// case), or `uniqueID` is missing where the model had one or present where it had none; the
-    /// caller then encodes the record in full.
-    func record(receivedAt: Double, streamID: Int32, apnsID: String, apnsIDBits: UUIDGenerator.Bits? = nil,
-                uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
+    /// `init(_:landmarks:apnsIDGenerated:)` on a record's bytes.
+    init?(_ model: CompactRecord, landmarks: CompactRecord.Landmarks, apnsIDGenerated: Bool) {
+        guard let template = model.withBytes({ CompactRecordTemplate($0, landmarks: landmarks, apnsIDGenerated: apnsIDGenerated) })
+        else { return nil }
+        self = template
+    }
+
+    private init(count: Int, streamID: Range<Int>, apnsID: (at: Int, tag: UInt8)?, uniqueID: (at: Int, tag: UInt8)?) {
+        self.count = count
+        self.streamID = streamID
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+    }
+
+    /// The new values of one repeat, spelled as they are written: made by `rewrite`, written by
+    /// `write`.
+    struct Rewrite {
+        fileprivate var receivedAt: UInt64
+        /// The stream id's varint (at most 10 bytes) and its length.
+        fileprivate var stream = (UInt64(0), UInt64(0))
+        fileprivate var streamBytes = 0
+        /// Two packed UUIDs (tag + 16 bytes), 20 bytes apart.
+        fileprivate var packed = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        /// How much longer than the model the new record is (the stream id's varint may differ).
+        fileprivate var shift = 0
+        /// The new record's size in bytes.
+        var count = 0
+    }
+
+    /// The model's values replaced by `receivedAt`, `streamID` and, where the model has them as
+    /// generated UUIDs, `apnsID` and `uniqueID`. `apnsIDBits` and `uniqueIDBits` are the IDs'
+    /// bits when their generator gave them (nothing to parse then). Returns nil when one of the
+    /// IDs would not be written as the model's was (not a UUID, or one in another letter case),
+    /// or `uniqueID` is missing where the model had one or present where it had none; the caller
+    /// then encodes the record in full.
+    func rewrite(receivedAt: Double, streamID: Int32, apnsID: String, apnsIDBits: UUIDGenerator.Bits? = nil,
+                 uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> Rewrite? {
         guard (uniqueID == nil) == (self.uniqueID == nil) else { return nil }
+        var rewrite = Rewrite(receivedAt: receivedAt.bitPattern)
         // Each replacement is written as it would be on its own (tag + 16 bytes), then checked to
         // be in the same form as the model's.
-        var packed = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))  // two tags and 32 bytes, 20 bytes each
-        let fits = withUnsafeMutableBytes(of: &packed) { raw -> Bool in
+        let fits = withUnsafeMutableBytes(of: &rewrite.packed) { raw -> Bool in
             let scratch = raw.bindMemory(to: UInt8.self)
-            if let at = self.apnsID {
-                guard pack(apnsID, bits: apnsIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[0..<20]), like: at) else {
+            if let model = self.apnsID {
+                guard pack(apnsID, bits: apnsIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[0..<20]), like: model.tag) else {
                     return false
                 }
             }
-            if let at = self.uniqueID, let uniqueID {
-                guard pack(uniqueID, bits: uniqueIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: at) else {
+            if let model = self.uniqueID, let uniqueID {
+                guard pack(uniqueID, bits: uniqueIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: model.tag) else {
                     return false
                 }
             }
             return true
         }
         guard fits else { return nil }
-
-        var stream = (UInt64(0), UInt64(0))  // a varint is at most 10 bytes
-        let streamBytes = withUnsafeMutableBytes(of: &stream) { raw -> Int in
+        rewrite.streamBytes = withUnsafeMutableBytes(of: &rewrite.stream) { raw -> Int in
             var w = CompactRecordWriter(raw.bindMemory(to: UInt8.self))
             w.signed(Int64(streamID))
             return w.position
         }
-        let shift = streamBytes - self.streamID.count
-        let bytes = [UInt8](unsafeUninitializedCapacity: model.count + shift) { out, count in
-            model.withUnsafeBufferPointer { model in
-                let head = self.streamID.lowerBound, tail = self.streamID.upperBound
-                out.baseAddress!.update(from: model.baseAddress!, count: head)
-                withUnsafeBytes(of: &stream) { out.baseAddress!.advanced(by: head).update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: streamBytes) }
-                out.baseAddress!.advanced(by: head + streamBytes).update(from: model.baseAddress! + tail, count: model.count - tail)
-            }
-            let base = UnsafeMutableRawPointer(out.baseAddress!)
-            base.storeBytes(of: receivedAt.bitPattern.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
-            withUnsafeBytes(of: &packed) { scratch in
-                if let at = self.apnsID { (base + at + shift).copyMemory(from: scratch.baseAddress!, byteCount: 17) }
-                if let at = self.uniqueID { (base + at + shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17) }
-            }
-            count = model.count + shift
+        rewrite.shift = rewrite.streamBytes - self.streamID.count
+        rewrite.count = count + rewrite.shift
+        return rewrite
+    }
+
+    /// Writes the new record, `rewrite.count` bytes, to `out`: the `model`'s bytes (`count` of
+    /// them, the record this template was made from) with `rewrite`'s values in place.
+    func write(_ rewrite: Rewrite, from model: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableRawPointer) {
+        precondition(model.count == count, "CompactRecordTemplate: not the model's bytes")
+        var rewrite = rewrite
+        let head = streamID.lowerBound, tail = streamID.upperBound
+        let source = UnsafeRawPointer(model.baseAddress!)
+        out.copyMemory(from: source, byteCount: head)
+        withUnsafeBytes(of: &rewrite.stream) { (out + head).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes) }
+        (out + head + rewrite.streamBytes).copyMemory(from: source + tail, byteCount: count - tail)
+        out.storeBytes(of: rewrite.receivedAt.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
+        withUnsafeBytes(of: &rewrite.packed) { scratch in
+            if let model = apnsID { (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress!, byteCount: 17) }
+            if let model = uniqueID { (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17) }
         }
-        return CompactRecord(bytes: bytes)
+    }
+
+    /// The template of the record `write` made with `rewrite`: the same fields, moved by the
+    /// stream id's change of length.
+    func following(_ rewrite: Rewrite) -> CompactRecordTemplate {
+        let shift = rewrite.shift
+        return CompactRecordTemplate(count: rewrite.count,
+                                     streamID: streamID.lowerBound..<(streamID.lowerBound + rewrite.streamBytes),
+                                     apnsID: apnsID.map { ($0.at + shift, $0.tag) },
+                                     uniqueID: uniqueID.map { ($0.at + shift, $0.tag) })
+    }
+
+    /// The record `model` (the one this template was made from) becomes with these values, in
+    /// a chunk of its own; nil as `rewrite` says.
+    func record(from model: CompactRecord, receivedAt: Double, streamID: Int32, apnsID: String,
+                apnsIDBits: UUIDGenerator.Bits? = nil, uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
+        guard let rewrite = rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, apnsIDBits: apnsIDBits,
+                                    uniqueID: uniqueID, uniqueIDBits: uniqueIDBits) else { return nil }
+        let chunk = RecordChunk(capacity: rewrite.count)
+        let offset = chunk.claim(rewrite.count)
+        model.withBytes { write(rewrite, from: $0, to: chunk.base + offset) }
+        return CompactRecord(chunk: chunk, offset: offset, count: rewrite.count)
     }
 
     /// Writes `text` (whose bits are `bits`, when known) into `scratch` as a packed UUID and
-    /// checks it has the same tag (letter case) as the model's at `at`.
+    /// checks it has the model's tag (letter case).
     private func pack(_ text: String, bits: UUIDGenerator.Bits?, into scratch: UnsafeMutableBufferPointer<UInt8>,
-                      like at: Int) -> Bool {
+                      like tag: UInt8) -> Bool {
         guard let bits else {
             var w = CompactRecordWriter(scratch)
-            return w.uuid(text) && scratch[0] == model[at]
+            return w.uuid(text) && scratch[0] == tag
         }
         // As `CompactRecordWriter` tags it: digits alone count as uppercase.
         scratch[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
         let packed = UnsafeMutableRawPointer(scratch.baseAddress! + 1)
         packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
         packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
-        return scratch[0] == model[at]
+        return scratch[0] == tag
     }
 }

@@ -16,11 +16,6 @@ struct CompactRecordWriter {
         self.buffer = buffer
     }
 
-    /// The bytes written, in an array of exactly their size.
-    func finish() -> [UInt8] {
-        Array(UnsafeBufferPointer(rebasing: buffer[0..<position]))
-    }
-
     mutating func byte(_ value: UInt8) {
         precondition(position < buffer.count, "compact record: buffer too small")
         buffer[position] = value

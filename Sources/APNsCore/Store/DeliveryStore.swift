@@ -7,13 +7,14 @@ import Synchronization
 /// ring therefore always holds a run of consecutive sequence numbers, which makes `record(seq:)`
 /// and the `after` filter O(1) to locate.
 ///
-/// Records are kept as `CompactRecord`s, one byte array each (about 300 bytes for a push with a
-/// 100-byte payload, against some 1,300 for a `DeliveryRecord`), and decoded when read.
+/// Records are kept as `CompactRecord`s (about 300 bytes for a push with a 100-byte payload,
+/// against some 1,300 for a `DeliveryRecord`), back to back in `RecordChunk`s of 64 KB, and
+/// decoded when read. A chunk is freed when the last of its records is evicted.
 ///
 /// `append` is on the per-request hot path: O(1); the record is encoded before the lock is
-/// taken, the lock only places it, and the record it evicts is released after the lock is
-/// dropped. Queries scan the compact records under the lock (filters read them in place), copy
-/// out only the matching ones (a reference each) and decode them outside the lock.
+/// taken, the lock only copies it into the current chunk, and the record it evicts is released
+/// after the lock is dropped. Queries scan the compact records under the lock (filters read them
+/// in place), copy out only the matching ones (a reference each) and decode them outside the lock.
 public final class DeliveryStore: Sendable {
     /// The number of records the ring holds before it evicts.
     public let capacity: Int
@@ -34,28 +35,55 @@ public final class DeliveryStore: Sendable {
     /// number. Evicts the oldest record when the ring is full. Pass the record as its last use so
     /// it is moved in, not copied.
     @discardableResult
-    public func append(_ record: consuming DeliveryRecord) -> UInt64 {
+    public func append(_ record: borrowing DeliveryRecord) -> UInt64 {
         let status = record.status
         let reason = record.reason
-        return append(CompactRecord(record), status: status, reason: reason)
+        return CompactRecord.withEncoded(record) { bytes, _ in append(bytes, status: status, reason: reason) }
     }
 
-    /// Stores a record already in compact form (`CompactRecordTemplate`); `status` and `reason`
-    /// are the record's, for the counts.
-    func append(_ record: consuming CompactRecord, status: Int, reason: Reason?) -> UInt64 {
-        var compact = record
+    /// Stores a record already in compact form (`CompactRecord.withEncoded`); `status` and
+    /// `reason` are the record's, for the counts.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>, status: Int, reason: Reason?) -> UInt64 {
+        var evicted: CompactRecord?
         let seq = state.withLock { state -> UInt64 in
-            if status >= 0 && status < state.byStatus.count {
-                state.byStatus[status] &+= 1
-            } else {
-                state.otherStatuses[status, default: 0] &+= 1
-            }
-            if let reason { state.byReason[reason, default: 0] &+= 1 }
-            state.ring.append(swapping: &compact)  // `compact` leaves holding the evicted one, if any
-            lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
-            return state.ring.lastSeq
+            let (chunk, offset) = state.place(bytes.count)
+            (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            return place(CompactRecord(chunk: chunk, offset: offset, count: bytes.count), status: status, reason: reason,
+                         in: &state, evicted: &evicted)
         }
-        return seq  // `compact` (the evicted one, if any) is released here, outside the lock
+        return seq  // `evicted`, if any, is released here, outside the lock
+    }
+
+    /// Stores the record `template` and `rewrite` make of the stored record `modelSeq` (the
+    /// template's model) and returns its sequence number; nil, storing nothing, when that record
+    /// is no longer stored (evicted or cleared) or is not the template's model.
+    func append(repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
+                status: Int, reason: Reason?) -> UInt64? {
+        var evicted: CompactRecord?
+        let seq = state.withLock { state -> UInt64? in
+            guard let model = state.ring.element(seq: modelSeq), model.count == template.count else { return nil }
+            let (chunk, offset) = state.place(rewrite.count)
+            model.withBytes { template.write(rewrite, from: $0, to: chunk.base + offset) }
+            return place(CompactRecord(chunk: chunk, offset: offset, count: rewrite.count), status: status, reason: reason,
+                         in: &state, evicted: &evicted)
+        }
+        return seq
+    }
+
+    /// Puts `record` in the ring and counts it; the record it evicts, if any, goes to `evicted`
+    /// for the caller to release outside the lock.
+    private func place(_ record: CompactRecord, status: Int, reason: Reason?, in state: inout State,
+                       evicted: inout CompactRecord?) -> UInt64 {
+        if status >= 0 && status < state.byStatus.count {
+            state.byStatus[status] &+= 1
+        } else {
+            state.otherStatuses[status, default: 0] &+= 1
+        }
+        if let reason { state.byReason[reason, default: 0] &+= 1 }
+        var record = record
+        if state.ring.append(swapping: &record) { evicted = record }  // `record` leaves holding the evicted one
+        lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
+        return state.ring.lastSeq
     }
 
     /// Empties the ring (`DELETE /v1/deliveries`) and returns how many records it removed.
@@ -154,12 +182,26 @@ extension DeliveryStore {
         var byStatus = [UInt64](repeating: 0, count: 600)
         var otherStatuses: [Int: UInt64] = [:]
         var byReason: [Reason: UInt64] = [:]
+        /// The chunk appends go to.
+        var chunk = RecordChunk(capacity: RecordChunk.size)
 
         /// Slots reserved up front: a large bound should not cost its memory before it is used.
         static let firstBlock = 65_536
 
         init(capacity: Int) {
             ring = SequenceRing(capacity: capacity, reserving: State.firstBlock)
+        }
+
+        /// Room for a record of `count` bytes: the chunk and offset to write it at. A record
+        /// larger than `RecordChunk.largeRecord` gets a chunk of its own; otherwise, when the
+        /// current chunk is too full, a new one replaces it (the old one lives on in its records).
+        mutating func place(_ count: Int) -> (RecordChunk, Int) {
+            if count > RecordChunk.largeRecord {
+                let own = RecordChunk(capacity: count)
+                return (own, own.claim(count))
+            }
+            if chunk.available < count { chunk = RecordChunk(capacity: RecordChunk.size) }
+            return (chunk, chunk.claim(count))
         }
     }
 }

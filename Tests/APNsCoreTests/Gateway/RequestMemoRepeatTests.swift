@@ -11,9 +11,9 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// A gateway whose clock and IDs are the same for every instance: the n-th ID is a valid UUID
     /// made from n (uppercase for apns-id, lowercase for apns-unique-id, as the real generator).
     private func gateway(registry: DeviceRegistry = DeviceRegistry(), options: ValidationOptions = ValidationOptions(),
-                         faults: FaultEngine = FaultEngine()) -> Gateway {
+                         faults: FaultEngine = FaultEngine(), capacity: Int = 100) -> Gateway {
         let counter = Counter()
-        return Gateway(store: DeliveryStore(capacity: 100), registry: registry, options: options, faults: faults,
+        return Gateway(store: DeliveryStore(capacity: capacity), registry: registry, options: options, faults: faults,
                        clock: { 1_796_028_543.25 + Double(counter.tick()) / 8 },
                        makeID: { uppercase in UUIDGenerator.format(high: 0xA1B2_C3D4_0000_4A7B | UInt64(counter.tick()) << 16,
                                                                   low: 0x8C9D_0E1F_2A3B_4C5D, uppercase: uppercase) })
@@ -58,6 +58,52 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertEqual(Set(fast.compactMap(\.uniqueID)).count, streams.count, "and its own apns-unique-id")
         XCTAssertEqual(fast.map(\.streamID), streams)
         XCTAssertEqual(fast.map(\.status), Array(repeating: 200, count: streams.count))
+    }
+
+    /// The template copies its model from the store: when the store no longer holds the model
+    /// (another connection's push evicted it, or the store was cleared) the record is encoded in
+    /// full, and the next repeat starts from that one.
+    func testModelGoneFromTheStoreFallsBackToTheFullEncoding() throws {
+        let request = ValidationFixture.request()
+        let other = ConnectionInfo(id: 8, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:2")
+        let gateway = gateway(capacity: 1)
+        let memo = RequestMemo(), otherMemo = RequestMemo()
+        var stream: Int32 = 1
+        func pushBoth() throws {
+            let mine = gateway.handle(request, connection: connection, streamID: stream, memo: memo)
+            try assertStoredAsEncoded(mine.seq, in: gateway.store, stream: stream, connection: connection.id)
+            // The other connection's push evicts this connection's model (capacity 1).
+            let theirs = gateway.handle(request, connection: other, streamID: stream, memo: otherMemo)
+            try assertStoredAsEncoded(theirs.seq, in: gateway.store, stream: stream, connection: other.id)
+            stream += 2
+        }
+        for _ in 0..<4 { try pushBoth() }
+        XCTAssertEqual(memo.verdictHits, 3, "the verdicts repeat")
+        XCTAssertEqual(memo.recordHits, 0, "but each model was evicted before its repeat")
+        XCTAssertEqual(gateway.store.stats().requests, 8)
+
+        let cleared = self.gateway()
+        let clearedMemo = RequestMemo()
+        var seqs: [UInt64] = []
+        for index in 0..<4 {
+            if index == 2 { cleared.store.clear() }
+            let stream = Int32(2 * index + 1)
+            seqs.append(cleared.handle(request, connection: connection, streamID: stream, memo: clearedMemo).seq)
+            try assertStoredAsEncoded(seqs[index], in: cleared.store, stream: stream, connection: connection.id)
+        }
+        XCTAssertEqual(clearedMemo.recordHits, 2, "push 2 repeats push 1; push 3 finds no model after the clear; push 4 repeats 3")
+        XCTAssertNil(cleared.store.record(seq: seqs[1]))
+    }
+
+    /// The stored record `seq` is byte for byte the encoding of what it holds, for `stream` on
+    /// `connection`.
+    private func assertStoredAsEncoded(_ seq: UInt64, in store: DeliveryStore, stream: Int32, connection: UInt64,
+                                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let compact = try XCTUnwrap(store.compactQuery(DeliveryFilter()).elements.first { $0.seq == seq }, file: file, line: line)
+        let record = compact.record.decoded(seq: seq)
+        XCTAssertEqual(CompactRecord(record).bytes, compact.record.bytes, "record \(seq)", file: file, line: line)
+        XCTAssertEqual(record.streamID, stream, file: file, line: line)
+        XCTAssertEqual(record.connectionID, connection, file: file, line: line)
     }
 
     /// With the gateway's own ID generator (whose IDs reach the record as bits, not text), every

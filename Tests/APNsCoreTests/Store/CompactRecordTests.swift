@@ -165,7 +165,7 @@ final class CompactRecordTests: XCTestCase {
                     next.apnsID = apnsID?.text ?? model.apnsID
                     next.uniqueID = uniqueID?.text
                     for withBits in [false, true] {
-                        let rebuilt = template.record(receivedAt: next.receivedAt, streamID: stream, apnsID: next.apnsID,
+                        let rebuilt = template.record(from: compact, receivedAt: next.receivedAt, streamID: stream, apnsID: next.apnsID,
                                                       apnsIDBits: withBits ? apnsID?.bits : nil, uniqueID: next.uniqueID,
                                                       uniqueIDBits: withBits ? uniqueID?.bits : nil)
                         XCTAssertEqual(rebuilt?.bytes, CompactRecord(next).bytes,
@@ -184,18 +184,18 @@ final class CompactRecordTests: XCTestCase {
         let (compact, landmarks) = CompactRecord.encoded(model)
         let template = try XCTUnwrap(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: true))
         let upper = "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D", lower = Self.uuidLower
-        XCTAssertNotNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower))
-        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: lower, uniqueID: lower), "apns-id in lowercase")
-        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: upper), "unique id in uppercase")
-        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: String(repeating: "x", count: 36), uniqueID: lower))
-        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: "short", uniqueID: lower))
-        XCTAssertNil(template.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: nil), "unique id vanished")
+        XCTAssertNotNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower))
+        XCTAssertNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: lower, uniqueID: lower), "apns-id in lowercase")
+        XCTAssertNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: upper), "unique id in uppercase")
+        XCTAssertNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: String(repeating: "x", count: 36), uniqueID: lower))
+        XCTAssertNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: "short", uniqueID: lower))
+        XCTAssertNil(template.record(from: compact, receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: nil), "unique id vanished")
         let production = Self.record(uniqueID: nil)
         let (other, marks) = CompactRecord.encoded(production)
         let noUnique = try XCTUnwrap(CompactRecordTemplate(other, landmarks: marks, apnsIDGenerated: true))
-        XCTAssertNil(noUnique.record(receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower), "unique id appeared")
+        XCTAssertNil(noUnique.record(from: other, receivedAt: 1, streamID: 1, apnsID: upper, uniqueID: lower), "unique id appeared")
         XCTAssertNil(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: true)?
-            .record(receivedAt: 1, streamID: 1, apnsID: "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4\u{212A}", uniqueID: lower),
+            .record(from: compact, receivedAt: 1, streamID: 1, apnsID: "6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4\u{212A}", uniqueID: lower),
             "36 bytes needed, not 36 characters")
     }
 
@@ -215,9 +215,9 @@ final class CompactRecordTests: XCTestCase {
             let template = try XCTUnwrap(CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: false))
             var next = model
             next.uniqueID = text(replacement)
-            let fromBits = template.record(receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID,
+            let fromBits = template.record(from: compact, receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID,
                                            uniqueID: next.uniqueID, uniqueIDBits: replacement)
-            let fromText = template.record(receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID, uniqueID: next.uniqueID)
+            let fromText = template.record(from: compact, receivedAt: model.receivedAt, streamID: 1, apnsID: model.apnsID, uniqueID: next.uniqueID)
             XCTAssertEqual(fromBits?.bytes, fromText?.bytes, "\(text(modelID)) -> \(text(replacement))")
             XCTAssertEqual(fromBits == nil, modelID.hasLetters != replacement.hasLetters, "\(text(modelID)) -> \(text(replacement))")
             if let fromBits { XCTAssertEqual(fromBits.bytes, CompactRecord(next).bytes) }
