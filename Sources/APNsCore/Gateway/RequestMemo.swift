@@ -164,6 +164,7 @@ public final class RequestMemo {
             switch (a, b) {
             case (nil, nil): return true
             case let (a?, b?):
+                if a.isSameInstance(as: b) { return true }
                 guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId), UTF8Bytes.equal(a.teamId, b.teamId),
                       a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
                       UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil) else { return false }

@@ -1,28 +1,89 @@
 /// Who sent a push, as far as authentication could tell, for the delivery record: the kind of
 /// credential, its public identifiers and the verdict. Never a token's signature or key material.
 public struct CredentialIdentity: Sendable, Equatable, Encodable {
+    /// The fields, in one copy-on-write box: an identity is copied several times per push (the
+    /// authorization result, the record, the connection's memo), and a copy then costs one
+    /// reference count instead of one per string.
+    private var storage: Storage
+
     /// `none` (not checked, or no credential in permissive mode), `token` or `certificate`.
-    public var kind: String
+    public var kind: String {
+        get { storage.kind }
+        _modify { unique(); yield &storage.kind }
+    }
     /// The provider token's `kid` (Key ID) and `iss` (Team ID), when a token was parsed.
-    public var keyId: String?
-    public var teamId: String?
+    public var keyId: String? {
+        get { storage.keyId }
+        _modify { unique(); yield &storage.keyId }
+    }
+    public var teamId: String? {
+        get { storage.teamId }
+        _modify { unique(); yield &storage.teamId }
+    }
     /// The token's `iat`, seconds since the Unix epoch.
-    public var issuedAt: Double?
+    public var issuedAt: Double? {
+        get { storage.issuedAt }
+        _modify { unique(); yield &storage.issuedAt }
+    }
     /// The client certificate's subject (RFC 2253) and the topics it covers.
-    public var subject: String?
-    public var topics: [String]?
+    public var subject: String? {
+        get { storage.subject }
+        _modify { unique(); yield &storage.subject }
+    }
+    public var topics: [String]? {
+        get { storage.topics }
+        _modify { unique(); yield &storage.topics }
+    }
     /// What authentication concluded, e.g. `verified`, `unknown-key-accepted`, `rejected: bad signature`.
-    public var verdict: String
+    public var verdict: String {
+        get { storage.verdict }
+        _modify { unique(); yield &storage.verdict }
+    }
 
     public init(kind: String, keyId: String? = nil, teamId: String? = nil, issuedAt: Double? = nil,
                 subject: String? = nil, topics: [String]? = nil, verdict: String) {
-        self.kind = kind
-        self.keyId = keyId
-        self.teamId = teamId
-        self.issuedAt = issuedAt
-        self.subject = subject
-        self.topics = topics
-        self.verdict = verdict
+        storage = Storage(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject, topics: topics,
+                          verdict: verdict)
+    }
+
+    /// True when `self` and `other` share their fields' storage: copies of one identity, so
+    /// equal without looking at the fields (the byte comparisons on the request path start here).
+    public func isSameInstance(as other: CredentialIdentity) -> Bool { storage === other.storage }
+
+    public static func == (a: CredentialIdentity, b: CredentialIdentity) -> Bool {
+        a.storage === b.storage || (a.kind == b.kind && a.keyId == b.keyId && a.teamId == b.teamId
+            && a.issuedAt == b.issuedAt && a.subject == b.subject && a.topics == b.topics && a.verdict == b.verdict)
+    }
+
+    /// Copies the box before a write unless this identity is its only owner.
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject,
+                              topics: topics, verdict: verdict)
+        }
+    }
+
+    /// Mutated only through an identity that owns it alone (`unique`), so sharing it between
+    /// threads is safe.
+    private final class Storage: @unchecked Sendable {
+        var kind: String
+        var keyId: String?
+        var teamId: String?
+        var issuedAt: Double?
+        var subject: String?
+        var topics: [String]?
+        var verdict: String
+
+        init(kind: String, keyId: String?, teamId: String?, issuedAt: Double?, subject: String?, topics: [String]?,
+             verdict: String) {
+            self.kind = kind
+            self.keyId = keyId
+            self.teamId = teamId
+            self.issuedAt = issuedAt
+            self.subject = subject
+            self.topics = topics
+            self.verdict = verdict
+        }
     }
 
     private enum CodingKeys: String, CodingKey { case kind, keyId, teamId, issuedAt, subject, topics, verdict }

@@ -1,17 +1,15 @@
 /// What validation concluded about one request: the APNs answer plus everything parsed on the
 /// way, so the record can be built without parsing twice. Produced by `RequestValidator`.
+///
+/// The text fields live in one copy-on-write box: a verdict is copied several times per push
+/// (the connection's memo, the gateway, the record), and a copy then costs one reference count
+/// instead of one per string.
 public struct Verdict: Sendable, Equatable {
     /// The rejection reason, or `nil` when the push is accepted (status 200).
     public var reason: Reason?
     /// For 410 answers: when the device token stopped being valid, in milliseconds since the
     /// Unix epoch (sent as the body's `timestamp`).
     public var timestamp: Int64?
-    /// The device token from `:path`, lowercased; `nil` when the path carried none.
-    public var deviceToken: String?
-    /// `apns-topic` as sent, or the default topic applied.
-    public var topic: String?
-    /// `apns-push-type` exactly as sent.
-    public var pushTypeSent: String?
     /// The push type used for the rules: the one sent when valid, else the one inferred from
     /// the payload (background for content-available-only, else alert).
     public var pushType: PushType?
@@ -19,14 +17,43 @@ public struct Verdict: Sendable, Equatable {
     public var priority: Int?
     /// `apns-expiration` in Unix epoch seconds.
     public var expiration: Int64?
+    private var texts: Texts
+
+    /// The device token from `:path`, lowercased; `nil` when the path carried none.
+    public var deviceToken: String? {
+        get { texts.deviceToken }
+        _modify { uniqueTexts(); yield &texts.deviceToken }
+    }
+    /// `apns-topic` as sent, or the default topic applied.
+    public var topic: String? {
+        get { texts.topic }
+        _modify { uniqueTexts(); yield &texts.topic }
+    }
+    /// `apns-push-type` exactly as sent.
+    public var pushTypeSent: String? {
+        get { texts.pushTypeSent }
+        _modify { uniqueTexts(); yield &texts.pushTypeSent }
+    }
     /// `apns-collapse-id` as sent.
-    public var collapseID: String?
+    public var collapseID: String? {
+        get { texts.collapseID }
+        _modify { uniqueTexts(); yield &texts.collapseID }
+    }
     /// `apns-id` as sent and valid; `nil` when absent or invalid (the gateway then generates one).
-    public var apnsID: String?
+    public var apnsID: String? {
+        get { texts.apnsID }
+        _modify { uniqueTexts(); yield &texts.apnsID }
+    }
     /// Payload lint warnings: each names the Apple rule it refers to.
-    public var lints: [String]
+    public var lints: [String] {
+        get { texts.lints }
+        _modify { uniqueTexts(); yield &texts.lints }
+    }
     /// The JSON parser's message when the body is not a JSON object.
-    public var payloadError: String?
+    public var payloadError: String? {
+        get { texts.payloadError }
+        _modify { uniqueTexts(); yield &texts.payloadError }
+    }
 
     /// The HTTP status to answer: 200 when accepted, else the reason's status.
     public var status: Int { reason?.status ?? 200 }
@@ -37,15 +64,54 @@ public struct Verdict: Sendable, Equatable {
                 apnsID: String? = nil, lints: [String] = [], payloadError: String? = nil) {
         self.reason = reason
         self.timestamp = timestamp
-        self.deviceToken = deviceToken
-        self.topic = topic
-        self.pushTypeSent = pushTypeSent
         self.pushType = pushType
         self.priority = priority
         self.expiration = expiration
-        self.collapseID = collapseID
-        self.apnsID = apnsID
-        self.lints = lints
-        self.payloadError = payloadError
+        texts = Texts(deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
+                      apnsID: apnsID, lints: lints, payloadError: payloadError)
+    }
+
+    public static func == (a: Verdict, b: Verdict) -> Bool {
+        a.reason == b.reason && a.timestamp == b.timestamp && a.pushType == b.pushType && a.priority == b.priority
+            && a.expiration == b.expiration && (a.texts === b.texts || a.texts.equals(b.texts))
+    }
+
+    /// Copies the box before a write unless this verdict is its only owner.
+    private mutating func uniqueTexts() {
+        if !isKnownUniquelyReferenced(&texts) { texts = texts.copy() }
+    }
+
+    /// The text fields. Mutated only through a verdict that owns it alone (`uniqueTexts`), so
+    /// sharing it between threads is safe.
+    private final class Texts: @unchecked Sendable {
+        var deviceToken: String?
+        var topic: String?
+        var pushTypeSent: String?
+        var collapseID: String?
+        var apnsID: String?
+        var lints: [String]
+        var payloadError: String?
+
+        init(deviceToken: String?, topic: String?, pushTypeSent: String?, collapseID: String?, apnsID: String?,
+             lints: [String], payloadError: String?) {
+            self.deviceToken = deviceToken
+            self.topic = topic
+            self.pushTypeSent = pushTypeSent
+            self.collapseID = collapseID
+            self.apnsID = apnsID
+            self.lints = lints
+            self.payloadError = payloadError
+        }
+
+        func copy() -> Texts {
+            Texts(deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
+                  apnsID: apnsID, lints: lints, payloadError: payloadError)
+        }
+
+        func equals(_ other: Texts) -> Bool {
+            deviceToken == other.deviceToken && topic == other.topic && pushTypeSent == other.pushTypeSent
+                && collapseID == other.collapseID && apnsID == other.apnsID && lints == other.lints
+                && payloadError == other.payloadError
+        }
     }
 }
