@@ -443,11 +443,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         if nameLength > 0 && name[0] == UInt8(ascii: ":") {
             switch nameLength {
             case 5 where name[1] == UInt8(ascii: "p"):  // :path
-                stream.path = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.path = interner.value(at: position, name: nameBytes, value: valueBytes)
             case 7 where name[1] == UInt8(ascii: "m"):  // :method
-                stream.method = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.method = interner.value(at: position, name: nameBytes, value: valueBytes)
             case 10 where name[1] == UInt8(ascii: "a"):  // :authority
-                stream.authority = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.authority = interner.value(at: position, name: nameBytes, value: valueBytes)
             default: break  // :scheme: nghttp2 checks it, and no String is made of it
             }
             return
