@@ -30,8 +30,9 @@ final class StreamState {
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
-    /// The next object in its connection's list of spare ones (`SpareStreams`).
-    @exclusivity(unchecked) var nextSpare: StreamState?
+    /// The next object in its connection's list of spare ones (`SpareStreams`, which holds the
+    /// reference).
+    @exclusivity(unchecked) var nextSpare: Unmanaged<StreamState>?
 
     /// Body capacity a spare object keeps (bytes; APNs's largest payload is 5120); a larger
     /// buffer is freed.
