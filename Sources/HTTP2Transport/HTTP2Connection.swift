@@ -543,10 +543,10 @@ public final class HTTP2Connection: @unchecked Sendable {
         var request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
                                    authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
                                    body: take(&stream.body, []), bodyLength: stream.bodyLength)
-        let action = handler.handle(request, on: self)
-        // The arrays go back to the stream, whose object is reused: their storage too, once the
-        // application lets go of it.
-        stream.headers = take(&request.headers, [])
+        let action = handler.handle(&request, on: self)
+        // The body goes back to the stream, whose object is reused: its storage too, once the
+        // application lets go of it. (The header list is let go of: usually it is the
+        // connection's previous block, shared, and a new one is built in place of a differing one.)
         stream.body = take(&request.body, [])
         carryOut(action, on: streamID, stream: stream)
     }

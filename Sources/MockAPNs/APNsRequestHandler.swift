@@ -102,7 +102,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
     /// any DATA is read (cases C2); the request is recorded with what had arrived.
     func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
-        handle(request, on: connection)
+        var request = request
+        return handle(&request, on: connection)
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {
@@ -142,7 +143,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
-    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+    func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
         // Read from `state` where needed rather than copied (the copy retains the listener's name).
         let authMode = state.listener.authMode
@@ -152,9 +153,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
             authorization = field.value
         }
-        // The transport's fields and body arrays are shared, not copied.
-        let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: request.headers, body: request.body, bodyLength: request.bodyLength)
+        // The transport's strings and header list are moved, not copied (the debug log reads the
+        // method and path from `push`); the body is shared, its storage going back to the transport.
+        let push = PushRequest(method: APNsRequestHandler.take(&request.method, ""), path: APNsRequestHandler.take(&request.path, ""),
+                               authority: APNsRequestHandler.take(&request.authority, nil),
+                               headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
+                               bodyLength: request.bodyLength)
 
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
@@ -189,7 +193,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
         }
         if debug {
-            logger.log(.debug, "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(status) (record \(outcome.seq))")
+            logger.log(.debug, "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))")
         }
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
@@ -207,6 +211,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
                                       origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
+    }
+
+    /// `value`, leaving `empty` in its place.
+    @inline(__always)
+    private static func take<T>(_ value: inout T, _ empty: T) -> T {
+        var taken = empty
+        swap(&value, &taken)
+        return taken
     }
 
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
