@@ -443,11 +443,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         if nameLength > 0 && name[0] == UInt8(ascii: ":") {
             switch nameLength {
             case 5 where name[1] == UInt8(ascii: "p"):  // :path
-                stream.path = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.path = interner.value(at: position, name: nameBytes, value: valueBytes)
             case 7 where name[1] == UInt8(ascii: "m"):  // :method
-                stream.method = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.method = interner.value(at: position, name: nameBytes, value: valueBytes)
             case 10 where name[1] == UInt8(ascii: "a"):  // :authority
-                stream.authority = interner.field(at: position, name: nameBytes, value: valueBytes).value
+                stream.authority = interner.value(at: position, name: nameBytes, value: valueBytes)
             default: break  // :scheme: nghttp2 checks it, and no String is made of it
             }
             return
@@ -504,9 +504,12 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// The request's HEADERS arrived without END_STREAM: let the handler act early if it asked to.
     func headersComplete(_ streamID: Int32) {
-        guard let stream = stream(streamID) else { return }
-        if !stream.headerBlockDone { finishHeaderBlock(stream) }
-        guard decideOnHeaders, !stream.dispatched, !stream.headerListTooLarge else { return }
+        // Not retained for the usual case: no handler runs.
+        let ask = streams.withStream(streamID) { stream -> Bool in
+            if !stream.headerBlockDone { finishHeaderBlock(stream) }
+            return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
+        }
+        guard ask == true, let stream = stream(streamID) else { return }
         let request = HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
                                    authority: stream.authority, headers: stream.headers, body: [], bodyLength: 0)
         guard let action = handler.headersReceived(request, on: self) else { return }
@@ -517,7 +520,16 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// The request on `streamID` is complete (END_STREAM): hand it to the application.
     func requestComplete(_ streamID: Int32) {
-        guard let stream = stream(streamID), !stream.dispatched else { return }
+        // The stream is not retained for the call (a retain and a release per request). The
+        // table keeps it open throughout: it loses a stream only in nghttp2's callbacks, which
+        // do not run while this one does, and in `close`, which waits for nghttp2 to return
+        // (`insideSession`) when the handler asks for it.
+        streams.withStream(streamID) { requestComplete(streamID, stream: $0) }
+    }
+
+    @inline(__always)
+    private func requestComplete(_ streamID: Int32, stream: StreamState) {
+        guard !stream.dispatched else { return }
         if !stream.headerBlockDone { finishHeaderBlock(stream) }
         stream.dispatched = true
         requestCount += 1
@@ -531,10 +543,10 @@ public final class HTTP2Connection: @unchecked Sendable {
         var request = HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
                                    authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
                                    body: take(&stream.body, []), bodyLength: stream.bodyLength)
-        let action = handler.handle(request, on: self)
-        // The arrays go back to the stream, whose object is reused: their storage too, once the
-        // application lets go of it.
-        stream.headers = take(&request.headers, [])
+        let action = handler.handle(&request, on: self)
+        // The body goes back to the stream, whose object is reused: its storage too, once the
+        // application lets go of it. (The header list is let go of: usually it is the
+        // connection's previous block, shared, and a new one is built in place of a differing one.)
         stream.body = take(&request.body, [])
         carryOut(action, on: streamID, stream: stream)
     }
@@ -549,7 +561,7 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     /// What `perform` does, minus the flush: `stream` is the open stream (nil when gone, and
     /// then a response is dropped).
-    private func carryOut(_ action: HTTP2Action, on streamID: Int32, stream: StreamState?) {
+    private func carryOut(_ action: consuming HTTP2Action, on streamID: Int32, stream: StreamState?) {
         switch action {
         case .respond(let response): if let stream { submit(response, on: streamID, stream: stream) }
         case .resetStream(let code): nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
@@ -669,14 +681,15 @@ public final class HTTP2Connection: @unchecked Sendable {
     public var lastProcessedStreamID: Int32 { session.map { nghttp2_session_get_last_proc_stream_id($0) } ?? 0 }
 
     private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
-        stream.responseBody = response.body
+        // Usually both are empty (a 200 has no body): nothing to retain or release then.
+        if !response.body.isEmpty || !stream.responseBody.isEmpty { stream.responseBody = response.body }
         stream.responseOffset = 0
         // Names and values are copied into one buffer, and the name/value pairs into another, both
         // on the stack: nghttp2 copies them during the call. The strings are read in place (no
         // copy, no reference counting) and the status is written as digits, not made a String.
         let status = response.status
-        let statusText = status >= 0 ? nil : String(status)
-        let statusLength = statusText?.utf8.count ?? HTTP2Connection.decimalLength(of: status)
+        let sign = status < 0 ? 1 : 0  // a negative status is sent as written, with its minus sign
+        let statusLength = sign + HTTP2Connection.decimalLength(of: status.magnitude)
         var total = 7 + statusLength
         for index in response.headers.indices {
             total += response.headers[index].name.utf8.count + response.headers[index].value.utf8.count
@@ -686,16 +699,13 @@ public final class HTTP2Connection: @unchecked Sendable {
                 let base = storage.baseAddress!
                 let pairs = nva.baseAddress!
                 var offset = HTTP2Connection.copy(":status", to: base)
-                if let statusText {
-                    offset += HTTP2Connection.copy(statusText, to: base + offset)
-                } else {
-                    var rest = status
-                    for index in stride(from: offset + statusLength - 1, through: offset, by: -1) {
-                        base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                    }
-                    offset += statusLength
+                if sign == 1 { base[offset] = UInt8(ascii: "-") }
+                var rest = status.magnitude
+                for index in stride(from: offset + statusLength - 1, through: offset + sign, by: -1) {
+                    base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
                 }
+                offset += statusLength
                 pairs.initialize(to: nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: offset - 7,
                                                 flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 for index in response.headers.indices {
@@ -728,9 +738,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         return count
     }
 
-    /// How many decimal digits `value` (not negative) has.
+    /// How many decimal digits `value` has.
     @inline(__always)
-    static func decimalLength(of value: Int) -> Int {
+    static func decimalLength(of value: UInt) -> Int {
         var length = 1
         var rest = value / 10
         while rest > 0 {

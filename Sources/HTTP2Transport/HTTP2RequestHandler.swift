@@ -14,7 +14,11 @@ public enum HTTP2Action: Sendable {
 /// The application behind an `HTTP2Server`. Every call arrives on the connection's loop thread.
 public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// Decides a complete request. Runs on the connection's loop thread: return quickly.
-    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action
+    /// `request` may be changed: a handler that keeps a field moves it out (e.g. with `swap`)
+    /// instead of copying it, which spares a retain and a release. The transport keeps the
+    /// body's storage for the stream's next request, so a handler that moves the body out costs
+    /// an allocation per request instead.
+    func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action
     /// A connection finished its handshake and sent its SETTINGS.
     func connectionOpened(_ connection: HTTP2Connection)
     /// A connection is gone (closed by either side or reset).

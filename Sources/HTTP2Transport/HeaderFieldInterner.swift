@@ -61,6 +61,17 @@ final class HeaderFieldInterner {
         return makeField(at: position, name: name, value: value)
     }
 
+    /// The value of `field(at:name:value:)`, without its name: the name's String is neither
+    /// copied nor released (a pseudo-header keeps only its value).
+    @inline(__always)
+    func value(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> String {
+        if repeats(at: position, name: name, value: value) {
+            reused &+= 1
+            return recent[position].field.value
+        }
+        return makeField(at: position, name: name, value: value).value
+    }
+
     /// Whether `name` and `value` have the bytes of the field remembered at `position` (which
     /// `field(at:)` would then return); changes nothing.
     @inline(__always)

@@ -30,8 +30,9 @@ final class StreamState {
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
-    /// The next object in its connection's list of spare ones (`SpareStreams`).
-    @exclusivity(unchecked) var nextSpare: StreamState?
+    /// The next object in its connection's list of spare ones (`SpareStreams`, which holds the
+    /// reference).
+    @exclusivity(unchecked) var nextSpare: Unmanaged<StreamState>?
 
     /// Body capacity a spare object keeps (bytes; APNs's largest payload is 5120); a larger
     /// buffer is freed.
@@ -46,9 +47,11 @@ final class StreamState {
     /// request. Storage still shared (the application kept the request's body) is left to it and
     /// fresh storage of the same capacity made instead.
     func reset() {
-        method = ""
-        path = ""
-        authority = nil
+        // Usually already taken by the request (`HTTP2Connection.requestComplete`): a check is
+        // cheaper than releasing an empty value.
+        if !method.isEmpty { method = "" }
+        if !path.isEmpty { path = "" }
+        if authority != nil { authority = nil }
         // Usually the list is the connection's previous one, shared: let go rather than empty
         // it (which would allocate fresh storage for a shared array).
         headers = []
@@ -64,7 +67,7 @@ final class StreamState {
         repeatedFields = 0
         headerBlockDone = false
         firstRegularField = -1
-        responseBody = []
+        if responseBody.capacity != 0 { responseBody = [] }
         responseOffset = 0
         dispatched = false
     }

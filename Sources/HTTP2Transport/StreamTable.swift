@@ -58,7 +58,7 @@ final class StreamTable {
     }
 
     /// Adds `stream`, replacing an open stream with its id.
-    func insert(_ stream: StreamState) {
+    func insert(_ stream: consuming StreamState) {
         let slot = slots + StreamTable.slot(stream.id)
         if let held = slot.pointee {
             if held._withUnsafeGuaranteedRef({ $0.id }) != stream.id {

@@ -102,7 +102,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
     /// any DATA is read (cases C2); the request is recorded with what had arrived.
     func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
-        handle(request, on: connection)
+        var request = request
+        return handle(&request, on: connection)
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {
@@ -142,54 +143,57 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
-    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+    func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
-        let listener = state.listener
+        // Read from `state` where needed rather than copied (the copy retains the listener's name).
+        let authMode = state.listener.authMode
+        let environment = state.listener.environment
         var authorization: String?
         // The length first: most names differ in it, and String == is slow to find that.
         for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
             authorization = field.value
         }
-        // The transport's fields and body arrays are shared, not copied.
-        let push = PushRequest(method: request.method, path: request.path, authority: request.authority,
-                               headers: request.headers, body: request.body, bodyLength: request.bodyLength)
-        let info = state.info
+        // The transport's strings and header list are moved, not copied (the debug log reads the
+        // method and path from `push`); the body is shared, its storage going back to the transport.
+        let push = PushRequest(method: APNsRequestHandler.take(&request.method, ""), path: APNsRequestHandler.take(&request.path, ""),
+                               authority: APNsRequestHandler.take(&request.authority, nil),
+                               headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
+                               bodyLength: request.bodyLength)
 
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
         // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
         var tokenAfter: TokenConnectionState?
         // Not escaping, so nothing it captures is moved to the heap.
-        let outcome = gateway.handle(push, connection: info, streamID: request.streamID,
+        var outcome = gateway.handle(push, connection: state.info, streamID: request.streamID,
                                      defaultTopic: state.defaultTopic, memo: state.memo) { verdict in
-            guard listener.authMode != .none else { return nil }
+            guard authMode != .none else { return nil }
             if let certificate = state.certificate {
                 return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
-                                                               environment: listener.environment, now: clock.now())
+                                                               environment: environment, now: clock.now())
             }
             // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
-            if authorization == nil && listener.authMode == .permissive { return state.noTokenResult }
+            if authorization == nil && authMode == .permissive { return state.noTokenResult }
             let now = clock.now()
             if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
-                                                    environment: listener.environment, mode: listener.authMode,
+                                                    environment: environment, mode: authMode,
                                                     nowSeconds: now, keys: keys) {
                 return state.authorizationResult(for: quick, accepted: state.token.acceptedToken)
             }
             var after = state.token
             let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
-                                                          environment: listener.environment, mode: listener.authMode,
+                                                          environment: environment, mode: authMode,
                                                           nowSeconds: now, keys: keys, state: &after)
             tokenAfter = after
             return state.authorizationResult(for: outcome)
         }
-        let response = outcome.response
-        let seq = outcome.seq
-        let accepted = response.status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
+        let status = outcome.response.status
+        let accepted = status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
         if let tokenAfter {
             if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
         }
         if debug {
-            logger.log(.debug, "connection \(info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(response.status) (record \(seq))")
+            logger.log(.debug, "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))")
         }
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
@@ -200,10 +204,21 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        let answer = HTTP2Response(status: response.status, headers: response.headers, body: response.body)
+        // The outcome's arrays are moved into the answer, not copied.
+        var answer = HTTP2Response(status: status)
+        swap(&answer.headers, &outcome.response.headers)
+        swap(&answer.body, &outcome.response.body)
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
                                       origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
+    }
+
+    /// `value`, leaving `empty` in its place.
+    @inline(__always)
+    private static func take<T>(_ value: inout T, _ empty: T) -> T {
+        var taken = empty
+        swap(&value, &taken)
+        return taken
     }
 
     private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,

@@ -8,7 +8,7 @@ import XCTest
 final class EchoHandler: HTTP2RequestHandler {
     let opened = Atomic<Int>(0)
     let closed = Atomic<Int>(0)
-    func handle(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+    func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         if request.path == "/reset" { return .resetStream(errorCode: 2) }
         let names = request.headers.map(\.name).joined(separator: ",")
         let text = "\(request.method) \(request.path) \(request.body.count) [\(names)]"

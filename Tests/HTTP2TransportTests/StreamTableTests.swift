@@ -100,4 +100,24 @@ final class StreamTableTests: XCTestCase {
         spares.removeAll()
         XCTAssertEqual(spares.count, 0)
     }
+
+    /// The list holds its objects through unmanaged references: dropping it (a connection that
+    /// goes without `removeAll`) must still let them go.
+    func testSpareStreamsLetTheirObjectsGoWhenDropped() {
+        weak var kept: StreamState?
+        weak var taken: StreamState?
+        do {
+            var spares = SpareStreams()
+            let first = StreamState(id: 1)
+            let second = StreamState(id: 3)
+            kept = first
+            taken = second
+            spares.give(first)
+            spares.give(second)
+            XCTAssertTrue(spares.take() === second)
+            XCTAssertEqual(spares.count, 1)
+        }
+        XCTAssertNil(kept, "a kept object outlived its list")
+        XCTAssertNil(taken, "a taken object was still referenced by the list")
+    }
 }
