@@ -15,14 +15,17 @@ public struct PushRequest: Sendable {
     /// How many body bytes arrived, in all: the size APNs's limits are checked against.
     public var bodyLength: Int
 
-    public init(method: String, path: String, authority: String? = nil,
-                headers: [HeaderField], body: [UInt8], bodyLength: Int? = nil) {
+    /// The arguments are consumed (moved in, not copied): the transport hands over its own.
+    /// Inlinable, so the caller builds the request in place (else it was built, copied and destroyed).
+    @inlinable
+    public init(method: consuming String, path: consuming String, authority: consuming String? = nil,
+                headers: consuming [HeaderField], body: consuming [UInt8], bodyLength: Int? = nil) {
+        self.bodyLength = bodyLength ?? body.count
         self.method = method
         self.path = path
         self.authority = authority
         self.headers = headers
         self.body = body
-        self.bodyLength = bodyLength ?? body.count
     }
 }
 
