@@ -694,8 +694,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         for index in response.headers.indices {
             total += response.headers[index].name.utf8.count + response.headers[index].value.utf8.count
         }
+        let uuids = response.uuidHeaders
+        for index in 0..<uuids.count { total += uuids[index].name.withUTF8Buffer { $0.count } + UUIDHeaderField.valueLength }
+        let count = response.headers.count + uuids.count + 1
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { storage in
-            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: response.headers.count + 1) { nva in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva in
                 let base = storage.baseAddress!
                 let pairs = nva.baseAddress!
                 var offset = HTTP2Connection.copy(":status", to: base)
@@ -717,7 +720,20 @@ public final class HTTP2Connection: @unchecked Sendable {
                         name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
                         flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 }
-                let count = response.headers.count + 1
+                for index in 0..<uuids.count {
+                    let field = uuids[index]
+                    let name = offset
+                    offset += field.name.withUTF8Buffer { name in
+                        (base + offset).initialize(from: name.baseAddress!, count: name.count)
+                        return name.count
+                    }
+                    let value = offset
+                    UUIDHeaderField.spell(high: field.high, low: field.low, uppercase: field.uppercase, into: base + offset)
+                    offset += UUIDHeaderField.valueLength
+                    (pairs + response.headers.count + index + 1).initialize(to: nghttp2_nv(
+                        name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
                 if response.body.isEmpty {
                     nghttp2_submit_response(session, streamID, pairs, count, nil)
                 } else {

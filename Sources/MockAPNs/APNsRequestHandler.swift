@@ -208,6 +208,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var answer = HTTP2Response(status: status)
         swap(&answer.headers, &outcome.response.headers)
         swap(&answer.body, &outcome.response.body)
+        answer.uuidHeaders = outcome.response.uuidHeaders
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
                                       origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)

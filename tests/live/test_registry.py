@@ -251,3 +251,49 @@ def test_registry_change_between_identical_pushes_on_one_connection(registry_ser
     assert len({d["uniqueId"] for d in records}) == 6
     assert len({d["streamId"] for d in records}) == 6 and len({d["connectionId"] for d in records}) == 1
     assert all(d["payload"] == {"aps": {"alert": "same"}} for d in records)
+
+
+# ---- IDs of repeated pushes -----------------------------------------------------------------
+
+
+def test_repeated_pushes_answer_ids_in_order_and_record_the_ones_sent(registry_server):
+    """Pushes repeating the previous one on a connection take the fast path (the previous verdict,
+    the previous record rewritten) and answer generated IDs spelled from their bits: every answer
+    still carries its own IDs, as uppercase apns-id then lowercase apns-unique-id (sandbox only),
+    after content-type on errors, and its record holds the very IDs answered."""
+    sent_id = str(uuid.uuid4()).upper()
+    cases = [
+        # (listener, extra headers, expected status, expected header names after :status)
+        ("sandbox", ALERT, 200, ["apns-id", "apns-unique-id"]),
+        ("sandbox", ALERT + (("apns-id", sent_id),), 200, ["apns-id", "apns-unique-id"]),
+        ("sandbox", ALERT + (("apns-priority", "7"),), 400, ["content-type", "apns-id", "apns-unique-id"]),
+        ("production", ALERT, 200, ["apns-id"]),
+        ("production", ALERT + (("apns-priority", "7"),), 400, ["content-type", "apns-id"]),
+    ]
+    for listener, extra, status, names in cases:
+        token = tok()
+        client = h2_client_for(registry_server.listener_named(listener))
+        try:
+            responses = [client.request(apns_headers(token, topic=None, push_type=None, extra=extra), b'{"aps":{}}')
+                         for _ in range(6)]
+        finally:
+            client.close()
+        records = registry_server.deliveries(token=token)["deliveries"]
+        assert len(records) == 6, (listener, extra)
+        answered = []
+        for resp, record in zip(responses, records):
+            assert resp.status == status, (listener, extra, resp.headers)
+            assert [n for n, _ in resp.headers if n != ":status"] == names, (listener, extra, resp.headers)
+            apns_id = resp.header("apns-id")
+            if ("apns-id", sent_id) in extra:
+                assert apns_id == sent_id
+            else:
+                assert UPPER_UUID.match(apns_id), apns_id
+            unique = resp.header("apns-unique-id")
+            assert unique is None or LOWER_UUID.match(unique), unique
+            assert (record["apnsId"], record["uniqueId"], record["status"]) == (apns_id, unique, status)
+            answered.append((apns_id, unique))
+        if ("apns-id", sent_id) not in extra:
+            assert len({a for a, _ in answered}) == 6, "each push has its own apns-id"
+        if listener == "sandbox":
+            assert len({u for _, u in answered}) == 6, "and its own apns-unique-id"

@@ -73,9 +73,8 @@ public final class Gateway: Sendable {
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
-        var apnsIDBits: UUIDGenerator.Bits?, uniqueIDBits: UUIDGenerator.Bits?
-        let apnsID = verdict.apnsID ?? newID(uppercase: true, bits: &apnsIDBits)
-        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false, bits: &uniqueIDBits) : nil
+        let apnsID = verdict.apnsID.map { AnsweredID.text($0) } ?? newID(uppercase: true)
+        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
@@ -96,14 +95,13 @@ public final class Gateway: Sendable {
            let repeated = memo.appendRepeatedRecord(to: store, connectionID: connection.id, environment: connection.environment,
                                                     status: answer.status, reason: recordedReason, identity: identity,
                                                     apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
-                                                    apnsID: apnsID, apnsIDBits: apnsIDBits, uniqueID: uniqueID,
-                                                    uniqueIDBits: uniqueIDBits) {
+                                                    apnsID: apnsID, uniqueID: uniqueID) {
             seq = repeated
         } else {
             let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
             let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                         connectionID: connection.id, streamID: streamID, method: request.method,
-                                        path: request.path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID,
+                                        path: request.path, verdict: verdict, apnsID: apnsID.text, uniqueID: uniqueID?.text,
                                         headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                                         status: answer.status, reason: recordedReason, identity: identity,
                                         fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
@@ -127,13 +125,10 @@ public final class Gateway: Sendable {
                               connectionEndReason: connectionEnds ? verdict.reason : nil)
     }
 
-    /// A new UUID string, from `makeID` when one was given; else from the generator, which also
-    /// sets `bits`.
-    private func newID(uppercase: Bool, bits: inout UUIDGenerator.Bits?) -> String {
-        if let makeID { return makeID(uppercase) }
-        let id = generator.nextUUID(uppercase: uppercase)
-        bits = id.bits
-        return id.text
+    /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.
+    private func newID(uppercase: Bool) -> AnsweredID {
+        if let makeID { return .text(makeID(uppercase)) }
+        return .uuid(generator.nextBits(uppercase: uppercase))
     }
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's

@@ -183,12 +183,10 @@ public final class RequestMemo {
     /// `remember(record:landmarks:key:seq:)`.
     func appendRepeatedRecord(to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
                               reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
-                              receivedAt: Double, streamID: Int32, apnsID: String, apnsIDBits: UUIDGenerator.Bits? = nil,
-                              uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> UInt64? {
+                              receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?) -> UInt64? {
         guard let template, templateKey.matches(connectionID: connectionID, environment: environment, status: status,
                                                 reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
-              let rewrite = template.rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID,
-                                             apnsIDBits: apnsIDBits, uniqueID: uniqueID, uniqueIDBits: uniqueIDBits),
+              let rewrite = template.rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID),
               let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason) else {
             return nil
         }

@@ -11,20 +11,47 @@ public enum ResponseBuilder {
     ///   - status: the status to send, when a fault rule chose one other than the reason's own.
     public static func response(reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?,
                                 status: Int? = nil) -> PushResponse {
+        response(reason: reason, timestamp: timestamp, apnsID: .text(apnsID), uniqueID: uniqueID.map { .text($0) },
+                 status: status)
+    }
+
+    /// `response(reason:timestamp:apnsID:uniqueID:status:)` with IDs that may be generated bits:
+    /// those go in `uuidHeaders`. Fields keep their order (`apns-id`, then `apns-unique-id`): an
+    /// `apns-id` given as bits is spelled into `headers` when `apns-unique-id` is text.
+    static func response(reason: Reason?, timestamp: Int64?, apnsID: AnsweredID, uniqueID: AnsweredID?,
+                         status: Int? = nil) -> PushResponse {
+        var uuids = UUIDHeaderFields()
+        var apnsIDField: HeaderField?
+        switch (apnsID, uniqueID) {
+        case (.uuid(let bits), nil), (.uuid(let bits), .uuid?):
+            uuids.append(bits.field("apns-id"))
+        default:
+            apnsIDField = HeaderField(name: "apns-id", value: apnsID.text)
+        }
+        var uniqueIDField: HeaderField?
+        switch uniqueID {
+        case .uuid(let bits)?: uuids.append(bits.field("apns-unique-id"))
+        case .text(let text)?: uniqueIDField = HeaderField(name: "apns-unique-id", value: text)
+        case nil: break
+        }
         guard let reason else {
-            // Array literals: one allocation of the final size (every accepted push comes here).
-            let apnsIDField = HeaderField(name: "apns-id", value: apnsID)
-            guard let uniqueID else { return PushResponse(status: 200, headers: [apnsIDField]) }
-            return PushResponse(status: 200, headers: [apnsIDField, HeaderField(name: "apns-unique-id", value: uniqueID)])
+            // Array literals: one allocation of the final size, none when both IDs are bits (every
+            // accepted push comes here).
+            switch (apnsIDField, uniqueIDField) {
+            case (nil, nil): return PushResponse(status: 200, headers: [], uuidHeaders: uuids)
+            case (let apnsID?, nil): return PushResponse(status: 200, headers: [apnsID], uuidHeaders: uuids)
+            case (nil, let unique?): return PushResponse(status: 200, headers: [unique], uuidHeaders: uuids)
+            case (let apnsID?, let unique?): return PushResponse(status: 200, headers: [apnsID, unique])
+            }
         }
         var headers: [HeaderField] = []
         headers.reserveCapacity(3)
         headers.append(HeaderField(name: "content-type", value: "application/json"))
-        headers.append(HeaderField(name: "apns-id", value: apnsID))
-        if let uniqueID { headers.append(HeaderField(name: "apns-unique-id", value: uniqueID)) }
+        if let apnsIDField { headers.append(apnsIDField) }
+        if let uniqueIDField { headers.append(uniqueIDField) }
         let status = status ?? reason.status
         return PushResponse(status: status, headers: headers,
-                            body: body(reason: reason, timestamp: status == 410 ? timestamp : nil))
+                            body: body(reason: reason, timestamp: status == 410 ? timestamp : nil), uuidHeaders: uuids)
     }
 
     /// The compact JSON error body: `{"reason":"X"}`, or `{"reason":"X","timestamp":N}` when a

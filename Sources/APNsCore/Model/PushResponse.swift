@@ -10,10 +10,17 @@ public struct PushResponse: Sendable, Equatable {
     public var headers: [HeaderField]
     /// The body bytes; empty for a 200.
     public var body: [UInt8]
+    /// Generated IDs, sent after `headers`: the gateway's own `apns-id` and `apns-unique-id`
+    /// values, kept as bits and spelled by the transport (no `String` each).
+    public var uuidHeaders: UUIDHeaderFields
 
-    public init(status: Int, headers: [HeaderField], body: [UInt8] = []) {
+    public init(status: Int, headers: [HeaderField], body: [UInt8] = [], uuidHeaders: UUIDHeaderFields = UUIDHeaderFields()) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.uuidHeaders = uuidHeaders
     }
+
+    /// Every header field in the order sent: `headers`, then `uuidHeaders` spelled.
+    public var allHeaders: [HeaderField] { uuidHeaders.isEmpty ? headers : headers + uuidHeaders.fields }
 }

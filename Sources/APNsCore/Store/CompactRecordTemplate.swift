@@ -77,13 +77,11 @@ struct CompactRecordTemplate {
     }
 
     /// The model's values replaced by `receivedAt`, `streamID` and, where the model has them as
-    /// generated UUIDs, `apnsID` and `uniqueID`. `apnsIDBits` and `uniqueIDBits` are the IDs'
-    /// bits when their generator gave them (nothing to parse then). Returns nil when one of the
-    /// IDs would not be written as the model's was (not a UUID, or one in another letter case),
-    /// or `uniqueID` is missing where the model had one or present where it had none; the caller
-    /// then encodes the record in full.
-    func rewrite(receivedAt: Double, streamID: Int32, apnsID: String, apnsIDBits: UUIDGenerator.Bits? = nil,
-                 uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> Rewrite? {
+    /// generated UUIDs, `apnsID` and `uniqueID` (as bits, nothing to parse; or as text). Returns
+    /// nil when one of the IDs would not be written as the model's was (not a UUID, or one in
+    /// another letter case), or `uniqueID` is missing where the model had one or present where it
+    /// had none; the caller then encodes the record in full.
+    func rewrite(receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?) -> Rewrite? {
         guard (uniqueID == nil) == (self.uniqueID == nil) else { return nil }
         var rewrite = Rewrite(receivedAt: receivedAt.bitPattern)
         // Each replacement is written as it would be on its own (tag + 16 bytes), then checked to
@@ -91,12 +89,12 @@ struct CompactRecordTemplate {
         let fits = withUnsafeMutableBytes(of: &rewrite.packed) { raw -> Bool in
             let scratch = raw.bindMemory(to: UInt8.self)
             if let model = self.apnsID {
-                guard pack(apnsID, bits: apnsIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[0..<20]), like: model.tag) else {
+                guard pack(apnsID, into: UnsafeMutableBufferPointer(rebasing: scratch[0..<20]), like: model.tag) else {
                     return false
                 }
             }
             if let model = self.uniqueID, let uniqueID {
-                guard pack(uniqueID, bits: uniqueIDBits, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: model.tag) else {
+                guard pack(uniqueID, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: model.tag) else {
                     return false
                 }
             }
@@ -144,21 +142,23 @@ struct CompactRecordTemplate {
     /// a chunk of its own; nil as `rewrite` says.
     func record(from model: CompactRecord, receivedAt: Double, streamID: Int32, apnsID: String,
                 apnsIDBits: UUIDGenerator.Bits? = nil, uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
-        guard let rewrite = rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, apnsIDBits: apnsIDBits,
-                                    uniqueID: uniqueID, uniqueIDBits: uniqueIDBits) else { return nil }
+        guard let rewrite = rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsIDBits.map { .uuid($0) } ?? .text(apnsID),
+                                    uniqueID: uniqueIDBits.map { .uuid($0) } ?? uniqueID.map { .text($0) }) else { return nil }
         let chunk = RecordChunk(capacity: rewrite.count)
         let offset = chunk.claim(rewrite.count)
         model.withBytes { write(rewrite, from: $0, to: chunk.base + offset) }
         return CompactRecord(chunk: chunk, offset: offset, count: rewrite.count)
     }
 
-    /// Writes `text` (whose bits are `bits`, when known) into `scratch` as a packed UUID and
-    /// checks it has the model's tag (letter case).
-    private func pack(_ text: String, bits: UUIDGenerator.Bits?, into scratch: UnsafeMutableBufferPointer<UInt8>,
-                      like tag: UInt8) -> Bool {
-        guard let bits else {
+    /// Writes `id` into `scratch` as a packed UUID and checks it has the model's tag (letter case).
+    private func pack(_ id: AnsweredID, into scratch: UnsafeMutableBufferPointer<UInt8>, like tag: UInt8) -> Bool {
+        let bits: UUIDGenerator.Bits
+        switch id {
+        case .text(let text):
             var w = CompactRecordWriter(scratch)
             return w.uuid(text) && scratch[0] == tag
+        case .uuid(let given):
+            bits = given
         }
         // As `CompactRecordWriter` tags it: digits alone count as uppercase.
         scratch[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
