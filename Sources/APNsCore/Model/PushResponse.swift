@@ -6,7 +6,8 @@
 public struct PushResponse: Sendable, Equatable {
     /// HTTP status code.
     public var status: Int
-    /// Response headers other than `:status`, in the order to send them.
+    /// Response headers other than `:status`, in the order to send them, except the IDs the
+    /// gateway generated: those follow in `uuidHeaders` (`allHeaders` gives every field).
     public var headers: [HeaderField]
     /// The body bytes; empty for a 200.
     public var body: [UInt8]
