@@ -193,6 +193,18 @@ struct CompactRecordWriter {
         return text.withUTF8 { uuid($0) }
     }
 
+    /// Writes the UUID with these bits as `string(_:)` writes its text: tag, then the 16 bytes.
+    /// The tag tells the letter case, and digits alone count as uppercase.
+    mutating func uuid(_ bits: UUIDGenerator.Bits) {
+        precondition(position + 17 <= buffer.count, "compact record: buffer too small")
+        let out = buffer.baseAddress! + position
+        out[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
+        let packed = UnsafeMutableRawPointer(out + 1)
+        packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
+        packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        position += 17
+    }
+
     /// Whether two byte runs are equal.
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }

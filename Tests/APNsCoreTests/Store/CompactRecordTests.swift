@@ -224,6 +224,58 @@ final class CompactRecordTests: XCTestCase {
         }
     }
 
+    /// Generated IDs handed to the encoder as bits give the bytes and landmarks of their text,
+    /// for every shape of record (those with an `apns-id` header or an echoed one included) and
+    /// either letter case, digits-only UUIDs too; the record's own ID text is then not read.
+    func testEncodingGeneratedBitsIsEncodingTheirText() {
+        let generator = UUIDGenerator()
+        let digitsOnly = UUIDGenerator.Bits(high: 0x1234_5678_9012_4345, low: 0x8123_4567_8901_2345, uppercase: false)
+        var pairs = (0..<4).map { i in (generator.nextBits(uppercase: i % 2 == 0), generator.nextBits(uppercase: i % 2 == 1)) }
+        pairs.append((digitsOnly, digitsOnly))
+        func encoded(_ record: DeliveryRecord, ids: CompactRecord.GeneratedIDs) -> ([UInt8], CompactRecord.Landmarks) {
+            CompactRecord.withEncoded(record, ids: ids) { (Array($0), $1) }
+        }
+        for (name, model) in Self.table {
+            for (apnsID, uniqueID) in pairs {
+                for (withApnsID, withUniqueID) in [(true, true), (true, false), (false, true)] {
+                    var spelled = model, placeholder = model
+                    var ids = CompactRecord.GeneratedIDs()
+                    if withApnsID {
+                        spelled.apnsID = apnsID.text
+                        placeholder.apnsID = "not read"
+                        ids.apnsID = apnsID
+                    }
+                    if withUniqueID {
+                        spelled.uniqueID = uniqueID.text
+                        placeholder.uniqueID = nil
+                        ids.uniqueID = uniqueID
+                    }
+                    let (expected, expectedMarks) = encoded(spelled, ids: CompactRecord.GeneratedIDs())
+                    let (bytes, marks) = encoded(placeholder, ids: ids)
+                    let label = "\(name): \(apnsID.text) \(uniqueID.text) \(withApnsID) \(withUniqueID)"
+                    XCTAssertEqual(bytes, expected, label)
+                    XCTAssertEqual(marks.streamID, expectedMarks.streamID, label)
+                    XCTAssertEqual(marks.apnsID, expectedMarks.apnsID, label)
+                    XCTAssertEqual(marks.uniqueID, expectedMarks.uniqueID, label)
+                    XCTAssertEqual(bytes, CompactRecord(spelled).bytes, label)
+                }
+            }
+        }
+    }
+
+    /// A generated apns-id equal to the request's `apns-id` header value is still written as a
+    /// reference to the header, as its text would be.
+    func testGeneratedBitsEqualToTheHeaderStillPointBackAtIt() {
+        let bits = UUIDGenerator().nextBits(uppercase: true)
+        var spelled = Self.record(headers: [HeaderField(name: "apns-id", value: bits.text)], apnsID: bits.text)
+        spelled.verdict.apnsID = nil
+        var placeholder = spelled
+        placeholder.apnsID = ""
+        let bytes = CompactRecord.withEncoded(placeholder, ids: CompactRecord.GeneratedIDs(apnsID: bits)) { bytes, _ in Array(bytes) }
+        XCTAssertEqual(bytes, CompactRecord(spelled).bytes)
+        XCTAssertEqual(CompactRecord(bytes: bytes).decoded(seq: 1).apnsID, bits.text)
+    }
+
     func testStoreGivesBackWhatWasAppended() {
         let store = DeliveryStore(capacity: 1000)
         let rows = Self.table
