@@ -106,7 +106,7 @@ struct CompactRecord: Sendable {
     /// record's `apnsID` / `uniqueID` text is then not read (nothing to spell, nothing to parse).
     static func withEncoded<R>(_ record: borrowing DeliveryRecord, ids: GeneratedIDs = GeneratedIDs(),
                                _ body: (UnsafeBufferPointer<UInt8>, Landmarks) -> R) -> R {
-        let texts = VerdictTexts(record.verdict)
+        let texts = VerdictTexts(record.verdict, identity: record.identity)
         let size = CompactRecord.maximumSize(of: record, texts: texts, ids: ids)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
             var w = CompactRecordWriter(buffer)
@@ -121,8 +121,9 @@ struct CompactRecord: Sendable {
         var uniqueID: UUIDGenerator.Bits?
     }
 
-    /// The verdict's text fields, read once: each read of the verdict's shared box is a
-    /// dynamic exclusivity check and a retain, and the encoder looks at some fields twice.
+    /// The text fields of the verdict and of the credential identity, read once: each read of
+    /// their shared boxes is a dynamic exclusivity check and a retain, and the encoder looks at
+    /// each field twice (size bound, then write).
     private struct VerdictTexts {
         let deviceToken: String?
         let topic: String?
@@ -131,8 +132,9 @@ struct CompactRecord: Sendable {
         let apnsID: String?
         let lints: [String]
         let payloadError: String?
+        let identity: IdentityTexts?
 
-        init(_ verdict: borrowing Verdict) {
+        init(_ verdict: borrowing Verdict, identity: CredentialIdentity?) {
             deviceToken = verdict.deviceToken
             topic = verdict.topic
             pushTypeSent = verdict.pushTypeSent
@@ -140,6 +142,28 @@ struct CompactRecord: Sendable {
             apnsID = verdict.apnsID
             lints = verdict.lints
             payloadError = verdict.payloadError
+            self.identity = identity.map(IdentityTexts.init)
+        }
+    }
+
+    /// `CredentialIdentity`'s fields, read once (`VerdictTexts`).
+    private struct IdentityTexts {
+        let kind: String
+        let keyId: String?
+        let teamId: String?
+        let issuedAt: Double?
+        let subject: String?
+        let topics: [String]?
+        let verdict: String
+
+        init(_ identity: CredentialIdentity) {
+            kind = identity.kind
+            keyId = identity.keyId
+            teamId = identity.teamId
+            issuedAt = identity.issuedAt
+            subject = identity.subject
+            topics = identity.topics
+            verdict = identity.verdict
         }
     }
 
@@ -159,7 +183,7 @@ struct CompactRecord: Sendable {
         if verdict.timestamp != nil { flags |= Flag.timestamp }
         if verdict.priority != nil { flags |= Flag.priority }
         if verdict.expiration != nil { flags |= Flag.expiration }
-        if let identity = record.identity {
+        if let identity = texts.identity {
             flags |= Flag.identity
             if identity.issuedAt != nil { flags |= Flag.identityIssuedAt }
         }
@@ -239,7 +263,7 @@ struct CompactRecord: Sendable {
         for lint in texts.lints { w.string(lint) }
         w.string(texts.payloadError)
 
-        if let identity = record.identity {
+        if let identity = texts.identity {
             w.string(identity.kind)
             w.string(identity.keyId)
             w.string(identity.teamId)
@@ -339,7 +363,7 @@ struct CompactRecord: Sendable {
 
     /// An upper bound of the encoded size of `record`: every string at its inline size.
     static func maximumSize(of record: borrowing DeliveryRecord) -> Int {
-        maximumSize(of: record, texts: VerdictTexts(record.verdict), ids: GeneratedIDs())
+        maximumSize(of: record, texts: VerdictTexts(record.verdict, identity: record.identity), ids: GeneratedIDs())
     }
 
     private static func maximumSize(of record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs) -> Int {
@@ -355,7 +379,7 @@ struct CompactRecord: Sendable {
         total += size(texts.payloadError)
         for header in record.headers { total += size(header.name) + size(header.value) }
         for lint in texts.lints { total += size(lint) }
-        if let identity = record.identity {
+        if let identity = texts.identity {
             total += size(identity.kind) + size(identity.keyId) + size(identity.teamId) + 8 + size(identity.subject)
             total += size(identity.verdict) + 10
             for topic in identity.topics ?? [] { total += size(topic) }
