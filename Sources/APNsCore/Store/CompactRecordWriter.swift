@@ -94,10 +94,14 @@ struct CompactRecordWriter {
         guard var text, var earlierText, let earlier else { return string(text).at }
         let start = position
         text.withUTF8 { utf8 in
-            if earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }),
-               CompactStringTable.code(ofUTF8: utf8) == nil {
-                byte(CompactStringTag.reference)
-                varint(UInt64(start - earlier))
+            if earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }) {
+                if let code = CompactStringTable.code(ofUTF8: utf8) {
+                    byte(CompactStringTag.table)
+                    byte(code)
+                } else {
+                    byte(CompactStringTag.reference)
+                    varint(UInt64(start - earlier))
+                }
             } else {
                 string(utf8: utf8)
             }
@@ -111,21 +115,20 @@ struct CompactRecordWriter {
     /// (having written nothing) when `text` does not start with the prefix.
     mutating func prefixed(_ text: String, prefix code: UInt8, sameRest: String?) -> (rest: Int, same: Bool)? {
         var text = text
-        return CompactStringTable.utf8[Int(code)].withUnsafeBufferPointer { prefix in
-            text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
-                guard utf8.count >= prefix.count,
-                      CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
-                    return nil
-                }
-                byte(CompactStringTag.prefixed)
-                byte(code)
-                let restAt = position
-                let rest = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
-                string(utf8: rest)
-                var same = false
-                if var sameRest { same = sameRest.withUTF8 { CompactRecordWriter.equal(rest, $0) } }
-                return (restAt, same)
+        let prefix = CompactStringTable.bytes(of: code)
+        return text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
+            guard utf8.count >= prefix.count,
+                  CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
+                return nil
             }
+            byte(CompactStringTag.prefixed)
+            byte(code)
+            let restAt = position
+            let rest = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
+            string(utf8: rest)
+            var same = false
+            if var sameRest { same = sameRest.withUTF8 { CompactRecordWriter.equal(rest, $0) } }
+            return (restAt, same)
         }
     }
 

@@ -317,13 +317,46 @@ final class CompactRecordTests: XCTestCase {
     }
 
     func testStringTableFitsOneByteCodesAndHasNoDuplicates() {
-        XCTAssertLessThanOrEqual(CompactStringTable.strings.count, 256)
+        XCTAssertLessThan(CompactStringTable.strings.count, 256)
         XCTAssertEqual(Set(CompactStringTable.strings).count, CompactStringTable.strings.count)
         XCTAssertEqual(CompactStringTable.code(of: "apns-topic"), 0)
         XCTAssertNil(CompactStringTable.code(of: "apns-topicx"))
         XCTAssertEqual(CompactStringTable.strings[Int(CompactStringTable.devicePathPrefix)], "/3/device/")
         // `CompactRecordWriter.uuid(_:)` and templates write UUIDs without asking the table first.
         XCTAssertFalse(CompactStringTable.strings.contains { $0.utf8.count == 36 }, "no table string has a UUID's length")
+    }
+
+    /// The codes the encoder uses as literals name the strings they stand for.
+    func testLiteralCodesNameTheirStrings() {
+        let table = CompactStringTable.self
+        XCTAssertEqual(table.strings[Int(table.devicePathPrefix)], "/3/device/")
+        XCTAssertEqual(table.strings[Int(table.apnsTopic)], "apns-topic")
+        XCTAssertEqual(table.strings[Int(table.apnsPushType)], "apns-push-type")
+        XCTAssertEqual(table.strings[Int(table.apnsCollapseID)], "apns-collapse-id")
+        XCTAssertEqual(table.strings[Int(table.apnsID)], "apns-id")
+    }
+
+    /// Every table string is found under its own code, with its bytes; near misses (a byte
+    /// more or less, another case, another last byte, other text of the same length and ends)
+    /// and the empty string are not.
+    func testStringTableFindsEveryStringAndNothingElse() {
+        for (code, text) in CompactStringTable.strings.enumerated() {
+            XCTAssertEqual(CompactStringTable.code(of: text), UInt8(code), text)
+            XCTAssertEqual(Array(CompactStringTable.bytes(of: UInt8(code))), Array(text.utf8), text)
+            XCTAssertNil(CompactStringTable.code(of: text + "x"), text)
+            XCTAssertNil(CompactStringTable.code(of: String(text.dropLast())).flatMap { $0 == UInt8(code) ? $0 : nil }, text)
+            XCTAssertNil(CompactStringTable.code(of: text.uppercased() == text ? text.lowercased() + "!" : text.uppercased()), text)
+            var bytes = Array(text.utf8)
+            bytes[bytes.count - 1] = UInt8(ascii: "~")  // no table string ends with it
+            XCTAssertNil(CompactStringTable.code(of: String(decoding: bytes, as: UTF8.self)), text)
+            if bytes.count > 2 {
+                bytes = Array(text.utf8)
+                bytes[1] = bytes[1] == UInt8(ascii: "#") ? UInt8(ascii: "%") : UInt8(ascii: "#")
+                XCTAssertNil(CompactStringTable.code(of: String(decoding: bytes, as: UTF8.self)), text)
+            }
+        }
+        XCTAssertNil(CompactStringTable.code(of: ""))
+        XCTAssertNil(CompactStringTable.code(of: String(repeating: "a", count: 64)))
     }
 
     // MARK: filters on the compact form
