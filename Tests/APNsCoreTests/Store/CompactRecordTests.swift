@@ -326,6 +326,53 @@ final class CompactRecordTests: XCTestCase {
         XCTAssertFalse(CompactStringTable.strings.contains { $0.utf8.count == 36 }, "no table string has a UUID's length")
     }
 
+    /// Hex strings of every length up to 40, in either case or digits only, are packed two digits
+    /// a byte (eight at a time in the writer); mixed case, odd lengths and a non-hex byte at
+    /// any position (including bytes that differ from a digit by one bit) are stored inline.
+    func testHexStringsArePackedAsTheirDigitPairs() {
+        let digits = Array("0123456789abcdef0f1e2d3c4b5a69788796a5b4c3d2e1f0".utf8)
+        func expected(_ text: [UInt8]) -> [UInt8] {
+            let hex = text.allSatisfy { $0.isHexDigitForTest }
+            let hasLower = text.contains { (0x61...0x66).contains($0) }, hasUpper = text.contains { (0x41...0x46).contains($0) }
+            guard hex, text.count >= 2, text.count % 2 == 0, !(hasLower && hasUpper) else {
+                return [CompactStringTag.inline, UInt8(text.count)] + text
+            }
+            func value(_ c: UInt8) -> UInt8 { c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10 }
+            let pairs = stride(from: 0, to: text.count, by: 2).map { value(text[$0]) << 4 | value(text[$0 + 1]) }
+            return [hasLower ? CompactStringTag.hexLower : CompactStringTag.hexUpper, UInt8(text.count / 2)] + pairs
+        }
+        func written(_ text: [UInt8]) -> [UInt8] {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+                var w = CompactRecordWriter(buffer)
+                w.string(String(decoding: text, as: UTF8.self))
+                return Array(buffer[0..<w.position])
+            }
+        }
+        var checked = 0
+        for length in 1...40 {
+            let lower = Array(digits[0..<length])
+            let upper = lower.map { (0x61...0x66).contains($0) ? $0 - 0x20 : $0 }
+            var cases = [lower, upper, Array(repeating: UInt8(ascii: "7"), count: length)]
+            if let letter = lower.firstIndex(where: { $0 >= 0x61 }), lower.lastIndex(where: { $0 >= 0x61 }) != letter {
+                var mixed = lower
+                mixed[letter] -= 0x20
+                cases.append(mixed)
+            }
+            for position in 0..<length {
+                for bad: UInt8 in [0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x20, 0x70, 0x00] {
+                    var text = lower
+                    text[position] = bad
+                    cases.append(text)
+                }
+            }
+            for text in cases where text.withUnsafeBufferPointer({ CompactStringTable.code(ofUTF8: $0) }) == nil {
+                XCTAssertEqual(written(text), expected(text), String(decoding: text, as: UTF8.self))
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 3000)
+    }
+
     /// The codes the encoder uses as literals name the strings they stand for.
     func testLiteralCodesNameTheirStrings() {
         let table = CompactStringTable.self
@@ -431,4 +478,8 @@ final class CompactRecordTests: XCTestCase {
         }
         return out
     }
+}
+
+private extension UInt8 {
+    var isHexDigitForTest: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
