@@ -152,13 +152,19 @@ struct CompactRecordTemplate {
 
     /// Writes `id` into `scratch` as a packed UUID and checks it has the model's tag (letter case).
     private func pack(_ id: AnsweredID, into scratch: UnsafeMutableBufferPointer<UInt8>, like tag: UInt8) -> Bool {
-        var w = CompactRecordWriter(scratch)
+        let bits: UUIDGenerator.Bits
         switch id {
         case .text(let text):
-            guard w.uuid(text) else { return false }
-        case .uuid(let bits):
-            w.uuid(bits)
+            var w = CompactRecordWriter(scratch)
+            return w.uuid(text) && scratch[0] == tag
+        case .uuid(let given):
+            bits = given
         }
+        // As `CompactRecordWriter` tags it: digits alone count as uppercase.
+        scratch[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
+        let packed = UnsafeMutableRawPointer(scratch.baseAddress! + 1)
+        packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
+        packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
         return scratch[0] == tag
     }
 }
