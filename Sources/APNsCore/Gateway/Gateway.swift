@@ -99,9 +99,16 @@ public final class Gateway: Sendable {
             seq = repeated
         } else {
             let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
+            // With a memo and no fault the record only goes to the encoder, which takes generated
+            // IDs as bits: their text is not spelled (the record carries an empty placeholder).
+            let encodesBits = memo != nil && fault == nil
+            var ids = CompactRecord.GeneratedIDs()
+            if encodesBits, case .uuid(let bits) = apnsID { ids.apnsID = bits }
+            if encodesBits, case .uuid(let bits)? = uniqueID { ids.uniqueID = bits }
             let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
                                         connectionID: connection.id, streamID: streamID, method: request.method,
-                                        path: request.path, verdict: verdict, apnsID: apnsID.text, uniqueID: uniqueID?.text,
+                                        path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
+                                        uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
                                         headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                                         status: answer.status, reason: recordedReason, identity: identity,
                                         fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
@@ -109,7 +116,7 @@ public final class Gateway: Sendable {
                 let key = RequestMemo.RecordKey(connectionID: connection.id, environment: connection.environment,
                                                 status: answer.status, reason: recordedReason, identity: identity,
                                                 apnsIDGenerated: apnsIDGenerated)
-                seq = CompactRecord.withEncoded(record) { bytes, landmarks in
+                seq = CompactRecord.withEncoded(record, ids: ids) { bytes, landmarks in
                     let seq = store.append(bytes, status: answer.status, reason: recordedReason)
                     memo.remember(record: bytes, landmarks: landmarks, key: key, seq: seq)
                     return seq

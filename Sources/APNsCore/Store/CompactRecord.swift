@@ -100,12 +100,70 @@ struct CompactRecord: Sendable {
 
     /// Calls `body` with `record` encoded (valid only during the call) and its landmarks. On the
     /// request path: about a microsecond, in a scratch buffer on the stack for usual records.
-    static func withEncoded<R>(_ record: borrowing DeliveryRecord, _ body: (UnsafeBufferPointer<UInt8>, Landmarks) -> R) -> R {
-        let size = CompactRecord.maximumSize(of: record)
+    ///
+    /// `ids`: the answered `apns-id` and `apns-unique-id` as the bits the gateway generated them
+    /// from, when it did; they are written as their text would be (a packed UUID), and the
+    /// record's `apnsID` / `uniqueID` text is then not read (nothing to spell, nothing to parse).
+    static func withEncoded<R>(_ record: borrowing DeliveryRecord, ids: GeneratedIDs = GeneratedIDs(),
+                               _ body: (UnsafeBufferPointer<UInt8>, Landmarks) -> R) -> R {
+        let texts = VerdictTexts(record.verdict, identity: record.identity)
+        let size = CompactRecord.maximumSize(of: record, texts: texts, ids: ids)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
             var w = CompactRecordWriter(buffer)
-            let landmarks = CompactRecord.write(record, to: &w)
+            let landmarks = CompactRecord.write(record, texts: texts, ids: ids, to: &w)
             return body(UnsafeBufferPointer(rebasing: buffer[0..<w.position]), landmarks)
+        }
+    }
+
+    /// Generated IDs given by their bits (`withEncoded`); nil: the record's text is written.
+    struct GeneratedIDs {
+        var apnsID: UUIDGenerator.Bits?
+        var uniqueID: UUIDGenerator.Bits?
+    }
+
+    /// The text fields of the verdict and of the credential identity, read once: each read of
+    /// their shared boxes is a dynamic exclusivity check and a retain, and the encoder looks at
+    /// each field twice (size bound, then write).
+    private struct VerdictTexts {
+        let deviceToken: String?
+        let topic: String?
+        let pushTypeSent: String?
+        let collapseID: String?
+        let apnsID: String?
+        let lints: [String]
+        let payloadError: String?
+        let identity: IdentityTexts?
+
+        init(_ verdict: borrowing Verdict, identity: CredentialIdentity?) {
+            deviceToken = verdict.deviceToken
+            topic = verdict.topic
+            pushTypeSent = verdict.pushTypeSent
+            collapseID = verdict.collapseID
+            apnsID = verdict.apnsID
+            lints = verdict.lints
+            payloadError = verdict.payloadError
+            self.identity = identity.map(IdentityTexts.init)
+        }
+    }
+
+    /// `CredentialIdentity`'s fields, read once (`VerdictTexts`).
+    private struct IdentityTexts {
+        let kind: String
+        let keyId: String?
+        let teamId: String?
+        let issuedAt: Double?
+        let subject: String?
+        let topics: [String]?
+        let verdict: String
+
+        init(_ identity: CredentialIdentity) {
+            kind = identity.kind
+            keyId = identity.keyId
+            teamId = identity.teamId
+            issuedAt = identity.issuedAt
+            subject = identity.subject
+            topics = identity.topics
+            verdict = identity.verdict
         }
     }
 
@@ -118,13 +176,14 @@ struct CompactRecord: Sendable {
         var uniqueID: Int?
     }
 
-    private static func write(_ record: borrowing DeliveryRecord, to w: inout CompactRecordWriter) -> Landmarks {
+    private static func write(_ record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs,
+                              to w: inout CompactRecordWriter) -> Landmarks {
         let verdict = record.verdict
         var flags: UInt8 = record.environment == .production ? Flag.production : 0
         if verdict.timestamp != nil { flags |= Flag.timestamp }
         if verdict.priority != nil { flags |= Flag.priority }
         if verdict.expiration != nil { flags |= Flag.expiration }
-        if let identity = record.identity {
+        if let identity = texts.identity {
             flags |= Flag.identity
             if identity.issuedAt != nil { flags |= Flag.identityIssuedAt }
         }
@@ -143,7 +202,7 @@ struct CompactRecord: Sendable {
 
         // The path, then the token it carries (the verdict's token is usually those very bytes).
         var tokenAt: Int?
-        if let path = w.prefixed(record.path, prefix: CompactStringTable.devicePathPrefix, sameRest: verdict.deviceToken) {
+        if let path = w.prefixed(record.path, prefix: CompactStringTable.devicePathPrefix, sameRest: texts.deviceToken) {
             if path.same { tokenAt = path.rest }
         } else {
             w.string(record.path)
@@ -164,27 +223,47 @@ struct CompactRecord: Sendable {
             default: break
             }
         }
-        let answeredIDAt = w.string(record.apnsID, sameAs: apnsIDText, at: apnsIDAt)
+        // A generated apns-id is a packed UUID: no header or verdict text can be the same bytes
+        // unless one is a valid apns-id, and then the gateway echoes it instead of generating.
+        // Should one be there all the same, the bits are spelled and compared as text.
+        let answeredIDAt: Int
+        if let bits = ids.apnsID, apnsIDAt == nil, texts.apnsID == nil {
+            answeredIDAt = w.position
+            w.uuid(bits)
+        } else {
+            answeredIDAt = w.string(ids.apnsID?.text ?? record.apnsID, sameAs: apnsIDText, at: apnsIDAt)
+        }
 
         // The verdict strings filters compare.
-        w.string(verdict.deviceToken, sameAs: tokenAt == nil ? nil : verdict.deviceToken, at: tokenAt)
-        w.string(verdict.topic, sameAs: topicText, at: topicAt)
-        w.string(verdict.pushTypeSent, sameAs: pushTypeText, at: pushTypeAt)
-        w.string(verdict.collapseID, sameAs: collapseText, at: collapseAt)
-        w.string(verdict.apnsID, sameAs: record.apnsID, at: answeredIDAt)
+        let token = texts.deviceToken
+        w.string(token, sameAs: tokenAt == nil ? nil : token, at: tokenAt)
+        w.string(texts.topic, sameAs: topicText, at: topicAt)
+        w.string(texts.pushTypeSent, sameAs: pushTypeText, at: pushTypeAt)
+        w.string(texts.collapseID, sameAs: collapseText, at: collapseAt)
+        if let verdictID = texts.apnsID {
+            w.string(verdictID, sameAs: ids.apnsID?.text ?? record.apnsID, at: answeredIDAt)
+        } else {
+            w.byte(CompactStringTag.absent)
+        }
 
         w.string(record.listener)
         w.string(record.method)
-        let uniqueIDAt = record.uniqueID == nil ? nil : w.position
-        w.string(record.uniqueID)
+        let uniqueIDAt: Int?
+        if let bits = ids.uniqueID {
+            uniqueIDAt = w.position
+            w.uuid(bits)
+        } else {
+            uniqueIDAt = record.uniqueID == nil ? nil : w.position
+            w.string(record.uniqueID)
+        }
         if let timestamp = verdict.timestamp { w.signed(timestamp) }
         if let priority = verdict.priority { w.signed(Int64(priority)) }
         if let expiration = verdict.expiration { w.signed(expiration) }
-        w.varint(UInt64(verdict.lints.count))
-        for lint in verdict.lints { w.string(lint) }
-        w.string(verdict.payloadError)
+        w.varint(UInt64(texts.lints.count))
+        for lint in texts.lints { w.string(lint) }
+        w.string(texts.payloadError)
 
-        if let identity = record.identity {
+        if let identity = texts.identity {
             w.string(identity.kind)
             w.string(identity.keyId)
             w.string(identity.teamId)
@@ -284,16 +363,23 @@ struct CompactRecord: Sendable {
 
     /// An upper bound of the encoded size of `record`: every string at its inline size.
     static func maximumSize(of record: borrowing DeliveryRecord) -> Int {
+        maximumSize(of: record, texts: VerdictTexts(record.verdict, identity: record.identity), ids: GeneratedIDs())
+    }
+
+    private static func maximumSize(of record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs) -> Int {
         func size(_ text: String?) -> Int { 11 + (text?.utf8.count ?? 0) }
-        let verdict = record.verdict
+        // A UUID given by its bits: 17 bytes packed; counted at its text's inline size.
+        let uuid = 11 + 36
         var total = Offset.variable + 4 * 10 + 3 * 10 + 2 * 10
-        total += size(record.path) + 2 + size(record.apnsID) + size(record.listener) + size(record.method)
-        total += size(record.uniqueID) + size(verdict.deviceToken) + size(verdict.topic)
-        total += size(verdict.pushTypeSent) + size(verdict.collapseID) + size(verdict.apnsID)
-        total += size(verdict.payloadError)
+        total += size(record.path) + 2 + size(record.listener) + size(record.method)
+        total += ids.apnsID == nil ? size(record.apnsID) : uuid
+        total += ids.uniqueID == nil ? size(record.uniqueID) : uuid
+        total += size(texts.deviceToken) + size(texts.topic)
+        total += size(texts.pushTypeSent) + size(texts.collapseID) + size(texts.apnsID)
+        total += size(texts.payloadError)
         for header in record.headers { total += size(header.name) + size(header.value) }
-        for lint in verdict.lints { total += size(lint) }
-        if let identity = record.identity {
+        for lint in texts.lints { total += size(lint) }
+        if let identity = texts.identity {
             total += size(identity.kind) + size(identity.keyId) + size(identity.teamId) + 8 + size(identity.subject)
             total += size(identity.verdict) + 10
             for topic in identity.topics ?? [] { total += size(topic) }

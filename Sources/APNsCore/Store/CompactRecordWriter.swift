@@ -94,10 +94,14 @@ struct CompactRecordWriter {
         guard var text, var earlierText, let earlier else { return string(text).at }
         let start = position
         text.withUTF8 { utf8 in
-            if earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }),
-               CompactStringTable.code(ofUTF8: utf8) == nil {
-                byte(CompactStringTag.reference)
-                varint(UInt64(start - earlier))
+            if earlierText.withUTF8({ CompactRecordWriter.equal(utf8, $0) }) {
+                if let code = CompactStringTable.code(ofUTF8: utf8) {
+                    byte(CompactStringTag.table)
+                    byte(code)
+                } else {
+                    byte(CompactStringTag.reference)
+                    varint(UInt64(start - earlier))
+                }
             } else {
                 string(utf8: utf8)
             }
@@ -111,21 +115,20 @@ struct CompactRecordWriter {
     /// (having written nothing) when `text` does not start with the prefix.
     mutating func prefixed(_ text: String, prefix code: UInt8, sameRest: String?) -> (rest: Int, same: Bool)? {
         var text = text
-        return CompactStringTable.utf8[Int(code)].withUnsafeBufferPointer { prefix in
-            text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
-                guard utf8.count >= prefix.count,
-                      CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
-                    return nil
-                }
-                byte(CompactStringTag.prefixed)
-                byte(code)
-                let restAt = position
-                let rest = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
-                string(utf8: rest)
-                var same = false
-                if var sameRest { same = sameRest.withUTF8 { CompactRecordWriter.equal(rest, $0) } }
-                return (restAt, same)
+        let prefix = CompactStringTable.bytes(of: code)
+        return text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
+            guard utf8.count >= prefix.count,
+                  CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
+                return nil
             }
+            byte(CompactStringTag.prefixed)
+            byte(code)
+            let restAt = position
+            let rest = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
+            string(utf8: rest)
+            var same = false
+            if var sameRest { same = sameRest.withUTF8 { CompactRecordWriter.equal(rest, $0) } }
+            return (restAt, same)
         }
     }
 
@@ -191,6 +194,18 @@ struct CompactRecordWriter {
     mutating func uuid(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { uuid($0) }
+    }
+
+    /// Writes the UUID with these bits as `string(_:)` writes its text: tag, then the 16 bytes.
+    /// The tag tells the letter case, and digits alone count as uppercase.
+    mutating func uuid(_ bits: UUIDGenerator.Bits) {
+        precondition(position + 17 <= buffer.count, "compact record: buffer too small")
+        let out = buffer.baseAddress! + position
+        out[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
+        let packed = UnsafeMutableRawPointer(out + 1)
+        packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
+        packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        position += 17
     }
 
     /// Whether two byte runs are equal.

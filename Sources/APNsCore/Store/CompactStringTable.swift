@@ -5,7 +5,7 @@ import Foundation
 /// instead of their text. The table exists only in memory, so it may change between builds;
 /// a string not in it is stored as written.
 enum CompactStringTable {
-    /// The strings, indexed by code. At most 256.
+    /// The strings, indexed by code. At most 255 (`Index` keeps code + 1 in a byte).
     static let strings: [String] = [
         // Request header names (HTTP/2: lowercase).
         "apns-topic", "apns-push-type", "apns-id", "apns-expiration", "apns-priority", "apns-collapse-id",
@@ -30,59 +30,92 @@ enum CompactStringTable {
     ]
 
     /// The code of `/3/device/`, the prefix of every APNs `:path`.
-    static let devicePathPrefix: UInt8 = code(of: "/3/device/")!
+    ///
+    /// This code and the header-name codes below are literals, not looked up: the encoder reads
+    /// them for every header of every push, and a literal needs no lazy initialization check.
+    /// A test keeps them in step with `strings`.
+    static let devicePathPrefix: UInt8 = 62
 
     /// UTF-8 bytes of each string, by code.
     static let utf8: [[UInt8]] = strings.map { Array($0.utf8) }
 
     /// Codes of known header names, which `CompactRecord` looks for.
-    static let apnsTopic = code(of: "apns-topic")!
-    static let apnsPushType = code(of: "apns-push-type")!
-    static let apnsCollapseID = code(of: "apns-collapse-id")!
-    static let apnsID = code(of: "apns-id")!
+    static let apnsTopic: UInt8 = 0
+    static let apnsPushType: UInt8 = 1
+    static let apnsCollapseID: UInt8 = 5
+    static let apnsID: UInt8 = 2
 
     /// The lookup structure, built once: one global to reach per lookup.
     private static let index = Index(utf8)
 
-    /// Every string's bytes back to back and where each starts: one buffer to compare against,
-    /// no array per string; and the codes of each length, so a lookup compares only strings
-    /// of the right length (most strings written are longer than any here, and rejected at once).
-    private final class Index: Sendable {
-        let flat: [UInt8]
-        let starts: [Int]
-        /// `codes[firstOfLength[n]..<firstOfLength[n + 1]]` are the codes of the strings of n bytes.
-        let codes: [UInt8]
-        let firstOfLength: [Int]
+    /// An open-addressing hash table over the strings, in memory allocated once for the life of
+    /// the process: every string's bytes back to back, where each starts, and 256 slots holding
+    /// code + 1 (0: empty), hashed by length and first and last byte. A lookup is a few
+    /// arithmetic steps and, for a likely match, one `memcmp`; no array bounds checks or
+    /// reference counting on the request path (this runs for every string of every record).
+    private struct Index: @unchecked Sendable {
+        /// The longest string's length: longer text (tokens, UUIDs...) is rejected at once.
+        let longest: Int
+        private let flat: UnsafePointer<UInt8>
+        /// `starts[code]..<starts[code + 1]` is the string's range in `flat`.
+        private let starts: UnsafePointer<Int>
+        private let slots: UnsafePointer<UInt8>
 
         init(_ utf8: [[UInt8]]) {
-            flat = utf8.flatMap { $0 }
-            starts = utf8.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-            let longest = utf8.map(\.count).max() ?? 0
-            var codes: [UInt8] = []
-            var firstOfLength: [Int] = []
-            for length in 0...(longest + 1) {
-                firstOfLength.append(codes.count)
-                for (code, bytes) in utf8.enumerated() where bytes.count == length { codes.append(UInt8(code)) }
+            precondition(utf8.count < 256, "CompactStringTable: at most 255 strings")
+            let all = utf8.flatMap { $0 }
+            let flat = UnsafeMutablePointer<UInt8>.allocate(capacity: max(all.count, 1))
+            flat.initialize(from: all, count: all.count)
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: utf8.count + 1)
+            starts.initialize(to: 0)
+            for (code, bytes) in utf8.enumerated() { starts[code + 1] = starts[code] + bytes.count }
+            let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+            slots.initialize(repeating: 0, count: 256)
+            for (code, bytes) in utf8.enumerated() where !bytes.isEmpty {
+                var slot = bytes.withUnsafeBufferPointer { Index.slot(of: $0) }
+                while slots[slot] != 0 { slot = (slot + 1) & 0xFF }
+                slots[slot] = UInt8(code + 1)
             }
-            self.codes = codes
-            self.firstOfLength = firstOfLength
+            longest = utf8.map(\.count).max() ?? 0
+            self.flat = UnsafePointer(flat)
+            self.starts = UnsafePointer(starts)
+            self.slots = UnsafePointer(slots)
+        }
+
+        /// Where a lookup of `bytes` (non-empty) starts.
+        @inline(__always)
+        private static func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let base = bytes.baseAddress!
+            return (bytes.count &* 97 &+ Int(base[0]) &* 31 &+ Int(base[bytes.count - 1])) & 0xFF
         }
 
         func code(of bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
-            guard bytes.count > 0, bytes.count + 1 < firstOfLength.count else { return nil }
-            return flat.withUnsafeBufferPointer { flat in
-                let first = bytes[0]
-                for i in firstOfLength[bytes.count]..<firstOfLength[bytes.count + 1] {
-                    let code = codes[i]
-                    let start = starts[Int(code)]
-                    // The first byte rules out most candidates without a call.
-                    if flat[start] == first, memcmp(flat.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 {
-                        return code
-                    }
+            let count = bytes.count
+            guard count > 0, count <= longest else { return nil }
+            var slot = Index.slot(of: bytes)
+            while true {
+                let entry = slots[slot]
+                if entry == 0 { return nil }
+                let code = Int(entry) - 1
+                let start = starts[code]
+                if starts[code + 1] - start == count, memcmp(flat + start, bytes.baseAddress!, count) == 0 {
+                    return UInt8(truncatingIfNeeded: code)
                 }
-                return nil
+                slot = (slot + 1) & 0xFF
             }
         }
+
+        /// The bytes of the string with code `code`, valid for the life of the process.
+        func bytes(of code: UInt8) -> UnsafeBufferPointer<UInt8> {
+            let start = starts[Int(code)]
+            return UnsafeBufferPointer(start: flat + start, count: starts[Int(code) + 1] - start)
+        }
+    }
+
+    /// The UTF-8 bytes of the string with `code` (a valid code), without copying; valid for
+    /// the life of the process.
+    static func bytes(of code: UInt8) -> UnsafeBufferPointer<UInt8> {
+        index.bytes(of: code)
     }
 
     /// The code of `text`, or `nil` when it is not in the table. Compares bytes: a string that

@@ -37,7 +37,11 @@ public enum RequestValidator {
     public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
                                 nowMilliseconds: Int64, defaultTopic: String? = nil, memo: RequestMemo? = nil,
                                 lookup: (String) -> DeviceRegistration?) -> Verdict {
-        var verdict = Verdict()
+        // The verdict's fields, gathered here and put together once at the end: its text
+        // fields share a box, and each write through it is a uniqueness and an exclusivity check.
+        var deviceToken: String?, apnsID: String?, pushTypeSent: String?
+        var expiration: Int64?, priority: Int?, timestamp: Int64?
+        var payloadError: String?, lintMessages: [String] = []
         // The first failure wins; later steps still run to fill the verdict's fields.
         var reason: Reason?
 
@@ -53,10 +57,10 @@ public enum RequestValidator {
         case .token(let text):
             if let token = memo.map({ $0.normalizedToken(text, options: options) }) ?? DeviceTokenRule.normalized(text, options: options) {
                 validToken = token
-                verdict.deviceToken = token
+                deviceToken = token
             } else {
                 tokenIsBad = true
-                verdict.deviceToken = DeviceTokenRule.recordForm(text)
+                deviceToken = DeviceTokenRule.recordForm(text)
             }
         }
 
@@ -66,26 +70,25 @@ public enum RequestValidator {
 
         // 3. Header values, in the order listed in Apple's header table.
         if let id = headers.apnsID {
-            if HeaderRules.isCanonicalUUID(id) { verdict.apnsID = id } else if reason == nil { reason = .badMessageId }
+            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageId }
         }
         if let text = headers.expiration {
-            verdict.expiration = HeaderRules.expiration(text)
-            if verdict.expiration == nil && reason == nil { reason = .badExpirationDate }
+            expiration = HeaderRules.expiration(text)
+            if expiration == nil && reason == nil { reason = .badExpirationDate }
         }
         if let text = headers.priority {
-            verdict.priority = HeaderRules.priority(text)
-            if verdict.priority == nil && reason == nil { reason = .badPriority }
+            priority = HeaderRules.priority(text)
+            if priority == nil && reason == nil { reason = .badPriority }
         } else {
-            verdict.priority = 10
+            priority = 10
         }
         var sentType: PushType?
         if let text = headers.pushType {
-            verdict.pushTypeSent = text
+            pushTypeSent = text
             sentType = HeaderRules.pushType(text)
             if sentType == nil && reason == nil { reason = .invalidPushType }
         }
         if let collapseID = headers.collapseID {
-            verdict.collapseID = collapseID
             if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseId }
         }
 
@@ -94,7 +97,6 @@ public enum RequestValidator {
 
         // 5. Topic. A default topic comes from the certificate and is trusted as is.
         let topic = headers.topic ?? defaultTopic
-        verdict.topic = topic
         if let sent = headers.topic {
             if !TopicRule.isValid(sent) && reason == nil { reason = .badTopic }
         } else if topic == nil && reason == nil {
@@ -111,7 +113,7 @@ public enum RequestValidator {
            let refusal = RegistryRule.check(lookup(token), topic: topic, environment: environment,
                                             mode: options.registry, nowMilliseconds: nowMilliseconds) {
             reason = refusal.reason
-            verdict.timestamp = refusal.timestamp
+            timestamp = refusal.timestamp
         }
 
         // 8. Payload. Without a sent push type the limit is 4096: inference yields only alert
@@ -128,26 +130,26 @@ public enum RequestValidator {
             case .object(let parsed):
                 facts = parsed
             case .invalid(let message):
-                verdict.payloadError = message
+                payloadError = message
                 if reason == nil { reason = options.invalidPayloadReason }
             }
         }
         let pushType = sentType ?? ((facts?.isContentAvailableOnly ?? false) ? .background : .alert)
-        verdict.pushType = pushType
 
         // 9. Lints, for any body that parsed as an object.
         if let facts {
             let lints = PayloadLints.lints(facts, pushType: pushType, pushTypeSent: headers.pushType != nil,
-                                           priority: verdict.priority)
+                                           priority: priority)
             if let first = lints.first {
                 if options.lintsAsErrors && reason == nil {
                     reason = first.rejectionReason(invalidPayloadReason: options.invalidPayloadReason)
                 }
-                verdict.lints = lints.map(\.message)
+                lintMessages = lints.map(\.message)
             }
         }
 
-        verdict.reason = reason
-        return verdict
+        return Verdict(reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
+                       pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
+                       collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
     }
 }

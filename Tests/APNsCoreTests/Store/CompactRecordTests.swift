@@ -224,6 +224,58 @@ final class CompactRecordTests: XCTestCase {
         }
     }
 
+    /// Generated IDs handed to the encoder as bits give the bytes and landmarks of their text,
+    /// for every shape of record (those with an `apns-id` header or an echoed one included) and
+    /// either letter case, digits-only UUIDs too; the record's own ID text is then not read.
+    func testEncodingGeneratedBitsIsEncodingTheirText() {
+        let generator = UUIDGenerator()
+        let digitsOnly = UUIDGenerator.Bits(high: 0x1234_5678_9012_4345, low: 0x8123_4567_8901_2345, uppercase: false)
+        var pairs = (0..<4).map { i in (generator.nextBits(uppercase: i % 2 == 0), generator.nextBits(uppercase: i % 2 == 1)) }
+        pairs.append((digitsOnly, digitsOnly))
+        func encoded(_ record: DeliveryRecord, ids: CompactRecord.GeneratedIDs) -> ([UInt8], CompactRecord.Landmarks) {
+            CompactRecord.withEncoded(record, ids: ids) { (Array($0), $1) }
+        }
+        for (name, model) in Self.table {
+            for (apnsID, uniqueID) in pairs {
+                for (withApnsID, withUniqueID) in [(true, true), (true, false), (false, true)] {
+                    var spelled = model, placeholder = model
+                    var ids = CompactRecord.GeneratedIDs()
+                    if withApnsID {
+                        spelled.apnsID = apnsID.text
+                        placeholder.apnsID = "not read"
+                        ids.apnsID = apnsID
+                    }
+                    if withUniqueID {
+                        spelled.uniqueID = uniqueID.text
+                        placeholder.uniqueID = nil
+                        ids.uniqueID = uniqueID
+                    }
+                    let (expected, expectedMarks) = encoded(spelled, ids: CompactRecord.GeneratedIDs())
+                    let (bytes, marks) = encoded(placeholder, ids: ids)
+                    let label = "\(name): \(apnsID.text) \(uniqueID.text) \(withApnsID) \(withUniqueID)"
+                    XCTAssertEqual(bytes, expected, label)
+                    XCTAssertEqual(marks.streamID, expectedMarks.streamID, label)
+                    XCTAssertEqual(marks.apnsID, expectedMarks.apnsID, label)
+                    XCTAssertEqual(marks.uniqueID, expectedMarks.uniqueID, label)
+                    XCTAssertEqual(bytes, CompactRecord(spelled).bytes, label)
+                }
+            }
+        }
+    }
+
+    /// A generated apns-id equal to the request's `apns-id` header value is still written as a
+    /// reference to the header, as its text would be.
+    func testGeneratedBitsEqualToTheHeaderStillPointBackAtIt() {
+        let bits = UUIDGenerator().nextBits(uppercase: true)
+        var spelled = Self.record(headers: [HeaderField(name: "apns-id", value: bits.text)], apnsID: bits.text)
+        spelled.verdict.apnsID = nil
+        var placeholder = spelled
+        placeholder.apnsID = ""
+        let bytes = CompactRecord.withEncoded(placeholder, ids: CompactRecord.GeneratedIDs(apnsID: bits)) { bytes, _ in Array(bytes) }
+        XCTAssertEqual(bytes, CompactRecord(spelled).bytes)
+        XCTAssertEqual(CompactRecord(bytes: bytes).decoded(seq: 1).apnsID, bits.text)
+    }
+
     func testStoreGivesBackWhatWasAppended() {
         let store = DeliveryStore(capacity: 1000)
         let rows = Self.table
@@ -265,13 +317,93 @@ final class CompactRecordTests: XCTestCase {
     }
 
     func testStringTableFitsOneByteCodesAndHasNoDuplicates() {
-        XCTAssertLessThanOrEqual(CompactStringTable.strings.count, 256)
+        XCTAssertLessThan(CompactStringTable.strings.count, 256)
         XCTAssertEqual(Set(CompactStringTable.strings).count, CompactStringTable.strings.count)
         XCTAssertEqual(CompactStringTable.code(of: "apns-topic"), 0)
         XCTAssertNil(CompactStringTable.code(of: "apns-topicx"))
         XCTAssertEqual(CompactStringTable.strings[Int(CompactStringTable.devicePathPrefix)], "/3/device/")
         // `CompactRecordWriter.uuid(_:)` and templates write UUIDs without asking the table first.
         XCTAssertFalse(CompactStringTable.strings.contains { $0.utf8.count == 36 }, "no table string has a UUID's length")
+    }
+
+    /// Hex strings of every length up to 40, in either case or digits only, are packed two digits
+    /// a byte (eight at a time in the writer); mixed case, odd lengths and a non-hex byte at
+    /// any position (including bytes that differ from a digit by one bit) are stored inline.
+    func testHexStringsArePackedAsTheirDigitPairs() {
+        let digits = Array("0123456789abcdef0f1e2d3c4b5a69788796a5b4c3d2e1f0".utf8)
+        func expected(_ text: [UInt8]) -> [UInt8] {
+            let hex = text.allSatisfy { $0.isHexDigitForTest }
+            let hasLower = text.contains { (0x61...0x66).contains($0) }, hasUpper = text.contains { (0x41...0x46).contains($0) }
+            guard hex, text.count >= 2, text.count % 2 == 0, !(hasLower && hasUpper) else {
+                return [CompactStringTag.inline, UInt8(text.count)] + text
+            }
+            func value(_ c: UInt8) -> UInt8 { c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10 }
+            let pairs = stride(from: 0, to: text.count, by: 2).map { value(text[$0]) << 4 | value(text[$0 + 1]) }
+            return [hasLower ? CompactStringTag.hexLower : CompactStringTag.hexUpper, UInt8(text.count / 2)] + pairs
+        }
+        func written(_ text: [UInt8]) -> [UInt8] {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+                var w = CompactRecordWriter(buffer)
+                w.string(String(decoding: text, as: UTF8.self))
+                return Array(buffer[0..<w.position])
+            }
+        }
+        var checked = 0
+        for length in 1...40 {
+            let lower = Array(digits[0..<length])
+            let upper = lower.map { (0x61...0x66).contains($0) ? $0 - 0x20 : $0 }
+            var cases = [lower, upper, Array(repeating: UInt8(ascii: "7"), count: length)]
+            if let letter = lower.firstIndex(where: { $0 >= 0x61 }), lower.lastIndex(where: { $0 >= 0x61 }) != letter {
+                var mixed = lower
+                mixed[letter] -= 0x20
+                cases.append(mixed)
+            }
+            for position in 0..<length {
+                for bad: UInt8 in [0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x20, 0x70, 0x00] {
+                    var text = lower
+                    text[position] = bad
+                    cases.append(text)
+                }
+            }
+            for text in cases where text.withUnsafeBufferPointer({ CompactStringTable.code(ofUTF8: $0) }) == nil {
+                XCTAssertEqual(written(text), expected(text), String(decoding: text, as: UTF8.self))
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 3000)
+    }
+
+    /// The codes the encoder uses as literals name the strings they stand for.
+    func testLiteralCodesNameTheirStrings() {
+        let table = CompactStringTable.self
+        XCTAssertEqual(table.strings[Int(table.devicePathPrefix)], "/3/device/")
+        XCTAssertEqual(table.strings[Int(table.apnsTopic)], "apns-topic")
+        XCTAssertEqual(table.strings[Int(table.apnsPushType)], "apns-push-type")
+        XCTAssertEqual(table.strings[Int(table.apnsCollapseID)], "apns-collapse-id")
+        XCTAssertEqual(table.strings[Int(table.apnsID)], "apns-id")
+    }
+
+    /// Every table string is found under its own code, with its bytes; near misses (a byte
+    /// more or less, another case, another last byte, other text of the same length and ends)
+    /// and the empty string are not.
+    func testStringTableFindsEveryStringAndNothingElse() {
+        for (code, text) in CompactStringTable.strings.enumerated() {
+            XCTAssertEqual(CompactStringTable.code(of: text), UInt8(code), text)
+            XCTAssertEqual(Array(CompactStringTable.bytes(of: UInt8(code))), Array(text.utf8), text)
+            XCTAssertNil(CompactStringTable.code(of: text + "x"), text)
+            XCTAssertNil(CompactStringTable.code(of: String(text.dropLast())).flatMap { $0 == UInt8(code) ? $0 : nil }, text)
+            XCTAssertNil(CompactStringTable.code(of: text.uppercased() == text ? text.lowercased() + "!" : text.uppercased()), text)
+            var bytes = Array(text.utf8)
+            bytes[bytes.count - 1] = UInt8(ascii: "~")  // no table string ends with it
+            XCTAssertNil(CompactStringTable.code(of: String(decoding: bytes, as: UTF8.self)), text)
+            if bytes.count > 2 {
+                bytes = Array(text.utf8)
+                bytes[1] = bytes[1] == UInt8(ascii: "#") ? UInt8(ascii: "%") : UInt8(ascii: "#")
+                XCTAssertNil(CompactStringTable.code(of: String(decoding: bytes, as: UTF8.self)), text)
+            }
+        }
+        XCTAssertNil(CompactStringTable.code(of: ""))
+        XCTAssertNil(CompactStringTable.code(of: String(repeating: "a", count: 64)))
     }
 
     // MARK: filters on the compact form
@@ -346,4 +478,8 @@ final class CompactRecordTests: XCTestCase {
         }
         return out
     }
+}
+
+private extension UInt8 {
+    var isHexDigitForTest: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
