@@ -64,15 +64,16 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     }
 
     /// Mutated only through an identity that owns it alone (`unique`), so sharing it between
-    /// threads is safe.
+    /// threads is safe, and no access can overlap a write: the fields skip dynamic exclusivity
+    /// checks.
     private final class Storage: @unchecked Sendable {
-        var kind: String
-        var keyId: String?
-        var teamId: String?
-        var issuedAt: Double?
-        var subject: String?
-        var topics: [String]?
-        var verdict: String
+        @exclusivity(unchecked) var kind: String
+        @exclusivity(unchecked) var keyId: String?
+        @exclusivity(unchecked) var teamId: String?
+        @exclusivity(unchecked) var issuedAt: Double?
+        @exclusivity(unchecked) var subject: String?
+        @exclusivity(unchecked) var topics: [String]?
+        @exclusivity(unchecked) var verdict: String
 
         init(kind: String, keyId: String?, teamId: String?, issuedAt: Double?, subject: String?, topics: [String]?,
              verdict: String) {

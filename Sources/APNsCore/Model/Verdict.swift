@@ -82,15 +82,16 @@ public struct Verdict: Sendable, Equatable {
     }
 
     /// The text fields. Mutated only through a verdict that owns it alone (`uniqueTexts`), so
-    /// sharing it between threads is safe.
+    /// sharing it between threads is safe, and no access can overlap a write: the fields skip
+    /// dynamic exclusivity checks.
     private final class Texts: @unchecked Sendable {
-        var deviceToken: String?
-        var topic: String?
-        var pushTypeSent: String?
-        var collapseID: String?
-        var apnsID: String?
-        var lints: [String]
-        var payloadError: String?
+        @exclusivity(unchecked) var deviceToken: String?
+        @exclusivity(unchecked) var topic: String?
+        @exclusivity(unchecked) var pushTypeSent: String?
+        @exclusivity(unchecked) var collapseID: String?
+        @exclusivity(unchecked) var apnsID: String?
+        @exclusivity(unchecked) var lints: [String]
+        @exclusivity(unchecked) var payloadError: String?
 
         init(deviceToken: String?, topic: String?, pushTypeSent: String?, collapseID: String?, apnsID: String?,
              lints: [String], payloadError: String?) {

@@ -37,6 +37,7 @@ struct CompactRecordMatcher {
 
     /// The checks past `after`, on the record's bytes.
     private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        precondition(bytes.count > CompactRecord.Offset.variable, "compact record: shorter than its fixed fields")
         if let reasonCode, bytes[CompactRecord.Offset.reason] != reasonCode { return false }
         if let environment = filter.environment,
            (bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.production != 0) != (environment == .production) {
