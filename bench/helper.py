@@ -451,7 +451,7 @@ SOAK_TOLERANCE = 0.10  # RSS may grow at most 10% from the full ring to the end 
 
 def jwt_summary(runs):
     """The strict JWT run: MockAPNs --auth strict ("strict") against --auth none ("no-auth"),
-    same shape, same rounds. ratio = strict req/s / no-auth req/s per round, median over
+    both sent the same provider token, same shape, same rounds. ratio = strict req/s / no-auth req/s per round, median over
     rounds; the throughput cost is 1 - ratio."""
     if not runs:
         return None
@@ -502,8 +502,8 @@ def print_jwt(j):
         ok = "ok" if j["targetMet"] else "MISS"
         verdict = (f"ratio {j['medianRatio']:.2f} (per round {', '.join(f'{x:.2f}' for x in j['ratios'])}): "
                    f"costs {j['throughputCost'] * 100:.0f}% of the throughput ({ok} <= {JWT_MAX_COST * 100:.0f}%)")
-    print(f"Strict JWT auth ({j['shape']}, {j['requests']:,} requests per run, one provider token for every "
-          f"connection): {f_rps(j['strictRps'])} req/s with --auth strict against {f_rps(j['noAuthRps'])} "
+    print(f"Strict JWT auth ({j['shape']}, {j['requests']:,} requests per run, one provider token on every "
+          f"request of both): {f_rps(j['strictRps'])} req/s with --auth strict against {f_rps(j['noAuthRps'])} "
           f"with --auth none; {verdict}")
     print(f"  p50/p99 ms: strict {f_ms(j['strictP50us'])} / {f_ms(j['strictP99us'])}, "
           f"no-auth {f_ms(j['noAuthP50us'])} / {f_ms(j['noAuthP99us'])}")
