@@ -18,14 +18,7 @@ public final class UUIDGenerator: Sendable {
 
     /// A new UUID, e.g. `5CEB1110-A7CE-4F34-94CD-1B8A9C6DF677`, uppercase when `uppercase`.
     public func next(uppercase: Bool) -> String {
-        nextUUID(uppercase: uppercase).text
-    }
-
-    /// A new UUID as text (as `next(uppercase:)`) and as its 128 bits, so that the record can
-    /// store it without parsing the text back.
-    func nextUUID(uppercase: Bool) -> Value {
-        let bits = nextBits(uppercase: uppercase)
-        return Value(text: bits.text, bits: bits)
+        nextBits(uppercase: uppercase).text
     }
 
     /// A new UUID's bits only (spelled when needed: `Bits.text`, `Bits.field`).
@@ -36,12 +29,6 @@ public final class UUIDGenerator: Sendable {
         high = (high & ~0xF000) | 0x4000                          // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000 // variant 10
         return Bits(high: high, low: low, uppercase: uppercase)
-    }
-
-    /// A generated UUID.
-    struct Value {
-        var text: String
-        var bits: Bits
     }
 
     /// The 128 bits of a UUID, `high` its first 8 bytes (big-endian), and the letter case of its text.

@@ -160,11 +160,8 @@ struct CompactRecordTemplate {
         case .uuid(let given):
             bits = given
         }
-        // As `CompactRecordWriter` tags it: digits alone count as uppercase.
-        scratch[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
-        let packed = UnsafeMutableRawPointer(scratch.baseAddress! + 1)
-        packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
-        packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        precondition(scratch.count >= 17, "CompactRecordTemplate: scratch too small")
+        CompactRecordWriter.packUUID(bits, to: scratch.baseAddress!)
         return scratch[0] == tag
     }
 }

@@ -200,12 +200,18 @@ struct CompactRecordWriter {
     /// The tag tells the letter case, and digits alone count as uppercase.
     mutating func uuid(_ bits: UUIDGenerator.Bits) {
         precondition(position + 17 <= buffer.count, "compact record: buffer too small")
-        let out = buffer.baseAddress! + position
+        CompactRecordWriter.packUUID(bits, to: buffer.baseAddress! + position)
+        position += 17
+    }
+
+    /// Writes the 17 bytes of a packed UUID (tag, then the bits big-endian) to `out`, unchecked:
+    /// `uuid(_:)` and `CompactRecordTemplate` both write them so.
+    @inline(__always)
+    static func packUUID(_ bits: UUIDGenerator.Bits, to out: UnsafeMutablePointer<UInt8>) {
         out[0] = bits.uppercase || !bits.hasLetters ? CompactStringTag.uuidUpper : CompactStringTag.uuidLower
         let packed = UnsafeMutableRawPointer(out + 1)
         packed.storeBytes(of: bits.high.bigEndian, as: UInt64.self)
         packed.storeBytes(of: bits.low.bigEndian, toByteOffset: 8, as: UInt64.self)
-        position += 17
     }
 
     /// Whether two byte runs are equal.

@@ -160,14 +160,14 @@ final class CompactRecordTests: XCTestCase {
                     next.receivedAt = model.receivedAt.isNaN ? 3.25 : model.receivedAt + 1.5
                     // A new ID in the letter case the model's was written in.
                     let upper = { (text: String) in text.uppercased() == text }
-                    let apnsID = generated ? generator.nextUUID(uppercase: upper(model.apnsID)) : nil
-                    let uniqueID = model.uniqueID.map { generator.nextUUID(uppercase: upper($0)) }
+                    let apnsID = generated ? generator.nextBits(uppercase: upper(model.apnsID)) : nil
+                    let uniqueID = model.uniqueID.map { generator.nextBits(uppercase: upper($0)) }
                     next.apnsID = apnsID?.text ?? model.apnsID
                     next.uniqueID = uniqueID?.text
                     for withBits in [false, true] {
                         let rebuilt = template.record(from: compact, receivedAt: next.receivedAt, streamID: stream, apnsID: next.apnsID,
-                                                      apnsIDBits: withBits ? apnsID?.bits : nil, uniqueID: next.uniqueID,
-                                                      uniqueIDBits: withBits ? uniqueID?.bits : nil)
+                                                      apnsIDBits: withBits ? apnsID : nil, uniqueID: next.uniqueID,
+                                                      uniqueIDBits: withBits ? uniqueID : nil)
                         XCTAssertEqual(rebuilt?.bytes, CompactRecord(next).bytes,
                                        "\(name), generated \(generated), stream \(stream), bits \(withBits)")
                     }
