@@ -145,7 +145,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         if let controlConfiguration = configuration.control {
             let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
-                version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) }
+                version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 0) }
             let directory = TransportConnectionDirectory(listeners: handler.listeners, events: handler.events)
             directory.server = http2
             let api = ControlAPI(store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
@@ -173,7 +173,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         ControlStatus(version: MockAPNsVersion.string,
                       uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
                       connectionsOpen: http2?.openConnections ?? 0,
-                      listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) })
+                      listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
+                      workers: http2?.workerCount ?? 0)
     }
 
     /// Stops gracefully: GOAWAY NO_ERROR with `{"reason":"Shutdown"}` on every connection,

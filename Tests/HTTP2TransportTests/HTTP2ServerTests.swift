@@ -35,6 +35,13 @@ final class HTTP2ServerTests: XCTestCase {
         return (server, acceptLoop, handler)
     }
 
+    func testAutomaticWorkerCountLeavesOneCoreForTheSender() {
+        let table: [(cores: Int, workers: Int)] = [(-1, 1), (0, 1), (1, 1), (2, 1), (3, 2), (4, 3), (64, 63)]
+        for row in table {
+            XCTAssertEqual(HTTP2Server.automaticWorkerCount(cores: row.cores), row.workers, "cores \(row.cores)")
+        }
+    }
+
     func testCurlOverTLSWithALPN() throws {
         let (server, acceptLoop, handler) = try startServer(tls: try TLSContext.ephemeral())
         defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 from livelib import REPO_ROOT, SERVER_KEY, SERVER_PEM, binary_path
@@ -80,3 +81,15 @@ def test_unreadable_tls_cert_exits_2(tmp_path):
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     assert f"cannot read TLS file {tmp_path}: is a directory" in proc.stderr, proc.stderr
     assert "MockAPNs" not in proc.stdout
+
+
+def test_worker_threads_default_to_one_per_core_but_one(server_factory):
+    """--workers 0 (the default) leaves a core for the sender; /v1/health reports the count."""
+    cores = os.cpu_count() or 1
+    default = server_factory()
+    assert default.get_json("/v1/health")["workers"] == max(1, cores - 1)
+    explicit = server_factory("--workers", "3")
+    assert explicit.get_json("/v1/health")["workers"] == 3
+    # Every worker serves: more connections than workers all get answers.
+    for _ in range(4):
+        assert explicit.push().status == 200

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…]}` |
+/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…],"workers"}` |
 /// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
@@ -269,6 +269,7 @@ public final class ControlAPI: Sendable {
             "status": .string("ok"),
             "uptimeMs": .int(status.uptimeMilliseconds),
             "version": .string(status.version),
+            "workers": .int(Int64(status.workers)),
         ])
     }
 

@@ -26,12 +26,15 @@ public struct ControlStatus: Sendable, Equatable {
     public var connectionsOpen: Int
     /// The APNs listeners, in configuration order.
     public var listeners: [Listener]
+    /// Event-loop threads serving APNs connections (`--workers`, or the automatic count).
+    public var workers: Int
 
     /// Memberwise initializer.
-    public init(version: String, uptimeMilliseconds: Int64, connectionsOpen: Int, listeners: [Listener]) {
+    public init(version: String, uptimeMilliseconds: Int64, connectionsOpen: Int, listeners: [Listener], workers: Int) {
         self.version = version
         self.uptimeMilliseconds = uptimeMilliseconds
         self.connectionsOpen = connectionsOpen
         self.listeners = listeners
+        self.workers = workers
     }
 }

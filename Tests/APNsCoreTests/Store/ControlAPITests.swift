@@ -87,6 +87,7 @@ final class ControlAPITests: XCTestCase {
         XCTAssertEqual(json["version"] as? String, "0.1.0-test")
         XCTAssertEqual(json["uptimeMs"] as? Int, 1234)
         XCTAssertEqual(json["connectionsOpen"] as? Int, 2)
+        XCTAssertEqual(json["workers"] as? Int, 3)
         let listeners = json["listeners"] as? [[String: Any]]
         XCTAssertEqual(listeners?.first?["address"] as? String, "127.0.0.1:2197")
         XCTAssertEqual(listeners?.first?["environment"] as? String, "sandbox")
@@ -288,7 +289,7 @@ final class ControlAPIClockTests: XCTestCase {
     func testClockOffsetIsReadAndSet() throws {
         let clock = ServerClock()
         let api = ControlAPI(store: DeliveryStore(capacity: 4), registry: DeviceRegistry(), credentialClock: clock,
-                             status: { ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: []) })
+                             status: { ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 1) })
         guard case .response(let put) = api.handle(ControlRequest(method: "PUT", path: "/v1/clock",
                                                                   body: Array(#"{"offsetSeconds": 4000}"#.utf8))) else {
             return XCTFail("PUT /v1/clock must answer at once")
