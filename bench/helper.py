@@ -310,14 +310,14 @@ def cmd_records(a):
     delta_kb = a.rss_after - a.rss_start
     per = delta_kb * 1024 / a.n
     projected_mb = (a.rss_start * 1024 + per * 1_000_000) / 2**20
-    rec = {"kind": "records", "records": a.n, "payloadBytes": a.payload_bytes,
+    rec = {"kind": "records", "label": a.label, "records": a.n, "payloadBytes": a.payload_bytes,
            "rssStartKB": a.rss_start, "rssAfterKB": a.rss_after, "peakRssKB": a.hwm,
            "bytesPerRecord": per, "rssFor1MRecordsMB": projected_mb,
            "measuredAt1M": a.n == 1_000_000,
            "recorded": "FAIL" if problems else "PASS", "problems": problems}
     append(a.jsonl, rec)
     how = "measured" if a.n == 1_000_000 else "projected"
-    print(f"  {a.n:,} records of {a.payload_bytes}-byte payloads: RSS {a.rss_start / 1024:.1f} MB -> "
+    print(f"  {a.n:,} records of {a.payload_bytes}-byte payloads ({a.label}): RSS {a.rss_start / 1024:.1f} MB -> "
           f"{a.rss_after / 1024:.1f} MB (peak {a.hwm / 1024:.1f} MB): {per:,.0f} bytes/record; "
           f"RSS for 1M records {projected_mb:,.0f} MB ({how}); recorded {rec['recorded']}")
     for p in problems:
@@ -610,7 +610,8 @@ def cmd_summary(a):
     for r in records:
         how = "measured" if r["measuredAt1M"] else f"projected from {r['records']:,}"
         ok = "ok" if r["rssFor1MRecordsMB"] <= RSS_1M_TARGET_MB else "MISS"
-        print(f"Bytes per record ({r['payloadBytes']}-byte payloads, {r['records']:,} records): "
+        print(f"Bytes per record ({r['payloadBytes']}-byte payloads, {r['records']:,} records, "
+              f"{r.get('label', 'one push repeated')}): "
               f"{r['bytesPerRecord']:,.0f}; RSS for 1M records {r['rssFor1MRecordsMB']:,.0f} MB "
               f"({how}; {ok} <= {RSS_1M_TARGET_MB} MB); recorded {r['recorded']}")
     for r in dumps:
@@ -668,7 +669,7 @@ def main():
     s.add_argument("--bin"); s.add_argument("--count", type=int); s.add_argument("--label")
     s.add_argument("--jsonl"); s.add_argument("extra", nargs="*"); s.set_defaults(f=cmd_startup)
     s = sub.add_parser("records")
-    s.add_argument("--stats"); s.add_argument("--jsonl")
+    s.add_argument("--stats"); s.add_argument("--jsonl"); s.add_argument("--label", default="one push repeated")
     for name in ("--n", "--payload-bytes", "--rss-start", "--rss-after", "--hwm", "--h2exit"):
         s.add_argument(name, type=int, default=0)
     s.set_defaults(f=cmd_records)

@@ -341,23 +341,38 @@ echo "==> start-up time: exec to the first accepted connect() on the APNs port"
 "${HELPER[@]}" startup --bin "$BIN" --count "$STARTS" --label "ephemeral self-signed certificate" \
   --jsonl "$JSONL"
 
-echo "==> memory per delivery record: $N_RECORDS pushes of $(payload_bytes 100)-byte payloads, --max-records $N_RECORDS"
-start_mockapns "$N_RECORDS"
-sleep 0.3
-read -r rss_start _ <<<"$("${HELPER[@]}" rss "$MA_PID")"
-h2exit=0
-h2load -n "$N_RECORDS" -c 4 -m 100 -t 1 -d "$WORK/100.json" "${HEADERS[@]}" \
-  "https://127.0.0.1:$MA_APNS$PATH_URL" >"$WORK/h2.out" 2>&1 || h2exit=$?
-sleep 0.3
-read -r rss_after hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
-"${HELPER[@]}" stats "$MA_CONTROL" >"$WORK/stats.json" 2>"$WORK/stats.err" || echo '{}' >"$WORK/stats.json"
-# The same store, now full: how long GET /v1/deliveries takes to render 100,000 of them.
-echo "==> dump: GET /v1/deliveries?limit=100000 from that store (JSON of 100,000 records)"
-"${HELPER[@]}" dump --port "$MA_CONTROL" --pid "$MA_PID" --limit 100000 --jsonl "$JSONL" || true
-stop_mockapns
-"${HELPER[@]}" records --jsonl "$JSONL" --stats "$WORK/stats.json" --n "$N_RECORDS" \
-  --payload-bytes "$(payload_bytes 100)" --rss-start "$rss_start" --rss-after "$rss_after" \
-  --hwm "$hwm" --h2exit "$h2exit"
+# Memory per record, twice: one push repeated (each connection's repeats are stored as deltas of
+# its first push), then 1,000 device tokens in turn (every record in full). The first store,
+# full, also times GET /v1/deliveries.
+measure_records() {   # repeated|tokens
+  local shape="$1" h2exit=0 label target
+  start_mockapns "$N_RECORDS"
+  if [ "$shape" = tokens ]; then
+    label="1,000 device tokens in turn"
+    sed "s#^#https://127.0.0.1:$MA_APNS/3/device/#" "$WORK/tokens.txt" >"$WORK/uris.txt"
+    target=(-i "$WORK/uris.txt")
+  else
+    label="one push repeated"
+    target=("https://127.0.0.1:$MA_APNS$PATH_URL")
+  fi
+  echo "==> memory per delivery record ($label): $N_RECORDS pushes of $(payload_bytes 100)-byte payloads, --max-records $N_RECORDS"
+  sleep 0.3
+  read -r rss_start _ <<<"$("${HELPER[@]}" rss "$MA_PID")"
+  h2load -n "$N_RECORDS" -c 4 -m 100 -t 1 -d "$WORK/100.json" "${HEADERS[@]}" "${target[@]}" >"$WORK/h2.out" 2>&1 || h2exit=$?
+  sleep 0.3
+  read -r rss_after hwm <<<"$("${HELPER[@]}" rss "$MA_PID")"
+  "${HELPER[@]}" stats "$MA_CONTROL" >"$WORK/stats.json" 2>"$WORK/stats.err" || echo '{}' >"$WORK/stats.json"
+  "${HELPER[@]}" records --jsonl "$JSONL" --stats "$WORK/stats.json" --n "$N_RECORDS" --label "$label" \
+    --payload-bytes "$(payload_bytes 100)" --rss-start "$rss_start" --rss-after "$rss_after" \
+    --hwm "$hwm" --h2exit "$h2exit"
+  if [ "$shape" = repeated ]; then
+    echo "==> dump: GET /v1/deliveries?limit=100000 from that store (JSON of 100,000 records)"
+    "${HELPER[@]}" dump --port "$MA_CONTROL" --pid "$MA_PID" --limit 100000 --jsonl "$JSONL" || true
+  fi
+  stop_mockapns
+}
+measure_records repeated
+measure_records tokens
 
 echo "==> finished in $(( SECONDS - T0 )) s"
 rc=0

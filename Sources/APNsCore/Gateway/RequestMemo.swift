@@ -177,7 +177,8 @@ public final class RequestMemo {
 
     /// Stores in `store` the record of a push whose verdict was the previous push's
     /// (`repeatedVerdict` answered) and whose record key (see `RecordKey`) is the same as that
-    /// push's: the previous record with the per-push fields rewritten. Returns its sequence
+    /// push's: the remembered record with the per-push fields rewritten, stored as a delta of
+    /// it (`DeliveryStore.append(repeating:template:_:status:reason:)`). Returns its sequence
     /// number; nil, storing nothing, when there is no such record to start from (none kept, the
     /// key differs, an ID of another form, or the store no longer holds it): encode in full, then
     /// `remember(record:landmarks:key:seq:)`.
@@ -190,9 +191,8 @@ public final class RequestMemo {
               let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason) else {
             return nil
         }
-        // The new record is the next model: it is the newest, so the last to be evicted.
-        self.template = template.following(rewrite)
-        templateSeq = seq
+        // The model stays: repeats are stored as deltas of a full record. Once the ring has
+        // evicted it, the next push is encoded in full and becomes the model.
         recordHits += 1
         return seq
     }

@@ -28,19 +28,50 @@
 /// without decoding the record.
 ///
 /// The bytes live in a `RecordChunk` shared with the records stored around it; a
-/// `CompactRecord` is a reference to the chunk and the record's place in it (16 bytes).
+/// `CompactRecord` is a reference to the chunk and the record's place in it (32 bytes).
+///
+/// A *repeat* (a push that repeats its connection's previous one but for its receive time,
+/// stream id and generated IDs) is stored as a delta of about 60 bytes
+/// (`CompactRecordTemplate.writeDelta`) plus a reference to its model, the full record it was
+/// made against, which keeps the model's chunk alive after the model itself has left the ring.
+/// Its bytes are written out again on each read (`withBytes`), so every reader sees full records.
+/// Why: a record of a 100-byte payload is about 270 bytes; a load test repeating one push grew
+/// the store by that much per push, and the page faults of that growth cost some 15% of the
+/// throughput at `h2load -c 4 -m 100` (bench/README.md, "Fifth round").
 struct CompactRecord: Sendable {
-    /// The chunk holding the bytes; kept alive by this reference.
+    /// The chunk holding the bytes (a repeat's delta); kept alive by this reference.
     let chunk: RecordChunk
     private let offset: UInt32
     private let length: UInt32
+    /// A repeat's model: its chunk, offset and length; nil for a full record.
+    private let modelChunk: RecordChunk?
+    private let modelOffset: UInt32
+    private let modelLength: UInt32
 
     /// The record at `offset` in `chunk`, `count` bytes long (already written there).
     init(chunk: RecordChunk, offset: Int, count: Int) {
         self.chunk = chunk
         self.offset = UInt32(offset)
         length = UInt32(count)
+        modelChunk = nil
+        modelOffset = 0
+        modelLength = 0
     }
+
+    /// A repeat of `model` (a full record), whose delta (`CompactRecordTemplate.writeDelta`) is
+    /// at `offset` in `chunk`, `deltaCount` bytes long (already written there).
+    init(repeating model: CompactRecord, chunk: RecordChunk, offset: Int, deltaCount: Int) {
+        precondition(!model.isRepeat, "CompactRecord: a repeat's model is a full record")
+        self.chunk = chunk
+        self.offset = UInt32(offset)
+        length = UInt32(deltaCount)
+        modelChunk = model.chunk
+        modelOffset = model.offset
+        modelLength = model.length
+    }
+
+    /// Whether this is stored as a delta of another record.
+    var isRepeat: Bool { modelChunk != nil }
 
     /// A record on its own, in a chunk of exactly its size.
     init(bytes: [UInt8]) {
@@ -50,18 +81,44 @@ struct CompactRecord: Sendable {
         self.init(chunk: chunk, offset: offset, count: bytes.count)
     }
 
-    /// The encoded size in bytes.
-    var count: Int { Int(length) }
+    /// The encoded size in bytes (of the whole record, for a repeat too).
+    var count: Int {
+        guard let modelChunk else { return Int(length) }
+        return withExtendedLifetime((chunk, modelChunk)) {
+            CompactRecordTemplate.materializedCount(delta: deltaBytes, modelCount: Int(modelLength))
+        }
+    }
+
+    /// Bytes held for this record in its chunk: the record, or a repeat's delta.
+    var storedCount: Int { Int(length) }
 
     /// A copy of the encoded bytes.
     var bytes: [UInt8] { withBytes { Array($0) } }
 
-    /// Calls `body` with the encoded bytes, valid only during the call.
+    /// Calls `body` with the encoded bytes, valid only during the call. A repeat's bytes are
+    /// written out for the call (on the stack for usual sizes).
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(chunk) {
-            try body(UnsafeBufferPointer(start: (chunk.base + Int(offset)).assumingMemoryBound(to: UInt8.self),
-                                         count: Int(length)))
+        guard let modelChunk else {
+            return try withExtendedLifetime(chunk) {
+                try body(UnsafeBufferPointer(start: (chunk.base + Int(offset)).assumingMemoryBound(to: UInt8.self),
+                                             count: Int(length)))
+            }
         }
+        return try withExtendedLifetime((chunk, modelChunk)) {
+            let delta = deltaBytes
+            let model = UnsafeBufferPointer(start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
+                                            count: Int(modelLength))
+            let count = CompactRecordTemplate.materializedCount(delta: delta, modelCount: model.count)
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+                CompactRecordTemplate.materialize(delta: delta, model: model, to: UnsafeMutableRawPointer(buffer.baseAddress!))
+                return try body(UnsafeBufferPointer(buffer))
+            }
+        }
+    }
+
+    /// A repeat's delta in its chunk; valid while `chunk` lives.
+    private var deltaBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: chunk.base + Int(offset), count: Int(length))
     }
 
     /// Bits of the first byte.

@@ -3,10 +3,12 @@
 /// and `apns-unique-id`: those four fields are rewritten in a copy of the model's bytes instead
 /// of encoding the whole record again.
 ///
-/// The template does not hold the model's bytes: the store copies them from the stored model
-/// under its lock (`DeliveryStore.append(repeating:template:_:status:reason:)`), so a
-/// connection's memo pins no record memory. Preparing a `Rewrite` (spelling the IDs) is done
-/// before, outside the lock.
+/// The template does not hold the model's bytes, so a connection's memo pins no record memory.
+/// The store keeps a repeat as a *delta* (`deltaCount`, `writeDelta`): the template's landmarks
+/// and the new values, about 60 bytes, next to a reference to the stored model
+/// (`DeliveryStore.append(repeating:template:_:status:reason:)`); reading it writes the whole
+/// record out again (`materialize`). Preparing a `Rewrite` (spelling the IDs) is done before,
+/// outside the store's lock.
 ///
 /// Encoding a record costs about 8,700 instructions per push (callgrind, `-c 1 -m 100`, 25-byte
 /// payload); a copy with four fields rewritten costs a few hundred. The caller vouches that every
@@ -74,6 +76,11 @@ struct CompactRecordTemplate {
         fileprivate var shift = 0
         /// The new record's size in bytes.
         var count = 0
+
+        fileprivate init(receivedAt: UInt64, streamBytes: Int = 0) {
+            self.receivedAt = receivedAt
+            self.streamBytes = streamBytes
+        }
     }
 
     /// The model's values replaced by `receivedAt`, `streamID` and, where the model has them as
@@ -128,16 +135,6 @@ struct CompactRecordTemplate {
         }
     }
 
-    /// The template of the record `write` made with `rewrite`: the same fields, moved by the
-    /// stream id's change of length.
-    func following(_ rewrite: Rewrite) -> CompactRecordTemplate {
-        let shift = rewrite.shift
-        return CompactRecordTemplate(count: rewrite.count,
-                                     streamID: streamID.lowerBound..<(streamID.lowerBound + rewrite.streamBytes),
-                                     apnsID: apnsID.map { ($0.at + shift, $0.tag) },
-                                     uniqueID: uniqueID.map { ($0.at + shift, $0.tag) })
-    }
-
     /// The record `model` (the one this template was made from) becomes with these values, in
     /// a chunk of its own; nil as `rewrite` says.
     func record(from model: CompactRecord, receivedAt: Double, streamID: Int32, apnsID: String,
@@ -148,6 +145,91 @@ struct CompactRecordTemplate {
         let offset = chunk.claim(rewrite.count)
         model.withBytes { write(rewrite, from: $0, to: chunk.base + offset) }
         return CompactRecord(chunk: chunk, offset: offset, count: rewrite.count)
+    }
+
+    // MARK: Stored repeats
+
+    /// The bytes `writeDelta` takes for `rewrite`: 22 fixed, the stream id's varint, and 17 per
+    /// rewritten ID (about 60 for a sandbox push).
+    func deltaCount(_ rewrite: Rewrite) -> Int {
+        Delta.fixed + rewrite.streamBytes + (apnsID == nil ? 0 : 17) + (uniqueID == nil ? 0 : 17)
+    }
+
+    /// Writes `deltaCount(rewrite)` bytes to `out`: what `materialize` needs, with the model's
+    /// bytes, to write the record `write(rewrite, from:to:)` would.
+    ///
+    /// Layout (little-endian, unaligned): `u32` stream id varint offset, `u8` its length in the
+    /// model, `u8` its new length, `u32` offsets of the `apns-id` and `apns-unique-id` tags in the
+    /// model (`u32.max`: not rewritten), `u64` receive time, the new stream id varint, then the
+    /// packed IDs rewritten (tag and 16 bytes each).
+    func writeDelta(_ rewrite: Rewrite, to out: UnsafeMutableRawPointer) {
+        var rewrite = rewrite
+        out.storeBytes(of: UInt32(streamID.lowerBound).littleEndian, toByteOffset: 0, as: UInt32.self)
+        out.storeBytes(of: UInt8(streamID.count), toByteOffset: 4, as: UInt8.self)
+        out.storeBytes(of: UInt8(rewrite.streamBytes), toByteOffset: 5, as: UInt8.self)
+        let apnsAt = apnsID.map { UInt32($0.at) } ?? Delta.absent
+        let uniqueAt = uniqueID.map { UInt32($0.at) } ?? Delta.absent
+        out.storeBytes(of: apnsAt.littleEndian, toByteOffset: 6, as: UInt32.self)
+        out.storeBytes(of: uniqueAt.littleEndian, toByteOffset: 10, as: UInt32.self)
+        out.storeBytes(of: rewrite.receivedAt.littleEndian, toByteOffset: 14, as: UInt64.self)
+        var at = Delta.fixed
+        withUnsafeBytes(of: &rewrite.stream) { (out + at).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes) }
+        at += rewrite.streamBytes
+        withUnsafeBytes(of: &rewrite.packed) { scratch in
+            if apnsID != nil {
+                (out + at).copyMemory(from: scratch.baseAddress!, byteCount: 17)
+                at += 17
+            }
+            if uniqueID != nil { (out + at).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17) }
+        }
+    }
+
+    /// The size in bytes of the record `delta` (from `writeDelta`) stands for, given its model's
+    /// size.
+    static func materializedCount(delta: UnsafeRawBufferPointer, modelCount: Int) -> Int {
+        precondition(delta.count >= Delta.fixed, "compact record: delta shorter than its fixed fields")
+        return modelCount - Int(delta[4]) + Int(delta[5])
+    }
+
+    /// Writes the record `delta` stands for (`materializedCount` bytes) to `out`, from the bytes of
+    /// the model it was made against.
+    static func materialize(delta: UnsafeRawBufferPointer, model: UnsafeBufferPointer<UInt8>,
+                            to out: UnsafeMutableRawPointer) {
+        precondition(delta.count >= Delta.fixed, "compact record: delta shorter than its fixed fields")
+        let streamAt = Int(UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
+        let oldStream = Int(delta[4]), newStream = Int(delta[5])
+        let apnsAt = UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 6, as: UInt32.self))
+        let uniqueAt = UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 10, as: UInt32.self))
+        func packed(_ at: UInt32) -> (at: Int, tag: UInt8)? {
+            guard at != Delta.absent else { return nil }
+            precondition(Int(at) + 17 <= model.count, "compact record: delta past its model")
+            return (Int(at), model[Int(at)])
+        }
+        let template = CompactRecordTemplate(count: model.count, streamID: streamAt..<(streamAt + oldStream),
+                                             apnsID: packed(apnsAt), uniqueID: packed(uniqueAt))
+        precondition(streamAt + oldStream <= model.count && newStream <= 10
+                     && delta.count == template.deltaCount(Rewrite(receivedAt: 0, streamBytes: newStream)),
+                     "compact record: delta does not fit its model")
+        var rewrite = Rewrite(receivedAt: UInt64(littleEndian: delta.loadUnaligned(fromByteOffset: 14, as: UInt64.self)),
+                              streamBytes: newStream)
+        var at = Delta.fixed
+        withUnsafeMutableBytes(of: &rewrite.stream) { $0.baseAddress!.copyMemory(from: delta.baseAddress! + at, byteCount: newStream) }
+        at += newStream
+        withUnsafeMutableBytes(of: &rewrite.packed) { scratch in
+            if template.apnsID != nil {
+                scratch.baseAddress!.copyMemory(from: delta.baseAddress! + at, byteCount: 17)
+                at += 17
+            }
+            if template.uniqueID != nil { (scratch.baseAddress! + 20).copyMemory(from: delta.baseAddress! + at, byteCount: 17) }
+        }
+        rewrite.shift = newStream - oldStream
+        rewrite.count = model.count + rewrite.shift
+        template.write(rewrite, from: model, to: out)
+    }
+
+    private enum Delta {
+        static let fixed = 22
+        static let absent = UInt32.max
     }
 
     /// Writes `id` into `scratch` as a packed UUID and checks it has the model's tag (letter case).

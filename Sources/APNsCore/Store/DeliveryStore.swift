@@ -8,8 +8,9 @@ import Synchronization
 /// and the `after` filter O(1) to locate.
 ///
 /// Records are kept as `CompactRecord`s (about 300 bytes for a push with a 100-byte payload,
-/// against some 1,300 for a `DeliveryRecord`), back to back in `RecordChunk`s of 64 KB, and
-/// decoded when read. A chunk is freed when the last of its records is evicted.
+/// against some 1,300 for a `DeliveryRecord`; about 100 for a repeat of its connection's
+/// previous push), back to back in `RecordChunk`s of 64 KB, and decoded when read. A chunk is
+/// freed when the last of its records is evicted and no stored repeat refers to a record in it.
 ///
 /// `append` is on the per-request hot path: O(1); the record is encoded before the lock is
 /// taken, the lock only copies it into the current chunk, and the record it evicts is released
@@ -55,17 +56,21 @@ public final class DeliveryStore: Sendable {
     }
 
     /// Stores the record `template` and `rewrite` make of the stored record `modelSeq` (the
-    /// template's model) and returns its sequence number; nil, storing nothing, when that record
-    /// is no longer stored (evicted or cleared) or is not the template's model.
+    /// template's model) as a repeat of it (a delta of about 60 bytes, `CompactRecord`) and
+    /// returns its sequence number; nil, storing nothing, when that record is no longer stored
+    /// (evicted or cleared), is itself a repeat, or is not the template's model.
     func append(repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
                 status: Int, reason: Reason?) -> UInt64? {
         var evicted: CompactRecord?
+        let deltaCount = template.deltaCount(rewrite)
         let seq = state.withLock { state -> UInt64? in
-            guard let model = state.ring.element(seq: modelSeq), model.count == template.count else { return nil }
-            let (chunk, offset) = state.place(rewrite.count)
-            model.withBytes { template.write(rewrite, from: $0, to: chunk.base + offset) }
-            return place(CompactRecord(chunk: chunk, offset: offset, count: rewrite.count), status: status, reason: reason,
-                         in: &state, evicted: &evicted)
+            guard let model = state.ring.element(seq: modelSeq), !model.isRepeat, model.count == template.count else {
+                return nil
+            }
+            let (chunk, offset) = state.place(deltaCount)
+            template.writeDelta(rewrite, to: chunk.base + offset)
+            return place(CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: deltaCount),
+                         status: status, reason: reason, in: &state, evicted: &evicted)
         }
         return seq
     }

@@ -1,6 +1,7 @@
 /// A block of memory that holds compact records back to back, oldest first. The store fills one
 /// chunk at a time under its lock; each `CompactRecord` in it holds a reference, so the chunk is
-/// freed when its last record is evicted, cleared or dropped by a reader that copied it out.
+/// freed when its last record is evicted, cleared or dropped by a reader that copied it out, and
+/// no stored repeat (`CompactRecord(repeating:chunk:offset:deltaCount:)`) has its model in it.
 ///
 /// Why not one array per record: on the request path that was a `malloc` and a `free` per push,
 /// and while the store grew, glibc extended the worker thread's arena a page at a time with one

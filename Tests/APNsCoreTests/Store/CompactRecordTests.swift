@@ -170,11 +170,32 @@ final class CompactRecordTests: XCTestCase {
                                                       uniqueIDBits: withBits ? uniqueID : nil)
                         XCTAssertEqual(rebuilt?.bytes, CompactRecord(next).bytes,
                                        "\(name), generated \(generated), stream \(stream), bits \(withBits)")
+                        // The same values stored as a delta of the model read back as the same bytes.
+                        let apnsAnswer: AnsweredID = (withBits ? apnsID : nil).map { .uuid($0) } ?? .text(next.apnsID)
+                        let uniqueAnswer: AnsweredID? = (withBits ? uniqueID : nil).map { .uuid($0) } ?? next.uniqueID.map { .text($0) }
+                        let rewrite = try XCTUnwrap(template.rewrite(receivedAt: next.receivedAt, streamID: stream,
+                                                                     apnsID: apnsAnswer, uniqueID: uniqueAnswer))
+                        let stored = Self.storedRepeat(of: compact, template: template, rewrite)
+                        XCTAssertTrue(stored.isRepeat)
+                        XCTAssertEqual(stored.bytes, CompactRecord(next).bytes, "\(name), stream \(stream), as a delta")
+                        XCTAssertEqual(stored.count, CompactRecord(next).count)
+                        XCTAssertLessThanOrEqual(stored.storedCount, 22 + 5 + 34, "a delta is at most its fixed part, a varint and two IDs")
                     }
                 }
             }
         }
         XCTAssertGreaterThan(templates, Self.table.count, "most shapes make templates")
+    }
+
+    /// `rewrite` stored as a delta of `model` in a chunk of its own, between other bytes.
+    static func storedRepeat(of model: CompactRecord, template: CompactRecordTemplate,
+                             _ rewrite: CompactRecordTemplate.Rewrite) -> CompactRecord {
+        let chunk = RecordChunk(capacity: 3 + template.deltaCount(rewrite) + 5)
+        _ = chunk.claim(3)
+        let offset = chunk.claim(template.deltaCount(rewrite))
+        template.writeDelta(rewrite, to: chunk.base + offset)
+        (chunk.base + chunk.claim(5)).initializeMemory(as: UInt8.self, repeating: 0xEE, count: 5)
+        return CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: template.deltaCount(rewrite))
     }
 
     /// A replacement that would not be written as the model's was (another letter case, not a

@@ -94,4 +94,79 @@ final class RecordChunkTests: XCTestCase {
             Self.assertHolds(compact, seq: seq, expected)
         }
     }
+
+    /// Stores `record` in full and returns its sequence number and template (the echoed
+    /// `apns-id` stays; receive time and stream id change).
+    private static func appendModel(_ record: DeliveryRecord, to store: DeliveryStore) throws -> (UInt64, CompactRecordTemplate) {
+        let (seq, template) = CompactRecord.withEncoded(record) { bytes, landmarks in
+            (store.append(bytes, status: record.status, reason: record.reason),
+             CompactRecordTemplate(bytes, landmarks: landmarks, apnsIDGenerated: false))
+        }
+        return (seq, try XCTUnwrap(template))
+    }
+
+    /// `model` with the per-push fields of repeat `n`.
+    private static func repeated(_ model: DeliveryRecord, _ n: Int) -> DeliveryRecord {
+        var next = model
+        next.receivedAt = model.receivedAt + Double(n) / 4
+        next.streamID = Int32(1 + 2 * n * n)  // varints of 1 to 3 bytes
+        return next
+    }
+
+    /// A push that repeats its model is stored as a delta of some 30 bytes that reads back as the
+    /// full record; the model's chunk lives while a stored repeat refers to it, even after the
+    /// model itself has left the ring, and goes with the last of them.
+    func testRepeatsAreDeltasThatKeepTheirModelsChunk() throws {
+        let store = DeliveryStore(capacity: 8)
+        let model = Self.record(0, payload: 100)
+        let (modelSeq, template) = try Self.appendModel(model, to: store)
+        weak let modelChunk = try XCTUnwrap(store.compactQuery(DeliveryFilter()).elements.first).record.chunk
+        // Fillers of 15 KB (not large enough for their own chunk) until the current chunk is another.
+        var filler = 1
+        func newest() -> CompactRecord { store.compactQuery(DeliveryFilter()).elements.last!.record }
+        while newest().chunk === modelChunk {
+            store.append(Self.record(filler, payload: 15_000))
+            filler += 1
+        }
+        XCTAssertNotNil(store.record(seq: modelSeq), "the model is still in the ring")
+
+        var repeats: [(seq: UInt64, record: DeliveryRecord)] = []
+        while store.record(seq: modelSeq) != nil {
+            let n = repeats.count + 1
+            let next = Self.repeated(model, n)
+            let rewrite = try XCTUnwrap(template.rewrite(receivedAt: next.receivedAt, streamID: next.streamID,
+                                                         apnsID: .text(next.apnsID), uniqueID: nil))
+            let seq = try XCTUnwrap(store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil))
+            repeats.append((seq, next))
+            let stored = newest()
+            XCTAssertTrue(stored.isRepeat)
+            XCTAssertFalse(stored.chunk === modelChunk, "the delta is in the current chunk")
+            XCTAssertLessThan(stored.storedCount, 40, "a delta, not a copy of the \(stored.count)-byte record")
+        }
+        XCTAssertNotNil(modelChunk, "the model has left the ring; its repeats keep its chunk")
+        for (seq, expected) in repeats where store.record(seq: seq) != nil {
+            let held = try XCTUnwrap(store.compactQuery(DeliveryFilter(after: seq - 1)).elements.first)
+            Self.assertHolds(held.record, seq: seq, expected)
+        }
+        // Filters read repeats as full records.
+        let repeatsHeld = repeats.filter { store.record(seq: $0.seq) != nil }.count
+        XCTAssertGreaterThan(repeatsHeld, 0)
+        XCTAssertEqual(store.count(matching: DeliveryFilter(apnsID: model.apnsID)), repeatsHeld)
+        XCTAssertEqual(store.query(DeliveryFilter(apnsID: model.apnsID)).elements.map(\.streamID),
+                       repeats.suffix(repeatsHeld).map(\.record.streamID))
+
+        let rewrite = try XCTUnwrap(template.rewrite(receivedAt: 1, streamID: 1, apnsID: .text(model.apnsID), uniqueID: nil))
+        XCTAssertNil(store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil),
+                     "no repeat of a model that has left the ring")
+
+        // A repeat's model must be a full record.
+        let lastRepeat = try XCTUnwrap(repeats.last).seq
+        XCTAssertNil(store.append(repeating: lastRepeat, template: template, rewrite, status: 200, reason: nil))
+
+        while store.compactQuery(DeliveryFilter()).elements.contains(where: { $0.record.isRepeat }) {
+            store.append(Self.record(filler, payload: 100))
+            filler += 1
+        }
+        XCTAssertNil(modelChunk, "freed with the last repeat that referred to it")
+    }
 }
