@@ -121,10 +121,12 @@ def _threads(pid: int) -> dict[str, int]:
 
 
 def test_worker_counts_from_the_file_the_command_line_and_the_upper_bound(server_factory):
-    """The file's "workers" is used, --workers overrides it, 1024 starts 1024 threads that serve;
-    /v1/health reports each count."""
+    """The file's "workers" is used, --workers overrides it (0 too: the automatic count), 1024
+    starts 1024 threads that serve; /v1/health reports each count."""
     from_file = server_factory(config={"workers": 2})
     assert from_file.get_json("/v1/health")["workers"] == 2
+    automatic = server_factory("--workers", "0", config={"workers": 2})
+    assert automatic.get_json("/v1/health")["workers"] == max(1, (os.cpu_count() or 1) - 1)
     overridden = server_factory("--workers", "5", config={"workers": 2})
     assert overridden.get_json("/v1/health")["workers"] == 5
     most = server_factory("--workers", "1024")
