@@ -93,3 +93,62 @@ def test_worker_threads_default_to_one_per_core_but_one(server_factory):
     # Every worker serves: more connections than workers all get answers.
     for _ in range(4):
         assert explicit.push().status == 200
+
+
+def test_worker_counts_outside_0_to_1024_exit_2_from_the_command_line_and_the_file(tmp_path):
+    """--workers and the file's "workers" take an integer from 0 to 1024: anything else is a usage
+    error naming the option, and nothing starts."""
+    for value in ("-1", "1025", "abc", "1.5", "0x10", ""):
+        proc = run("--listen", "127.0.0.1:0", "--control", "off", "--workers", value)
+        assert proc.returncode == 2, (value, proc.returncode, proc.stderr)
+        assert "--workers" in proc.stderr and "MockAPNs" not in proc.stdout, (value, proc.stderr)
+    for value in ("-1", "1025", '"2"', "null", "true", "1.5"):
+        config = tmp_path / "workers.json"
+        config.write_text(f'{{"listeners": [{{"listen": "127.0.0.1:0"}}], "control": "off", "workers": {value}}}')
+        proc = run("--config", str(config))
+        assert proc.returncode == 2, (value, proc.returncode, proc.stderr)
+        assert "workers" in proc.stderr and "MockAPNs" not in proc.stdout, (value, proc.stderr)
+
+
+def _threads(pid: int) -> dict[str, int]:
+    """Each thread of `pid` with its CPU time so far (user + system, clock ticks)."""
+    ticks = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ticks[tid] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def test_worker_counts_from_the_file_the_command_line_and_the_upper_bound(server_factory):
+    """The file's "workers" is used, --workers overrides it (0 too: the automatic count), 1024
+    starts 1024 threads that serve; /v1/health reports each count."""
+    from_file = server_factory(config={"workers": 2})
+    assert from_file.get_json("/v1/health")["workers"] == 2
+    automatic = server_factory("--workers", "0", config={"workers": 2})
+    assert automatic.get_json("/v1/health")["workers"] == max(1, (os.cpu_count() or 1) - 1)
+    overridden = server_factory("--workers", "5", config={"workers": 2})
+    assert overridden.get_json("/v1/health")["workers"] == 5
+    most = server_factory("--workers", "1024")
+    assert most.get_json("/v1/health")["workers"] == 1024
+    assert len(_threads(most.proc.pid)) > 1024
+    for _ in range(3):
+        assert most.push().status == 200
+
+
+def test_connections_are_spread_over_every_worker(server_factory, tmp_path):
+    """--workers 3 and h2load on six connections: three threads (the workers) do the work, in
+    about equal shares (two connections each)."""
+    server = server_factory("--workers", "3", "--plaintext", "--max-records", "1000", tls=False)
+    payload = tmp_path / "payload.json"
+    payload.write_bytes(b'{"aps":{"alert":"spread"}}')
+    before = _threads(server.proc.pid)
+    proc = subprocess.run(["h2load", "-t", "1", "-c", "6", "-m", "50", "-n", "90000", "-d", str(payload),
+                           "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                           f"http://127.0.0.1:{server.port}/3/device/{'ab' * 32}"],
+                          capture_output=True, text=True, timeout=120)
+    assert "90000 succeeded" in proc.stdout, proc.stdout[-600:]
+    after = _threads(server.proc.pid)
+    used = sorted((after[tid] - before.get(tid, 0) for tid in after), reverse=True)
+    assert used[2] >= 3 and used[2] * 3 >= used[0], used
+    assert used[3] * 4 <= used[2], used

@@ -32,11 +32,12 @@ struct CompactRecordMatcher {
     func matches(_ record: CompactRecord, seq: UInt64) -> Bool {
         if let after = filter.after, seq <= after { return false }
         if matchesAll { return true }
-        return record.withBytes { matches($0) }
+        return record.withFilterBytes { matches($0, apnsIDString: $1) }
     }
 
-    /// The checks past `after`, on the record's bytes.
-    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The checks past `after`, on the record's bytes (`CompactRecord.withFilterBytes`), its
+    /// `apns-id` in `apnsIDString` when that is given.
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>, apnsIDString: UnsafeBufferPointer<UInt8>?) -> Bool {
         precondition(bytes.count > CompactRecord.Offset.variable, "compact record: shorter than its fixed fields")
         if let reasonCode, bytes[CompactRecord.Offset.reason] != reasonCode { return false }
         if let environment = filter.environment,
@@ -68,7 +69,11 @@ struct CompactRecordMatcher {
             return false
         }
         if let collapseID, !Self.equal(bytes, at: collapseAt, collapseID) { return false }
-        if let apnsID, !Self.equal(bytes, at: apnsIDAt, apnsID, ignoringASCIICase: true) { return false }
+        if let apnsID {
+            let equal = apnsIDString.map { Self.equal($0, at: 0, apnsID, ignoringASCIICase: true) }
+                ?? Self.equal(bytes, at: apnsIDAt, apnsID, ignoringASCIICase: true)
+            if !equal { return false }
+        }
         return true
     }
 

@@ -191,6 +191,17 @@ struct CompactRecordTemplate {
         return modelCount - Int(delta[4]) + Int(delta[5])
     }
 
+    /// The `apns-id` of the record `delta` (from `writeDelta`) stands for, as its packed UUID (tag
+    /// and 16 bytes) within `delta`, when it is not its model's (a generated one); nil when the
+    /// record has its model's `apns-id`.
+    static func rewrittenAPNsID(delta: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        precondition(delta.count >= Delta.fixed, "compact record: delta shorter than its fixed fields")
+        guard UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 6, as: UInt32.self)) != Delta.absent else { return nil }
+        let at = Delta.fixed + Int(delta[5])
+        precondition(at + 17 <= delta.count, "compact record: delta shorter than its apns-id")
+        return UnsafeRawBufferPointer(rebasing: delta[at..<(at + 17)])
+    }
+
     /// Writes the record `delta` stands for (`materializedCount` bytes) to `out`, from the bytes of
     /// the model it was made against.
     static func materialize(delta: UnsafeRawBufferPointer, model: UnsafeBufferPointer<UInt8>,

@@ -430,7 +430,60 @@ final class CompactRecordTests: XCTestCase {
     // MARK: filters on the compact form
 
     func testFiltersMatchTheCompactFormAsTheDecodedOne() {
-        let filters: [DeliveryFilter] = [
+        let filters = Self.filters
+        var matchedSomewhere = Set<Int>()
+        for (index, (name, original)) in Self.table.enumerated() {
+            var record = original
+            record.seq = UInt64(index + 1)
+            let compact = CompactRecord(original)
+            for (f, filter) in filters.enumerated() {
+                let expected = filter.matches(record)
+                if expected { matchedSomewhere.insert(f) }
+                XCTAssertEqual(CompactRecordMatcher(filter).matches(compact, seq: record.seq), expected,
+                               "\(name) with \(filter)")
+            }
+        }
+        // Every filter but the nonsense push type and the two decomposed / compatibility spellings
+        // (records hold the precomposed ones) matches some record: the table exercises each one.
+        XCTAssertEqual(matchedSomewhere.count, filters.count - 3)
+    }
+
+    /// A repeat stored as a delta is matched as its decoded record: by its own generated apns-id
+    /// (in either letter case), not its model's, and by every other filter as its model is.
+    func testFiltersMatchRepeatsAsTheirDecodedRecords() throws {
+        let generator = UUIDGenerator()
+        var repeatsWithNewIDs = 0
+        for (index, (name, model)) in Self.table.enumerated() {
+            for generated in [true, false] {
+                let (compact, landmarks) = CompactRecord.encoded(model)
+                guard let template = CompactRecordTemplate(compact, landmarks: landmarks, apnsIDGenerated: generated) else { continue }
+                let upper = { (text: String) in text.uppercased() == text }
+                let apnsID = generated ? generator.nextBits(uppercase: upper(model.apnsID)) : nil
+                let uniqueID = model.uniqueID.map { generator.nextBits(uppercase: upper($0)) }
+                var next = model
+                next.streamID = 8193
+                next.receivedAt = 5.5
+                next.apnsID = apnsID?.text ?? model.apnsID
+                next.uniqueID = uniqueID?.text
+                next.seq = UInt64(index + 1)
+                let rewrite = try XCTUnwrap(template.rewrite(receivedAt: next.receivedAt, streamID: next.streamID,
+                                                             apnsID: apnsID.map { .uuid($0) } ?? .text(next.apnsID),
+                                                             uniqueID: uniqueID.map { .uuid($0) }))
+                let stored = Self.storedRepeat(of: compact, template: template, rewrite)
+                if next.apnsID != model.apnsID { repeatsWithNewIDs += 1 }
+                let ownIDs = [model.apnsID, next.apnsID, next.apnsID.lowercased(), next.apnsID.uppercased()]
+                for filter in Self.filters + ownIDs.map({ DeliveryFilter(apnsID: $0) })
+                    + ownIDs.map({ DeliveryFilter(status: model.status, apnsID: $0) }) {
+                    XCTAssertEqual(CompactRecordMatcher(filter).matches(stored, seq: next.seq), filter.matches(next),
+                                   "\(name), generated \(generated), with \(filter)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(repeatsWithNewIDs, Self.table.count / 2, "most shapes repeat with a generated apns-id")
+    }
+
+    private static var filters: [DeliveryFilter] {
+        [
             DeliveryFilter(),
             DeliveryFilter(after: 3),
             DeliveryFilter(token: Self.token64), DeliveryFilter(token: "abcdef0123"), DeliveryFilter(token: "ünï"),
@@ -449,21 +502,6 @@ final class CompactRecordTests: XCTestCase {
             DeliveryFilter(topic: "com.example.app", status: 410, reason: .unregistered, apnsID: Self.uuidLower,
                            collapseID: "group-1", environment: .production),
         ]
-        var matchedSomewhere = Set<Int>()
-        for (index, (name, original)) in Self.table.enumerated() {
-            var record = original
-            record.seq = UInt64(index + 1)
-            let compact = CompactRecord(original)
-            for (f, filter) in filters.enumerated() {
-                let expected = filter.matches(record)
-                if expected { matchedSomewhere.insert(f) }
-                XCTAssertEqual(CompactRecordMatcher(filter).matches(compact, seq: record.seq), expected,
-                               "\(name) with \(filter)")
-            }
-        }
-        // Every filter but the nonsense push type and the two decomposed / compatibility spellings
-        // (records hold the precomposed ones) matches some record: the table exercises each one.
-        XCTAssertEqual(matchedSomewhere.count, filters.count - 3)
     }
 
     // MARK: helpers
