@@ -36,13 +36,14 @@ public final class HTTP2Server: @unchecked Sendable {
 
     /// - Parameters:
     ///   - acceptLoop: the loop that accepts connections (it must be running or run later).
-    ///   - workerCount: worker threads; 0 means `automaticWorkerCount(cores:)` of the online cores.
+    ///   - workerCount: worker threads; 0 means `automaticWorkerCount(cores:)` of the usable cores
+    ///     (`UsableCores`).
     public init(listeners: [HTTP2ListenerSpec], workerCount: Int, acceptLoop: EventLoop, handler: HTTP2RequestHandler) {
         specs = listeners
         self.handler = handler
         self.acceptLoop = acceptLoop
         let count = workerCount > 0
-            ? workerCount : HTTP2Server.automaticWorkerCount(cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            ? workerCount : HTTP2Server.automaticWorkerCount(cores: UsableCores.count())
         workers = (0..<count).map { _ in HTTP2Worker() }
     }
 
@@ -52,7 +53,7 @@ public final class HTTP2Server: @unchecked Sendable {
     /// test (a CI runner, a laptop). Measured on 2 cores with h2load `-c 4 -m 100` on the same
     /// machine: one worker served 162-174k requests/s, two served 137-143k, because three busy
     /// threads then share two cores (bench/README.md, "Worker threads").
-    /// - Parameter cores: online CPU cores (values below 1 count as 1).
+    /// - Parameter cores: usable CPU cores (values below 1 count as 1).
     /// - Returns: a thread count of at least 1.
     public static func automaticWorkerCount(cores: Int) -> Int {
         max(1, cores - 1)

@@ -42,6 +42,23 @@ final class HTTP2ServerTests: XCTestCase {
         }
     }
 
+    func testUsableCoresCountsTheAllowedMask() {
+        let table: [(status: String, count: Int?)] = [
+            ("Name:\tmock-apns\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n", 2),
+            ("Cpus_allowed:\t1\n", 1),
+            ("Cpus_allowed:\tff,ffffffff\n", 40),
+            ("Cpus_allowed:\t00000000,00000004\n", 1),
+            ("Cpus_allowed_list:\t0-3\n", nil),
+            ("Cpus_allowed:\tzz\n", nil),
+            ("Cpus_allowed:\t\n", nil),
+            ("", nil),
+        ]
+        for row in table {
+            XCTAssertEqual(UsableCores.allowedCount(inStatus: row.status), row.count, row.status)
+        }
+        XCTAssertGreaterThanOrEqual(UsableCores.count(), 1)
+    }
+
     func testCurlOverTLSWithALPN() throws {
         let (server, acceptLoop, handler) = try startServer(tls: try TLSContext.ephemeral())
         defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }

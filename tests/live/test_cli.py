@@ -85,7 +85,7 @@ def test_unreadable_tls_cert_exits_2(tmp_path):
 
 def test_worker_threads_default_to_one_per_core_but_one(server_factory):
     """--workers 0 (the default) leaves a core for the sender; /v1/health reports the count."""
-    cores = os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0))  # the cores this process (and so the server) may use
     default = server_factory()
     assert default.get_json("/v1/health")["workers"] == max(1, cores - 1)
     explicit = server_factory("--workers", "3")
@@ -93,6 +93,18 @@ def test_worker_threads_default_to_one_per_core_but_one(server_factory):
     # Every worker serves: more connections than workers all get answers.
     for _ in range(4):
         assert explicit.push().status == 200
+
+
+def test_automatic_worker_count_follows_cpu_pinning(server_factory):
+    """A server pinned to one core (as by `taskset -c N`) starts one worker whatever the machine's size."""
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})  # the child inherits the mask
+    try:
+        pinned = server_factory()
+    finally:
+        os.sched_setaffinity(0, allowed)
+    assert pinned.get_json("/v1/health")["workers"] == 1
+    assert pinned.push().status == 200
 
 
 def test_worker_counts_outside_0_to_1024_exit_2_from_the_command_line_and_the_file(tmp_path):
@@ -126,7 +138,7 @@ def test_worker_counts_from_the_file_the_command_line_and_the_upper_bound(server
     from_file = server_factory(config={"workers": 2})
     assert from_file.get_json("/v1/health")["workers"] == 2
     automatic = server_factory("--workers", "0", config={"workers": 2})
-    assert automatic.get_json("/v1/health")["workers"] == max(1, (os.cpu_count() or 1) - 1)
+    assert automatic.get_json("/v1/health")["workers"] == max(1, len(os.sched_getaffinity(0)) - 1)
     overridden = server_factory("--workers", "5", config={"workers": 2})
     assert overridden.get_json("/v1/health")["workers"] == 5
     most = server_factory("--workers", "1024")

@@ -69,8 +69,10 @@ enum CommandLineHelp {
                                    restores it after the next accepted one, as
                                    APNs does. Default: fixed.
       --workers N                  Event-loop threads, 0 to 1024; 0 means one per
-                                   CPU core but one (at least one), leaving a core
-                                   for the sender under test. Default: 0.
+                                   usable CPU core (online, and allowed by
+                                   taskset or a cpuset) but one, at least one,
+                                   leaving a core for the sender under test.
+                                   Default: 0.
       --drain-timeout SECONDS      On stop, the longest wait for in-flight streams.
                                    Default: 5.
       --idle-timeout SECONDS       End connections idle this long (no request).

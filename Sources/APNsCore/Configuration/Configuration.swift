@@ -24,7 +24,7 @@ public struct Configuration: Sendable, Equatable {
     public var maxConcurrentStreams: Int
     /// Whether the stream limit is fixed or follows APNs's observed rise and fall. Default `.fixed`.
     public var streamProfile: StreamProfile
-    /// Event-loop threads, 0 to 1024; 0 means one per CPU core but one, at least one (a core is
+    /// Event-loop threads, 0 to 1024; 0 means one per usable CPU core (`UsableCores`) but one, at least one (a core is
     /// left for the sender under test). Default 0.
     public var workers: Int
     /// Log verbosity. Default `.info`.
