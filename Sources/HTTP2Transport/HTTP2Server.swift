@@ -52,7 +52,8 @@ public final class HTTP2Server: @unchecked Sendable {
     /// Why one core is left: a mock gateway nearly always shares its machine with the sender under
     /// test (a CI runner, a laptop). Measured on 2 cores with h2load `-c 4 -m 100` on the same
     /// machine: one worker served 162-174k requests/s, two served 137-143k, because three busy
-    /// threads then share two cores (bench/README.md, "Worker threads").
+    /// threads then share two cores (bench/README.md, "Where it stands (fifth round)", "Worker
+    /// threads").
     /// - Parameter cores: usable CPU cores (values below 1 count as 1).
     /// - Returns: a thread count of at least 1.
     public static func automaticWorkerCount(cores: Int) -> Int {

@@ -1048,3 +1048,13 @@ class ServerFactory:
         return failures
 
 
+def run_alongside(workers, background, done: threading.Event) -> None:
+    """Starts every thread of `workers` and `background`, waits for the workers, sets `done` (the
+    background threads' signal to stop) and waits for the background threads."""
+    for t in [*workers, *background]:
+        t.start()
+    for t in workers:
+        t.join()
+    done.set()
+    for t in background:
+        t.join()

@@ -30,6 +30,7 @@ from livelib import (
     apns_headers,
     binary_path,
     h2_client_for,
+    run_alongside,
 )
 
 BODY = b'{"aps":{"alert":"delta"}}'
@@ -256,13 +257,7 @@ def test_writers_readers_and_clears_at_once_on_a_wrapping_ring(server_factory, r
 
     pushers = [threading.Thread(target=pusher, args=(i,)) for i in range(24)]
     others = [threading.Thread(target=reader), threading.Thread(target=reader), threading.Thread(target=clearer)]
-    for t in pushers + others:
-        t.start()
-    for t in pushers:
-        t.join()
-    done.set()
-    for t in others:
-        t.join()
+    run_alongside(pushers, others, done)
     assert not errors, errors[:5]
     assert server.alive(), server.stderr_text()
     assert len(answers) == 24 * 100

@@ -11,7 +11,7 @@ import json
 import threading
 import uuid
 
-from livelib import LOWER_UUID, UPPER_UUID, apns_headers, h2_client_for
+from livelib import LOWER_UUID, UPPER_UUID, apns_headers, h2_client_for, run_alongside
 
 BODY = b'{"aps":{"alert":"again"}}'
 PER_PUSH = ("seq", "receivedAt", "streamId", "apnsId", "uniqueId")
@@ -65,13 +65,7 @@ def test_tiny_ring_with_connections_evicting_each_others_models_while_dumped(ser
 
     pushers = [threading.Thread(target=pusher, args=(i,)) for i in range(len(pushes))]
     readers = [threading.Thread(target=reader) for _ in range(2)]
-    for t in pushers + readers:
-        t.start()
-    for t in pushers:
-        t.join()
-    done.set()
-    for t in readers:
-        t.join()
+    run_alongside(pushers, readers, done)
     assert not errors, errors[:5]
     assert server.alive(), server.stderr_text()
     assert len(answers) == 1600

@@ -38,7 +38,8 @@
 /// filters read its model's bytes and its own `apns-id` in place (`withFilterBytes`).
 /// Why: a record of a 100-byte payload is about 270 bytes; a load test repeating one push grew
 /// the store by that much per push, and the page faults of that growth cost some 15% of the
-/// throughput at `h2load -c 4 -m 100` (bench/README.md, "Fifth round").
+/// throughput at `h2load -c 4 -m 100` (bench/README.md, "Where it stands (fifth round)",
+/// "Repeats kept as deltas").
 struct CompactRecord: Sendable {
     /// The chunk holding the bytes (a repeat's delta); kept alive by this reference.
     let chunk: RecordChunk
