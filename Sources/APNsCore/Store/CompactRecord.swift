@@ -108,8 +108,7 @@ struct CompactRecord: Sendable {
         }
         return try withExtendedLifetime((chunk, modelChunk)) {
             let delta = deltaBytes
-            let model = UnsafeBufferPointer(start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
-                                            count: Int(modelLength))
+            let model = modelBytes(in: modelChunk)
             let count = CompactRecordTemplate.materializedCount(delta: delta, modelCount: model.count)
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
                 CompactRecordTemplate.materialize(delta: delta, model: model, to: UnsafeMutableRawPointer(buffer.baseAddress!))
@@ -131,13 +130,18 @@ struct CompactRecord: Sendable {
         rethrows -> R {
         guard let modelChunk else { return try withBytes { try body($0, nil) } }
         return try withExtendedLifetime((chunk, modelChunk)) {
-            let model = UnsafeBufferPointer(start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
-                                            count: Int(modelLength))
+            let model = modelBytes(in: modelChunk)
             let apnsID = CompactRecordTemplate.rewrittenAPNsID(delta: deltaBytes).map {
                 UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: $0.count)
             }
             return try body(model, apnsID)
         }
+    }
+
+    /// A repeat's model's bytes in `modelChunk` (its `modelChunk`); valid while that lives.
+    private func modelBytes(in modelChunk: RecordChunk) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
+                            count: Int(modelLength))
     }
 
     /// A repeat's delta in its chunk; valid while `chunk` lives.
