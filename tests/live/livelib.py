@@ -1058,3 +1058,12 @@ def run_alongside(workers, background, done: threading.Event) -> None:
     done.set()
     for t in background:
         t.join()
+
+
+def rss_kib(pid: int) -> int:
+    """The resident set size of process `pid` in KiB (`VmRSS` in /proc/<pid>/status)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS line")

@@ -8,28 +8,23 @@ import socket
 import time
 import uuid
 
-from livelib import TOPIC, apns_headers, h2_client_for
+from livelib import TOPIC, apns_headers, h2_client_for, rss_kib
 
 
 def tok() -> str:
     return uuid.uuid4().hex + uuid.uuid4().hex
 
 
-def rss_kib(server) -> int:
-    with open(f"/proc/{server.proc.pid}/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-
-
 def test_huge_body_is_refused_without_being_kept(server):
     token = tok()
     client = h2_client_for(server.listener)
     try:
-        before = rss_kib(server)
+        before = rss_kib(server.proc.pid)
         responses = client.run_many([(apns_headers(token), b"x" * (20 * 1024 * 1024)) for _ in range(3)],
                                     concurrency=1, timeout=60)
         assert [r.status for r in responses] == [413, 413, 413]
         assert all(r.json() == {"reason": "PayloadTooLarge"} for r in responses)
-        grown = rss_kib(server) - before
+        grown = rss_kib(server.proc.pid) - before
         assert grown < 30 * 1024, f"60 MB of bodies grew RSS by {grown} KiB"
     finally:
         client.close()

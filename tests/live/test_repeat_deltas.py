@@ -30,6 +30,7 @@ from livelib import (
     apns_headers,
     binary_path,
     h2_client_for,
+    rss_kib,
     run_alongside,
 )
 
@@ -400,14 +401,6 @@ def test_registry_changes_between_repeats_on_a_tiny_ring(server_factory):
         _assert_record_is_answer(record, answered[key], BODY, "sandbox")
 
 
-def _rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS line")
-
-
 def test_memory_stays_flat_over_half_a_million_repeats_on_a_wrapping_ring(server_factory, tmp_path):
     """h2load repeats one push 100,000 times on four connections into a 1,000-record ring, then
     400,000 times more: the server's RSS grows by allocator noise at most. Each model's chunk is
@@ -425,9 +418,9 @@ def test_memory_stays_flat_over_half_a_million_repeats_on_a_wrapping_ring(server
         assert f"{n} succeeded" in proc.stdout and f"status codes: {n} 2xx" in proc.stdout, proc.stdout[-600:]
 
     h2load(100_000)
-    warm = _rss_kib(server.proc.pid)
+    warm = rss_kib(server.proc.pid)
     h2load(400_000)
-    end = _rss_kib(server.proc.pid)
+    end = rss_kib(server.proc.pid)
     stats = server.stats()
     assert (stats["requests"], stats["records"]) == (500_000, 1000), stats
     assert end - warm <= max(8 * 1024, warm // 10), f"RSS {warm} KiB after 100,000 pushes, {end} KiB after 500,000"

@@ -20,21 +20,13 @@ import uuid
 
 import h2.errors
 
-from livelib import apns_headers, h2_client_for
+from livelib import apns_headers, h2_client_for, rss_kib
 
 SOAK_SECONDS = float(os.environ.get("MOCK_APNS_SOAK_SECONDS", "40"))
 STREAMS = 1000
 HOLD_MS = 1000
 BODY = b'{"aps":{"alert":"soak"}}'
 CANCEL = h2.errors.ErrorCodes.CANCEL
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS line")
 
 
 def open_streams(server) -> int:
