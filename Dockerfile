@@ -18,7 +18,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends \
-         libnghttp2-dev libssl-dev libevent-dev pkg-config \
+         libnghttp2-dev libssl-dev libevent-dev libyajl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -38,7 +38,7 @@ FROM swift:${SWIFT_VERSION}-bookworm-slim
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends \
-         libnghttp2-14 libssl3 libevent-2.1-7 libevent-pthreads-2.1-7 ca-certificates \
+         libnghttp2-14 libssl3 libevent-2.1-7 libevent-pthreads-2.1-7 libyajl2 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin mockapns
 

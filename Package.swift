@@ -12,13 +12,16 @@ let package = Package(
                        providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        // yajl, the event-driven JSON parser behind the push path's payload check (PayloadScanner).
+        .systemLibrary(name: "CYAJL", pkgConfig: "yajl",
+                       providers: [.apt(["libyajl-dev"])]),
         .systemLibrary(name: "CLibevent", pkgConfig: "libevent_pthreads",
                        providers: [.apt(["libevent-dev"])]),
         // `HeaderField`, shared by the transport and the APNs domain so that a push's header
         // fields cross between them without conversion. No dependencies.
         .target(name: "HTTPFields"),
-        // The APNs domain: pure Swift, no C, no I/O.
-        .target(name: "APNsCore", dependencies: ["HTTPFields"]),
+        // The APNs domain: no I/O; its one C library is yajl, to read push bodies.
+        .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(name: "HTTP2Transport",
                 dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),

@@ -4,7 +4,7 @@
 # Safe to run again: it installs nothing that is already there.
 set -euo pipefail
 
-packages=(pkg-config libnghttp2-dev libssl-dev libevent-dev curl nghttp2-client nghttp2-server openssl python3)
+packages=(pkg-config libnghttp2-dev libssl-dev libevent-dev libyajl-dev curl nghttp2-client nghttp2-server openssl python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
