@@ -10,7 +10,7 @@ enum ResponseEncoder {
     /// Calls `body` with `response`'s header section as `count` pairs at `fields`, valid during
     /// the call only, and returns its result. Inlined so the two buffers are stack allocations.
     @inline(__always)
-    static func withFields<R>(of response: HTTP2Response,
+    static func withFields<R>(of response: borrowing HTTP2Response,
                               _ body: (_ fields: UnsafePointer<nghttp2_nv>, _ count: Int) -> R) -> R {
         let status = response.status
         let sign = status < 0 ? 1 : 0  // a negative status is sent as written, with its minus sign
