@@ -15,7 +15,7 @@ enum OpenSSLErrorQueue {
             } else {
                 var buffer = [CChar](repeating: 0, count: 256)
                 ERR_error_string_n(code, &buffer, buffer.count)
-                first = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                first = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
         }
         return first

@@ -59,7 +59,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
                 inet_ntop(AF_INET, &address, &host, socklen_t(host.count))
             }
         }
-        let text = String(cString: host)
+        let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return Int32(storage.ss_family) == AF_INET6 ? "[\(text)]:\(port)" : "\(text):\(port)"
     }
 }

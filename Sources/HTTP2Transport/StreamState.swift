@@ -21,7 +21,7 @@ final class StreamState {
     var fieldCount = 0
     /// While the request's header block is being received and its regular fields so far are
     /// those of the connection's previous block: how many of them (they are not stored one by
-    /// one; see `HTTP2Connection.finishHeaderBlock`). -1 once the block differs.
+    /// one; see `RequestAssembler.finishHeaderBlock`). -1 once the block differs.
     @exclusivity(unchecked) var repeatedFields = 0
     /// The request's header block is complete (later fields are trailers).
     @exclusivity(unchecked) var headerBlockDone = false
@@ -47,7 +47,7 @@ final class StreamState {
     /// request. Storage still shared (the application kept the request's body) is left to it and
     /// fresh storage of the same capacity made instead.
     func reset() {
-        // Usually already taken by the request (`HTTP2Connection.requestComplete`): a check is
+        // Usually already taken by the request (`RequestAssembler.takeRequest`): a check is
         // cheaper than releasing an empty value.
         if !method.isEmpty { method = "" }
         if !path.isEmpty { path = "" }

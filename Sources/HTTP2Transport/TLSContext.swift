@@ -12,7 +12,7 @@ public struct TLSError: Error, CustomStringConvertible {
         if code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            detail = ": " + String(cString: buffer)
+            detail = ": " + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         ERR_clear_error()
         description = what + detail
