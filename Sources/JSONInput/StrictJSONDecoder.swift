@@ -16,7 +16,8 @@ import Foundation
 ///   mean "port"?)`) rather than `port` as missing.
 /// - **Strict syntax** (`.json`): a trailing comma, a comment or a key written twice in one
 ///   object is refused; syntax errors carry `line` and `column` (1-based; columns in Unicode
-///   scalars), found by `JSONSyntaxCheck`, which runs before Foundation.
+///   scalars), found by `JSONSyntaxCheck`, which runs before Foundation. In `.json5` a
+///   repeated key is refused too, and syntax errors are located the same way.
 /// - **Messages** say what was expected and what came: `expected a string, got 42`,
 ///   `expected one of "sandbox", "production", got "prod"`, `missing; expected an integer`.
 ///   Ranges: `KeyedDecodingContainer.decode(_:forKey:in:)`.
@@ -30,10 +31,11 @@ public struct StrictJSONDecoder: Sendable {
     public enum Syntax: Sendable, Equatable {
         /// RFC 8259 JSON, checked strictly (see the type's comment): control-API bodies.
         case json
-        /// JSON5 as Foundation reads it (comments, trailing commas, unquoted keys, single-quoted
-        /// strings): hand-written configuration files. Foundation alone checks it, so a repeated
-        /// key is not refused (the first is kept) and syntax errors have no line or column
-        /// unless Foundation's message gives them.
+        /// JSON5 as Foundation reads it (comments, trailing commas, identifier keys,
+        /// single-quoted strings, `+`, hexadecimal, `Infinity` and `NaN` numbers): hand-written
+        /// configuration files. Foundation decides what is valid; `JSONSyntaxCheck` then locates
+        /// its refusals (line and column) and refuses repeated keys. Should the check not find
+        /// Foundation's error, the error has Foundation's words and no position.
         case json5
     }
 
@@ -86,7 +88,17 @@ public struct StrictJSONDecoder: Sendable {
         do {
             node = try JSONNode.parse(bytes, json5: options.syntax == .json5)
         } catch {
+            // JSON5: Foundation decides, then the check says where (Foundation does not).
+            if options.syntax == .json5, let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true) {
+                throw Self.syntaxError(problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
+            }
             throw Self.foundationSyntaxError(error)
+        }
+        // JSON5 that Foundation accepted: only a repeated key is refused, so that the check
+        // can never refuse a document Foundation reads.
+        if options.syntax == .json5, let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true),
+           problem.message.hasPrefix(JSONSyntaxCheck.duplicateKeyPrefix) {
+            throw Self.syntaxError(problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
         }
         let state = DecodingState(options: options, userInfo: userInfo)
         do {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import JSONInput
 import XCTest
 
@@ -131,5 +132,63 @@ final class JSONSyntaxCheckTests: XCTestCase {
         XCTAssertEqual(TextPosition.firstInvalidUTF8(in: [0x61, 0xFF, 0x62]), 1)
         XCTAssertEqual(TextPosition.firstInvalidUTF8(in: [0x61, 0x62, 0xC3]), 2)  // truncated é
         XCTAssertEqual(TextPosition.firstInvalidUTF8(in: [0xC0, 0x80]), 0)  // overlong
+    }
+}
+
+final class JSONSyntaxCheckJSON5Tests: XCTestCase {
+    private func located(_ text: String) -> (line: Int, column: Int, message: String, path: String)? {
+        let bytes = Array(text.utf8)
+        guard let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true) else { return nil }
+        let position = TextPosition.lineAndColumn(of: problem.offset, in: bytes)
+        return (position.line, position.column, problem.message, PathComponent.render(problem.path))
+    }
+
+    /// Documents Foundation's JSON5 reads: the check must pass every one, or it would refuse
+    /// (in duplicate checking) or mislocate what Foundation accepts.
+    func testValidJSON5PassesAsInFoundation() throws {
+        let documents = [
+            "// leading comment\n{a: 1, /* inline */ 'b': 'x', \"c\": [1, 2,],}\n// trailing",
+            "{listeners: [{port: 2197, name: 'sandbox'},]}",
+            "[+1, -1, .5, 5., 0x1F, 1e3, Infinity, -Infinity, NaN, +Infinity]",
+            "{s: 'line one \\\ncontinued'}",
+            "{/* a */ a /* b */ : /* c */ 1 /* d */}",
+            "[1, // one\n 2]",
+        ]
+        for document in documents {
+            let decoder = JSONDecoder()
+            decoder.allowsJSON5 = true
+            XCTAssertNoThrow(try decoder.decode(JSONNode.Builder.self, from: Data(document.utf8)), "Foundation: \(document)")
+            XCTAssertNil(located(document).map { "\($0)" }, document)
+        }
+    }
+
+    func testMalformedJSON5IsLocated() {
+        let cases: [(String, Int, Int, String, String)] = [
+            ("{a: [1,}", 1, 8, "expected a value, got '}'", "a[1]"),
+            ("{\n  a: [1 2]}", 2, 9, "expected ',' or ']' after an array element, got '2'", "a"),
+            ("{a: 'x}", 1, 5, "unterminated string", "a"),
+            ("{a: 'x\ny'}", 1, 7, "unescaped a line break in a string", "a"),
+            ("{a: [1]} x", 1, 10, "unexpected 'x' after the JSON value", ""),
+            ("{a: 1 /* open", 1, 7, "unterminated comment", ""),
+            ("{a: 1,, b: 2}", 1, 7, "expected a key, got ','", ""),
+            ("{1a: 1}", 1, 2, "expected a key, got '1'", ""),
+            ("{a: 0x}", 1, 7, "expected a hexadecimal digit after 0x, got '}'", "a"),
+            ("{a: 01}", 1, 6, "a number cannot have a leading zero", "a"),
+            ("{a: +}", 1, 6, "expected a value, got '}'", "a"),
+            ("{a: '\\1'}", 1, 6, "invalid escape '\\1' (digits cannot be escaped)", "a"),
+            ("{a: '\\xZ1'}", 1, 6, "invalid escape: \\x takes 2 hexadecimal digits", "a"),
+            ("{é: 'ü', b: nope}", 1, 13, "expected a value, got 'nope'", "b"),
+            ("{a: 1, 'a': 2}", 1, 8, "duplicate key \"a\"", ""),
+            ("{a: 1, \"a\": 2}", 1, 8, "duplicate key \"a\"", ""),
+        ]
+        for (text, line, column, message, path) in cases {
+            guard let problem = located(text) else {
+                XCTFail("no problem found in \(text.debugDescription)")
+                continue
+            }
+            XCTAssertEqual([problem.line, problem.column], [line, column], text.debugDescription)
+            XCTAssertTrue(problem.message.hasPrefix(message), "\(text.debugDescription): \(problem.message)")
+            XCTAssertEqual(problem.path, path, text.debugDescription)
+        }
     }
 }
