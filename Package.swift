@@ -20,6 +20,10 @@ let package = Package(
         // `HeaderField`, shared by the transport and the APNs domain so that a push's header
         // fields cross between them without conversion. No dependencies.
         .target(name: "HTTPFields"),
+        // Strict JSON input for configuration files and control-API bodies: Foundation parses,
+        // this refuses unknown and duplicate keys and words errors with field paths and
+        // line/column. Foundation only.
+        .target(name: "JSONInput"),
         // The APNs domain: no I/O; its one C library is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
@@ -36,6 +40,7 @@ let package = Package(
         .executableTarget(name: "mock-apns",
                           dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "HTTP2Client", "HTTP2Transport", "APNsTools"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
+        .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A parsed JSON value as `StrictJSONDecoder` walks it. Built by Foundation's `JSONDecoder`
+/// (`JSONNode.parse`), which parses; this only keeps the kinds apart.
+enum JSONNode: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// An integral number that fits `Int64` (`2197`, `2197.0`, `2.197e3`).
+    case int(Int64)
+    /// An integral number above `Int64.max` that fits `UInt64`.
+    case uint(UInt64)
+    /// Any other number.
+    case double(Double)
+    case string(String)
+    case array([JSONNode])
+    /// Members by key. A repeated key is refused before (`JSONSyntaxCheck`) in strict JSON;
+    /// in JSON5 Foundation keeps the first.
+    case object([String: JSONNode])
+
+    /// The value as written in a message's "got ...": scalars as JSON text (strings quoted and
+    /// cut at 60 characters), containers by kind.
+    var rendered: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .uint(let value): return String(value)
+        case .double(let value): return value.description
+        case .string(let text): return InputError.quoted(text)
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// Parses `bytes` (UTF-8) with Foundation's `JSONDecoder`, in JSON5 when `json5`.
+    static func parse(_ bytes: [UInt8], json5: Bool) throws -> JSONNode {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = json5
+        return try decoder.decode(Builder.self, from: Data(bytes)).node
+    }
+
+    /// Decodes whichever kind the value is. Foundation cannot be asked for the kind, so each is
+    /// tried in turn (a wrong guess throws `typeMismatch`); `Bool` never matches a number nor a
+    /// number `Bool`.
+    struct Builder: Decodable {
+        let node: JSONNode
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                node = .null
+            } else if let value = try Self.ifKind({ try container.decode(Bool.self) }) {
+                node = .bool(value)
+            } else if let value = try Self.ifKind({ try container.decode(String.self) }) {
+                node = .string(value)
+            } else if let value = try Self.ifKind({ try container.decode([String: Builder].self) }) {
+                node = .object(value.mapValues(\.node))
+            } else if let value = try Self.ifKind({ try container.decode([Builder].self) }) {
+                node = .array(value.map(\.node))
+            } else if let value = try? container.decode(Int64.self) {
+                node = .int(value)
+            } else if let value = try? container.decode(UInt64.self) {
+                node = .uint(value)
+            } else {
+                // Fractions and integers beyond 64 bits; a malformed number throws here.
+                let value = try container.decode(Double.self)
+                node = .double(value)
+            }
+        }
+
+        private static func ifKind<T>(_ decode: () throws -> T) throws -> T? {
+            do {
+                return try decode()
+            } catch DecodingError.typeMismatch {
+                return nil
+            }
+        }
+    }
+}
