@@ -448,7 +448,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Sends GOAWAY with `errorCode`, `lastStreamID` (nil: the highest stream processed) and
     /// `debugData` (APNs puts `{"reason":...}` there), then closes after `closeAfter` seconds
     /// (0: as soon as the frame is written; nil: never, the socket stays open and new streams
-    /// are ignored, as cases C1 describes). Streams up to `lastStreamID` are still answered.
+    /// are ignored, as docs/field-cases.md C1 describes). Streams up to `lastStreamID` are still answered.
     /// Does nothing unless `canSendGoAway`.
     public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard case .sendGoAway = lifecycle.handle(.goAway(closeAfter: closeAfter)) else { return }

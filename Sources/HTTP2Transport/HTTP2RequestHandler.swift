@@ -26,7 +26,7 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// A request's HEADERS arrived and its body has not (only asked when
     /// `connection.decideOnHeaders` is true). Return an action to carry out now, without reading
     /// the body (APNs answers a rejected certificate with GOAWAY right after the first HEADERS:
-    /// cases C2), or nil to wait for the whole request. The request's body is empty.
+    /// docs/field-cases.md C2), or nil to wait for the whole request. The request's body is empty.
     func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action?
     /// What to do with a connection just accepted on `listenerIndex`; called on the accept
     /// thread before anything is read from it.

@@ -1,6 +1,6 @@
 /// The SETTINGS a listener sends first on every connection.
 ///
-/// Defaults are what Apple's servers were observed to send (spec section 6, pushy #878, 2021):
+/// Defaults are what Apple's servers were observed to send (docs/apns-behaviour.md §6, pushy #878, 2021):
 /// HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535,
 /// MAX_FRAME_SIZE 16384, MAX_HEADER_LIST_SIZE 8000.
 public struct HTTP2Settings: Sendable, Equatable {

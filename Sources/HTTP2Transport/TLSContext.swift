@@ -19,7 +19,7 @@ public struct TLSError: Error, CustomStringConvertible {
     }
 }
 
-/// How a listener treats ALPN (spec section 6: APNs clients connect both with and without it).
+/// How a listener treats ALPN (docs/apns-behaviour.md §6: APNs clients connect both with and without it).
 public enum ALPNMode: Sendable {
     /// `h2` is selected when offered; a client offering no ALPN proceeds as HTTP/2 (prior knowledge).
     case optional

@@ -46,7 +46,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Connection lifecycle
 
-    /// The listener's conditions decide (cases C15); the real clock, not the token clock.
+    /// The listener's conditions decide (docs/field-cases.md C15); the real clock, not the token clock.
     func admit(listenerIndex: Int) -> HTTP2Admission {
         guard let current = conditions.conditions(of: listeners[listenerIndex].name) else { return .proceed(delay: 0) }
         switch current.admission(nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000)) {
@@ -57,7 +57,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     /// Token connections under `apple-observed` start at one stream until a push is accepted
-    /// (Apple, *Sending notification requests to APNs*; spec section 4).
+    /// (Apple, *Sending notification requests to APNs*; docs/apns-behaviour.md §4).
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings {
         let state = state(of: connection)
         let listener = state.listener
@@ -100,7 +100,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
-    /// any DATA is read (cases C2); the request is recorded with what had arrived.
+    /// any DATA is read (docs/field-cases.md C2); the request is recorded with what had arrived.
     func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
         var request = request
         return handle(&request, on: connection)
@@ -196,8 +196,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             logger.log(.debug, "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))")
         }
         if let closingReason = outcome.connectionEndReason {
-            // APNs ends such connections with GOAWAY {"reason":...} instead of answering (spec
-            // section 5; cases C2): last-stream-id 0, NO_ERROR.
+            // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
+            // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
             let debugData = ResponseBuilder.body(reason: closingReason, timestamp: nil)
             events.record(.goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
                           origin: .certificate, on: connection)
@@ -237,7 +237,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
-    /// listener's (observed: openradar 27870881, pushy #732; spec section 6).
+    /// listener's (observed: openradar 27870881, pushy #732; docs/apns-behaviour.md §6).
     private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
         if !accepted && !state.streamsLowered {
             state.streamsLowered = true

@@ -3,7 +3,7 @@ import HTTP2Transport
 
 /// Carries out a fault rule's action on the transport, on the connection's loop thread: the
 /// stream is answered, delayed, stalled or reset, or the connection gets GOAWAY, SETTINGS, a
-/// FIN or a TCP RST (issue "Fault injection"; cases C1-C7). What touches the connection is also
+/// FIN or a TCP RST (issue "Fault injection"; docs/field-cases.md C1-C7). What touches the connection is also
 /// recorded as a connection event, just before it is done.
 enum FaultExecutor {
     /// - Parameters:
@@ -31,7 +31,7 @@ enum FaultExecutor {
             return .resetStream(errorCode: code.rawValue)
         case .goaway(let goaway):
             // Before the response, the triggering stream is left above last-stream-id so a
-            // correct sender retries it (cases C1); after it, the stream counts as processed.
+            // correct sender retries it (docs/field-cases.md C1); after it, the stream counts as processed.
             let last = goaway.lastStreamId ?? (goaway.when == .beforeResponse ? max(0, streamID - 2) : nil)
             let send = { [weak connection] in
                 guard let connection, connection.canSendGoAway else { return }

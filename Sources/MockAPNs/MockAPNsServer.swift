@@ -63,7 +63,7 @@ public final class MockAPNsServer: @unchecked Sendable {
     private let state = Mutex<Phase>(.idle)
     private enum Phase { case idle, starting, running, stopped }
 
-    /// How each listener treats new connections (handshake delay, silence, refusal; cases C15),
+    /// How each listener treats new connections (handshake delay, silence, refusal; docs/field-cases.md C15),
     /// by listener name; nil before `start()`.
     public private(set) var listenerConditions: ListenerConditionsBoard?
     /// The APNs listeners as bound; empty before `start()`.

@@ -3,7 +3,7 @@ import APNsCore
 import Foundation
 import XCTest
 
-/// What a push certificate allows (spec section 5; cases C2).
+/// What a push certificate allows (docs/apns-behaviour.md §5; docs/field-cases.md C2).
 final class CertificateAuthorizerTests: XCTestCase {
     private let app = "com.example.app"
     private let now = Date().timeIntervalSince1970

@@ -3,7 +3,7 @@ import APNsCore
 import Foundation
 import XCTest
 
-/// Each fixture client certificate parsed (spec section 5).
+/// Each fixture client certificate parsed (docs/apns-behaviour.md §5).
 final class CertificateIdentityTests: XCTestCase {
     private let app = "com.example.app"
     private let subject = "O=MockAPNs TEST ONLY,UID=com.example.app,CN=Apple Push Services: com.example.app"

@@ -34,7 +34,7 @@ final class ProviderTokenParserTests: XCTestCase {
         XCTAssertEqual(token.signature.count, 64)
     }
 
-    /// `iat` forms (spec section 9): integer, float and numeric string accepted.
+    /// `iat` forms (docs/apns-behaviour.md §9): integer, float and numeric string accepted.
     func testIssuedAtForms() {
         let rows: [(claims: String, iat: Double?)] = [
             (#"{"iss":"T","iat":1700000000}"#, 1_700_000_000),
@@ -66,7 +66,7 @@ final class ProviderTokenParserTests: XCTestCase {
         }
     }
 
-    /// Header and claims rules (spec section 4): alg ES256, kid and iss present; extras ignored.
+    /// Header and claims rules (docs/apns-behaviour.md §4): alg ES256, kid and iss present; extras ignored.
     func testHeaderAndClaimsRules() {
         let claims = #"{"iss":"T","iat":1700000000}"#
         let rows: [(header: String, claims: String, valid: Bool)] = [

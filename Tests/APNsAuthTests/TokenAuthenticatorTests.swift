@@ -2,7 +2,7 @@ import APNsAuth
 import APNsCore
 import XCTest
 
-/// One push on a fresh connection: every rule of spec sections 2, 4 and 9 as a row.
+/// One push on a fresh connection: every rule of docs/apns-behaviour.md §2, §4, §9 as a row.
 final class TokenAuthenticatorTests: XCTestCase {
     private typealias F = AuthFixtures
     private static let now = F.now

@@ -3,7 +3,7 @@ import APNsCore
 import XCTest
 
 /// Sequences of pushes on one connection: the 20-minute rule, team and key binding, caching
-/// (spec sections 4 and 6; cases C8, C9).
+/// (docs/apns-behaviour.md §4, §6; docs/field-cases.md C8, C9).
 final class TokenConnectionStateTests: XCTestCase {
     private typealias F = AuthFixtures
     private let t0 = F.now

@@ -1,4 +1,4 @@
-"""Requests over real HTTP/2 connections: the README example, the reason table, C10, C13, C16."""
+"""Requests over real HTTP/2 connections: the README example, the reason table, docs/field-cases.md C10, C13, C16."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Provider authentication over real TLS: provider tokens (JWT ES256), client certificates, the
-connection-level rejections (GOAWAY, case C2), the token lifecycle (cases C8, C9), the
+connection-level rejections (GOAWAY, docs/field-cases.md C2), the token lifecycle (docs/field-cases.md C8, C9), the
 apple-observed stream profile on token connections, and `mock-apns send` with each credential.
 
-Spec sections 2, 4, 5, 6 and 9; fixtures in fixtures/auth (README.md there names each key and
+docs/apns-behaviour.md §2, §4, §5, §6, §9; fixtures in fixtures/auth (README.md there names each key and
 certificate). Tokens are minted with `mock-apns jwt` (and PyJWT for interop), single pushes go
 through curl, same-connection sequences and frame-level checks through hyper-h2.
 """
@@ -788,7 +788,7 @@ def test_apple_observed_stays_at_one_until_a_push_is_accepted(servers):
 
 
 def test_apple_observed_certificate_connection_starts_at_full_limit(servers):
-    """Only token connections start at 1 (spec section 9)."""
+    """Only token connections start at 1 (docs/apns-behaviour.md §9)."""
     server = servers("observed")
     client = h2_client_for(server.listener, client_cert=cert_pair("client-sandbox-single"))
     try:

@@ -147,7 +147,7 @@ def set_conditions(server, **fields):
 
 
 def test_fault_goaway_is_an_event_with_the_frame_it_sent(mock):
-    """C1 shape: GOAWAY NO_ERROR {"reason":"Shutdown"}, socket kept 500 ms; then a second rule's bare pair."""
+    """docs/field-cases.md C1 shape: GOAWAY NO_ERROR {"reason":"Shutdown"}, socket kept 500 ms; then a second rule's bare pair."""
     first, trigger = tok(), tok()
     rule = add_fault(mock, {"match": {"token": trigger},
                             "action": {"type": "goaway", "reason": "Shutdown", "closeAfterMs": 500}})

@@ -1,4 +1,4 @@
-"""Fault injection seen from the wire (cases README C1, C2, C3, C4, C5, C7, C12; spec sections 2, 6, 9).
+"""Fault injection seen from the wire (docs/field-cases.md C1, C2, C3, C4, C5, C7, C12; docs/apns-behaviour.md §2, §6, §9).
 
 Every test drives the real binary over real connections: the fault rules go in through the control
 API (or the configuration file, or --fault-scenario), the pushes go out on hyper-h2 connections
@@ -144,7 +144,7 @@ def statuses(client, tokens, **kw):
 
 
 def assert_error_answer(client, resp, status, reason):
-    """An APNs error as the spec frames it: HEADERS (no END_STREAM), then DATA with END_STREAM."""
+    """An APNs error as docs/apns-behaviour.md §2 frames it: HEADERS (no END_STREAM), then DATA with END_STREAM."""
     assert resp.status == status, resp
     frames = stream_frames(client, resp.stream_id)
     assert [f.type for f in frames] == [FRAME_HEADERS, FRAME_DATA], frames

@@ -1,4 +1,4 @@
-"""Idle connections (spec section 9): kept by default; with --idle-timeout ended by a TCP reset
+"""Idle connections (docs/apns-behaviour.md §9): kept by default; with --idle-timeout ended by a TCP reset
 (as observed from APNs) or, with --idle-action goaway, by GOAWAY {"reason":"IdleTimeout"}."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cases C15: the TLS handshake answered only after a delay, a TCP connection accepted and never
+"""docs/field-cases.md C15: the TLS handshake answered only after a delay, a TCP connection accepted and never
 answered, and refused connections, set per listener through PUT /v1/listeners/{name}/conditions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Device registry (config file and control API): C12 410 timestamps, C14 environments, C16 production,
+"""Device registry (config file and control API): docs/field-cases.md C12 410 timestamps, C14 environments, C16 production,
 closed registry, DeviceTokenNotForTopic."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Case C6: a soak of 1000 concurrent streams on one connection, some of them reset by the
+"""docs/field-cases.md C6: a soak of 1000 concurrent streams on one connection, some of them reset by the
 client, for tens of seconds. Open streams must return to 0 once the connection is idle and the
 server's memory must stay flat.
 

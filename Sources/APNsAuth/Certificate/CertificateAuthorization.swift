@@ -11,7 +11,7 @@ public struct CertificateAuthorization: Sendable, Hashable {
 
     /// Whether APNs ends the connection for this reason: `BadCertificate` and
     /// `BadCertificateEnvironment` are answered with GOAWAY `{"reason":…}` and a close
-    /// (spec sections 5 and 6; cases C2), not with a stream response.
+    /// (docs/apns-behaviour.md §5, §6; docs/field-cases.md C2), not with a stream response.
     public var closesConnection: Bool {
         reason == .badCertificate || reason == .badCertificateEnvironment
     }

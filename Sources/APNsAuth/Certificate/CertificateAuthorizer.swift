@@ -1,6 +1,6 @@
 import APNsCore
 
-/// Decides what a push certificate allows (Apple A1, A4, A10; spec section 5). Pure: the
+/// Decides what a push certificate allows (Apple A1, A4, A10; docs/apns-behaviour.md §5). Pure: the
 /// certificate's chain was verified by TLS; this reads only the parsed identity.
 public enum CertificateAuthorizer {
     /// The connection-level verdict, for the TLS layer right after the handshake and for
@@ -19,7 +19,7 @@ public enum CertificateAuthorizer {
     /// 1. `connectionReason` (`BadCertificate`, `BadCertificateEnvironment`: the transport answers
     ///    with GOAWAY, see `CertificateAuthorization.closesConnection`);
     /// 2. `apns-push-type: location` → `TopicDisallowed`. Location pushes need token auth (Apple
-    ///    A1); the reason APNs gives is UNVERIFIED (spec section 5). Decision: the reason a topic
+    ///    A1); the reason APNs gives is UNVERIFIED (docs/apns-behaviour.md §5). Decision: the reason a topic
     ///    the certificate does not allow gets, since a `.location-query` topic is never one a
     ///    certificate grants;
     /// 3. no `apns-topic`: the certificate's topic when it covers exactly one, else 400
@@ -33,7 +33,7 @@ public enum CertificateAuthorizer {
     ///   - nowSeconds: the current time, seconds since the Unix epoch (clock offset applied).
     ///   - uncoveredTopicReason: Decision: 400 `TopicDisallowed` by default, Apple's reason for
     ///     "pushing to this topic is not allowed" (A2). pushy's mock answers `BadTopic`
-    ///     (spec section 5); pass `.badTopic` to match it.
+    ///     (docs/apns-behaviour.md §5); pass `.badTopic` to match it.
     public static func authorize(_ identity: CertificateIdentity, topic: String?, pushType: PushType?,
                                  environment: APNsEnvironment, nowSeconds: Double,
                                  uncoveredTopicReason: Reason = .topicDisallowed) -> CertificateAuthorization {

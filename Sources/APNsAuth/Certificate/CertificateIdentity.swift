@@ -2,7 +2,7 @@ import APNsCore
 import COpenSSL
 
 /// What an APNs client (push) certificate says about its holder: subject, topics, environments
-/// and validity (Apple A4, A10; spec section 5). Parsed once per connection with OpenSSL.
+/// and validity (Apple A4, A10; docs/apns-behaviour.md §5). Parsed once per connection with OpenSSL.
 public struct CertificateIdentity: Sendable, Hashable {
     /// Extension marking a certificate for the development (sandbox) environment (node-apn `oids.js`).
     public static let sandboxOID = "1.2.840.113635.100.6.3.1"
@@ -17,7 +17,7 @@ public struct CertificateIdentity: Sendable, Hashable {
     /// `O=…,UID=com.x,CN=Apple Push Services: com.x`), UTF-8 kept as is.
     public let subject: String
     /// The subject's `UID` (0.9.2342.19200300.100.1.1): the base topic, the app's bundle ID
-    /// (spec section 5).
+    /// (docs/apns-behaviour.md §5).
     public let uid: String?
     /// The topics extension `…6.3.6` (and VoIP topics from `…6.3.4`, typed `voip`), in order.
     public let topics: [CertificateTopic]

@@ -2,7 +2,7 @@ import APNsCore
 import COpenSSL
 import Foundation
 
-/// Reads the parts of an X.509 certificate that APNs uses, with OpenSSL (spec section 5).
+/// Reads the parts of an X.509 certificate that APNs uses, with OpenSSL (docs/apns-behaviour.md §5).
 enum X509Reader {
     static func identity(of certificate: OpaquePointer) throws -> CertificateIdentity {
         guard let name = X509_get_subject_name(certificate) else { throw AuthMaterialError("certificate has no subject") }
@@ -54,7 +54,7 @@ enum X509Reader {
         return bytes(of: data)
     }
 
-    /// Topics in pushy's encoding of `…6.3.6` (spec section 5): a SEQUENCE in which each string
+    /// Topics in pushy's encoding of `…6.3.6` (docs/apns-behaviour.md §5): a SEQUENCE in which each string
     /// is a topic and each nested SEQUENCE holds the types of the topic before it. Elements of
     /// other kinds are skipped; content that is not a SEQUENCE yields no topics, so the
     /// certificate still works on its `UID` (Apple's exact DER is UNVERIFIED).

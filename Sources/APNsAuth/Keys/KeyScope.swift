@@ -1,5 +1,5 @@
 /// Which topics an APNs auth key may push to (Apple, *Establishing a token-based connection to
-/// APNs*; spec section 4).
+/// APNs*; docs/apns-behaviour.md §4).
 public enum KeyScope: Sendable, Hashable {
     /// A team-scoped key: every topic of its team.
     case team

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// One configured APNs auth key: what a provider token's `kid` names (Apple, *Establishing a
-/// token-based connection to APNs*; spec section 4). Immutable; a class so that the per-push
+/// token-based connection to APNs*; docs/apns-behaviour.md §4). Immutable; a class so that the per-push
 /// path passes one reference rather than copying every field.
 public final class ProviderKey: Sendable, Hashable {
     /// The key ID, the token header's `kid`. Apple's are 10 characters; not enforced, so tests
@@ -45,7 +45,7 @@ public final class ProviderKey: Sendable, Hashable {
 
     /// Whether the key may push to `topic`: team-scoped keys to any topic; topic-specific keys
     /// to a listed topic or a listed topic plus a push-type suffix (`com.x.voip` when `com.x` is
-    /// listed; suffixes from `PushType.topicSuffix`, spec section 1.3).
+    /// listed; suffixes from `PushType.topicSuffix`, docs/apns-behaviour.md §1.3).
     public func allows(topic: String) -> Bool {
         guard case .topics(let topics) = scope else { return true }
         if topics.contains(topic) { return true }

@@ -2,7 +2,7 @@ import COpenSSL
 
 /// ECDSA P-256 with SHA-256 (JWS `ES256`, RFC 7518 section 3.4), through OpenSSL's EVP API.
 ///
-/// Signatures come in two encodings (spec section 4): JWS raw `r‖s`, 64 bytes, which
+/// Signatures come in two encodings (docs/apns-behaviour.md §4): JWS raw `r‖s`, 64 bytes, which
 /// golang-jwt and PyJWT produce; and DER `ECDSA-Sig-Value`, which Java's `SHA256withECDSA`
 /// (pushy) produces and Apple's own sample token carries. Both verify.
 public enum ES256 {

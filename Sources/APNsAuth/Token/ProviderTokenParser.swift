@@ -1,14 +1,14 @@
 import Foundation
 
 /// Parses the `authorization` header of a token-authenticated push into a `ProviderToken`
-/// (Apple, *Establishing a token-based connection to APNs*; spec sections 1.2, 4 and 9).
+/// (Apple, *Establishing a token-based connection to APNs*; docs/apns-behaviour.md §1.2, §4, §9).
 /// Checks the form only; the signature, key and times are `TokenAuthenticator`'s.
 public enum ProviderTokenParser {
     /// The JWT in an `authorization` value `bearer <JWT>`.
     ///
     /// Decision: the scheme name is matched case-insensitively (`Bearer` too: HTTP auth schemes
-    /// are case-insensitive, RFC 9110 section 11.1; what APNs does is UNVERIFIED, spec section
-    /// 1.2), followed by one or more spaces or tabs; whitespace around the value is ignored.
+    /// are case-insensitive, RFC 9110 section 11.1; what APNs does is UNVERIFIED, docs/apns-behaviour.md
+    /// §1.2), followed by one or more spaces or tabs; whitespace around the value is ignored.
     /// - Returns: the token text, `.missing` for an empty value or a bare `bearer`, `.notBearer`
     ///   for any other scheme or a value with no scheme.
     public static func bearerToken(in authorization: String) -> Result<Substring, ProviderTokenError> {
@@ -46,7 +46,7 @@ public enum ProviderTokenParser {
 
     /// Parses a compact JWS `<header>.<claims>.<signature>`, each part base64url.
     ///
-    /// Rules (spec sections 4 and 9): header `alg` is exactly `ES256` and `kid` a non-empty
+    /// Rules (docs/apns-behaviour.md §4, §9): header `alg` is exactly `ES256` and `kid` a non-empty
     /// string; claims `iss` a non-empty string and `iat` a number or a numeric string (decimal
     /// digits with an optional fraction, read as seconds); the signature is non-empty. Extra
     /// header fields (`typ`) and claims are ignored. Header and claims are parsed by Foundation's
@@ -98,7 +98,7 @@ public enum ProviderTokenParser {
         let iat: IssuedAt?
     }
 
-    /// `iat` as APNs accepts it in production (spec section 9): an integer, a float
+    /// `iat` as APNs accepts it in production (docs/apns-behaviour.md §9): an integer, a float
     /// (PyAPNs2 sends `time.time()`) or a numeric string (APNSwift 5.x, kalyke). Booleans,
     /// non-finite values, signs, exponents and hexadecimal strings are refused.
     private struct IssuedAt: Decodable {

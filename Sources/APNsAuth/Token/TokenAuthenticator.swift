@@ -3,7 +3,7 @@ import APNsCore
 /// Authenticates one push on a token-based connection: a pure function of the request's
 /// `authorization` and `apns-topic`, the listener, the clock, the keys and the connection's
 /// state (Apple, *Establishing a token-based connection to APNs* (A3) and *Handling
-/// notification responses from APNs* (A2); spec sections 2, 4, 6 and 9).
+/// notification responses from APNs* (A2); docs/apns-behaviour.md §2, §4, §6, §9).
 public enum TokenAuthenticator {
     /// Decides whether the push passes provider authentication, and updates `state`.
     ///
@@ -17,7 +17,7 @@ public enum TokenAuthenticator {
     ///    at most `policy.allowedFutureSkew` (60 s) ahead → else `InvalidProviderToken`;
     /// 6. the key is valid for `environment` → else 403 `BadEnvironmentKeyIdInToken`;
     /// 7. `iss` is the team the connection's first accepted push bound → else
-    ///    `InvalidProviderToken` (pushy's mock; the reason is UNVERIFIED, spec section 4);
+    ///    `InvalidProviderToken` (pushy's mock; the reason is UNVERIFIED, docs/apns-behaviour.md §4);
     /// 8. the key is related to the bound key (`ProviderKey.isRelated(to:)`: same key, two
     ///    team-scoped keys, or a topic-specific key and its related key) → else 403
     ///    `UnrelatedKeyIdInToken` (A2, A3);

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// What one token-authenticated connection remembers between pushes (spec sections 4 and 6):
+/// What one token-authenticated connection remembers between pushes (docs/apns-behaviour.md §4, §6):
 /// the team and key bound by its first accepted push, the token in use and since when, and the
 /// checks already paid for. A value owned by the connection (confined to its worker thread);
 /// `TokenAuthenticator.authenticate` is the only writer.

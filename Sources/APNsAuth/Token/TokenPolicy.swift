@@ -6,7 +6,7 @@ public struct TokenPolicy: Sendable, Hashable {
     /// rejects when now > iat + 1 h, so exactly 3600 s old still passes).
     public var maximumAge: Double
     /// A token whose `iat` is more than this many seconds in the future is 403
-    /// `InvalidProviderToken`. Default 60 (spec section 9; Apple is silent).
+    /// `InvalidProviderToken`. Default 60 (docs/apns-behaviour.md §9; Apple is silent).
     public var allowedFutureSkew: Double
     /// A connection that switches to a different token less than this many seconds after it
     /// started using its previous one gets 429 `TooManyProviderTokenUpdates`. Default 1200,

@@ -1,5 +1,5 @@
 /// How a listener checks provider authentication: provider tokens (JWT) and client
-/// certificates (spec sections 4 and 9). Raw values are the configuration spellings; the
+/// certificates (docs/apns-behaviour.md §4, §9). Raw values are the configuration spellings; the
 /// server maps the setting onto its authenticator.
 public enum AuthModeSetting: String, Sendable, Equatable, CaseIterable {
     /// No credential checks at all: every push passes authentication.

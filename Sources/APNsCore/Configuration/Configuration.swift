@@ -20,7 +20,7 @@ public struct Configuration: Sendable, Equatable {
     /// Devices known at start (tokens lowercase hex, unique). Default none.
     public var devices: [DeviceRegistration]
     /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
-    /// (the value APNs announces today, spec section 6).
+    /// (the value APNs announces today, docs/apns-behaviour.md §6).
     public var maxConcurrentStreams: Int
     /// Whether the stream limit is fixed or follows APNs's observed rise and fall. Default `.fixed`.
     public var streamProfile: StreamProfile

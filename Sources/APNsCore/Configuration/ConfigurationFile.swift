@@ -250,7 +250,7 @@ public enum ConfigurationFile {
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
         }
-        // Stored lowercase (spec section 9); hex and length are checked by validate().
+        // Stored lowercase (docs/apns-behaviour.md §9); hex and length are checked by validate().
         let token = try tokenValue.text(at: reader.field("token"), expected: "a hexadecimal string").lowercased()
         var device = DeviceRegistration(token: token, environment: .sandbox)
         if let topic = reader["topic"], topic != .null {

@@ -1,4 +1,4 @@
-/// What a listener does to a connection idle for `idleTimeoutSeconds` (spec section 9).
+/// What a listener does to a connection idle for `idleTimeoutSeconds` (docs/apns-behaviour.md §9).
 public enum IdleAction: String, Sendable, Equatable, CaseIterable {
     /// Default, as observed: APNs drops idle connections without a GOAWAY, and the sender finds
     /// out at its next write (a TCP reset).

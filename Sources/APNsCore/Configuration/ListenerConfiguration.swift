@@ -28,7 +28,7 @@ public struct ListenerConfiguration: Sendable, Equatable {
     /// allowed on a plaintext listener. Default `[]` (no client certificates are asked for).
     public var clientCAPaths: [String]
     /// Conditions for new connections from start (handshake delay, silent accept, refusal;
-    /// cases C15), as `PUT /v1/listeners/{name}/conditions` would set them; a refusal counts
+    /// docs/field-cases.md C15), as `PUT /v1/listeners/{name}/conditions` would set them; a refusal counts
     /// from start. Default `nil`: connections are served normally.
     public var conditions: ListenerConditionsUpdate?
 

@@ -1,4 +1,4 @@
-/// How the listeners manage HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` (spec sections 6 and 9).
+/// How the listeners manage HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` (docs/apns-behaviour.md §6, §9).
 public enum StreamProfile: String, Sendable, Equatable, CaseIterable {
     /// Default. Every connection gets `maxConcurrentStreams` from the start and keeps it.
     case fixed

@@ -32,7 +32,7 @@ extension ControlAPI {
     }
 
     /// The path's token lowercased; 400 unless it is non-empty, even-length hexadecimal of at
-    /// most 200 characters, the longest the APNs port accepts (spec section 9).
+    /// most 200 characters, the longest the APNs port accepts (docs/apns-behaviour.md §9).
     static func deviceToken(_ text: String) throws(ControlError) -> String {
         guard text.utf8.count <= ValidationOptions().maxTokenLength else {
             throw .badRequest("token must be at most \(ValidationOptions().maxTokenLength) hex characters, got \(text.utf8.count)")

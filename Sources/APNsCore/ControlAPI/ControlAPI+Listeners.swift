@@ -1,7 +1,7 @@
 import Foundation
 
 /// `GET /v1/listeners` and `PUT /v1/listeners/{name}/conditions`: how each listener treats new
-/// connections (handshake delay, silence, refusal), to reproduce TLS-level failures (cases C15).
+/// connections (handshake delay, silence, refusal), to reproduce TLS-level failures (docs/field-cases.md C15).
 extension ControlAPI {
     /// `{"listeners":[{"name","environment","conditions":{"handshakeDelayMs","silent","refuseUntil"}}]}`.
     func listenersResponse() -> ControlResponse {

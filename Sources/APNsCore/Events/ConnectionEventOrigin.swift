@@ -13,7 +13,7 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
     /// The `apple-observed` stream profile lowering or restoring MAX_CONCURRENT_STREAMS.
     case streamProfile
     /// A rejected client certificate (BadCertificate, BadCertificateEnvironment, expired):
-    /// APNs answers the first request with GOAWAY (cases C2).
+    /// APNs answers the first request with GOAWAY (docs/field-cases.md C2).
     case certificate
     /// The server stopping (GOAWAY Shutdown to every connection).
     case shutdown

@@ -1,4 +1,4 @@
-/// What a fault rule does to a matching push (issue "Fault injection"; cases README C1-C16).
+/// What a fault rule does to a matching push (issue "Fault injection"; docs/field-cases.md C1-C16).
 ///
 /// JSON: an object with a `"type"` discriminator and the case's fields:
 ///

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Decides, for each push, whether a fault rule applies and what it does (issue "Fault
-/// injection"; cases README C1-C16). Thread-safe: called from every worker thread at once.
+/// injection"; docs/field-cases.md C1-C16). Thread-safe: called from every worker thread at once.
 ///
 /// Rules are kept in the order added; for each push the engine first checks whether the push's
 /// connection was made sick (then that answer applies), else the first rule whose conditions

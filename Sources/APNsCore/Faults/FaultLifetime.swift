@@ -1,4 +1,4 @@
-/// How long a fault rule stays in force (issue "Fault injection"; cases README C1-C16).
+/// How long a fault rule stays in force (issue "Fault injection"; docs/field-cases.md C1-C16).
 ///
 /// JSON: `"unlimited"` (the default when absent), `{"times": N}`, `{"timesPerConnection": N}`
 /// or `{"until": <time>}`. A `sequence` action ends its rule by itself when its steps run out.

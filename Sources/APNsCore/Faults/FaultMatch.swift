@@ -1,5 +1,5 @@
 /// Which pushes a fault rule applies to: every condition given must hold; an empty match
-/// selects every push (issue "Fault injection"; cases README C1-C16).
+/// selects every push (issue "Fault injection"; docs/field-cases.md C1-C16).
 ///
 /// JSON (every key optional):
 /// ```json

@@ -1,7 +1,7 @@
 /// When a connection-level fault strikes relative to the stream that triggered it.
 public enum FaultMoment: String, Sendable, Hashable, CaseIterable, Codable {
     /// As soon as the request (HEADERS and DATA) has arrived, before any response: the stream
-    /// is left unanswered (cases README C3: RST after the request, before the response).
+    /// is left unanswered (docs/field-cases.md C3: RST after the request, before the response).
     case beforeResponse = "before-response"
     /// Right after the stream's normal answer has been written.
     case afterResponse = "after-response"

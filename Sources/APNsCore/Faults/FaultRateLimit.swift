@@ -1,5 +1,5 @@
 /// The parameters of a `rateLimit` action: a token bucket per device token; a push over the
-/// rate gets 429 TooManyRequests (spec section 9, TooManyRequests; threshold UNVERIFIED).
+/// rate gets 429 TooManyRequests (docs/apns-behaviour.md §9, TooManyRequests; threshold UNVERIFIED).
 ///
 /// JSON: `{"type": "rateLimit", "perSecond": 10, "burst": 20}`.
 public struct FaultRateLimit: Sendable, Hashable {

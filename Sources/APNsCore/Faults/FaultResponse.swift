@@ -1,5 +1,5 @@
 /// The APNs error answer of a `respond` or `sickConnection` fault: `:status`, the body's
-/// `reason` and, on 410, its `timestamp` (spec section 2).
+/// `reason` and, on 410, its `timestamp` (docs/apns-behaviour.md §2).
 ///
 /// JSON: `{"status": 503, "reason": "ServiceUnavailable"}`; `status` may be left out and is then
 /// the reason's own (`Reason.status`); `timestamp` (milliseconds since the epoch) only with 410.
@@ -9,7 +9,7 @@ public struct FaultResponse: Sendable, Hashable {
     public var status: Int
     /// The body's `reason`.
     public var reason: Reason
-    /// For 410: the body's `timestamp`, milliseconds since the Unix epoch (cases README C12).
+    /// For 410: the body's `timestamp`, milliseconds since the Unix epoch (docs/field-cases.md C12).
     /// When nil, the engine fills in the request's time (`FaultContext.nowMilliseconds`).
     public var timestamp: Int64?
 

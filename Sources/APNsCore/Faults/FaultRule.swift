@@ -1,7 +1,7 @@
 import Foundation
 
 /// One fault injection rule: which pushes (`match`), for how long (`lifetime`), and what to do
-/// (`action`) (issue "Fault injection"; cases README C1-C16). Rules are kept in order by a
+/// (`action`) (issue "Fault injection"; docs/field-cases.md C1-C16). Rules are kept in order by a
 /// `FaultEngine`; the first that matches a push applies.
 ///
 /// JSON (the control API's and the configuration file's `faults` entries):

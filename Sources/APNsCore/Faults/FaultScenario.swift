@@ -1,7 +1,7 @@
 import Foundation
 
 /// Named presets that produce fault rules for common APNs conditions (issue "Fault
-/// injection"; cases README C1, C7, C9; spec section 9 TooManyRequests).
+/// injection"; docs/field-cases.md C1, C7, C9; docs/apns-behaviour.md §9 TooManyRequests).
 ///
 /// | name | parameters | rules |
 /// |---|---|---|

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The parameters of a `goaway` fault: an HTTP/2 GOAWAY frame, then (by default) the end of the
-/// connection (spec section 6; cases README C1, C2).
+/// connection (docs/apns-behaviour.md §6; docs/field-cases.md C1, C2).
 ///
 /// JSON: `{"type": "goaway", "errorCode": "NO_ERROR", "lastStreamId": 0,
 /// "reason": "BadCertificateEnvironment", "closeAfterMs": 0, "keepOpen": false,
@@ -10,7 +10,7 @@ public struct GoawayFault: Sendable, Hashable {
     /// Default NO_ERROR.
     public var errorCode: FaultErrorCode
     /// The frame's last-stream-id; nil: the highest stream the connection has processed when the
-    /// frame is sent (cases README C1). 0 for "nothing was processed" (C2).
+    /// frame is sent (docs/field-cases.md C1). 0 for "nothing was processed" (C2).
     public var lastStreamId: Int32?
     /// Debug data `{"reason":"<reason>"}`, as APNs sends (e.g. `Shutdown`, `BadCertificateEnvironment`,
     /// or any other text). Exclusive with `debugData`.

@@ -42,7 +42,7 @@ public final class Gateway: Sendable {
     ///   - authorize: the credential check, given what validation parsed; it returns nil when the
     ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
     ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
-    ///     before looking at the device token (spec section 9, order of checks).
+    ///     before looking at the device token (docs/apns-behaviour.md §9, order of checks).
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
     public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
@@ -72,7 +72,7 @@ public final class Gateway: Sendable {
                 connectionEnds = result.closesConnection
             }
         }
-        // Apple generates uppercase apns-id values; apns-unique-id is lowercase (spec section 9).
+        // Apple generates uppercase apns-id values; apns-unique-id is lowercase (docs/apns-behaviour.md §9).
         let apnsID = verdict.apnsID.map { AnsweredID.text($0) } ?? newID(uppercase: true)
         let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
@@ -186,6 +186,6 @@ public struct GatewayOutcome: Sendable {
     /// The fault to carry out on the stream or connection, if a rule applied.
     public var fault: FaultDecision?
     /// Set when the credential check ends the whole connection with this reason (GOAWAY
-    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; cases C2).
+    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; docs/field-cases.md C2).
     public var connectionEndReason: Reason?
 }

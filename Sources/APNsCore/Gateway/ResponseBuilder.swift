@@ -1,5 +1,5 @@
 /// Turns a verdict into the exact APNs response (Apple, *Handling notification responses from
-/// APNs*; spec sections 2 and 9).
+/// APNs*; docs/apns-behaviour.md §2, §9).
 public enum ResponseBuilder {
     /// - Parameters:
     ///   - reason: the rejection reason, or nil for 200.

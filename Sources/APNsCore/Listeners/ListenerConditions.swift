@@ -1,5 +1,5 @@
 /// Conditions a listener applies to new connections, to reproduce how APNs connections fail
-/// before any request (cases C15): set at runtime with `PUT /v1/listeners/{name}/conditions`.
+/// before any request (docs/field-cases.md C15): set at runtime with `PUT /v1/listeners/{name}/conditions`.
 public struct ListenerConditions: Sendable, Equatable, Codable {
     /// Milliseconds a new connection waits before its TLS handshake (or, cleartext, its HTTP/2
     /// session) starts: the client sees a slow handshake. 0: none.

@@ -1,6 +1,6 @@
 /// A change to one listener's conditions, every field optional: the body of
 /// `PUT /v1/listeners/{name}/conditions`, and a listener's `"conditions"` in the config file
-/// (where it applies from start). Cases C15.
+/// (where it applies from start). docs/field-cases.md C15.
 public struct ListenerConditionsUpdate: Sendable, Equatable {
     /// Milliseconds each new connection waits before its handshake, 0 to 600,000 (10 minutes);
     /// 0 ends a delay. nil: unchanged.

@@ -111,7 +111,7 @@ public struct AuthorizationResult: Sendable, Equatable {
     /// Who sent it.
     public var identity: CredentialIdentity
     /// True when APNs ends the connection for this reason instead of answering the stream
-    /// (GOAWAY for BadCertificate and BadCertificateEnvironment: spec section 5, cases C2).
+    /// (GOAWAY for BadCertificate and BadCertificateEnvironment: docs/apns-behaviour.md §5, docs/field-cases.md C2).
     public var closesConnection: Bool
 
     public init(reason: Reason?, identity: CredentialIdentity, closesConnection: Bool = false) {

@@ -28,6 +28,6 @@ public enum RegistryMode: String, Sendable, Codable, CaseIterable {
     /// Any well-formed token is accepted (default).
     case open
     /// Unknown tokens get 400 BadDeviceToken; tokens of another topic DeviceTokenNotForTopic;
-    /// tokens of the other environment BadDeviceToken (spec section 9).
+    /// tokens of the other environment BadDeviceToken (docs/apns-behaviour.md §9).
     case closed
 }

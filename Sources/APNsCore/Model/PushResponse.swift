@@ -2,7 +2,7 @@
 ///
 /// Success: `:status 200`, `apns-id` (plus `apns-unique-id` on sandbox listeners), no body.
 /// Error: `:status`, `content-type: application/json`, `apns-id`, then the JSON body
-/// (Apple, *Handling notification responses from APNs*; spec section 2).
+/// (Apple, *Handling notification responses from APNs*; docs/apns-behaviour.md §2).
 public struct PushResponse: Sendable, Equatable {
     /// HTTP status code.
     public var status: Int

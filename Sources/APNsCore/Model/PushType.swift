@@ -1,4 +1,4 @@
-/// The values of the `apns-push-type` header (spec section 1.3, Apple's
+/// The values of the `apns-push-type` header (docs/apns-behaviour.md §1.3, Apple's
 /// *Sending notification requests to APNs*).
 public enum PushType: String, Sendable, Hashable, CaseIterable, Codable {
     case alert, background, voip, complication, fileprovider, mdm, location

@@ -1,5 +1,5 @@
 /// Every `reason` string APNs documents, with its HTTP status
-/// (Apple, *Handling notification responses from APNs*; spec section 2).
+/// (Apple, *Handling notification responses from APNs*; docs/apns-behaviour.md §2).
 public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     case badCollapseId = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"

@@ -1,4 +1,4 @@
-/// The knobs of request validation where Apple is silent (spec section 9).
+/// The knobs of request validation where Apple is silent (docs/apns-behaviour.md §9).
 public struct ValidationOptions: Sendable, Equatable {
     /// When set, device tokens must have exactly this many hex characters (e.g. 64).
     /// Default `nil`: any non-empty even length up to `maxTokenLength`.

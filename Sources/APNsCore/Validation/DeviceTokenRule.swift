@@ -1,4 +1,4 @@
-/// The device-token format rule (spec section 9 "Device token format"; Apple, *Sending
+/// The device-token format rule (docs/apns-behaviour.md §9 "Device token format"; Apple, *Sending
 /// notification requests to APNs*: "don't make assumptions about device token size").
 ///
 /// A token is non-empty, even-length hexadecimal in either case (uppercase gets 200 from APNs:

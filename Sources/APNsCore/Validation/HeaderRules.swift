@@ -1,9 +1,9 @@
-/// Parsers for the APNs request header values (spec section 1.2; Apple, *Sending notification
+/// Parsers for the APNs request header values (docs/apns-behaviour.md §1.2; Apple, *Sending notification
 /// requests to APNs*). Each returns `nil` for a value APNs rejects. They read the UTF-8 bytes
 /// directly: no regexes, no Foundation scanning.
 enum HeaderRules {
     /// `apns-id`: a canonical UUID, 32 hex digits as 8-4-4-4-12 with hyphens. Apple's generated
-    /// IDs are uppercase while clients send lowercase, so either case is accepted (spec section 9).
+    /// IDs are uppercase while clients send lowercase, so either case is accepted (docs/apns-behaviour.md §9).
     /// Invalid → 400 `BadMessageId`.
     static func isCanonicalUUID(_ value: String) -> Bool {
         guard value.utf8.count == 36 else { return false }
@@ -23,7 +23,7 @@ enum HeaderRules {
 
     /// `apns-expiration`: non-negative integer Unix epoch seconds; `0` means "deliver once, do
     /// not store". Anything else (sign, fraction, exponent, spaces, empty, beyond `Int64`) →
-    /// 400 `BadExpirationDate` (spec section 9, after parse-server#4558 and L5).
+    /// 400 `BadExpirationDate` (docs/apns-behaviour.md §9, after parse-server#4558 and L5).
     static func expiration(_ value: String) -> Int64? {
         decimal(value, maxDigits: 19)
     }

@@ -1,5 +1,5 @@
 /// What the lints and push-type inference need to know about a body that parsed as a JSON
-/// object: the JSON kinds of the `aps` keys Apple defines (spec section 8), gathered in one walk
+/// object: the JSON kinds of the `aps` keys Apple defines (docs/apns-behaviour.md §8), gathered in one walk
 /// of `JSONSerialization`'s result (`PayloadInspector`). Of duplicate keys the last one wins, as
 /// in `JSONSerialization`.
 struct PayloadFacts: Equatable {
@@ -23,7 +23,7 @@ struct PayloadFacts: Equatable {
     var unknownApsKeys: [String] = []
 
     /// `aps` holds only `content-available: 1`: Apple's background push (A6), and the inference
-    /// rule for a missing `apns-push-type` (spec section 9).
+    /// rule for a missing `apns-push-type` (docs/apns-behaviour.md §9).
     var isContentAvailableOnly: Bool { aps == .dictionary && !apsHasOtherKeys && contentAvailableIsOne }
 
     /// `aps` carries something the user sees or hears.

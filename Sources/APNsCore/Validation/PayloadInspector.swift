@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses a push body once and reduces it to `PayloadFacts` (spec sections 1.1 and 8). Size and
+/// Parses a push body once and reduces it to `PayloadFacts` (docs/apns-behaviour.md §1.1, §8). Size and
 /// emptiness are checked by the caller first, so oversized or empty bodies are never parsed.
 ///
 /// `PayloadScanner` (yajl) reads ordinary bodies; Foundation's `JSONSerialization` reads the rest:
@@ -102,7 +102,7 @@ enum PayloadInspector {
         UInt8(bitPattern: number.objCType.pointee) == UInt8(ascii: "c")
     }
 
-    /// The `aps` keys Apple defines (spec section 8, from *Generating a remote notification*,
+    /// The `aps` keys Apple defines (docs/apns-behaviour.md §8, from *Generating a remote notification*,
     /// the ActivityKit and WidgetKit push pages), plus `url-args` from Safari web pushes.
     /// `alert`, `badge`, `sound` and `content-available`, matched by name, are left out.
     static let knownApsKeys: Set<String> = [

@@ -1,4 +1,4 @@
-/// A payload or header habit APNs accepts but Apple's documentation calls wrong (spec section 9,
+/// A payload or header habit APNs accepts but Apple's documentation calls wrong (docs/apns-behaviour.md §9,
 /// lints). Recorded as `message` in `Verdict.lints`; with `ValidationOptions.lintsAsErrors` the
 /// first lint becomes a 400 with `rejectionReason`.
 public enum PayloadLint: Sendable, Hashable {
@@ -106,8 +106,8 @@ public enum PayloadLint: Sendable, Hashable {
         }
     }
 
-    /// The 400 reason when lints are errors (spec section 9 says "the closest Apple reason").
-    /// Decision: priority rules → `BadPriority` (spec); rules about what the push type says
+    /// The 400 reason when lints are errors (docs/apns-behaviour.md §9 says "the closest Apple reason").
+    /// Decision: priority rules → `BadPriority` (docs/apns-behaviour.md §9); rules about what the push type says
     /// versus what the payload holds → `InvalidPushType` (Apple: the push type "must accurately
     /// reflect the contents of your notification's payload"); malformed `aps` keys →
     /// `invalidPayloadReason`, the reason the gateway answers for a payload it cannot use

@@ -1,4 +1,4 @@
-/// Computes the lints for a request whose body parsed as a JSON object (spec section 9, lints;
+/// Computes the lints for a request whose body parsed as a JSON object (docs/apns-behaviour.md §9, lints;
 /// Apple's rules from *Generating a remote notification*, *Pushing background updates to your
 /// App* and *Communicating with APNs*).
 enum PayloadLints {

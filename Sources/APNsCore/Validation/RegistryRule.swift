@@ -1,4 +1,4 @@
-/// The device-registry outcome for a well-formed token (spec section 9 "Unknown device tokens",
+/// The device-registry outcome for a well-formed token (docs/apns-behaviour.md §9 "Unknown device tokens",
 /// "Token of the other environment", "Unregistered / expired devices").
 enum RegistryRule {
     /// A registry refusal: the reason and, for 410 answers, the `timestamp` in milliseconds

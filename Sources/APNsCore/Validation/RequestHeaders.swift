@@ -1,5 +1,5 @@
 /// The APNs request headers picked out of the header list in one pass, plus whether any header
-/// name arrived twice (spec section 1.2).
+/// name arrived twice (docs/apns-behaviour.md §1.2).
 ///
 /// Values are kept exactly as sent; `HeaderRules` judges them. Headers APNs does not list are
 /// ignored (Apple, *Communicating with APNs*), except that they count for `DuplicateHeaders`.
@@ -13,7 +13,7 @@ struct RequestHeaders {
     /// True when some header name occurs more than once, `cookie` excepted: HTTP/2 lets a client
     /// split cookies into several fields (RFC 9113 section 8.2.3), so that is not a repeat.
     /// Apple's `DuplicateHeaders` says only "one or more headers are repeated", so every other
-    /// name counts, `authorization` and non-APNs headers included (spec section 9 decision).
+    /// name counts, `authorization` and non-APNs headers included (docs/apns-behaviour.md §9 decision).
     var hasDuplicates = false
 
     init(_ fields: [HeaderField]) {

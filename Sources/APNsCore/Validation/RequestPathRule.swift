@@ -1,4 +1,4 @@
-/// The `:method` and `:path` rules: the first checks APNs applies (spec sections 1.1, 3 and 9
+/// The `:method` and `:path` rules: the first checks APNs applies (docs/apns-behaviour.md §1.1, §3, §9
 /// "Order of checks").
 enum RequestPathRule {
     /// What `:path` holds.

@@ -1,7 +1,7 @@
 /// Validates one APNs push request: a pure function from the request to a `Verdict`.
 ///
 /// The verdict holds every field that could be parsed, even when the request is refused, and one
-/// reason: the first failing check in APNs's order (spec section 9 "Order of checks";
+/// reason: the first failing check in APNs's order (docs/apns-behaviour.md §9 "Order of checks";
 /// authentication is the caller's job, between the path and the headers):
 ///
 /// 1. `:method` not POST → 405 `MethodNotAllowed`; `:path` not `/3/device/<token>` → 404 `BadPath`,
@@ -23,7 +23,7 @@ public enum RequestValidator {
     /// - Parameters:
     ///   - request: the assembled request; header names lowercase, in arrival order.
     ///   - environment: the listener's environment, compared with the registered device's.
-    ///   - options: the spec section 9 knobs (token length, registry mode, lints as errors,
+    ///   - options: the docs/apns-behaviour.md §9 knobs (token length, registry mode, lints as errors,
     ///     reason for invalid JSON).
     ///   - nowMilliseconds: current time, ms since the Unix epoch; the 410 `timestamp` of an
     ///     expired device that has no `unregisteredAt`.

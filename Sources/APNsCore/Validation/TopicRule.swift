@@ -1,9 +1,9 @@
 /// The `apns-topic` rules: what a plausible topic looks like, and which push types a topic's
-/// suffix allows (spec sections 1.2, 1.3 and 9 "Push type incompatible with the topic suffix").
+/// suffix allows (docs/apns-behaviour.md §1.2, §1.3, §9 "Push type incompatible with the topic suffix").
 public enum TopicRule {
     /// Whether `topic` is a plausible topic; otherwise 400 `BadTopic`.
     ///
-    /// Decision (spec section 9; Apple does not publish the rule): 1 to 255 bytes of ASCII
+    /// Decision (docs/apns-behaviour.md §9; Apple does not publish the rule): 1 to 255 bytes of ASCII
     /// letters, digits, `.`, `-` and `_`, neither starting nor ending with `.` and with no `..`.
     /// That covers bundle IDs (Apple allows letters, digits, `-` and `.`; `_` is kept for
     /// legacy IDs), the push-type suffixes (`.push-type.liveactivity`...), pass type IDs

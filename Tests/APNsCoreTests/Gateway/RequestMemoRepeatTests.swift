@@ -212,7 +212,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     }
 
     /// The verdict depends on the listener's environment (a registered device of the other
-    /// environment is BadDeviceToken, cases C14): a memo passed on to another connection does
+    /// environment is BadDeviceToken, docs/field-cases.md C14): a memo passed on to another connection does
     /// not carry it over.
     func testEnvironmentIsPartOfTheVerdictRepeat() throws {
         let registry = DeviceRegistry(devices: [DeviceRegistration(token: ValidationFixture.token, environment: .sandbox)])

@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// One reason per request, in APNs's order (spec section 9 "Order of checks"), and every
+/// One reason per request, in APNs's order (docs/apns-behaviour.md §9 "Order of checks"), and every
 /// parsable field recorded even on refusal.
 final class CheckOrderTests: XCTestCase {
     typealias F = ValidationFixture

@@ -1,7 +1,7 @@
 @testable import APNsCore
 import XCTest
 
-/// Device-token format (spec section 9 "Device token format", section 3; C13 cases).
+/// Device-token format (docs/apns-behaviour.md §9 "Device token format", §3; docs/field-cases.md C13).
 final class DeviceTokenRuleTests: XCTestCase {
     typealias F = ValidationFixture
 

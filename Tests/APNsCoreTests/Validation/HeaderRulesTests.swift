@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// The APNs request headers (spec section 1.2) and `DuplicateHeaders`.
+/// The APNs request headers (docs/apns-behaviour.md §1.2) and `DuplicateHeaders`.
 final class HeaderRulesTests: XCTestCase {
     typealias F = ValidationFixture
 

@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// Lints (spec section 9 table) and `lintsAsErrors`.
+/// Lints (docs/apns-behaviour.md §9 table) and `lintsAsErrors`.
 final class PayloadLintTests: XCTestCase {
     typealias F = ValidationFixture
 

@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// Body rules: emptiness, size in bytes, JSON object (spec sections 1.1 and 9).
+/// Body rules: emptiness, size in bytes, JSON object (docs/apns-behaviour.md §1.1, §9).
 final class PayloadRuleTests: XCTestCase {
     typealias F = ValidationFixture
 

@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// Registry outcomes (spec section 9: unknown tokens, other environment, 410s).
+/// Registry outcomes (docs/apns-behaviour.md §9: unknown tokens, other environment, 410s).
 final class RegistryRuleTests: XCTestCase {
     typealias F = ValidationFixture
 

@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// `:method` and `:path` (spec sections 1.1 and 3).
+/// `:method` and `:path` (docs/apns-behaviour.md §1.1, §3).
 final class RequestPathRuleTests: XCTestCase {
     typealias F = ValidationFixture
 

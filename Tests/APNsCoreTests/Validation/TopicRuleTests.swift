@@ -1,7 +1,7 @@
 import APNsCore
 import XCTest
 
-/// `apns-topic` and the push-type/topic-suffix rules (spec sections 1.2, 1.3, 9; C11).
+/// `apns-topic` and the push-type/topic-suffix rules (docs/apns-behaviour.md §1.2, §1.3, §9; docs/field-cases.md C11).
 final class TopicRuleTests: XCTestCase {
     typealias F = ValidationFixture
 
