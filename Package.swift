@@ -22,31 +22,62 @@ let package = Package(
         .target(name: "HTTPFields"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
-        // line/column. Foundation only.
+        // line/column; and the project's one "did you mean" (`ClosestMatch`). Foundation only.
         .target(name: "JSONInput"),
-        // The APNs domain: no I/O; its one C library is yajl, to read push bodies.
+        // JSON values (`ControlJSON`, the configuration reader's `JSONValue`), ISO 8601 times,
+        // did-you-mean hints and the control API's error and answer types: the vocabulary that
+        // faults, recording, configuration and the control API share. Pure Swift.
+        .target(name: "JSONSupport", dependencies: ["HTTPFields", "JSONInput"]),
+        // The APNs domain: requests, validation, reasons, push types, environments, the device
+        // registry, credential identities, verdicts, generated IDs. No I/O; its one C library
+        // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
+        // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
+        .target(name: "Faults", dependencies: ["APNsCore", "JSONSupport", "JSONInput"]),
+        // Delivery records, the compact record store, filters and stats; connection events and
+        // their store (events name the fault actions they record, hence Faults).
+        .target(name: "Recording", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
+        // The per-push pipeline: `Gateway.handle` (validate, authorize, faults, record, answer),
+        // `RequestMemo`, response building.
+        .target(name: "Gateway", dependencies: ["APNsCore", "Faults", "Recording"]),
+        // The control API: routes, request bodies, answers (records, events, faults as JSON).
+        .target(name: "ControlAPI", dependencies: ["APNsCore", "Faults", "Recording", "JSONSupport", "JSONInput"]),
+        // The configuration file, the command line parser and its help, limits.
+        .target(name: "Configuration", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(name: "HTTP2Transport",
                 dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),
         // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
         .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
         // The gateway assembly and the embedding API.
-        .target(name: "MockAPNs", dependencies: ["APNsCore", "APNsAuth", "HTTP2Transport"]),
+        .target(name: "MockAPNs", dependencies: ["APNsCore", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
+                                                "Configuration", "APNsAuth", "HTTP2Transport"]),
         // The blocking HTTP/2 client behind `mock-apns send`.
-        .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL"]),
+        .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL", "JSONInput"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
         .executableTarget(name: "mock-apns",
-                          dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "HTTP2Client", "HTTP2Transport", "APNsTools"]),
-        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"]),
+                          dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "Configuration", "HTTP2Client", "HTTP2Transport",
+                                         "APNsTools"]),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
+        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
+        .testTarget(name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONSupport", "TestFixtures"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+        .testTarget(name: "ControlAPITests",
+                    dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+        .testTarget(name: "ConfigurationTests",
+                    dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Builders of records, events, fault rules and requests shared by the domain test targets.
+        .target(name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
+                path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
-        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TestSupport"]),
+        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "Configuration", "TestSupport"]),
     ]
 )

@@ -1,7 +1,11 @@
 import APNsAuth
 import APNsCore
+import Configuration
+import Faults
 import Foundation
+import Gateway
 import HTTP2Transport
+import Recording
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
 /// `PushRequest`, checks credentials (provider token or client certificate) with APNsAuth,

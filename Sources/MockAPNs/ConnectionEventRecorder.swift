@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import HTTP2Transport
+import Recording
 
 /// Stamps connection events with the time, listener and connection, stores them, and logs them
 /// at debug level. Shared by the request handler, the fault executor and the control API's

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import Gateway
 
 /// What MockAPNs keeps per connection, in `HTTP2Connection.context`; touched only on the
 /// connection's loop thread.

@@ -1,4 +1,5 @@
 import APNsCore
+import ControlAPI
 import HTTP2Transport
 
 /// Serves the JSON control API over HTTP/1.1 (libevent `evhttp`) on its own port, and drives

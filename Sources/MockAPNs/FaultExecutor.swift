@@ -1,5 +1,7 @@
 import APNsCore
+import Faults
 import HTTP2Transport
+import Recording
 
 /// Carries out a fault rule's action on the transport, on the connection's loop thread: the
 /// stream is answered, delayed, stalled or reset, or the connection gets GOAWAY, SETTINGS, a

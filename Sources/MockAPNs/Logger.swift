@@ -1,4 +1,5 @@
 import APNsCore
+import Configuration
 import Foundation
 
 /// Writes log lines to standard error at or above a level. Cheap when a level is off: callers

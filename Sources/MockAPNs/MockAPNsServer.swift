@@ -1,7 +1,12 @@
 import APNsAuth
 import APNsCore
+import Configuration
+import ControlAPI
+import Faults
 import Foundation
+import Gateway
 import HTTP2Transport
+import Recording
 import Synchronization
 
 /// A MockAPNs gateway: APNs listeners (HTTP/2 over TLS or cleartext), the delivery store, the

@@ -1,4 +1,5 @@
 import APNsCore
+import ControlAPI
 import Foundation
 import HTTP2Transport
 

@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import APNsTools
+import Configuration
 import Foundation
 import HTTP2Transport
 import MockAPNs

@@ -1,4 +1,5 @@
 import APNsCore
+import Configuration
 import Foundation
 import TestSupport
 import XCTest

@@ -40,6 +40,7 @@ public struct DeliveryRecord: Sendable {
     /// The fault rule that shaped the answer, and what it did; nil when none applied.
     public var fault: FaultRecord?
 
+    @inlinable
     public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
                 connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
                 apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,

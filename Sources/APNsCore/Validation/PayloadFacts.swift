@@ -2,10 +2,10 @@
 /// object: the JSON kinds of the `aps` keys Apple defines (docs/apns-behaviour.md §8), gathered in one walk
 /// of `JSONSerialization`'s result (`PayloadInspector`). Of duplicate keys the last one wins, as
 /// in `JSONSerialization`.
-struct PayloadFacts: Equatable {
+package struct PayloadFacts: Equatable {
     /// The JSON kind of a value, with booleans apart from numbers (Apple's `badge` and
     /// `content-available` are numbers; `true` is not one).
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case absent, string, number, boolean, dictionary, array, null
     }
 

@@ -9,9 +9,9 @@ import Foundation
 /// so checking a whole body means decoding every value, and telling a value's kind means
 /// catching a `typeMismatch` per wrong guess. On Linux the decoder's syntax errors also carry
 /// no detail for `payloadError`.
-enum PayloadInspector {
+package enum PayloadInspector {
     /// The result of parsing a body.
-    enum Outcome {
+    package enum Outcome {
         /// A JSON object; `{}` and `{"mdm":"…"}` (no `aps`) included.
         case object(PayloadFacts)
         /// Not JSON, or JSON that is not an object: the parser's message, or
@@ -24,14 +24,14 @@ enum PayloadInspector {
 
     /// Parses `body` (non-empty): with `PayloadScanner` where it and Foundation agree, else with
     /// `JSONSerialization` (`inspectWithFoundation`), which decides and words every refusal.
-    static func inspect(_ body: [UInt8]) -> Outcome {
+    package static func inspect(_ body: [UInt8]) -> Outcome {
         if let facts = body.withUnsafeBufferPointer(PayloadScanner.facts(of:)) { return .object(facts) }
         return inspectWithFoundation(body)
     }
 
     /// Parses `body` (non-empty) with `JSONSerialization`. The bytes are lent to Foundation
     /// without a copy: parsing ends inside the closure and the result owns its own strings.
-    static func inspectWithFoundation(_ body: [UInt8]) -> Outcome {
+    package static func inspectWithFoundation(_ body: [UInt8]) -> Outcome {
         let parsed: Any
         do {
             parsed = try body.withUnsafeBufferPointer { buffer -> Any in
@@ -83,7 +83,7 @@ enum PayloadInspector {
     /// array to `NSNumber` or `NSNull` tries bridging and costs microseconds (measured 2-6 µs per
     /// cast, against 13-40 ns for a metatype test). The casts remain as a fallback for other
     /// Foundation implementations, which may hand back NSString or NSDictionary subclasses.
-    static func kind(of value: Any) -> PayloadFacts.Kind {
+    package static func kind(of value: Any) -> PayloadFacts.Kind {
         let type = Swift.type(of: value)
         if type == String.self { return .string }
         if type == [String: Any].self { return .dictionary }

@@ -34,9 +34,9 @@ public enum RequestValidator {
     ///   - lookup: the device registry, called with the lowercase token, only for requests that
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
-    public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
-                                nowMilliseconds: Int64, defaultTopic: String? = nil, memo: RequestMemo? = nil,
-                                lookup: (String) -> DeviceRegistration?) -> Verdict {
+    package static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+                                 nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
+                                 lookup: (String) -> DeviceRegistration?) -> Verdict {
         // The verdict's fields, gathered here and put together once at the end: its text
         // fields share a box, and each write through it is a uniqueness and an exclusivity check.
         var deviceToken: String?, apnsID: String?, pushTypeSent: String?
@@ -151,5 +151,14 @@ public enum RequestValidator {
         return Verdict(reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
                        pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
                        collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
+    }
+
+    /// Validates `request` for a listener of `environment`, checking everything (no memo of the
+    /// connection's previous request); the parameters are those of the overload above.
+    public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+                                nowMilliseconds: Int64, defaultTopic: String? = nil,
+                                lookup: (String) -> DeviceRegistration?) -> Verdict {
+        validate(request, environment: environment, options: options, nowMilliseconds: nowMilliseconds,
+                 defaultTopic: defaultTopic, memo: nil, lookup: lookup)
     }
 }

@@ -1,3 +1,4 @@
+import JSONInput
 /// Turns the arguments after `mock-apns send` into `SendOptions`. Pure: reads no files (the
 /// command checks them when it runs).
 public enum SendArgumentParser {
@@ -177,26 +178,11 @@ public enum SendArgumentParser {
         return HTTP2Header(name, value)
     }
 
-    /// The known option nearest to `name` by edit distance, when close enough to be a typo.
+    /// The known option nearest to `name` by edit distance, when close enough to be a typo
+    /// (up to two edits, or one per three characters for long names).
     private static func closest(to name: String) -> String? {
         let candidates = scanner.options.map(\.name) + ["--help"]
-        let scored = candidates.map { ($0, editDistance(Array(name), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
-        return best.0
-    }
-
-    /// Levenshtein distance.
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        return ClosestMatch.find(name, among: candidates, maxDistance: max(2, name.count / 3))
     }
 }
 

@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// One reason per request, in APNs's order (docs/apns-behaviour.md §9 "Order of checks"), and every

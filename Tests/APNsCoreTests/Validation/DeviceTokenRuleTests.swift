@@ -1,4 +1,5 @@
 @testable import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// Device-token format (docs/apns-behaviour.md §9 "Device token format", §3; docs/field-cases.md C13).

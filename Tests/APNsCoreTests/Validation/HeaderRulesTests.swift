@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// The APNs request headers (docs/apns-behaviour.md §1.2) and `DuplicateHeaders`.

@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// Lints (docs/apns-behaviour.md §9 table) and `lintsAsErrors`.

@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// Body rules: emptiness, size in bytes, JSON object (docs/apns-behaviour.md §1.1, §9).

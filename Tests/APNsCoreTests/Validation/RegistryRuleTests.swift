@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// Registry outcomes (docs/apns-behaviour.md §9: unknown tokens, other environment, 410s).

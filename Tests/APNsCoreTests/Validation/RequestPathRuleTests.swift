@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// `:method` and `:path` (docs/apns-behaviour.md §1.1, §3).

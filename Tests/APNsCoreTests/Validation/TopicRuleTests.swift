@@ -1,4 +1,5 @@
 import APNsCore
+@testable import TestFixtures
 import XCTest
 
 /// `apns-topic` and the push-type/topic-suffix rules (docs/apns-behaviour.md §1.2, §1.3, §9; docs/field-cases.md C11).

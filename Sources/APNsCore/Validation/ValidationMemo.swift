@@ -1,0 +1,14 @@
+/// What `RequestValidator` reuses from the connection's previous request: the checked,
+/// lowercased form of a repeated device token and the outcome of a repeated body. Its one
+/// conformance is `RequestMemo` (target Gateway), which also keeps the previous push's record
+/// and so needs the record store: this protocol lets validation stay in APNsCore, below
+/// Recording. Each use is one call through the witness table on the validating path only (a
+/// push repeating the previous one as a whole skips validation); see `RequestMemo` for the
+/// instructions per push measured across the module boundary.
+package protocol ValidationMemo: AnyObject {
+    /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
+    func normalizedToken(_ text: Substring, options: ValidationOptions) -> String?
+    /// The outcome of `body`: the remembered one when `body` has the same bytes as the last
+    /// body seen, else `inspect(body)`, which is remembered.
+    func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome
+}

@@ -1,0 +1,277 @@
+import APNsCore
+import Faults
+import JSONInput
+import JSONSupport
+
+/// Turns `mock-apns` arguments into a command: `mock-apns [serve] [options]`, `--help`, `--version`.
+///
+/// Options override the configuration file's values (see `CommandLineHelp`). Parsing loads the
+/// `--config` file but leaves the TLS files, client CAs and key manifest to the server: their
+/// existence is checked at start.
+public enum CommandLineParser {
+    /// One option: its name and, when it takes a value, the placeholder shown in messages.
+    struct Option {
+        let name: String
+        let value: String?
+    }
+
+    /// Every option, in the order of the help text.
+    static let options: [Option] = [
+        Option(name: "--config", value: "FILE"),
+        Option(name: "--listen", value: "HOST:PORT"),
+        Option(name: "--environment", value: "ENV"),
+        Option(name: "--plaintext", value: nil),
+        Option(name: "--tls-cert", value: "FILE"),
+        Option(name: "--tls-key", value: "FILE"),
+        Option(name: "--auth", value: "MODE"),
+        Option(name: "--client-ca", value: "FILE"),
+        Option(name: "--keys", value: "FILE"),
+        Option(name: "--clock-offset", value: "SECONDS"),
+        Option(name: "--control", value: "HOST:PORT|off"),
+        Option(name: "--max-records", value: "N"),
+        Option(name: "--max-events", value: "N"),
+        Option(name: "--registry", value: "open|closed"),
+        Option(name: "--token-length", value: "N"),
+        Option(name: "--max-concurrent-streams", value: "N"),
+        Option(name: "--stream-profile", value: "PROFILE"),
+        Option(name: "--workers", value: "N"),
+        Option(name: "--drain-timeout", value: "SECONDS"),
+        Option(name: "--idle-timeout", value: "SECONDS"),
+        Option(name: "--idle-action", value: "reset|goaway"),
+        Option(name: "--fault-scenario", value: "NAME"),
+        Option(name: "--log-level", value: "LEVEL"),
+        Option(name: "--help", value: nil),
+        Option(name: "-h", value: nil),
+        Option(name: "--version", value: nil),
+    ]
+
+    /// Subcommands, for suggestions. `serve` is the default; `send` and `jwt` are dispatched by
+    /// the executable before this parser runs (APNsTools).
+    static let commands = ["serve", "send", "jwt", "help", "version"]
+
+    /// Parses the arguments after the program name (`args` excludes argv[0]).
+    ///
+    /// `--help`/`-h` anywhere wins, then `--version`. Otherwise the result is `.serve` with the
+    /// default configuration, or the `--config` file's, overridden by the flags and validated.
+    public static func parse(_ args: [String]) throws(CommandLineError) -> CommandLineCommand {
+        if args.contains("--help") || args.contains("-h") || args.first == "help" {
+            return .help(CommandLineHelp.text)
+        }
+        if args.contains("--version") || args.first == "version" {
+            return .version("mock-apns \(MockAPNsVersion.string)")
+        }
+        var rest = args[...]
+        if let first = rest.first, !first.hasPrefix("-") {
+            guard first == "serve" else {
+                let suggestion = ClosestMatch.hint(first, among: commands, quote: { "'\($0)'" })
+                throw CommandLineError(message: "unknown command '\(first)'\(suggestion); commands: \(commands.joined(separator: ", "))")
+            }
+            rest = rest.dropFirst()
+        }
+        let values = try collect(rest)
+        return .serve(try configuration(from: values))
+    }
+
+    /// The raw value of each option given (`""` for flags), checking names, values and repeats.
+    private static func collect(_ args: ArraySlice<String>) throws(CommandLineError) -> [String: String] {
+        var values: [String: String] = [:]
+        var index = args.startIndex
+        while index < args.endIndex {
+            let argument = args[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument != "-" else {
+                throw CommandLineError(message: "unexpected argument '\(argument)'; options start with --")
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                let suggestion = ClosestMatch.hint(name, among: options.map(\.name), quote: { "'\($0)'" })
+                throw CommandLineError(message: "unknown option '\(name)'\(suggestion)")
+            }
+            guard values[name] == nil else {
+                throw CommandLineError(message: "option \(name) given more than once")
+            }
+            guard let placeholder = option.value else {
+                if inlineValue != nil { throw CommandLineError(message: "option \(name) takes no value") }
+                values[name] = ""
+                continue
+            }
+            if let inlineValue {
+                guard !inlineValue.isEmpty else { throw CommandLineError(message: "option \(name) needs a value (\(placeholder))") }
+                values[name] = inlineValue
+            } else {
+                // A following `--option` means the value was forgotten, not that it is the value. A
+                // single dash starts a value, e.g. the negative number in `--clock-offset -4000`.
+                guard index < args.endIndex, !args[index].hasPrefix("--"), !args[index].isEmpty else {
+                    throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
+                }
+                values[name] = args[index]
+                index += 1
+            }
+        }
+        return values
+    }
+
+    /// The configuration file (or defaults) with the options applied, validated.
+    private static func configuration(from values: [String: String]) throws(CommandLineError) -> Configuration {
+        var configuration = Configuration()
+        if let path = values["--config"] {
+            do {
+                configuration = try ConfigurationFile.load(path: path)
+            } catch {
+                throw CommandLineError(message: error.description, suggestsHelp: false)
+            }
+        }
+
+        // The first listener: address, environment and transport.
+        if let text = values["--listen"] {
+            let address = try address(text, option: "--listen")
+            (configuration.listeners[0].host, configuration.listeners[0].port) = (address.host, address.port)
+        }
+        if let text = values["--environment"] {
+            configuration.listeners[0].environment = try choice(text, APNsEnvironment.self, option: "--environment")
+        }
+        let certificate = values["--tls-cert"]
+        let key = values["--tls-key"]
+        switch (certificate, key) {
+        case (nil, nil): break
+        case (_?, nil): throw CommandLineError(message: "--tls-cert needs --tls-key (give both or neither)")
+        case (nil, _?): throw CommandLineError(message: "--tls-key needs --tls-cert (give both or neither)")
+        case (let certificate?, let key?):
+            guard values["--plaintext"] == nil else {
+                throw CommandLineError(message: "--plaintext cannot be combined with --tls-cert and --tls-key")
+            }
+            configuration.listeners[0].tlsCertificatePath = certificate
+            configuration.listeners[0].tlsKeyPath = key
+            configuration.listeners[0].plaintext = false
+        }
+        if let clientCA = values["--client-ca"] {
+            guard values["--plaintext"] == nil else {
+                throw CommandLineError(message: "--plaintext cannot be combined with --client-ca")
+            }
+            configuration.listeners[0].clientCAPaths = [clientCA]
+        }
+        if values["--plaintext"] != nil {
+            // Overrides a certificate and client CAs the file gave this listener.
+            configuration.listeners[0].plaintext = true
+            configuration.listeners[0].tlsCertificatePath = nil
+            configuration.listeners[0].tlsKeyPath = nil
+            configuration.listeners[0].clientCAPaths = []
+        }
+        if let text = values["--auth"] {
+            configuration.listeners[0].auth = try choice(text, AuthModeSetting.self, option: "--auth")
+        }
+        if let path = values["--keys"] {
+            configuration.keysManifestPath = path
+        }
+        if let text = values["--clock-offset"] {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw CommandLineError(message: "--clock-offset: expected \(ConfigurationLimits.clockOffsetExpectation), got '\(text)'")
+            }
+            configuration.clockOffsetSeconds = seconds
+        }
+
+        if let text = values["--control"] {
+            if text == "off" {
+                configuration.control = nil
+            } else {
+                let address = try address(text, option: "--control", alternative: " or off")
+                configuration.control = ControlConfiguration(host: address.host, port: address.port)
+            }
+        }
+        if let text = values["--max-records"] {
+            configuration.maxRecords = try integer(text, in: ConfigurationLimits.maxRecords, option: "--max-records")
+        }
+        if let text = values["--max-events"] {
+            configuration.maxEvents = try integer(text, in: ConfigurationLimits.maxEvents, option: "--max-events")
+        }
+        if let text = values["--registry"] {
+            configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")
+        }
+        if let text = values["--token-length"] {
+            let maxTokenLength = configuration.validation.maxTokenLength
+            let length = try integer(text, in: 2...max(2, maxTokenLength), option: "--token-length",
+                                     expected: ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength))
+            guard length % 2 == 0 else {
+                throw CommandLineError(message: "--token-length: expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got '\(text)'")
+            }
+            configuration.validation.tokenLength = length
+        }
+        if let text = values["--max-concurrent-streams"] {
+            configuration.maxConcurrentStreams = try integer(text, in: ConfigurationLimits.maxConcurrentStreams,
+                                                             option: "--max-concurrent-streams")
+        }
+        if let text = values["--stream-profile"] {
+            configuration.streamProfile = try choice(text, StreamProfile.self, option: "--stream-profile")
+        }
+        if let text = values["--workers"] {
+            configuration.workers = try integer(text, in: ConfigurationLimits.workers, option: "--workers")
+        }
+        if let text = values["--drain-timeout"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw CommandLineError(message: "--drain-timeout: expected \(ConfigurationLimits.drainTimeoutExpectation), got '\(text)'")
+            }
+            configuration.drainTimeoutSeconds = seconds
+        }
+        if let text = values["--idle-timeout"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= ConfigurationLimits.maxIdleTimeout else {
+                throw CommandLineError(message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutExpectation), got '\(text)'")
+            }
+            configuration.idleTimeoutSeconds = seconds
+        }
+        if let text = values["--idle-action"] {
+            configuration.idleAction = try choice(text, IdleAction.self, option: "--idle-action")
+        }
+        if let text = values["--log-level"] {
+            configuration.logLevel = try choice(text, LogLevel.self, option: "--log-level")
+        }
+        if let text = values["--fault-scenario"] {
+            // After the file's rules, so those are tried first.
+            let scenario = try choice(text, FaultScenario.self, option: "--fault-scenario")
+            do {
+                configuration.faults += try FaultScenario.rules(named: scenario.rawValue)  // windows start now
+            } catch {
+                throw CommandLineError(message: "--fault-scenario: \(text) needs parameters (\(error)); "
+                    + "give it under \"scenarios\" in the configuration file")
+            }
+        }
+
+        // Flags can clash with the file or the defaults, e.g. --listen on the control port.
+        do {
+            try configuration.validate()
+        } catch {
+            throw CommandLineError(message: error.description, suggestsHelp: false)
+        }
+        return configuration
+    }
+
+    // MARK: Values
+
+    private static func address(_ text: String, option: String, alternative: String = "") throws(CommandLineError) -> HostPort {
+        do {
+            return try HostPort.parse(text)
+        } catch {
+            throw CommandLineError(message: "\(option): expected \(HostPort.syntax)\(alternative), got '\(text)': \(error.hint)")
+        }
+    }
+
+    private static func integer(_ text: String, in range: ClosedRange<Int>, option: String,
+                                expected: String? = nil) throws(CommandLineError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw CommandLineError(message: "\(option): expected \(expected ?? ConfigurationLimits.expectation(range)), got '\(text)'")
+        }
+        return value
+    }
+
+    private static func choice<Choice>(_ text: String, _ type: Choice.Type, option: String) throws(CommandLineError) -> Choice
+    where Choice: RawRepresentable & CaseIterable, Choice.RawValue == String {
+        if let value = Choice(rawValue: text) { return value }
+        let names = Choice.allCases.map(\.rawValue)
+        let suggestion = ClosestMatch.hint(text, among: names, quote: { "'\($0)'" })
+        throw CommandLineError(message: "\(option): expected one of \(names.joined(separator: ", ")), got '\(text)'\(suggestion)")
+    }
+}

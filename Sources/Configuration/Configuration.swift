@@ -1,0 +1,91 @@
+import APNsCore
+import Faults
+
+/// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs,
+/// known devices, provider-authentication settings and fault rules. `Configuration()` is the default setup;
+/// `ConfigurationFile` reads one from JSON and `CommandLineParser` from arguments. Call
+/// `validate()` before using a hand-built one.
+public struct Configuration: Sendable, Equatable {
+    /// The APNs listeners, at least one. Default: one listener named `default` on
+    /// `127.0.0.1:2197`, sandbox, TLS with an ephemeral self-signed certificate.
+    public var listeners: [ListenerConfiguration]
+    /// The HTTP/1.1 control API address; `nil` runs no control server. Default `127.0.0.1:8197`.
+    public var control: ControlConfiguration?
+    /// How many delivery records the store keeps before dropping the oldest; at least 1.
+    /// Default 100,000.
+    public var maxRecords: Int
+    /// How many connection events (GOAWAY, close, reset, SETTINGS, stalls, listener conditions,
+    /// opened and closed) are kept before dropping the oldest; at least 1. Default 10,000.
+    public var maxEvents: Int
+    /// Request validation knobs where Apple is silent (token length, lints, registry mode).
+    /// Default `ValidationOptions()`.
+    public var validation: ValidationOptions
+    /// Devices known at start (tokens lowercase hex, unique). Default none.
+    public var devices: [DeviceRegistration]
+    /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
+    /// (the value APNs announces today, docs/apns-behaviour.md §6).
+    public var maxConcurrentStreams: Int
+    /// Whether the stream limit is fixed or follows APNs's observed rise and fall. Default `.fixed`.
+    public var streamProfile: StreamProfile
+    /// Event-loop threads, 0 to 1024; 0 means one per usable CPU core (`UsableCores`) but one, at least one (a core is
+    /// left for the sender under test). Default 0.
+    public var workers: Int
+    /// Log verbosity. Default `.info`.
+    public var logLevel: LogLevel
+    /// On a graceful stop, the longest wait for in-flight streams to be answered, in seconds,
+    /// at least 0. Default 5.
+    public var drainTimeoutSeconds: Double
+    /// A JSON manifest of the provider-token signing keys (key ID, team ID, key file, scope,
+    /// environments; see `fixtures/auth/keys.json`), loaded by the server at start. `nil`: no
+    /// keys are configured. Default `nil`.
+    public var keysManifestPath: String?
+    /// Seconds added to the server's clock for provider-token time checks (expiry and tokens
+    /// from the future), so a test can age a token without waiting; may be negative, must be
+    /// finite. Default 0.
+    public var clockOffsetSeconds: Double
+    /// The fault rules in force from the start, in evaluation order: the file's `faults`, then
+    /// the rules of its `scenarios` in their order, then those of `--fault-scenario`. Scenario
+    /// windows and durations are counted from when the configuration was read. Rules without
+    /// an `id` get one when added to the engine. Default none.
+    public var faults: [FaultRule]
+    /// Seconds without a completed request after which a connection is ended with
+    /// `idleAction`; nil keeps idle connections open for good. Default nil.
+    public var idleTimeoutSeconds: Double?
+    /// How an idle connection ends. Default `.reset` (observed APNs behaviour).
+    public var idleAction: IdleAction
+
+    /// Creates a configuration; every parameter defaults as documented on its property.
+    public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
+                control: ControlConfiguration? = ControlConfiguration(),
+                maxRecords: Int = 100_000,
+                maxEvents: Int = 10_000,
+                validation: ValidationOptions = ValidationOptions(),
+                devices: [DeviceRegistration] = [],
+                maxConcurrentStreams: Int = 1000,
+                streamProfile: StreamProfile = .fixed,
+                workers: Int = 0,
+                logLevel: LogLevel = .info,
+                drainTimeoutSeconds: Double = 5,
+                keysManifestPath: String? = nil,
+                clockOffsetSeconds: Double = 0,
+                faults: [FaultRule] = [],
+                idleTimeoutSeconds: Double? = nil,
+                idleAction: IdleAction = .reset) {
+        self.listeners = listeners
+        self.control = control
+        self.maxRecords = maxRecords
+        self.maxEvents = maxEvents
+        self.validation = validation
+        self.devices = devices
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.streamProfile = streamProfile
+        self.workers = workers
+        self.logLevel = logLevel
+        self.drainTimeoutSeconds = drainTimeoutSeconds
+        self.keysManifestPath = keysManifestPath
+        self.clockOffsetSeconds = clockOffsetSeconds
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.idleAction = idleAction
+        self.faults = faults
+    }
+}

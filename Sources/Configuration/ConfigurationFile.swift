@@ -1,0 +1,292 @@
+import APNsCore
+import Faults
+import Foundation
+import JSONInput
+import JSONSupport
+
+/// Reads a `Configuration` from a JSON document.
+///
+/// The document is one JSON object, read as JSON5 (`JSONValue.decode(_:)`): `//` and `/* */`
+/// comments and trailing commas are allowed so a file can explain itself (see
+/// `fixtures/mock-apns.example.json`). Every key is optional and defaults as in
+/// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
+/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
+/// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`.
+///
+/// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
+/// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
+/// each scenario's rules in order, so an explicit rule is tried before any scenario's.
+public enum ConfigurationFile {
+    static let topLevelKeys = ["listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
+                               "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
+                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
+                               "idleTimeoutSeconds", "idleAction"]
+    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
+                               "conditions"]
+    static let tlsKeys = ["certificate", "key"]
+    static let controlKeys = ["host", "port"]
+    static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
+    static let conditionsKeys = ListenerConditionsUpdate.fields
+    static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
+
+    /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
+    /// key manifest) are kept as written; `load(path:)` resolves relative ones. Scenario windows
+    /// start now.
+    public static func parse(_ bytes: [UInt8]) throws(ConfigurationError) -> Configuration {
+        try parse(bytes, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// `parse(_:)` with scenario durations and windows counted from `nowMilliseconds`
+    /// (milliseconds since the Unix epoch).
+    static func parse(_ bytes: [UInt8], nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
+        let document = try JSONValue.decode(bytes)
+        guard case .object = document else {
+            throw ConfigurationError(field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
+        }
+        let root = try JSONObjectReader(document, path: "", keys: topLevelKeys)
+        var configuration = Configuration()
+
+        if let listeners = root["listeners"] {
+            guard case .array(let elements) = listeners else {
+                throw ConfigurationError(field: "listeners", message: "expected an array of listener objects, got \(listeners.rendered)")
+            }
+            configuration.listeners = []
+            for (index, element) in elements.enumerated() {
+                configuration.listeners.append(try listener(element, path: "listeners[\(index)]"))
+            }
+        }
+        if let control = root["control"] {
+            configuration.control = try self.control(control, path: "control")
+        }
+        configuration.maxRecords = try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
+        configuration.maxEvents = try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
+        configuration.validation = try validationOptions(root)
+        if let devices = root["devices"] {
+            guard case .array(let elements) = devices else {
+                throw ConfigurationError(field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
+            }
+            for (index, element) in elements.enumerated() {
+                configuration.devices.append(try device(element, path: "devices[\(index)]"))
+            }
+        }
+        if let http2 = root["http2"] {
+            let reader = try JSONObjectReader(http2, path: "http2", keys: http2Keys)
+            configuration.maxConcurrentStreams = try reader.integer("maxConcurrentStreams", in: ConfigurationLimits.maxConcurrentStreams)
+                ?? configuration.maxConcurrentStreams
+            configuration.streamProfile = try reader.choice("streamProfile", StreamProfile.self) ?? configuration.streamProfile
+        }
+        configuration.workers = try root.integer("workers", in: ConfigurationLimits.workers) ?? configuration.workers
+        configuration.logLevel = try root.choice("logLevel", LogLevel.self) ?? configuration.logLevel
+        if let drain = root["drainTimeoutSeconds"] {
+            guard case .number(let text) = drain, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw ConfigurationError(field: "drainTimeoutSeconds",
+                                         message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drain.rendered)")
+            }
+            configuration.drainTimeoutSeconds = seconds
+        }
+        if let idle = root["idleTimeoutSeconds"], idle != .null {
+            guard case .number(let text) = idle, let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw ConfigurationError(field: "idleTimeoutSeconds",
+                                         message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
+            }
+            configuration.idleTimeoutSeconds = seconds
+        }
+        configuration.idleAction = try root.choice("idleAction", IdleAction.self) ?? configuration.idleAction
+        if let keys = root["keys"], keys != .null {
+            configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
+        }
+        if let offset = root["clockOffsetSeconds"] {
+            guard case .number(let text) = offset, let seconds = Double(text), seconds.isFinite else {
+                throw ConfigurationError(field: "clockOffsetSeconds",
+                                         message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
+            }
+            configuration.clockOffsetSeconds = seconds
+        }
+        // Explicit rules before the scenarios' (see the type's comment).
+        if let faults = root["faults"] {
+            configuration.faults = try faultRules(faults)
+        }
+        if let scenarios = root["scenarios"] {
+            configuration.faults += try scenarioRules(scenarios, nowMilliseconds: nowMilliseconds)
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Reads, parses and validates the file at `path`. Relative paths (TLS certificate and key,
+    /// client CAs, key manifest) are resolved against the file's directory, so a configuration
+    /// can travel with its certificates and keys. Errors carry `path` in `ConfigurationError.file`.
+    public static func load(path: String) throws(ConfigurationError) -> Configuration {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(field: "", message: "no such file", file: path)
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigurationError(field: "", message: "is a directory, not a configuration file", file: path)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(field: "", message: "cannot be read (check its permissions)", file: path)
+        }
+        var configuration: Configuration
+        do {
+            configuration = try parse(Array(data))
+        } catch {
+            var located = error
+            located.file = path
+            throw located
+        }
+        // A file named without a directory sits in the working directory, where relative paths already point.
+        let directory = (path as NSString).deletingLastPathComponent
+        func resolve(_ file: String) -> String {
+            directory.isEmpty || file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
+        }
+        for index in configuration.listeners.indices {
+            configuration.listeners[index].tlsCertificatePath = configuration.listeners[index].tlsCertificatePath.map(resolve)
+            configuration.listeners[index].tlsKeyPath = configuration.listeners[index].tlsKeyPath.map(resolve)
+            configuration.listeners[index].clientCAPaths = configuration.listeners[index].clientCAPaths.map(resolve)
+        }
+        configuration.keysManifestPath = configuration.keysManifestPath.map(resolve)
+        return configuration
+    }
+
+    // MARK: Sections
+
+    private static func listener(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConfiguration {
+        let reader = try JSONObjectReader(value, path: path, keys: listenerKeys)
+        var listener = ListenerConfiguration()
+        listener.environment = try reader.choice("environment", APNsEnvironment.self) ?? listener.environment
+        // Unnamed listeners take their environment's name: "sandbox" and "production" read well in records.
+        listener.name = try reader.text("name") ?? listener.environment.rawValue
+        if let listen = reader["listen"] {
+            guard reader["host"] == nil, reader["port"] == nil else {
+                throw ConfigurationError(field: reader.field("listen"),
+                                         message: "give either \"listen\" or \"host\" and \"port\", not both")
+            }
+            let address = try listen.address(at: reader.field("listen"))
+            (listener.host, listener.port) = (address.host, address.port)
+        } else {
+            listener.host = try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? listener.host
+            listener.port = try reader.integer("port", in: ConfigurationLimits.port) ?? listener.port
+        }
+        listener.plaintext = try reader.boolean("plaintext") ?? listener.plaintext
+        if let tls = reader["tls"], tls != .null {
+            let tlsReader = try JSONObjectReader(tls, path: reader.field("tls"), keys: tlsKeys)
+            listener.tlsCertificatePath = try tlsReader.text("certificate", expected: "a file path")
+            listener.tlsKeyPath = try tlsReader.text("key", expected: "a file path")
+        }
+        listener.alpn = try reader.choice("alpn", ALPNPolicy.self) ?? listener.alpn
+        listener.auth = try reader.choice("auth", AuthModeSetting.self) ?? listener.auth
+        if let clientCAs = reader["clientCAs"] {
+            // Whether a plaintext listener has any is checked by validate().
+            guard case .array(let elements) = clientCAs else {
+                throw ConfigurationError(field: reader.field("clientCAs"),
+                                         message: "expected an array of PEM file paths, got \(clientCAs.rendered)")
+            }
+            listener.clientCAPaths = []
+            for (index, element) in elements.enumerated() {
+                listener.clientCAPaths.append(try element.text(at: "\(reader.field("clientCAs"))[\(index)]", expected: "a file path"))
+            }
+        }
+        if let conditions = reader["conditions"], conditions != .null {
+            listener.conditions = try listenerConditions(conditions, path: reader.field("conditions"))
+        }
+        return listener
+    }
+
+    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
+    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConditionsUpdate {
+        let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
+        let delayRange = ListenerConditionsUpdate.handshakeDelayRange, refuseRange = ListenerConditionsUpdate.refuseRange
+        return ListenerConditionsUpdate(
+            handshakeDelayMs: try reader.integer("handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)).map(Int64.init),
+            silent: try reader.boolean("silent"),
+            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(Int64.init))
+    }
+
+    /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
+    private static func control(_ value: JSONValue, path: String) throws(ConfigurationError) -> ControlConfiguration? {
+        switch value {
+        case .null, .string("off"):
+            return nil
+        case .string:
+            let address = try value.address(at: path)
+            return ControlConfiguration(host: address.host, port: address.port)
+        case .object:
+            let reader = try JSONObjectReader(value, path: path, keys: controlKeys)
+            var control = ControlConfiguration()
+            control.host = try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
+            control.port = try reader.integer("port", in: ConfigurationLimits.port) ?? control.port
+            return control
+        default:
+            throw ConfigurationError(field: path,
+                                     message: "expected {\"host\", \"port\"}, \"\(HostPort.syntax)\", \"off\" or null, got \(value.rendered)")
+        }
+    }
+
+    private static func validationOptions(_ root: JSONObjectReader) throws(ConfigurationError) -> ValidationOptions {
+        var options = ValidationOptions()
+        options.registry = try root.choice("registry", RegistryMode.self) ?? options.registry
+        options.maxTokenLength = try root.integer("maxTokenLength", in: ConfigurationLimits.maxTokenLength) ?? options.maxTokenLength
+        if let tokenLength = root["tokenLength"], tokenLength != .null {
+            // The range and evenness against maxTokenLength are checked by validate().
+            options.tokenLength = try tokenLength.integer(
+                at: "tokenLength", in: 2...options.maxTokenLength,
+                expected: ConfigurationLimits.tokenLengthExpectation(maxTokenLength: options.maxTokenLength))
+        }
+        options.lintsAsErrors = try root.boolean("lintsAsErrors") ?? options.lintsAsErrors
+        if let reason = root["invalidPayloadReason"] {
+            let candidates = Reason.allCases.filter { $0.status == 400 }.map(\.rawValue)
+            guard case .string(let name) = reason, let parsed = Reason(rawValue: name) else {
+                var message = "expected a reason with status 400 (\(candidates.joined(separator: ", "))), got \(reason.rendered)"
+                if case .string(let name) = reason, let near = ClosestMatch.find(name, among: candidates) {
+                    message += " (did you mean \(JSONValue.quoted(near))?)"
+                }
+                throw ConfigurationError(field: "invalidPayloadReason", message: message)
+            }
+            options.invalidPayloadReason = parsed  // its status is checked by validate()
+        }
+        return options
+    }
+
+    private static func device(_ value: JSONValue, path: String) throws(ConfigurationError) -> DeviceRegistration {
+        let reader = try JSONObjectReader(value, path: path, keys: deviceKeys)
+        guard let tokenValue = reader["token"] else {
+            throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
+        }
+        // Stored lowercase (docs/apns-behaviour.md §9); hex and length are checked by validate().
+        let token = try tokenValue.text(at: reader.field("token"), expected: "a hexadecimal string").lowercased()
+        var device = DeviceRegistration(token: token, environment: .sandbox)
+        if let topic = reader["topic"], topic != .null {
+            device.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
+        }
+        device.environment = try reader.choice("environment", APNsEnvironment.self) ?? device.environment
+        if let unregisteredAt = reader["unregisteredAt"], unregisteredAt != .null {
+            device.unregisteredAt = try timestamp(unregisteredAt, at: reader.field("unregisteredAt"))
+        }
+        device.expired = try reader.boolean("expired") ?? device.expired
+        return device
+    }
+
+    /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.
+    private static func timestamp(_ value: JSONValue, at field: String) throws(ConfigurationError) -> Int64 {
+        switch value {
+        case .number(let text):
+            if let milliseconds = JSONValue.wholeNumber(text), milliseconds >= 0 { return Int64(milliseconds) }
+        case .string(let text):
+            if let date = parseISO8601(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        default:
+            break
+        }
+        throw ConfigurationError(field: field, message: "expected \(ConfigurationLimits.timestampExpectation), got \(value.rendered)")
+    }
+
+    /// RFC 3339 date-time with an offset or `Z`, with or without fractional seconds.
+    static func parseISO8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

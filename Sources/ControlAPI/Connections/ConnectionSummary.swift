@@ -1,0 +1,93 @@
+import APNsCore
+
+/// One live APNs connection as the control API lists it (`GET /v1/connections`).
+public struct ConnectionSummary: Sendable, Equatable, Encodable {
+    /// Connection id (see `ConnectionInfo.id`).
+    public var id: UInt64
+    /// The peer as `host:port`.
+    public var peer: String
+    /// The listener's name and environment.
+    public var listener: String
+    public var environment: APNsEnvironment
+    /// `h2` when negotiated by ALPN, nil otherwise (prior knowledge or cleartext).
+    public var alpn: String?
+    /// True over TLS.
+    public var tls: Bool
+    /// The authenticated identity so far: `token` with key and team once a push was accepted,
+    /// `certificate` with the subject, or `none`.
+    public var auth: String
+    /// Streams open now.
+    public var openStreams: Int
+    /// The MAX_CONCURRENT_STREAMS this server announced last.
+    public var maxConcurrentStreams: UInt32
+    /// Requests completed on the connection.
+    public var requests: UInt64
+    /// Milliseconds since the connection was accepted.
+    public var ageMilliseconds: Int64
+
+    public init(id: UInt64, peer: String, listener: String, environment: APNsEnvironment, alpn: String?, tls: Bool,
+                auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64) {
+        self.id = id
+        self.peer = peer
+        self.listener = listener
+        self.environment = environment
+        self.alpn = alpn
+        self.tls = tls
+        self.auth = auth
+        self.openStreams = openStreams
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.requests = requests
+        self.ageMilliseconds = ageMilliseconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, peer, listener, environment, alpn, tls, auth, openStreams, maxConcurrentStreams, requests, ageMs
+    }
+
+    /// Every key present, `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(peer, forKey: .peer)
+        try container.encode(listener, forKey: .listener)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(alpn, forKey: .alpn)
+        try container.encode(tls, forKey: .tls)
+        try container.encode(auth, forKey: .auth)
+        try container.encode(openStreams, forKey: .openStreams)
+        try container.encode(maxConcurrentStreams, forKey: .maxConcurrentStreams)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(ageMilliseconds, forKey: .ageMs)
+    }
+}
+
+/// What the control API can do to one live connection now (`POST /v1/connections/{id}/...`).
+public enum ConnectionCommand: Sendable, Equatable {
+    /// GOAWAY with the error code (0 = NO_ERROR), last-stream-id = highest processed, debug data
+    /// `{"reason":...}` when a reason is given; the socket closes after `closeAfterMilliseconds`
+    /// (nil: stays open, new streams ignored).
+    case goaway(errorCode: UInt32, reason: String?, closeAfterMilliseconds: Int64?)
+    /// Close now with a TCP FIN.
+    case close
+    /// Close now with a TCP RST.
+    case reset
+}
+
+/// The live connections, as the transport knows them; implemented by the server assembly.
+public protocol ConnectionDirectory: Sendable {
+    /// A snapshot of every open connection, by id.
+    func connections() -> [ConnectionSummary]
+    /// Carries out `command` on connection `id`.
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome
+}
+
+/// What became of a `ConnectionCommand`.
+public enum ConnectionCommandOutcome: Sendable, Equatable {
+    /// Carried out.
+    case done
+    /// No open connection has that id.
+    case notFound
+    /// The connection cannot take the command now; the message says why (e.g. a GOAWAY to a
+    /// connection whose HTTP/2 session has not started).
+    case impossible(String)
+}

@@ -1,0 +1,96 @@
+import APNsCore
+import JSONSupport
+import Recording
+
+/// The `/v1/deliveries` endpoints and the long poll.
+extension ControlAPI {
+    func listDeliveries(_ query: [String: String]) throws(ControlError) -> ControlResponse {
+        let filter = try DeliveryFilter(query: query)
+        var limit: Int?
+        if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
+        let result = store.compactQuery(filter, limit: limit)
+        return Self.deliveriesResponse(DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
+                                       records: result.elements)
+    }
+
+    func clearDeliveries() -> ControlResponse {
+        let cleared = store.clear()
+        return ControlResponse(status: 200, json: [
+            "cleared": .int(Int64(cleared)), "lastSeq": .uint(store.lastSeq),
+        ])
+    }
+
+    func delivery(seqText: String) throws(ControlError) -> ControlResponse {
+        guard let seq = UInt64(seqText) else {
+            throw .badRequest("seq must be a positive integer, got '\(seqText)'")
+        }
+        guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
+        return ControlResponse(status: 200, encoding: record)
+    }
+
+    func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
+        let filter = try DeliveryFilter(query: query)
+        let (count, timeout) = try Self.waitBounds(query)
+        var wait = DeliveryWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
+        return .wait(.deliveries(wait))
+    }
+
+    /// Re-evaluates a pending wait. Returns the answer when at least `wait.count` records match,
+    /// or when `timedOut` (always an answer then); `nil` means keep waiting and call again.
+    ///
+    /// The answer is 200 `{"complete": Bool, "count": <wanted>, "matched": <found>, "deliveries":
+    /// [every matching record, oldest first], "evicted", "lastSeq"}`; `complete` is false when the
+    /// timeout came first. Cheap to call every few milliseconds: when the store's `generation`
+    /// has not changed it returns at once without the lock, and otherwise it counts only the
+    /// records appended since the last call.
+    public func waitResult(_ wait: inout DeliveryWait, timedOut: Bool) -> ControlResponse? {
+        let generation = store.generation
+        if !timedOut && generation == wait.seenGeneration { return nil }
+        wait.seenGeneration = generation
+        let progress = store.countMatching(wait.filter, clears: wait.seenClears, afterSeq: wait.scannedSeq)
+        wait.matched = (progress.restarted ? 0 : wait.matched) + progress.count
+        wait.scannedSeq = progress.lastSeq
+        wait.seenClears = progress.clears
+        guard wait.matched >= wait.count || timedOut else { return nil }
+        // The running count can include records evicted since: confirm with a full query.
+        let result = store.compactQuery(wait.filter)
+        let complete = result.elements.count >= wait.count
+        if !complete && !timedOut {
+            wait.seenClears = .max  // recount from scratch at the next change
+            wait.matched = 0
+            return nil
+        }
+        return Self.deliveriesResponse(WaitAnswer(complete: complete, count: wait.count, evicted: result.evicted,
+                                                  lastSeq: result.lastSeq, matched: result.elements.count),
+                                       records: result.elements)
+    }
+
+    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).
+    private static func deliveriesResponse(_ envelope: some Encodable,
+                                           records: [(seq: UInt64, record: CompactRecord)]) -> ControlResponse {
+        guard let body = DeliveryListJSON.body(envelope: envelope, records: records) else {
+            return ControlResponse(status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
+        }
+        return ControlResponse(status: 200, body: body)
+    }
+}
+
+/// The `GET /v1/deliveries` answer, without its records: `DeliveryListJSON` puts them into the
+/// empty `deliveries` array.
+private struct DeliveryPage: Encodable {
+    let deliveries: [DeliveryRecord] = []
+    let evicted: UInt64
+    let lastSeq: UInt64
+    let more: Bool
+}
+
+/// The `GET /v1/deliveries/wait` answer, without its records (as `DeliveryPage`).
+private struct WaitAnswer: Encodable {
+    let complete: Bool
+    let count: Int
+    let deliveries: [DeliveryRecord] = []
+    let evicted: UInt64
+    let lastSeq: UInt64
+    let matched: Int
+}

@@ -1,0 +1,108 @@
+import Faults
+import Foundation
+import JSONSupport
+
+/// The `/v1/faults` endpoints: list, add, inspect and remove the fault rules of `faults`
+/// (issue "Fault injection", section 2).
+extension ControlAPI {
+    /// `{"faults": [rule + "matched", "fired", "spent"...]}`, in evaluation order.
+    func listFaults() -> ControlResponse {
+        ControlResponse(status: 200, encoding: FaultList(faults: faults.rules()))
+    }
+
+    /// Body: one rule object, an array of rules (added all or none), or
+    /// `{"scenario": "<name>", "parameters": {...}}`. Answers 201 `{"faults": [...]}`: the rules
+    /// as stored, ids assigned. A bad body is a 400 naming the field (`[1].action.status`,
+    /// `parameters.durationMs`); an unknown scenario a 400 listing the scenarios.
+    func addFaults(body: [UInt8]) throws(ControlError) -> ControlResponse {
+        do {
+            let rules = try Self.faultRules(body: body, nowMilliseconds: nowMilliseconds)
+            return ControlResponse(status: 201, encoding: FaultList(faults: try faults.add(contentsOf: rules)))
+        } catch {
+            throw .badRequest(error.description)
+        }
+    }
+
+    /// `{"removed": N}`: every rule removed, every sick connection healed.
+    func clearFaults() -> ControlResponse {
+        // Counted before removing: only this (single) control thread adds rules, so none can
+        // slip in between.
+        let removed = faults.rules().count
+        faults.removeAll()
+        return ControlResponse(status: 200, json: ["removed": .int(Int64(removed))])
+    }
+
+    /// The rule `id` with its counters; 404 when there is none.
+    func fault(id: String) throws(ControlError) -> ControlResponse {
+        guard let status = faults.rules().first(where: { $0.rule.id == id }) else {
+            throw .notFound("no fault rule with id \(id)")
+        }
+        return ControlResponse(status: 200, encoding: status)
+    }
+
+    /// `{"deleted": id}`; 404 when there is no such rule.
+    func deleteFault(id: String) throws(ControlError) -> ControlResponse {
+        guard faults.remove(id: id) else { throw .notFound("no fault rule with id \(id)") }
+        return ControlResponse(status: 200, json: ["deleted": .string(id)])
+    }
+
+    /// What a `POST /v1/faults` body may be, for error messages.
+    static let faultBodyForms = #"a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}"#
+
+    /// The keys of the scenario form of a `POST /v1/faults` body.
+    static let scenarioBodyKeys = ["scenario", "parameters"]
+
+    /// The rules a `POST /v1/faults` body asks for, not yet added.
+    /// - Parameter nowMilliseconds: now, milliseconds since the Unix epoch: the start of a
+    ///   scenario's window or duration.
+    static func faultRules(body: [UInt8], nowMilliseconds: Int64) throws(FaultRuleError) -> [FaultRule] {
+        let parsed: ControlJSON
+        do {
+            parsed = try ControlJSON(decoding: body)
+        } catch DecodingError.dataCorrupted(let context) {
+            throw FaultRuleError(field: "", message: "the body is not valid JSON (\(context.debugDescription)); expected \(faultBodyForms)")
+        } catch {
+            throw FaultRuleError(field: "", message: "the body is not valid JSON; expected \(faultBodyForms)")
+        }
+        switch parsed {
+        case .array(let items):
+            guard !items.isEmpty else {
+                throw FaultRuleError(field: "", message: "the array holds no rules; give at least one")
+            }
+            return try FaultRule.decodeList(json: body)
+        case .object(let members) where members["scenario"] != nil:
+            return try scenarioRules(members, nowMilliseconds: nowMilliseconds)
+        case .object:
+            return [try FaultRule.decode(json: body)]
+        default:
+            throw FaultRuleError(field: "", message: "expected \(faultBodyForms), got \(FaultRuleError.render(parsed))")
+        }
+    }
+
+    /// The rules of `{"scenario": "<name>", "parameters": {...}}`.
+    private static func scenarioRules(_ members: [String: ControlJSON],
+                                      nowMilliseconds: Int64) throws(FaultRuleError) -> [FaultRule] {
+        if let unknown = members.keys.sorted().first(where: { !scenarioBodyKeys.contains($0) }) {
+            throw FaultRuleError(field: unknown, message: "unknown key; a scenario body takes only "
+                                 + scenarioBodyKeys.joined(separator: " and "))
+        }
+        guard case .string(let name)? = members["scenario"] else {
+            let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
+            throw FaultRuleError(field: "scenario",
+                                 message: "expected a scenario name (one of \(names)), got \(FaultRuleError.render(members["scenario"]))")
+        }
+        let parameters: [String: ControlJSON]
+        switch members["parameters"] {
+        case nil, .null?: parameters = [:]
+        case .object(let values)?: parameters = values
+        case let other?:
+            throw FaultRuleError(field: "parameters", message: "expected an object of parameters, got \(FaultRuleError.render(other))")
+        }
+        return try FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: nowMilliseconds)
+    }
+}
+
+/// The `GET` and `POST /v1/faults` answers: statuses with counters, or the rules just added.
+private struct FaultList<Item: Encodable>: Encodable {
+    let faults: [Item]
+}

@@ -1,0 +1,304 @@
+import APNsCore
+import Faults
+import Foundation
+import JSONSupport
+import Recording
+
+/// The HTTP/1.1 control API as a pure function: a `ControlRequest` in, a `ControlResult` out.
+/// No I/O: the HTTP adapter (libevent `evhttp`) parses the request, calls `handle`, writes the
+/// answer with `content-type: application/json`, and drives long polls with `waitResult`.
+///
+/// Endpoints (`routes` lists them with their query parameters; `docs/control-api.openapi.json`
+/// documents them and a test keeps the two in step):
+///
+/// | method | path | answer |
+/// |---|---|---|
+/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…],"workers"}` |
+/// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
+/// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
+/// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
+/// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
+/// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
+/// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
+/// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace |
+/// | GET, PUT | /v1/clock | `{"offsetSeconds","now"}`: the provider-token clock offset; PUT body `{"offsetSeconds": N}` |
+/// | GET, DELETE | /v1/faults | `{"faults":[rule + "matched","fired","spent"…]}` in evaluation order / `{"removed":N}` |
+/// | POST | /v1/faults | body: a rule, an array of rules, or `{"scenario","parameters"}` → 201 `{"faults":[the rules as stored]}` |
+/// | GET, DELETE | /v1/faults/{id} | the rule with its counters / `{"deleted":id}`; 404 when unknown |
+/// | GET | /v1/connections | `{"connections":[…]}`, the open APNs connections by id |
+/// | POST | /v1/connections/{id}/goaway, …/close, …/reset | `{"id","action"}`; goaway body `{"errorCode","reason","closeAfterMs"}`, all optional; 404 when not open |
+/// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
+/// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
+/// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
+///
+/// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
+/// path 404; wrong method 405 with an `allow` header; unknown or repeated query parameters,
+/// bad values and malformed bodies 400. No input makes it crash.
+public final class ControlAPI: Sendable {
+    /// The records served by the `/v1/deliveries` endpoints.
+    public let store: DeliveryStore
+    /// The connection events served by the `/v1/events` endpoints.
+    public let events: ConnectionEventStore
+    /// The devices served by the `/v1/devices` endpoints.
+    public let registry: DeviceRegistry
+    private let status: @Sendable () -> ControlStatus
+    /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
+    let credentialClock: ServerClock
+    /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
+    let listenerConditions: ListenerConditionsBoard?
+    /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
+    public let faults: FaultEngine
+    /// The live connections behind `/v1/connections`; nil lists none and finds none.
+    let connections: (any ConnectionDirectory)?
+    private let clock: @Sendable () -> Double
+
+    /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
+    public static let defaultWaitMilliseconds = 5_000
+    /// The largest accepted `timeoutMs`, in milliseconds (5 minutes).
+    public static let maxWaitMilliseconds = 300_000
+
+    /// Creates the API over `store` and `registry`.
+    /// - Parameters:
+    ///   - clock: the current time in seconds since the Unix epoch; used to stamp a device
+    ///     marked `expired` without `unregisteredAt`.
+    ///   - status: called on each `/v1/health` and `/v1/stats` request for the live server facts
+    ///     (connections open, listeners, version, uptime); it runs on the control thread.
+    ///   - credentialClock: the clock of provider-token checks, served by `/v1/clock`.
+    ///   - faults: the fault rules served by `/v1/faults`; `clock` also starts the windows of
+    ///     scenarios added there.
+    ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
+    ///     transport, as in tests) lists none and answers 404 to every command.
+    ///   - events: the connection events served by `/v1/events`.
+    public init(store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                credentialClock: ServerClock = ServerClock(),
+                faults: FaultEngine = FaultEngine(),
+                connections: (any ConnectionDirectory)? = nil,
+                listenerConditions: ListenerConditionsBoard? = nil,
+                status: @escaping @Sendable () -> ControlStatus) {
+        self.listenerConditions = listenerConditions
+        self.credentialClock = credentialClock
+        self.faults = faults
+        self.connections = connections
+        self.store = store
+        self.events = events
+        self.registry = registry
+        self.clock = clock
+        self.status = status
+    }
+
+    /// Every endpoint served, with the query parameters it accepts; the router dispatches from
+    /// this list, so it is the truth the OpenAPI document is tested against.
+    public static let routes: [ControlRoute] = {
+        let filters = DeliveryFilter.queryParameterNames
+        let eventFilters = ConnectionEventFilter.queryParameterNames
+        return [
+            ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
+            ControlRoute(method: "GET", path: "/v1/stats", queryParameters: [], endpoint: .stats),
+            ControlRoute(method: "GET", path: "/v1/deliveries", queryParameters: filters + ["limit"],
+                         endpoint: .listDeliveries),
+            ControlRoute(method: "DELETE", path: "/v1/deliveries", queryParameters: [],
+                         endpoint: .clearDeliveries),
+            ControlRoute(method: "GET", path: "/v1/deliveries/wait",
+                         queryParameters: filters + ["count", "timeoutMs"], endpoint: .waitDeliveries),
+            ControlRoute(method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
+                         endpoint: .getDelivery),
+            ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
+            ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
+            ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
+            ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
+            ControlRoute(method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
+                         endpoint: .deleteDevice),
+            ControlRoute(method: "GET", path: "/v1/listeners", queryParameters: [], endpoint: .listListeners),
+            ControlRoute(method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
+                         endpoint: .putListenerConditions),
+            ControlRoute(method: "GET", path: "/v1/clock", queryParameters: [], endpoint: .getClock),
+            ControlRoute(method: "PUT", path: "/v1/clock", queryParameters: [], endpoint: .putClock),
+            ControlRoute(method: "GET", path: "/v1/faults", queryParameters: [], endpoint: .listFaults),
+            ControlRoute(method: "POST", path: "/v1/faults", queryParameters: [], endpoint: .addFaults),
+            ControlRoute(method: "DELETE", path: "/v1/faults", queryParameters: [], endpoint: .clearFaults),
+            ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
+            ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
+            ControlRoute(method: "GET", path: "/v1/connections", queryParameters: [], endpoint: .listConnections),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
+                         endpoint: .goawayConnection),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/close", queryParameters: [],
+                         endpoint: .closeConnection),
+            ControlRoute(method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
+                         endpoint: .resetConnection),
+            ControlRoute(method: "GET", path: "/v1/events", queryParameters: eventFilters + ["limit"], endpoint: .listEvents),
+            ControlRoute(method: "DELETE", path: "/v1/events", queryParameters: [], endpoint: .clearEvents),
+            ControlRoute(method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
+                         endpoint: .waitEvents),
+        ]
+    }()
+
+    /// Serves `request`: an answer now, or `.wait` for a long poll that is not yet complete.
+    public func handle(_ request: ControlRequest) -> ControlResult {
+        do {
+            return try dispatch(request)
+        } catch {
+            return .response(error.response)
+        }
+    }
+
+    private func dispatch(_ request: ControlRequest) throws(ControlError) -> ControlResult {
+        let (route, pathValue) = try Self.resolve(method: request.method, path: request.path)
+        let query = try Self.queryDictionary(request.query, for: route)
+        switch route.endpoint {
+        case .health: return .response(health())
+        case .stats: return .response(statsResponse())
+        case .listDeliveries: return .response(try listDeliveries(query))
+        case .clearDeliveries: return .response(clearDeliveries())
+        case .waitDeliveries: return try startWait(query)
+        case .getDelivery: return .response(try delivery(seqText: pathValue))
+        case .listDevices: return .response(listDevices())
+        case .clearDevices: return .response(clearDevices())
+        case .getDevice: return .response(try device(tokenText: pathValue))
+        case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))
+        case .deleteDevice: return .response(try deleteDevice(tokenText: pathValue))
+        case .listListeners: return .response(listenersResponse())
+        case .putListenerConditions: return .response(try putListenerConditions(name: pathValue, body: request.body))
+        case .getClock: return .response(clockResponse())
+        case .putClock: return .response(try putClock(body: request.body))
+        case .listFaults: return .response(listFaults())
+        case .addFaults: return .response(try addFaults(body: request.body))
+        case .clearFaults: return .response(clearFaults())
+        case .getFault: return .response(try fault(id: pathValue))
+        case .deleteFault: return .response(try deleteFault(id: pathValue))
+        case .listConnections: return .response(listConnections())
+        case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
+        case .closeConnection: return .response(try perform(.close, idText: pathValue))
+        case .resetConnection: return .response(try perform(.reset, idText: pathValue))
+        case .listEvents: return .response(try listEvents(query))
+        case .clearEvents: return .response(clearEvents())
+        case .waitEvents: return try startEventWait(query)
+        }
+    }
+
+    // MARK: Routing
+
+    /// The route for `method` and `path`, plus the value of its path parameter (empty when none).
+    /// A literal segment beats a parameter (`/v1/deliveries/wait` is not seq "wait").
+    static func resolve(method: String, path: String) throws(ControlError) -> (ControlRoute, String) {
+        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        var best: (route: ControlRoute, literals: Int, value: String)?
+        for route in routes {
+            let template = route.segments
+            guard template.count == segments.count else { continue }
+            var literals = 0, value = "", matched = true
+            for (want, have) in zip(template, segments) {
+                if let want {
+                    guard want == have else { matched = false; break }
+                    literals += 1
+                } else {
+                    value = have
+                }
+            }
+            if matched, literals > best?.literals ?? -1 { best = (route, literals, value) }
+        }
+        guard let best else {
+            let known = Set(routes.map(\.path)).sorted().joined(separator: ", ")
+            throw .notFound("no endpoint at \(path.isEmpty ? "/" : path) (endpoints: \(known))")
+        }
+        let sameTemplate = routes.filter { $0.path == best.route.path }
+        guard let route = sameTemplate.first(where: { $0.method == method }) else {
+            let allowed = sameTemplate.map(\.method)
+            throw ControlError(status: 405,
+                               message: "method \(method) not allowed on \(best.route.path); allowed: "
+                                   + allowed.joined(separator: ", "),
+                               allow: allowed)
+        }
+        return (route, best.value)
+    }
+
+    /// The query as a dictionary; 400 naming the parameters that are unknown to `route` or given
+    /// more than once.
+    static func queryDictionary(_ items: [(name: String, value: String)],
+                                for route: ControlRoute) throws(ControlError) -> [String: String] {
+        var query: [String: String] = [:]
+        var unknown: [String] = []
+        var seenUnknown: Set<String> = []
+        for (name, value) in items {
+            guard route.queryParameters.contains(name) else {
+                if seenUnknown.insert(name).inserted { unknown.append(name) }
+                continue
+            }
+            if query.updateValue(value, forKey: name) != nil {
+                throw .badRequest("query parameter '\(name)' given more than once")
+            }
+        }
+        if !unknown.isEmpty {
+            let allowed = route.queryParameters.isEmpty ? "none" : route.queryParameters.joined(separator: ", ")
+            // Named up to 20, so a flood of junk parameters gets a short answer.
+            let named = unknown.prefix(20).map { "'\($0)'" }.joined(separator: ", ")
+                + (unknown.count > 20 ? " and \(unknown.count - 20) more" : "")
+            throw .badRequest("unknown query parameter(s) " + named
+                + " for \(route.method) \(route.path) (allowed: \(allowed))")
+        }
+        return query
+    }
+
+    /// A long poll's `count` (default 1) and `timeoutMs` (milliseconds, default
+    /// `defaultWaitMilliseconds`, at most `maxWaitMilliseconds`), for either wait.
+    static func waitBounds(_ query: [String: String]) throws(ControlError) -> (count: Int, timeoutMilliseconds: Int) {
+        let count = try integer("count", in: query, default: 1, range: 1...Int.max)
+        let timeout = try integer("timeoutMs", in: query, default: defaultWaitMilliseconds, range: 0...maxWaitMilliseconds)
+        return (count, timeout)
+    }
+
+    /// Parses an integer query parameter in `range`, or `defaultValue` when absent.
+    static func integer(_ name: String, in query: [String: String], default defaultValue: Int,
+                        range: ClosedRange<Int>) throws(ControlError) -> Int {
+        guard let text = query[name] else { return defaultValue }
+        guard let value = Int(text) else { throw .badRequest("\(name) must be an integer") }
+        guard range.contains(value) else {
+            let upper = range.upperBound == Int.max ? "" : " and \(range.upperBound)"
+            throw .badRequest(upper.isEmpty ? "\(name) must be at least \(range.lowerBound)"
+                                            : "\(name) must be between \(range.lowerBound)\(upper)")
+        }
+        return value
+    }
+
+    // MARK: Health and stats
+
+    private func health() -> ControlResponse {
+        let status = status()
+        return ControlResponse(status: 200, json: [
+            "connectionsOpen": .int(Int64(status.connectionsOpen)),
+            "listeners": .array(status.listeners.map {
+                ["address": .string($0.address), "environment": .string($0.environment.rawValue),
+                 "name": .string($0.name)] as ControlJSON
+            }),
+            "status": .string("ok"),
+            "uptimeMs": .int(status.uptimeMilliseconds),
+            "version": .string(status.version),
+            "workers": .int(Int64(status.workers)),
+        ])
+    }
+
+    private func statsResponse() -> ControlResponse {
+        let stats = store.stats()
+        var byStatus: [String: ControlJSON] = [:]
+        for (code, n) in stats.byStatus { byStatus[String(code)] = .uint(n) }
+        var byReason: [String: ControlJSON] = [:]
+        for (reason, n) in stats.byReason { byReason[reason.rawValue] = .uint(n) }
+        return ControlResponse(status: 200, json: [
+            "byReason": .object(byReason),
+            "byStatus": .object(byStatus),
+            "capacity": .int(Int64(stats.capacity)),
+            "connectionsOpen": .int(Int64(status().connectionsOpen)),
+            "events": eventStatsJSON(),
+            "evicted": .uint(stats.evicted),
+            "lastSeq": .uint(stats.lastSeq),
+            "records": .int(Int64(stats.records)),
+            "requests": .uint(stats.requests),
+        ])
+    }
+
+    /// Milliseconds since the epoch by `clock`.
+    var nowMilliseconds: Int64 {
+        let ms = (clock() * 1000).rounded(.down)
+        return ms.isFinite && abs(ms) < 9e15 ? Int64(ms) : 0
+    }
+}

@@ -1,0 +1,42 @@
+import APNsCore
+
+/// The live server facts the control API reports but does not own (`GET /v1/health`,
+/// `GET /v1/stats`); the server assembly supplies them through a closure at each request.
+public struct ControlStatus: Sendable, Equatable {
+    /// One APNs listener as bound.
+    public struct Listener: Sendable, Equatable {
+        /// The listener's name from the configuration (e.g. `sandbox`).
+        public var name: String
+        /// The bound address as `host:port` (the real port when configured as 0).
+        public var address: String
+        /// The environment it serves.
+        public var environment: APNsEnvironment
+
+        /// Memberwise initializer.
+        public init(name: String, address: String, environment: APNsEnvironment) {
+            self.name = name
+            self.address = address
+            self.environment = environment
+        }
+    }
+
+    /// The MockAPNs version string.
+    public var version: String
+    /// Milliseconds since the server started.
+    public var uptimeMilliseconds: Int64
+    /// APNs (HTTP/2) connections currently open, over all listeners.
+    public var connectionsOpen: Int
+    /// The APNs listeners, in configuration order.
+    public var listeners: [Listener]
+    /// Event-loop threads serving APNs connections (`--workers`, or the automatic count).
+    public var workers: Int
+
+    /// Memberwise initializer.
+    public init(version: String, uptimeMilliseconds: Int64, connectionsOpen: Int, listeners: [Listener], workers: Int) {
+        self.version = version
+        self.uptimeMilliseconds = uptimeMilliseconds
+        self.connectionsOpen = connectionsOpen
+        self.listeners = listeners
+        self.workers = workers
+    }
+}

@@ -1,0 +1,68 @@
+import APNsCore
+
+/// Everything fault rules can match on for one push: what validation parsed, where it arrived,
+/// who sent it, and when. Build it only when `FaultEngine.isArmed` (it copies headers and body).
+public struct FaultContext: Sendable {
+    /// The device token from `:path`, lowercase (`Verdict.deviceToken`).
+    public var token: String?
+    /// `apns-topic`, or the default topic applied.
+    public var topic: String?
+    /// `apns-push-type` exactly as sent.
+    public var pushTypeSent: String?
+    /// The push type sent when valid, else inferred (`Verdict.pushType`).
+    public var pushType: PushType?
+    /// `apns-priority` (10 when absent; nil when invalid).
+    public var priority: Int?
+    /// The listener's name and environment.
+    public var listener: String
+    public var environment: APNsEnvironment
+    /// The provider token's Key ID and Team ID, when a token was parsed.
+    public var keyId: String?
+    public var teamId: String?
+    /// The connection's id (`ConnectionInfo.id`).
+    public var connectionID: UInt64
+    /// The connection's rank in order of acceptance, 1-based (`match.nthConnection`).
+    public var connectionOrdinal: UInt64
+    /// Request headers, names lowercase, in arrival order.
+    public var headers: [HeaderField]
+    /// The body exactly as received; parsed only when a rule has payload conditions.
+    public var payload: [UInt8]
+    /// The request's time, milliseconds since the Unix epoch (time windows, lifetimes, rate
+    /// limits, and the default 410 `timestamp`).
+    public var nowMilliseconds: Int64
+
+    public init(token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
+                priority: Int? = nil, listener: String, environment: APNsEnvironment, keyId: String? = nil,
+                teamId: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
+                headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64) {
+        self.token = token
+        self.topic = topic
+        self.pushTypeSent = pushTypeSent
+        self.pushType = pushType
+        self.priority = priority
+        self.listener = listener
+        self.environment = environment
+        self.keyId = keyId
+        self.teamId = teamId
+        self.connectionID = connectionID
+        self.connectionOrdinal = connectionOrdinal ?? connectionID
+        self.headers = headers
+        self.payload = payload
+        self.nowMilliseconds = nowMilliseconds
+    }
+
+    /// The context of a validated request.
+    /// - Parameters:
+    ///   - connectionOrdinal: the connection's rank in order of acceptance; default
+    ///     `connection.id`, which counts connections from 1 in that order.
+    ///   - identity: the credential identity, for `keyId` and `teamId`.
+    ///   - nowMilliseconds: the request's time, milliseconds since the Unix epoch.
+    public init(verdict: Verdict, request: PushRequest, connection: ConnectionInfo, connectionOrdinal: UInt64? = nil,
+                identity: CredentialIdentity? = nil, nowMilliseconds: Int64) {
+        self.init(token: verdict.deviceToken, topic: verdict.topic, pushTypeSent: verdict.pushTypeSent,
+                  pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
+                  environment: connection.environment, keyId: identity?.keyId, teamId: identity?.teamId,
+                  connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
+                  payload: request.body, nowMilliseconds: nowMilliseconds)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import JSONSupport
+
+/// One fault injection rule: which pushes (`match`), for how long (`lifetime`), and what to do
+/// (`action`) (issue "Fault injection"; docs/field-cases.md C1-C16). Rules are kept in order by a
+/// `FaultEngine`; the first that matches a push applies.
+///
+/// JSON (the control API's and the configuration file's `faults` entries):
+/// ```json
+/// {"id": "outage", "description": "APNs down for a minute",
+///  "match": {"topic": "com.example.app"},
+///  "lifetime": {"until": "2026-11-30T09:00:00Z"},
+///  "action": {"type": "respond", "status": 503, "reason": "ServiceUnavailable"}}
+/// ```
+/// Only `action` is required: `id` is assigned (`f1`, `f2`, ...) when absent, `match`
+/// defaults to every push, `lifetime` to `"unlimited"`. Unknown keys are refused.
+public struct FaultRule: Sendable, Equatable, Codable {
+    /// Letters, digits, `.`, `_`, `-`, at most 64 characters; nil until the engine assigns one.
+    public var id: String?
+    public var match: FaultMatch
+    public var lifetime: FaultLifetime
+    public var action: FaultAction
+    /// Free text shown in listings.
+    public var description: String?
+
+    public init(id: String? = nil, match: FaultMatch = FaultMatch(), lifetime: FaultLifetime = .unlimited,
+                action: FaultAction, description: String? = nil) {
+        self.id = id
+        self.match = match
+        self.lifetime = lifetime
+        self.action = action
+        self.description = description
+    }
+
+    /// Checks every field, as decoding does; for rules built in code. Field paths are relative
+    /// to the rule, e.g. `action.status`.
+    public func validate() throws(FaultRuleError) { try validate(at: "") }
+
+    /// `validate()` with field paths under `path`, e.g. `faults[0]`.
+    package func validate(at path: String) throws(FaultRuleError) {
+        if let id {
+            guard !id.isEmpty, id.count <= FaultLimits.maxIDLength,
+                  id.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+            else {
+                throw FaultRuleError(field: FaultRuleError.join(path, "id"), message: "must be 1 to \(FaultLimits.maxIDLength) "
+                                     + "letters, digits, '.', '_' or '-', got \(JSONValue.quoted(id))")
+            }
+        }
+        try match.validate(at: FaultRuleError.join(path, "match"))
+        try lifetime.validate(at: FaultRuleError.join(path, "lifetime"))
+        try action.validate(at: FaultRuleError.join(path, "action"))
+    }
+
+    /// Decodes one rule from JSON bytes; every failure, syntax included, is a `FaultRuleError`.
+    public static func decode(json bytes: [UInt8]) throws(FaultRuleError) -> FaultRule {
+        try decodeJSON(FaultRule.self, from: bytes)
+    }
+
+    /// Decodes an array of rules from JSON bytes (the configuration file's `faults`).
+    public static func decodeList(json bytes: [UInt8]) throws(FaultRuleError) -> [FaultRule] {
+        try decodeJSON([FaultRule].self, from: bytes)
+    }
+
+    private static func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(FaultRuleError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch let error as FaultRuleError {
+            throw error
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw FaultRuleError(field: "", message: "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+        } catch {
+            throw FaultRuleError(field: "", message: "cannot read the rule: \(error)")
+        }
+    }
+
+    private static let keys = ["id", "match", "lifetime", "action", "description"]
+
+    public init(from decoder: any Decoder) throws {
+        let object = try FaultObjectReader(decoder, keys: Self.keys)
+        id = try object.optional("id", String.self, expected: "a string")
+        match = try object.optional("match", FaultMatch.self, expected: "an object of conditions") ?? FaultMatch()
+        lifetime = try object.optional("lifetime", FaultLifetime.self, expected: "\"unlimited\" or {\"times\": N}") ?? .unlimited
+        action = try object.required("action", FaultAction.self, expected: "an action object with a \"type\"")
+        description = try object.optional("description", String.self, expected: "a string")
+        try validate(at: object.path)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FaultCodingKey.self)
+        try container.encodeIfPresent(id, forKey: FaultCodingKey("id"))
+        try container.encode(match, forKey: FaultCodingKey("match"))
+        try container.encode(lifetime, forKey: FaultCodingKey("lifetime"))
+        try container.encode(action, forKey: FaultCodingKey("action"))
+        try container.encodeIfPresent(description, forKey: FaultCodingKey("description"))
+    }
+}

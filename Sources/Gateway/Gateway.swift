@@ -1,0 +1,192 @@
+import APNsCore
+import Faults
+import Foundation
+import Recording
+
+/// The application behind every APNs listener: validates a request, records it, and returns
+/// the APNs response. Thread-safe; called from every worker thread at once.
+///
+/// No response leaves before its record is stored: `handle` appends, then returns.
+public final class Gateway: Sendable {
+    /// Where records go.
+    public let store: DeliveryStore
+    /// Known devices.
+    public let registry: DeviceRegistry
+    /// The validation knobs.
+    public let options: ValidationOptions
+    /// Fault rules, consulted for every push once validation and authentication are done.
+    public let faults: FaultEngine
+    private let clock: @Sendable () -> Double
+    private let makeID: (@Sendable (_ uppercase: Bool) -> String)?
+    /// Makes the IDs when no `makeID` was given; it also says their bits (`CompactRecordTemplate`).
+    private let generator = UUIDGenerator()
+
+    /// - Parameters:
+    ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
+    ///   - makeID: a new UUID string, upper- or lowercase, for generated `apns-id` and
+    ///     `apns-unique-id` values.
+    public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions, faults: FaultEngine = FaultEngine(),
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil) {
+        self.store = store
+        self.registry = registry
+        self.options = options
+        self.faults = faults
+        self.clock = clock
+        self.makeID = makeID
+    }
+
+    /// Decides, records and answers one request.
+    /// - Parameters:
+    ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
+    ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
+    ///     parsed again, a repeated device token not checked again, a repeated header list not
+    ///     redacted again; `nil` does everything.
+    ///   - authorize: the credential check, given what validation parsed; it returns nil when the
+    ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
+    ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
+    ///     before looking at the device token (docs/apns-behaviour.md §9, order of checks).
+    /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
+    ///   and the stored record's sequence number.
+    public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
+                       memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
+        let now = clock()
+        let registry = self.registry
+        // Read before validating: a registry change made meanwhile shows as a new generation.
+        let registryGeneration = registry.generation
+        var verdict: Verdict
+        if let repeated = memo?.repeatedVerdict(of: request, environment: connection.environment, defaultTopic: defaultTopic,
+                                                registryGeneration: registryGeneration) {
+            verdict = repeated
+        } else {
+            verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
+                                                nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
+                                                memo: memo, lookup: { registry.lookup($0) })
+            memo?.remember(request, environment: connection.environment, defaultTopic: defaultTopic,
+                           registryGeneration: registryGeneration, verdict: verdict)
+        }
+        var identity: CredentialIdentity?
+        var connectionEnds = false
+        if let result = authorize(verdict) {
+            identity = result.identity
+            if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
+                verdict.reason = reason
+                verdict.timestamp = nil
+                connectionEnds = result.closesConnection
+            }
+        }
+        // Apple generates uppercase apns-id values; apns-unique-id is lowercase (docs/apns-behaviour.md §9).
+        let apnsID = verdict.apnsID.map { AnsweredID.text($0) } ?? newID(uppercase: true)
+        let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
+        // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
+        var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
+        var fault: FaultDecision?
+        if faults.isArmed && !connectionEnds {
+            fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
+                                                 identity: identity, nowMilliseconds: Int64(now * 1000)))
+            if let fault, let replaced = Gateway.answer(for: fault.action) {
+                answer = replaced
+                verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+            }
+        }
+        let recordedReason = answer.status == 200 ? nil : answer.reason
+        let seq: UInt64
+        // A push repeating the previous one without a fault: its record is the previous record
+        // with the per-push fields rewritten (`CompactRecordTemplate`).
+        let apnsIDGenerated = verdict.apnsID == nil
+        if let memo, fault == nil,
+           let repeated = memo.appendRepeatedRecord(to: store, connectionID: connection.id, environment: connection.environment,
+                                                    status: answer.status, reason: recordedReason, identity: identity,
+                                                    apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
+                                                    apnsID: apnsID, uniqueID: uniqueID) {
+            seq = repeated
+        } else {
+            let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
+            // With a memo and no fault the record only goes to the encoder, which takes generated
+            // IDs as bits: their text is not spelled (the record carries an empty placeholder).
+            let encodesBits = memo != nil && fault == nil
+            var ids = CompactRecord.GeneratedIDs()
+            if encodesBits, case .uuid(let bits) = apnsID { ids.apnsID = bits }
+            if encodesBits, case .uuid(let bits)? = uniqueID { ids.uniqueID = bits }
+            let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
+                                        connectionID: connection.id, streamID: streamID, method: request.method,
+                                        path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
+                                        uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
+                                        headers: headers, payload: request.body, payloadBytes: request.bodyLength,
+                                        status: answer.status, reason: recordedReason, identity: identity,
+                                        fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
+            if let memo, fault == nil {
+                let key = RequestMemo.RecordKey(connectionID: connection.id, environment: connection.environment,
+                                                status: answer.status, reason: recordedReason, identity: identity,
+                                                apnsIDGenerated: apnsIDGenerated)
+                seq = store.append(encoding: record, ids: ids) { bytes, landmarks, seq in
+                    memo.remember(record: bytes, landmarks: landmarks, key: key, seq: seq)
+                }
+            } else {
+                seq = store.append(record)
+            }
+        }
+        let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
+                                                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                                                status: answer.status == 0 ? nil : answer.status)
+        return GatewayOutcome(response: response, seq: seq, fault: fault,
+                              connectionEndReason: connectionEnds ? verdict.reason : nil)
+    }
+
+    /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.
+    private func newID(uppercase: Bool) -> AnsweredID {
+        if let makeID { return .text(makeID(uppercase)) }
+        return .uuid(generator.nextBits(uppercase: uppercase))
+    }
+
+    /// True when `action` leaves the push to be answered as it would have been: the stream's
+    /// result is the gateway's own (used to tell accepted pushes for stream profiles).
+    public static func answersNormally(_ action: FaultAction) -> Bool { answer(for: action) == nil }
+
+    /// What the stream is answered: status (0 for no answer), reason and 410 timestamp.
+    struct Answer {
+        var status: Int
+        var reason: Reason?
+        var timestamp: Int64?
+    }
+
+    /// The answer a fault puts in place of the normal one: its own response, or none (status 0);
+    /// nil when the normal answer stands (after a delay, or before a connection action that comes
+    /// after the response).
+    static func answer(for action: FaultAction) -> Answer? {
+        let none = Answer(status: 0, reason: nil, timestamp: nil)
+        switch action {
+        case .respond(let response), .sickConnection(let response):
+            return Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
+        case .delay(_, let then):
+            return then.flatMap(answer(for:))
+        case .noResponse, .resetStream:
+            return none
+        case .goaway(let goaway):
+            return goaway.when == .afterResponse ? nil : none
+        case .close(let moment), .reset(let moment):
+            return moment == .afterResponse ? nil : none
+        case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
+            return nil
+        }
+    }
+
+    /// Method and path problems are answered before credentials are looked at.
+    static func outranksAuthentication(_ reason: Reason?) -> Bool {
+        reason == .methodNotAllowed || reason == .badPath || reason == .missingDeviceToken
+    }
+}
+
+/// What `Gateway.handle` decided for one push.
+public struct GatewayOutcome: Sendable {
+    /// The response to send (a fault's own when it chose one). Not sent when `fault` says the
+    /// stream gets no answer.
+    public var response: PushResponse
+    /// The stored record's sequence number.
+    public var seq: UInt64
+    /// The fault to carry out on the stream or connection, if a rule applied.
+    public var fault: FaultDecision?
+    /// Set when the credential check ends the whole connection with this reason (GOAWAY
+    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; docs/field-cases.md C2).
+    public var connectionEndReason: Reason?
+}

@@ -1,0 +1,212 @@
+import APNsCore
+import Recording
+
+/// What one connection's previous request looked like, so that a request repeating it skips work
+/// whose result depends on the repeated bytes alone: validating the whole push, or parts of it
+/// (parsing the body, checking the device token), redacting `authorization`, encoding its record.
+///
+/// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
+/// and a token-authenticated connection sends the same provider token for up to an hour. A
+/// body's outcome (its `PayloadFacts`, or the parser's message) is a pure function of its bytes,
+/// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
+/// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
+/// pure function of the header value; a repeat reuses the redacted string. A repeated device
+/// token reuses its checked, lowercased form. Anything different is computed as before and
+/// replaces what is remembered.
+///
+/// A push that repeats the previous one as a whole (method, path, authority, headers, body, the
+/// default topic) while the device registry is unchanged gets the previous verdict, since
+/// validation is a pure function of those (`RequestValidator`); and when its credential identity,
+/// answer and connection are the same too, its record is the previous record with the receive
+/// time, stream id and generated IDs rewritten (`CompactRecordTemplate`). Together these were
+/// about a quarter of the instructions per push (callgrind, `-c 1 -m 100`).
+///
+/// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
+/// body alive until the next one replaces it. Being confined to one thread, its state is kept
+/// without dynamic exclusivity checks (about 150 instructions a push).
+public final class RequestMemo: ValidationMemo {
+    @exclusivity(unchecked) private var body: [UInt8] = []
+    @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?
+    @exclusivity(unchecked) private var authorization: String?
+    @exclusivity(unchecked) private var redactedAuthorization = ""
+    @exclusivity(unchecked) private var rawHeaders: [HeaderField] = []
+    @exclusivity(unchecked) private var recordedHeaders: [HeaderField] = []
+    @exclusivity(unchecked) private var tokenText: String?
+    @exclusivity(unchecked) private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
+    @exclusivity(unchecked) private var normalizedToken: String?
+    /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
+    /// before the first and after a verdict that may depend on the time of the check.
+    @exclusivity(unchecked) private var last = PushRequest(method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
+    @exclusivity(unchecked) private var hasLast = false
+    @exclusivity(unchecked) private var lastDefaultTopic: String?
+    @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
+    @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
+    @exclusivity(unchecked) private var lastVerdict = Verdict()
+    /// The template of the last stored record of `last` (nil when none), that record's sequence
+    /// number, and what else the record depended on. Separate properties, so the key is compared
+    /// in place: copying it out would retain each of its strings.
+    @exclusivity(unchecked) private var template: CompactRecordTemplate?
+    @exclusivity(unchecked) private var templateSeq: UInt64 = 0
+    @exclusivity(unchecked) private var templateKey = RecordKey(connectionID: 0, environment: .sandbox, status: 0, reason: nil, identity: nil,
+                                        apnsIDGenerated: false)
+    /// Pushes whose verdict was the previous push's.
+    @exclusivity(unchecked) public private(set) var verdictHits = 0
+    /// Records written from the previous push's record.
+    @exclusivity(unchecked) public private(set) var recordHits = 0
+    /// Bodies answered from the memo instead of being parsed.
+    @exclusivity(unchecked) public private(set) var payloadHits = 0
+    /// `authorization` values whose redaction was reused.
+    @exclusivity(unchecked) public private(set) var redactionHits = 0
+
+    public init() {}
+
+    /// The outcome of `body`: the remembered one when `body` has the same bytes as the last body
+    /// seen, else `inspect(body)`, which is remembered.
+    package func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome {
+        if let outcome, UTF8Bytes.equal(body, self.body) {
+            payloadHits += 1
+            return outcome
+        }
+        let fresh = inspect(body)
+        self.body = body
+        outcome = fresh
+        return fresh
+    }
+
+    /// The header list to record for `headers` as received: `authorization` redacted (see
+    /// `redacted(_:)`). When the previous request carried the same fields, its recorded list is
+    /// returned and nothing is copied to redact (the transport reuses
+    /// repeated header strings, so the comparison is mostly of identical storage).
+    func recorded(_ headers: [HeaderField]) -> [HeaderField] {
+        if UTF8Bytes.equal(headers, rawHeaders) { return recordedHeaders }
+        rawHeaders = headers
+        recordedHeaders = AuthorizationRedaction.recorded(headers, redact: redacted)
+        return recordedHeaders
+    }
+
+    /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
+    package func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
+        if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
+           UTF8Bytes.equal(text, tokenText) {
+            return normalizedToken
+        }
+        normalizedToken = DeviceTokenRule.normalized(text, options: options)
+        tokenText = String(text)
+        tokenOptions = (options.tokenLength, options.maxTokenLength)
+        return normalizedToken
+    }
+
+    /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
+    func redacted(_ value: String) -> String {
+        if let authorization, UTF8Bytes.equal(authorization, value) {
+            redactionHits += 1
+            return redactedAuthorization
+        }
+        redactedAuthorization = AuthorizationRedaction.redact(value)
+        authorization = value
+        return redactedAuthorization
+    }
+
+    /// The previous push's verdict when `request` repeats it byte for byte, for a listener of
+    /// the same `environment`, with the same `defaultTopic` and the registry still at
+    /// `registryGeneration`; nil otherwise (validate, then `remember`).
+    func repeatedVerdict(of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
+                         registryGeneration: UInt64) -> Verdict? {
+        // `last` is read in place (no copy of the whole request out of an optional).
+        guard hasLast, lastRegistryGeneration == registryGeneration, lastEnvironment == environment,
+              request.bodyLength == last.bodyLength,
+              UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
+              UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
+              UTF8Bytes.equal(request.headers, last.headers), UTF8Bytes.equal(request.body, last.body) else {
+            return nil
+        }
+        verdictHits += 1
+        return lastVerdict
+    }
+
+    /// Remembers `verdict` as what validating `request` gave with the registry at
+    /// `registryGeneration` (read before validating). A verdict with a 410 `timestamp` is not
+    /// kept: the registry may have given the time of the check.
+    func remember(_ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
+                  verdict: Verdict) {
+        template = nil
+        guard verdict.timestamp == nil else {
+            hasLast = false
+            return
+        }
+        hasLast = true
+        last = request
+        lastDefaultTopic = defaultTopic
+        lastEnvironment = environment
+        lastRegistryGeneration = registryGeneration
+        lastVerdict = verdict
+    }
+
+    /// What a push's record depends on beyond its request and verdict (the listener and
+    /// environment come with the connection).
+    struct RecordKey {
+        var connectionID: UInt64
+        var environment: APNsEnvironment
+        /// The status and reason the record says were answered.
+        var status: Int
+        var reason: Reason?
+        var identity: CredentialIdentity?
+        /// The answered `apns-id` was generated, not echoed.
+        var apnsIDGenerated: Bool
+
+        /// Whether a push with these values has this key.
+        func matches(connectionID: UInt64, environment: APNsEnvironment, status: Int, reason: Reason?,
+                     identity: CredentialIdentity?, apnsIDGenerated: Bool) -> Bool {
+            self.connectionID == connectionID && self.environment == environment && self.status == status
+                && self.reason == reason && self.apnsIDGenerated == apnsIDGenerated
+                && RecordKey.same(self.identity, identity)
+        }
+
+        /// Byte equality: identities whose text is only canonically equivalent are different records.
+        static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): return true
+            case let (a?, b?):
+                if a.isSameInstance(as: b) { return true }
+                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId), UTF8Bytes.equal(a.teamId, b.teamId),
+                      a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
+                      UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil) else { return false }
+                guard let x = a.topics, let y = b.topics else { return true }
+                return x.count == y.count && zip(x, y).allSatisfy { UTF8Bytes.equal($0, $1) }
+            default: return false
+            }
+        }
+    }
+
+    /// Stores in `store` the record of a push whose verdict was the previous push's
+    /// (`repeatedVerdict` answered) and whose record key (see `RecordKey`) is the same as that
+    /// push's: the remembered record with the per-push fields rewritten, stored as a delta of
+    /// it (`DeliveryStore.append(repeating:template:_:status:reason:)`). Returns its sequence
+    /// number; nil, storing nothing, when there is no such record to start from (none kept, the
+    /// key differs, an ID of another form, or the store no longer holds it): encode in full, then
+    /// `remember(record:landmarks:key:seq:)`.
+    func appendRepeatedRecord(to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
+                              reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
+                              receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?) -> UInt64? {
+        guard let template, templateKey.matches(connectionID: connectionID, environment: environment, status: status,
+                                                reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
+              let rewrite = template.rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID),
+              let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason) else {
+            return nil
+        }
+        // The model stays: repeats are stored as deltas of a full record. Once the ring has
+        // evicted it, the next push is encoded in full and becomes the model.
+        recordHits += 1
+        return seq
+    }
+
+    /// Keeps where the fields lie in the record just stored as `seq` (encoded as `record`, with
+    /// `landmarks`) of the push whose verdict was just remembered or repeated, for the next push
+    /// that repeats it.
+    func remember(record: UnsafeBufferPointer<UInt8>, landmarks: CompactRecord.Landmarks, key: RecordKey, seq: UInt64) {
+        guard hasLast else { return }
+        template = CompactRecordTemplate(record, landmarks: landmarks, apnsIDGenerated: key.apnsIDGenerated)
+        templateSeq = seq
+        templateKey = key
+    }
+}

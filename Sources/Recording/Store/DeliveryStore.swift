@@ -1,0 +1,232 @@
+import APNsCore
+import Synchronization
+
+/// Every request the gateway answered, newest last, in a bounded ring: when full, each append
+/// evicts the oldest record.
+///
+/// Sequence numbers count from 1 and never repeat or go back, not even across `clear()`; the
+/// ring therefore always holds a run of consecutive sequence numbers, which makes `record(seq:)`
+/// and the `after` filter O(1) to locate.
+///
+/// Records are kept as `CompactRecord`s (about 300 bytes for a push with a 100-byte payload,
+/// against some 1,300 for a `DeliveryRecord`; about 100 for a repeat of its connection's
+/// previous push), back to back in `RecordChunk`s of 64 KB, and decoded when read. A chunk is
+/// freed when the last of its records is evicted and no stored repeat refers to a record in it.
+///
+/// `append` is on the per-request hot path: O(1); the record is encoded before the lock is
+/// taken, the lock only copies it into the current chunk, and the record it evicts is released
+/// after the lock is dropped. Queries scan the compact records under the lock (filters read them
+/// in place), copy out only the matching ones (a reference each) and decode them outside the lock.
+public final class DeliveryStore: Sendable {
+    /// The number of records the ring holds before it evicts.
+    public let capacity: Int
+
+    private let state: Mutex<State>
+    /// Mirrors of the ring's `lastSeq` and `State.clears`, so waiters can see a change without the lock.
+    private let lastSeqAtomic = Atomic<UInt64>(0)
+    private let clearsAtomic = Atomic<UInt64>(0)
+
+    /// Creates an empty store holding at most `capacity` records (at least 1).
+    public init(capacity: Int = 100_000) {
+        let capacity = max(1, capacity)
+        self.capacity = capacity
+        self.state = Mutex(State(capacity: capacity))
+    }
+
+    /// Stores `record` with the next sequence number (its `seq` is overwritten) and returns that
+    /// number. Evicts the oldest record when the ring is full. Pass the record as its last use so
+    /// it is moved in, not copied.
+    @discardableResult
+    public func append(_ record: borrowing DeliveryRecord) -> UInt64 {
+        let status = record.status
+        let reason = record.reason
+        return CompactRecord.withEncoded(record) { bytes, _ in append(bytes, status: status, reason: reason) }
+    }
+
+    /// Encodes `record` with `ids`, appends it, and calls `body` with the encoded bytes, where
+    /// its fields lie and its sequence number, which it returns: `Gateway.handle`'s full-record
+    /// path. One concrete call from the Gateway target: calling `CompactRecord.withEncoded`
+    /// (generic) from there ran it unspecialized, about 120 instructions a push more (callgrind,
+    /// fan-out `-c 4 -m 100`).
+    package func append(encoding record: borrowing DeliveryRecord, ids: CompactRecord.GeneratedIDs,
+                        _ body: (UnsafeBufferPointer<UInt8>, CompactRecord.Landmarks, UInt64) -> Void) -> UInt64 {
+        let status = record.status
+        let reason = record.reason
+        return CompactRecord.withEncoded(record, ids: ids) { bytes, landmarks in
+            let seq = append(bytes, status: status, reason: reason)
+            body(bytes, landmarks, seq)
+            return seq
+        }
+    }
+
+    /// Stores a record already in compact form (`CompactRecord.withEncoded`); `status` and
+    /// `reason` are the record's, for the counts.
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>, status: Int, reason: Reason?) -> UInt64 {
+        var evicted: CompactRecord?
+        let seq = state.withLock { state -> UInt64 in
+            let (chunk, offset) = state.place(bytes.count)
+            (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            return place(CompactRecord(chunk: chunk, offset: offset, count: bytes.count), status: status, reason: reason,
+                         in: &state, evicted: &evicted)
+        }
+        return seq  // `evicted`, if any, is released here, outside the lock
+    }
+
+    /// Stores the record `template` and `rewrite` make of the stored record `modelSeq` (the
+    /// template's model) as a repeat of it (a delta of about 60 bytes, `CompactRecord`) and
+    /// returns its sequence number; nil, storing nothing, when that record is no longer stored
+    /// (evicted or cleared), is itself a repeat, or is not the template's model.
+    package func append(repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
+                        status: Int, reason: Reason?) -> UInt64? {
+        var evicted: CompactRecord?
+        let deltaCount = template.deltaCount(rewrite)
+        let seq = state.withLock { state -> UInt64? in
+            guard let model = state.ring.element(seq: modelSeq), !model.isRepeat, model.count == template.count else {
+                return nil
+            }
+            let (chunk, offset) = state.place(deltaCount)
+            template.writeDelta(rewrite, to: chunk.base + offset)
+            return place(CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: deltaCount),
+                         status: status, reason: reason, in: &state, evicted: &evicted)
+        }
+        return seq
+    }
+
+    /// Puts `record` in the ring and counts it; the record it evicts, if any, goes to `evicted`
+    /// for the caller to release outside the lock.
+    private func place(_ record: CompactRecord, status: Int, reason: Reason?, in state: inout State,
+                       evicted: inout CompactRecord?) -> UInt64 {
+        if status >= 0 && status < state.byStatus.count {
+            state.byStatus[status] &+= 1
+        } else {
+            state.otherStatuses[status, default: 0] &+= 1
+        }
+        if let reason { state.byReason[reason, default: 0] &+= 1 }
+        var record = record
+        if state.ring.append(swapping: &record) { evicted = record }  // `record` leaves holding the evicted one
+        lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
+        return state.ring.lastSeq
+    }
+
+    /// Empties the ring (`DELETE /v1/deliveries`) and returns how many records it removed.
+    ///
+    /// Sequence numbers keep increasing after a clear. The `evicted` count restarts at 0: a clear
+    /// removes records on purpose and so is not an eviction, and a test that clears first then
+    /// sees `evicted: 0` unless its own traffic overflowed the ring. Request totals and the
+    /// counts by status and reason are since start and are not reset.
+    @discardableResult
+    public func clear() -> Int {
+        var fresh: [CompactRecord] = []
+        fresh.reserveCapacity(min(capacity, State.firstBlock))
+        let old = state.withLock { state -> [CompactRecord] in
+            state.ring.removeAll(swapping: &fresh)  // `fresh` now holds the old records
+            state.clears += 1
+            clearsAtomic.store(state.clears, ordering: .releasing)
+            return fresh
+        }
+        return old.count  // the old records are released here, outside the lock
+    }
+
+    /// The sequence number of the newest record ever appended (0 before the first), including
+    /// records since evicted or cleared. Read without taking the lock.
+    public var lastSeq: UInt64 { lastSeqAtomic.load(ordering: .acquiring) }
+
+    /// A number that changes whenever a record is appended or the store is cleared; read without
+    /// the lock. A waiter compares it with the value it saw last and skips work when equal.
+    public var generation: UInt64 {
+        lastSeqAtomic.load(ordering: .acquiring) &+ clearsAtomic.load(ordering: .acquiring)
+    }
+
+    /// The record with sequence number `seq`, or `nil` when it was never stored, was evicted or
+    /// was cleared.
+    public func record(seq: UInt64) -> DeliveryRecord? {
+        let compact = state.withLock { $0.ring.element(seq: seq) }
+        return compact?.decoded(seq: seq)
+    }
+
+    /// The records matching `filter`, oldest first, at most `limit` of them (the oldest ones;
+    /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
+    public func query(_ filter: DeliveryFilter, limit: Int? = nil) -> DeliveryQueryResult {
+        compactQuery(filter, limit: limit).map { $0.record.decoded(seq: $0.seq) }
+    }
+
+    /// `query` without decoding: the matching compact records with their sequence numbers.
+    package func compactQuery(_ filter: DeliveryFilter, limit: Int? = nil) -> CompactQueryResult {
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
+            state.ring.query(after: filter.after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }) {
+                seq, record in (seq, copy record)
+            }
+        }
+    }
+
+    /// How many stored records match `filter`.
+    public func count(matching filter: DeliveryFilter) -> Int {
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
+            state.ring.count(after: filter.after) { seq, record in matcher.matches(record, seq: seq) }
+        }
+    }
+
+    /// Counts, for an incremental waiter, the records matching `filter` appended after
+    /// `afterSeq`; when the store was cleared since `clears` (the waiter's last view) it counts
+    /// every stored match instead and says `restarted`. Returns the `lastSeq` and clear count the
+    /// answer is consistent with.
+    package func countMatching(_ filter: DeliveryFilter, clears: UInt64, afterSeq: UInt64)
+        -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64) {
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
+            let restarted = state.clears != clears
+            let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
+            let n = state.ring.count(after: after) { seq, record in matcher.matches(record, seq: seq) }
+            return (n, restarted, state.ring.lastSeq, state.clears)
+        }
+    }
+
+    /// Totals since start plus the ring's current fill.
+    public func stats() -> DeliveryStats {
+        state.withLock { state in
+            var byStatus = state.otherStatuses
+            for (status, n) in state.byStatus.enumerated() where n > 0 { byStatus[status] = n }
+            return DeliveryStats(requests: state.ring.lastSeq, byStatus: byStatus, byReason: state.byReason,
+                                 records: state.ring.count, evicted: state.ring.evicted,
+                                 lastSeq: state.ring.lastSeq, capacity: capacity)
+        }
+    }
+}
+
+extension DeliveryStore {
+    /// Everything behind the lock.
+    fileprivate struct State {
+        var ring: SequenceRing<CompactRecord>
+        var clears: UInt64 = 0
+        /// Counts for statuses 0..<600 by index: an array bump is cheaper than hashing.
+        var byStatus = [UInt64](repeating: 0, count: 600)
+        var otherStatuses: [Int: UInt64] = [:]
+        var byReason: [Reason: UInt64] = [:]
+        /// The chunk appends go to.
+        var chunk = RecordChunk(capacity: RecordChunk.size)
+
+        /// Slots reserved up front: a large bound should not cost its memory before it is used.
+        static let firstBlock = 65_536
+
+        init(capacity: Int) {
+            ring = SequenceRing(capacity: capacity, reserving: State.firstBlock)
+        }
+
+        /// Room for a record of `count` bytes: the chunk and offset to write it at. A record
+        /// larger than `RecordChunk.largeRecord` gets a chunk of its own; otherwise, when the
+        /// current chunk is too full, a new one replaces it (the old one lives on in its records).
+        mutating func place(_ count: Int) -> (RecordChunk, Int) {
+            if count > RecordChunk.largeRecord {
+                let own = RecordChunk(capacity: count)
+                return (own, own.claim(count))
+            }
+            if chunk.available < count { chunk = RecordChunk(capacity: RecordChunk.size) }
+            return (chunk, chunk.claim(count))
+        }
+    }
+}
+
+/// What `DeliveryStore.compactQuery` found: `DeliveryQueryResult` before decoding.
+package typealias CompactQueryResult = SequenceQueryResult<(seq: UInt64, record: CompactRecord)>

@@ -1,0 +1,186 @@
+@testable import APNsCore
+@testable import ControlAPI
+@testable import Faults
+@testable import Recording
+@testable import TestFixtures
+import XCTest
+
+/// Keeps docs/control-api.openapi.json in step with the router's own route table.
+final class ControlAPIOpenAPITests: XCTestCase {
+    private static let documentPath = "docs/control-api.openapi.json"
+
+    private struct DocumentMissing: Error {}
+
+    /// The repository root: walk up from this file (its real path, then as given) to the first
+    /// folder holding the document.
+    private func document() throws -> [String: Any] {
+        let given = URL(fileURLWithPath: #filePath)
+        for start in [given.resolvingSymlinksInPath(), given] {
+            var folder = start.deletingLastPathComponent()
+            while folder.path != "/" {
+                let candidate = folder.appendingPathComponent(Self.documentPath)
+                if FileManager.default.fileExists(atPath: candidate.path) {
+                    let data = try Data(contentsOf: candidate)
+                    return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        XCTFail("\(Self.documentPath) not found above \(#filePath)")
+        throw DocumentMissing()
+    }
+
+    private func resolve(_ item: Any, in doc: [String: Any]) -> [String: Any] {
+        guard let object = item as? [String: Any] else { return [:] }
+        guard let ref = object["$ref"] as? String else { return object }
+        var node: Any = doc
+        for part in ref.dropFirst(2).split(separator: "/") {
+            node = (node as? [String: Any])?[String(part)] ?? [:]
+        }
+        return node as? [String: Any] ?? [:]
+    }
+
+    func testOperationsAndParametersMatchTheRouter() throws {
+        let doc = try document()
+        XCTAssertEqual((doc["openapi"] as? String)?.hasPrefix("3.0"), true)
+        let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
+        var documented: [String: [String]] = [:]   // "GET /v1/x" -> query parameter names
+        var pathParameters: [String: Set<String>] = [:]
+        for (path, item) in paths {
+            let item = try XCTUnwrap(item as? [String: Any])
+            let shared = (item["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
+            for (method, operation) in item where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
+                let operation = try XCTUnwrap(operation as? [String: Any])
+                let parameters = shared + (operation["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
+                let key = "\(method.uppercased()) \(path)"
+                documented[key] = parameters.filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String }.sorted()
+                pathParameters[key] = Set(parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+                XCTAssertNotNil((operation["responses"] as? [String: Any])?["200"] ?? (operation["responses"] as? [String: Any])?["201"],
+                                "\(key) documents no success response")
+            }
+        }
+        var served: [String: [String]] = [:]
+        for route in ControlAPI.routes { served["\(route.method) \(route.path)"] = route.queryParameters.sorted() }
+        XCTAssertEqual(Set(documented.keys), Set(served.keys), "operations differ")
+        for (key, names) in served {
+            XCTAssertEqual(documented[key], names, "query parameters of \(key)")
+            let template = key.split(separator: " ")[1]
+            let braces = Set(template.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+            XCTAssertEqual(pathParameters[key], braces, "path parameters of \(key)")
+        }
+    }
+
+    func testDeliveryAndDeviceSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func properties(_ name: String) -> Set<String> {
+            Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys))
+        XCTAssertEqual(properties("Device"),
+                       Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys))
+        XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
+    }
+
+    func testFaultAndConnectionSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func properties(_ name: String) -> Set<String> {
+            Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        // Every optional field set, so every key is rendered.
+        let rule = FaultRule(id: "f1", match: FaultMatch(topic: "com.a"), lifetime: .times(1), action: .noResponse, description: "d")
+        XCTAssertEqual(properties("FaultRule"), Set(StoreFixtures.object(encoding: rule).keys))
+        let status = FaultRuleStatus(rule: rule, matched: 1, fired: 1, spent: false, sickConnections: [3])
+        XCTAssertEqual(properties("FaultRuleStatus"), Set(StoreFixtures.object(encoding: status).keys))
+        XCTAssertEqual(properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
+        XCTAssertEqual(properties("GoawayInput"), Set(ControlAPI.goawayFields))
+        XCTAssertEqual(properties("ScenarioInput"), Set(ControlAPI.scenarioBodyKeys))
+        let scenarios = ((schemas["ScenarioInput"] as? [String: Any])?["properties"] as? [String: Any])?["scenario"] as? [String: Any]
+        XCTAssertEqual(scenarios?["enum"] as? [String], FaultScenario.allCases.map(\.rawValue))
+        let types = ((schemas["FaultAction"] as? [String: Any])?["properties"] as? [String: Any])?["type"] as? [String: Any]
+        XCTAssertEqual(types?["enum"] as? [String], FaultAction.typeNames)
+    }
+
+    func testConnectionEventSchemasListTheRenderedKeys() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let event = try XCTUnwrap(schemas["ConnectionEvent"] as? [String: Any])
+        let properties = try XCTUnwrap(event["properties"] as? [String: Any])
+        let sample = StoreFixtures.object(encoding: EventFixtures.event())
+        XCTAssertEqual(Set(properties.keys), Set(sample.keys))
+        XCTAssertEqual(Set(event["required"] as? [String] ?? []), Set(sample.keys))
+        XCTAssertEqual((properties["kind"] as? [String: Any])?["enum"] as? [String], ConnectionEventKind.names)
+        XCTAssertEqual((properties["origin"] as? [String: Any])?["enum"] as? [String], ConnectionEventOrigin.names)
+        // The details of every kind are documented.
+        let actions: [ConnectionEventAction] = [
+            .opened(alpn: "h2", tls: true, maxConcurrentStreams: 1),
+            .goaway(errorCode: 0, lastStreamID: 0, debugData: [], closeAfterMilliseconds: 0), .close(when: nil),
+            .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
+            .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept, .refused,
+            .closed(requests: 1, ageMilliseconds: 1),
+        ]
+        XCTAssertEqual(Set(actions.map(\.kind)), Set(ConnectionEventKind.allCases))
+        var rendered = Set<String>()
+        for action in actions {
+            let details = StoreFixtures.object(encoding: EventFixtures.event(action))["details"] as? [String: Any]
+            rendered.formUnion(details?.keys ?? [:].keys)
+        }
+        let documented = ((schemas["ConnectionEventDetails"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys
+        XCTAssertEqual(Set(documented), rendered)
+    }
+
+    /// Calls every route once and checks the answer's keys against the schema the document
+    /// gives for that status, so response shapes cannot drift either: every key rendered is
+    /// documented, and every key the schema requires is rendered.
+    func testEveryResponseShapeMatchesItsSchema() throws {
+        let doc = try document()
+        let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
+        let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: [
+            DeviceRegistration(token: "aabb", environment: .sandbox)]),
+            connections: FakeConnectionDirectory([FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
+                                                  FakeConnectionDirectory.summary(id: 3)]),
+            listenerConditions: ListenerConditionsBoard(listeners: [("sandbox", .sandbox)]),
+            status: { StoreFixtures.status() })
+        api.store.append(StoreFixtures.record())
+        api.events.append(EventFixtures.event())
+        try api.faults.add(FaultRule(id: "sample", action: .noResponse, description: "listed"))
+        let samples: [String: (target: String, body: String)] = [
+            "/v1/deliveries/{seq}": ("/v1/deliveries/1", ""),
+            "/v1/devices/{token}": ("/v1/devices/aabb", #"{"environment":"sandbox"}"#),
+            "/v1/deliveries/wait": ("/v1/deliveries/wait?timeoutMs=0", ""),
+            "/v1/events/wait": ("/v1/events/wait?timeoutMs=0", ""),
+            "/v1/clock": ("/v1/clock", #"{"offsetSeconds":0}"#),
+            "/v1/faults": ("/v1/faults", #"{"action":{"type":"respond","reason":"ServiceUnavailable"}}"#),
+            "/v1/faults/{id}": ("/v1/faults/sample", ""),
+            "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
+            "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
+            "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
+            "/v1/listeners/{name}/conditions": ("/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#),
+        ]
+        // Deletions last, so the gets still find what they ask for; of those, one item before all.
+        func order(_ route: ControlRoute) -> Int { route.method != "DELETE" ? 0 : route.path.contains("{") ? 1 : 2 }
+        for route in ControlAPI.routes.sorted(by: { order($0) < order($1) }) {
+            let sample = samples[route.path] ?? (route.path, "")
+            guard case .response(let response) = api.handle(ControlRequest(method: route.method, target: sample.target,
+                                                                          body: Array(sample.body.utf8))) else {
+                XCTFail("\(route.method) \(route.path) waited"); continue
+            }
+            let operation = ((paths[route.path] as? [String: Any])?[route.method.lowercased()] as? [String: Any]) ?? [:]
+            let documented = (operation["responses"] as? [String: Any])?[String(response.status)] as? [String: Any]
+            let schemaRef = ((documented?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+            let schema = resolve(schemaRef ?? [:], in: doc)
+            let keys = Set(((schema["properties"] as? [String: Any]) ?? [:]).keys)
+            let required = Set(schema["required"] as? [String] ?? [])
+            let rendered = Set(StoreFixtures.object(response.body).keys)
+            XCTAssertFalse(keys.isEmpty, "\(route.method) \(route.path) answered \(response.status), which has no schema")
+            XCTAssertEqual(rendered.subtracting(keys), [], "undocumented keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertEqual(required.subtracting(rendered), [], "missing keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertLessThan(response.status, 300, "\(route.method) \(route.path): the sample should succeed")
+        }
+        // And the error shape.
+        guard case .response(let notFound) = api.handle(ControlRequest(method: "GET", path: "/nope")) else { return XCTFail() }
+        let error = resolve(["$ref": "#/components/schemas/Error"], in: doc)
+        XCTAssertEqual(Set(((error["properties"] as? [String: Any]) ?? [:]).keys), Set(StoreFixtures.object(notFound.body).keys))
+    }
+}

@@ -1,0 +1,51 @@
+@testable import APNsCore
+@testable import ControlAPI
+import Synchronization
+
+/// A `ConnectionDirectory` without a transport: a fixed set of open connections, and a log of
+/// the commands carried out. `close` and `reset` end the connection, as the server's would; a
+/// connection listed in `withoutSession` refuses a GOAWAY, as one in a handshake delay does.
+final class FakeConnectionDirectory: ConnectionDirectory {
+    private struct State {
+        var open: [ConnectionSummary]
+        var performed: [Performed] = []
+    }
+
+    /// One command carried out.
+    struct Performed: Equatable {
+        var id: UInt64
+        var command: ConnectionCommand
+    }
+
+    private let state: Mutex<State>
+    private let withoutSession: Set<UInt64>
+
+    init(_ open: [ConnectionSummary] = [], withoutSession: Set<UInt64> = []) {
+        state = Mutex(State(open: open))
+        self.withoutSession = withoutSession
+    }
+
+    /// The commands carried out so far, in order (not those for unknown ids).
+    var performed: [Performed] { state.withLock { $0.performed } }
+
+    func connections() -> [ConnectionSummary] {
+        state.withLock { $0.open }
+    }
+
+    func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome {
+        state.withLock { state in
+            guard let index = state.open.firstIndex(where: { $0.id == id }) else { return .notFound }
+            if case .goaway = command, withoutSession.contains(id) { return .impossible("no HTTP/2 session yet") }
+            state.performed.append(Performed(id: id, command: command))
+            if command == .close || command == .reset { state.open.remove(at: index) }
+            return .done
+        }
+    }
+
+    /// A TLS sandbox connection with a token identity.
+    static func summary(id: UInt64, peer: String = "127.0.0.1:50000") -> ConnectionSummary {
+        ConnectionSummary(id: id, peer: peer, listener: "sandbox", environment: .sandbox, alpn: "h2", tls: true,
+                          auth: "token KEY1234567 TEAM123456", openStreams: 1, maxConcurrentStreams: 1000,
+                          requests: 42, ageMilliseconds: 1500)
+    }
+}
