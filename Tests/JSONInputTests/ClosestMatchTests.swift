@@ -26,6 +26,16 @@ final class ClosestMatchTests: XCTestCase {
         for (input, expected) in cases {
             XCTAssertEqual(ClosestMatch.find(input, among: keys), expected, input)
         }
+        // Command-line flags and enum values (the rows of the old JSONSupport copy).
+        let flags = ["--listen", "--log-level", "--max-records", "--max-concurrent-streams", "--workers"]
+        XCTAssertEqual(ClosestMatch.find("--lisen", among: flags), "--listen")
+        XCTAssertEqual(ClosestMatch.find("--max-record", among: flags), "--max-records")
+        XCTAssertEqual(ClosestMatch.find("--WORKERS", among: flags), "--workers")
+        XCTAssertNil(ClosestMatch.find("--port", among: flags))
+        XCTAssertNil(ClosestMatch.find("--max", among: flags))
+        XCTAssertEqual(ClosestMatch.find("opne", among: ["open", "closed"]), "open")
+        XCTAssertNil(ClosestMatch.find("x", among: ["open", "closed"]))
+        XCTAssertEqual(ClosestMatch.editDistance("maxRecord", "maxRecords"), 1)
         // The budget: one edit per three characters, at least one, at most three.
         XCTAssertEqual(ClosestMatch.find("ab", among: ["ax"]), "ax")
         XCTAssertNil(ClosestMatch.find("abcde", among: ["axcxe"]))
