@@ -6,7 +6,7 @@ BIN := .build/release/mock-apns
 # Extra flags for `make run`, e.g. make run ARGS="--environment production".
 ARGS ?=
 
-.PHONY: all deps build run test unit-test live-test bench clean
+.PHONY: all deps build run test format format-check bench clean
 
 all: build
 
@@ -19,7 +19,17 @@ build: deps
 run: build
 	$(BIN) --tls-cert tls/server.pem --tls-key tls/server-key.pem $(ARGS)
 
-test: build
+# The Swift sources as `swift format` (the toolchain's) writes them, by `.swift-format`.
+FORMAT_PATHS := Package.swift Sources Tests
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+# Fails, naming file and line, where the sources differ from what `make format` writes.
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+test: format-check build
 	@scripts/install-deps.sh --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

@@ -8,15 +8,19 @@ let package = Package(
         .executable(name: "mock-apns", targets: ["mock-apns"]),
     ],
     targets: [
-        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2",
-                       providers: [.apt(["libnghttp2-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
-                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
         // yajl, the event-driven JSON parser behind the push path's payload check (PayloadScanner).
-        .systemLibrary(name: "CYAJL", pkgConfig: "yajl",
-                       providers: [.apt(["libyajl-dev"])]),
-        .systemLibrary(name: "CLibevent", pkgConfig: "libevent_pthreads",
-                       providers: [.apt(["libevent-dev"])]),
+        .systemLibrary(
+            name: "CYAJL", pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"])]),
+        .systemLibrary(
+            name: "CLibevent", pkgConfig: "libevent_pthreads",
+            providers: [.apt(["libevent-dev"])]),
         // `HeaderField`, shared by the transport and the APNs domain so that a push's header
         // fields cross between them without conversion. No dependencies.
         .target(name: "HTTPFields"),
@@ -45,36 +49,50 @@ let package = Package(
         // The configuration file, the command line parser and its help, limits.
         .target(name: "Configuration", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
-        .target(name: "HTTP2Transport",
-                dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),
+        .target(
+            name: "HTTP2Transport",
+            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),
         // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
         .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
         // The gateway assembly and the embedding API.
-        .target(name: "MockAPNs", dependencies: ["APNsCore", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                                                "Configuration", "APNsAuth", "HTTP2Transport"]),
+        .target(
+            name: "MockAPNs",
+            dependencies: [
+                "APNsCore", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
+                "Configuration", "APNsAuth", "HTTP2Transport",
+            ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL", "JSONInput"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
-        .executableTarget(name: "mock-apns",
-                          dependencies: ["MockAPNs", "APNsAuth", "APNsCore", "Configuration", "HTTP2Client", "HTTP2Transport",
-                                         "APNsTools"]),
+        .executableTarget(
+            name: "mock-apns",
+            dependencies: [
+                "MockAPNs", "APNsAuth", "APNsCore", "Configuration", "HTTP2Client", "HTTP2Transport",
+                "APNsTools",
+            ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONSupport", "TestFixtures"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
-        .testTarget(name: "ControlAPITests",
-                    dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
-        .testTarget(name: "ConfigurationTests",
-                    dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),
+        .testTarget(
+            name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+        .testTarget(
+            name: "ControlAPITests",
+            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+        .testTarget(
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Builders of records, events, fault rules and requests shared by the domain test targets.
-        .target(name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
-                path: "Tests/TestFixtures"),
+        .target(
+            name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
+            path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),

@@ -26,8 +26,10 @@ public struct AuthIdentity: Sendable, Hashable {
     public var verdict: String
 
     /// An identity; `issuedAt` in seconds since the Unix epoch.
-    public init(kind: Kind, keyID: String? = nil, teamID: String? = nil, issuedAt: Double? = nil,
-                subject: String? = nil, verdict: String) {
+    public init(
+        kind: Kind, keyID: String? = nil, teamID: String? = nil, issuedAt: Double? = nil,
+        subject: String? = nil, verdict: String
+    ) {
         self.kind = kind
         self.keyID = keyID
         self.teamID = teamID

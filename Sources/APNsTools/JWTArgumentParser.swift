@@ -6,10 +6,12 @@ import HTTP2Client
 public enum JWTArgumentParser {
     /// Every option with the placeholder of its value, in the order of the help text; jwt takes
     /// no positional arguments.
-    static let scanner = OptionScanner(options: [
-        .init(name: "--key", value: "FILE"), .init(name: "--key-id", value: "ID"), .init(name: "--team-id", value: "ID"),
-        .init(name: "--issued-at", value: "SECONDS"),
-    ], takesPositional: false)
+    static let scanner = OptionScanner(
+        options: [
+            .init(name: "--key", value: "FILE"), .init(name: "--key-id", value: "ID"),
+            .init(name: "--team-id", value: "ID"),
+            .init(name: "--issued-at", value: "SECONDS"),
+        ], takesPositional: false)
 
     /// Parses `arguments` (without `mock-apns jwt`). `--help` or `-h` anywhere wins.
     /// - Throws: `JWTUsageError` naming the option or argument that is wrong.
@@ -48,10 +50,12 @@ public enum JWTArgumentParser {
         let required = ["--key", "--key-id", "--team-id"]
         let missing = required.filter { values[$0] == nil }
         guard missing.isEmpty else {
-            throw JWTUsageError("missing \(missing.joined(separator: " and ")): a token needs "
-                                + "--key FILE --key-id ID --team-id ID")
+            throw JWTUsageError(
+                "missing \(missing.joined(separator: " and ")): a token needs "
+                    + "--key FILE --key-id ID --team-id ID")
         }
-        return JWTOptions(keyPath: values["--key"]!, keyID: values["--key-id"]!, teamID: values["--team-id"]!,
-                          issuedAt: issuedAt)
+        return JWTOptions(
+            keyPath: values["--key"]!, keyID: values["--key-id"]!, teamID: values["--team-id"]!,
+            issuedAt: issuedAt)
     }
 }

@@ -64,7 +64,8 @@ public enum CommandLineParser {
         if let first = rest.first, !first.hasPrefix("-") {
             guard first == "serve" else {
                 let suggestion = ClosestMatch.hint(first, among: commands, quote: { "'\($0)'" })
-                throw CommandLineError(message: "unknown command '\(first)'\(suggestion); commands: \(commands.joined(separator: ", "))")
+                throw CommandLineError(
+                    message: "unknown command '\(first)'\(suggestion); commands: \(commands.joined(separator: ", "))")
             }
             rest = rest.dropFirst()
         }
@@ -101,7 +102,9 @@ public enum CommandLineParser {
                 continue
             }
             if let inlineValue {
-                guard !inlineValue.isEmpty else { throw CommandLineError(message: "option \(name) needs a value (\(placeholder))") }
+                guard !inlineValue.isEmpty else {
+                    throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
+                }
                 values[name] = inlineValue
             } else {
                 // A following `--option` means the value was forgotten, not that it is the value. A
@@ -170,7 +173,8 @@ public enum CommandLineParser {
         }
         if let text = values["--clock-offset"] {
             guard let seconds = Double(text), seconds.isFinite else {
-                throw CommandLineError(message: "--clock-offset: expected \(ConfigurationLimits.clockOffsetExpectation), got '\(text)'")
+                throw CommandLineError(
+                    message: "--clock-offset: expected \(ConfigurationLimits.clockOffsetExpectation), got '\(text)'")
             }
             configuration.clockOffsetSeconds = seconds
         }
@@ -194,16 +198,21 @@ public enum CommandLineParser {
         }
         if let text = values["--token-length"] {
             let maxTokenLength = configuration.validation.maxTokenLength
-            let length = try integer(text, in: 2...max(2, maxTokenLength), option: "--token-length",
-                                     expected: ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength))
+            let length = try integer(
+                text, in: 2...max(2, maxTokenLength), option: "--token-length",
+                expected: ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength))
             guard length % 2 == 0 else {
-                throw CommandLineError(message: "--token-length: expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got '\(text)'")
+                throw CommandLineError(
+                    message:
+                        "--token-length: expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got '\(text)'"
+                )
             }
             configuration.validation.tokenLength = length
         }
         if let text = values["--max-concurrent-streams"] {
-            configuration.maxConcurrentStreams = try integer(text, in: ConfigurationLimits.maxConcurrentStreams,
-                                                             option: "--max-concurrent-streams")
+            configuration.maxConcurrentStreams = try integer(
+                text, in: ConfigurationLimits.maxConcurrentStreams,
+                option: "--max-concurrent-streams")
         }
         if let text = values["--stream-profile"] {
             configuration.streamProfile = try choice(text, StreamProfile.self, option: "--stream-profile")
@@ -213,13 +222,17 @@ public enum CommandLineParser {
         }
         if let text = values["--drain-timeout"] {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw CommandLineError(message: "--drain-timeout: expected \(ConfigurationLimits.drainTimeoutExpectation), got '\(text)'")
+                throw CommandLineError(
+                    message: "--drain-timeout: expected \(ConfigurationLimits.drainTimeoutExpectation), got '\(text)'")
             }
             configuration.drainTimeoutSeconds = seconds
         }
         if let text = values["--idle-timeout"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= ConfigurationLimits.maxIdleTimeout else {
-                throw CommandLineError(message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutExpectation), got '\(text)'")
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0,
+                seconds <= ConfigurationLimits.maxIdleTimeout
+            else {
+                throw CommandLineError(
+                    message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutExpectation), got '\(text)'")
             }
             configuration.idleTimeoutSeconds = seconds
         }
@@ -235,8 +248,9 @@ public enum CommandLineParser {
             do {
                 configuration.faults += try FaultScenario.rules(named: scenario.rawValue)  // windows start now
             } catch {
-                throw CommandLineError(message: "--fault-scenario: \(text) needs parameters (\(error)); "
-                    + "give it under \"scenarios\" in the configuration file")
+                throw CommandLineError(
+                    message: "--fault-scenario: \(text) needs parameters (\(error)); "
+                        + "give it under \"scenarios\" in the configuration file")
             }
         }
 
@@ -251,27 +265,35 @@ public enum CommandLineParser {
 
     // MARK: Values
 
-    private static func address(_ text: String, option: String, alternative: String = "") throws(CommandLineError) -> HostPort {
+    private static func address(_ text: String, option: String, alternative: String = "") throws(CommandLineError)
+        -> HostPort
+    {
         do {
             return try HostPort.parse(text)
         } catch {
-            throw CommandLineError(message: "\(option): expected \(HostPort.syntax)\(alternative), got '\(text)': \(error.hint)")
+            throw CommandLineError(
+                message: "\(option): expected \(HostPort.syntax)\(alternative), got '\(text)': \(error.hint)")
         }
     }
 
-    private static func integer(_ text: String, in range: ClosedRange<Int>, option: String,
-                                expected: String? = nil) throws(CommandLineError) -> Int {
+    private static func integer(
+        _ text: String, in range: ClosedRange<Int>, option: String,
+        expected: String? = nil
+    ) throws(CommandLineError) -> Int {
         guard let value = Int(text), range.contains(value) else {
-            throw CommandLineError(message: "\(option): expected \(expected ?? ConfigurationLimits.expectation(range)), got '\(text)'")
+            throw CommandLineError(
+                message: "\(option): expected \(expected ?? ConfigurationLimits.expectation(range)), got '\(text)'")
         }
         return value
     }
 
-    private static func choice<Choice>(_ text: String, _ type: Choice.Type, option: String) throws(CommandLineError) -> Choice
+    private static func choice<Choice>(_ text: String, _ type: Choice.Type, option: String) throws(CommandLineError)
+        -> Choice
     where Choice: RawRepresentable & CaseIterable, Choice.RawValue == String {
         if let value = Choice(rawValue: text) { return value }
         let names = Choice.allCases.map(\.rawValue)
         let suggestion = ClosestMatch.hint(text, among: names, quote: { "'\($0)'" })
-        throw CommandLineError(message: "\(option): expected one of \(names.joined(separator: ", ")), got '\(text)'\(suggestion)")
+        throw CommandLineError(
+            message: "\(option): expected one of \(names.joined(separator: ", ")), got '\(text)'\(suggestion)")
     }
 }

@@ -55,22 +55,24 @@ public struct Configuration: Sendable, Equatable {
     public var idleAction: IdleAction
 
     /// Creates a configuration; every parameter defaults as documented on its property.
-    public init(listeners: [ListenerConfiguration] = [ListenerConfiguration()],
-                control: ControlConfiguration? = ControlConfiguration(),
-                maxRecords: Int = 100_000,
-                maxEvents: Int = 10_000,
-                validation: ValidationOptions = ValidationOptions(),
-                devices: [DeviceRegistration] = [],
-                maxConcurrentStreams: Int = 1000,
-                streamProfile: StreamProfile = .fixed,
-                workers: Int = 0,
-                logLevel: LogLevel = .info,
-                drainTimeoutSeconds: Double = 5,
-                keysManifestPath: String? = nil,
-                clockOffsetSeconds: Double = 0,
-                faults: [FaultRule] = [],
-                idleTimeoutSeconds: Double? = nil,
-                idleAction: IdleAction = .reset) {
+    public init(
+        listeners: [ListenerConfiguration] = [ListenerConfiguration()],
+        control: ControlConfiguration? = ControlConfiguration(),
+        maxRecords: Int = 100_000,
+        maxEvents: Int = 10_000,
+        validation: ValidationOptions = ValidationOptions(),
+        devices: [DeviceRegistration] = [],
+        maxConcurrentStreams: Int = 1000,
+        streamProfile: StreamProfile = .fixed,
+        workers: Int = 0,
+        logLevel: LogLevel = .info,
+        drainTimeoutSeconds: Double = 5,
+        keysManifestPath: String? = nil,
+        clockOffsetSeconds: Double = 0,
+        faults: [FaultRule] = [],
+        idleTimeoutSeconds: Double? = nil,
+        idleAction: IdleAction = .reset
+    ) {
         self.listeners = listeners
         self.control = control
         self.maxRecords = maxRecords

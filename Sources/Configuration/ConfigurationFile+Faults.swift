@@ -12,7 +12,8 @@ extension ConfigurationFile {
     /// `faults`: an array of fault rule objects (`FaultRule`).
     static func faultRules(_ value: JSONValue) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
-            throw ConfigurationError(field: "faults", message: "expected an array of fault rule objects, got \(value.rendered)")
+            throw ConfigurationError(
+                field: "faults", message: "expected an array of fault rule objects, got \(value.rendered)")
         }
         var rules: [FaultRule] = []
         for (index, element) in elements.enumerated() {
@@ -36,8 +37,9 @@ extension ConfigurationFile {
     ///   durations and windows (`durationMs`, `windowMs`) are counted.
     static func scenarioRules(_ value: JSONValue, nowMilliseconds: Int64) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
-            throw ConfigurationError(field: "scenarios",
-                                     message: "expected an array of {\"name\", \"parameters\"} objects, got \(value.rendered)")
+            throw ConfigurationError(
+                field: "scenarios",
+                message: "expected an array of {\"name\", \"parameters\"} objects, got \(value.rendered)")
         }
         let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
         var rules: [FaultRule] = []
@@ -54,13 +56,16 @@ extension ConfigurationFile {
             case .object(let members)?:
                 for member in members { parameters[member.key] = member.value.controlJSON }
             case let other?:
-                throw ConfigurationError(field: reader.field("parameters"), message: "expected an object of parameters, got \(other.rendered)")
+                throw ConfigurationError(
+                    field: reader.field("parameters"),
+                    message: "expected an object of parameters, got \(other.rendered)")
             }
             do {
                 rules += try FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: nowMilliseconds)
             } catch {
                 // FaultScenario calls the name `scenario`; here it is `name`.
-                let field = error.field == "scenario" ? reader.field("name") : FaultRuleError.join(reader.path, error.field)
+                let field =
+                    error.field == "scenario" ? reader.field("name") : FaultRuleError.join(reader.path, error.field)
                 throw ConfigurationError(field: field, message: error.message)
             }
         }
@@ -81,7 +86,8 @@ extension JSONValue {
         case .string(let text): return .string(text)
         case .array(let elements): return .array(elements.map(\.controlJSON))
         case .object(let members):
-            return .object(Dictionary(members.map { ($0.key, $0.value.controlJSON) }, uniquingKeysWith: { first, _ in first }))
+            return .object(
+                Dictionary(members.map { ($0.key, $0.value.controlJSON) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 

@@ -18,12 +18,16 @@ import JSONSupport
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
 /// each scenario's rules in order, so an explicit rule is tried before any scenario's.
 public enum ConfigurationFile {
-    static let topLevelKeys = ["listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
-                               "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-                               "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
-                               "idleTimeoutSeconds", "idleAction"]
-    static let listenerKeys = ["name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
-                               "conditions"]
+    static let topLevelKeys = [
+        "listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
+        "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
+        "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
+        "idleTimeoutSeconds", "idleAction",
+    ]
+    static let listenerKeys = [
+        "name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
+        "conditions",
+    ]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
     static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
@@ -42,14 +46,16 @@ public enum ConfigurationFile {
     static func parse(_ bytes: [UInt8], nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
         let document = try JSONValue.decode(bytes)
         guard case .object = document else {
-            throw ConfigurationError(field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
+            throw ConfigurationError(
+                field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
         }
         let root = try JSONObjectReader(document, path: "", keys: topLevelKeys)
         var configuration = Configuration()
 
         if let listeners = root["listeners"] {
             guard case .array(let elements) = listeners else {
-                throw ConfigurationError(field: "listeners", message: "expected an array of listener objects, got \(listeners.rendered)")
+                throw ConfigurationError(
+                    field: "listeners", message: "expected an array of listener objects, got \(listeners.rendered)")
             }
             configuration.listeners = []
             for (index, element) in elements.enumerated() {
@@ -59,12 +65,15 @@ public enum ConfigurationFile {
         if let control = root["control"] {
             configuration.control = try self.control(control, path: "control")
         }
-        configuration.maxRecords = try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
-        configuration.maxEvents = try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
+        configuration.maxRecords =
+            try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
+        configuration.maxEvents =
+            try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
             guard case .array(let elements) = devices else {
-                throw ConfigurationError(field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
+                throw ConfigurationError(
+                    field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
             for (index, element) in elements.enumerated() {
                 configuration.devices.append(try device(element, path: "devices[\(index)]"))
@@ -72,23 +81,27 @@ public enum ConfigurationFile {
         }
         if let http2 = root["http2"] {
             let reader = try JSONObjectReader(http2, path: "http2", keys: http2Keys)
-            configuration.maxConcurrentStreams = try reader.integer("maxConcurrentStreams", in: ConfigurationLimits.maxConcurrentStreams)
+            configuration.maxConcurrentStreams =
+                try reader.integer("maxConcurrentStreams", in: ConfigurationLimits.maxConcurrentStreams)
                 ?? configuration.maxConcurrentStreams
-            configuration.streamProfile = try reader.choice("streamProfile", StreamProfile.self) ?? configuration.streamProfile
+            configuration.streamProfile =
+                try reader.choice("streamProfile", StreamProfile.self) ?? configuration.streamProfile
         }
         configuration.workers = try root.integer("workers", in: ConfigurationLimits.workers) ?? configuration.workers
         configuration.logLevel = try root.choice("logLevel", LogLevel.self) ?? configuration.logLevel
         if let drain = root["drainTimeoutSeconds"] {
             guard case .number(let text) = drain, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw ConfigurationError(field: "drainTimeoutSeconds",
-                                         message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drain.rendered)")
+                throw ConfigurationError(
+                    field: "drainTimeoutSeconds",
+                    message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drain.rendered)")
             }
             configuration.drainTimeoutSeconds = seconds
         }
         if let idle = root["idleTimeoutSeconds"], idle != .null {
             guard case .number(let text) = idle, let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-                throw ConfigurationError(field: "idleTimeoutSeconds",
-                                         message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
+                throw ConfigurationError(
+                    field: "idleTimeoutSeconds",
+                    message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
             }
             configuration.idleTimeoutSeconds = seconds
         }
@@ -98,8 +111,9 @@ public enum ConfigurationFile {
         }
         if let offset = root["clockOffsetSeconds"] {
             guard case .number(let text) = offset, let seconds = Double(text), seconds.isFinite else {
-                throw ConfigurationError(field: "clockOffsetSeconds",
-                                         message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
+                throw ConfigurationError(
+                    field: "clockOffsetSeconds",
+                    message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
             }
             configuration.clockOffsetSeconds = seconds
         }
@@ -142,7 +156,8 @@ public enum ConfigurationFile {
             directory.isEmpty || file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
         }
         for index in configuration.listeners.indices {
-            configuration.listeners[index].tlsCertificatePath = configuration.listeners[index].tlsCertificatePath.map(resolve)
+            configuration.listeners[index].tlsCertificatePath = configuration.listeners[index].tlsCertificatePath.map(
+                resolve)
             configuration.listeners[index].tlsKeyPath = configuration.listeners[index].tlsKeyPath.map(resolve)
             configuration.listeners[index].clientCAPaths = configuration.listeners[index].clientCAPaths.map(resolve)
         }
@@ -160,13 +175,16 @@ public enum ConfigurationFile {
         listener.name = try reader.text("name") ?? listener.environment.rawValue
         if let listen = reader["listen"] {
             guard reader["host"] == nil, reader["port"] == nil else {
-                throw ConfigurationError(field: reader.field("listen"),
-                                         message: "give either \"listen\" or \"host\" and \"port\", not both")
+                throw ConfigurationError(
+                    field: reader.field("listen"),
+                    message: "give either \"listen\" or \"host\" and \"port\", not both")
             }
             let address = try listen.address(at: reader.field("listen"))
             (listener.host, listener.port) = (address.host, address.port)
         } else {
-            listener.host = try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? listener.host
+            listener.host =
+                try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed)
+                ?? listener.host
             listener.port = try reader.integer("port", in: ConfigurationLimits.port) ?? listener.port
         }
         listener.plaintext = try reader.boolean("plaintext") ?? listener.plaintext
@@ -180,12 +198,14 @@ public enum ConfigurationFile {
         if let clientCAs = reader["clientCAs"] {
             // Whether a plaintext listener has any is checked by validate().
             guard case .array(let elements) = clientCAs else {
-                throw ConfigurationError(field: reader.field("clientCAs"),
-                                         message: "expected an array of PEM file paths, got \(clientCAs.rendered)")
+                throw ConfigurationError(
+                    field: reader.field("clientCAs"),
+                    message: "expected an array of PEM file paths, got \(clientCAs.rendered)")
             }
             listener.clientCAPaths = []
             for (index, element) in elements.enumerated() {
-                listener.clientCAPaths.append(try element.text(at: "\(reader.field("clientCAs"))[\(index)]", expected: "a file path"))
+                listener.clientCAPaths.append(
+                    try element.text(at: "\(reader.field("clientCAs"))[\(index)]", expected: "a file path"))
             }
         }
         if let conditions = reader["conditions"], conditions != .null {
@@ -195,13 +215,19 @@ public enum ConfigurationFile {
     }
 
     /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
-    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConditionsUpdate {
+    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError)
+        -> ListenerConditionsUpdate
+    {
         let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
-        let delayRange = ListenerConditionsUpdate.handshakeDelayRange, refuseRange = ListenerConditionsUpdate.refuseRange
+        let delayRange = ListenerConditionsUpdate.handshakeDelayRange,
+            refuseRange = ListenerConditionsUpdate.refuseRange
         return ListenerConditionsUpdate(
-            handshakeDelayMs: try reader.integer("handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)).map(Int64.init),
+            handshakeDelayMs: try reader.integer(
+                "handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)
+            ).map(Int64.init),
             silent: try reader.boolean("silent"),
-            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(Int64.init))
+            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(
+                Int64.init))
     }
 
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
@@ -215,19 +241,23 @@ public enum ConfigurationFile {
         case .object:
             let reader = try JSONObjectReader(value, path: path, keys: controlKeys)
             var control = ControlConfiguration()
-            control.host = try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
+            control.host =
+                try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
             control.port = try reader.integer("port", in: ConfigurationLimits.port) ?? control.port
             return control
         default:
-            throw ConfigurationError(field: path,
-                                     message: "expected {\"host\", \"port\"}, \"\(HostPort.syntax)\", \"off\" or null, got \(value.rendered)")
+            throw ConfigurationError(
+                field: path,
+                message: "expected {\"host\", \"port\"}, \"\(HostPort.syntax)\", \"off\" or null, got \(value.rendered)"
+            )
         }
     }
 
     private static func validationOptions(_ root: JSONObjectReader) throws(ConfigurationError) -> ValidationOptions {
         var options = ValidationOptions()
         options.registry = try root.choice("registry", RegistryMode.self) ?? options.registry
-        options.maxTokenLength = try root.integer("maxTokenLength", in: ConfigurationLimits.maxTokenLength) ?? options.maxTokenLength
+        options.maxTokenLength =
+            try root.integer("maxTokenLength", in: ConfigurationLimits.maxTokenLength) ?? options.maxTokenLength
         if let tokenLength = root["tokenLength"], tokenLength != .null {
             // The range and evenness against maxTokenLength are checked by validate().
             options.tokenLength = try tokenLength.integer(
@@ -238,7 +268,8 @@ public enum ConfigurationFile {
         if let reason = root["invalidPayloadReason"] {
             let candidates = Reason.allCases.filter { $0.status == 400 }.map(\.rawValue)
             guard case .string(let name) = reason, let parsed = Reason(rawValue: name) else {
-                var message = "expected a reason with status 400 (\(candidates.joined(separator: ", "))), got \(reason.rendered)"
+                var message =
+                    "expected a reason with status 400 (\(candidates.joined(separator: ", "))), got \(reason.rendered)"
                 if case .string(let name) = reason, let near = ClosestMatch.find(name, among: candidates) {
                     message += " (did you mean \(JSONValue.quoted(near))?)"
                 }
@@ -278,7 +309,8 @@ public enum ConfigurationFile {
         default:
             break
         }
-        throw ConfigurationError(field: field, message: "expected \(ConfigurationLimits.timestampExpectation), got \(value.rendered)")
+        throw ConfigurationError(
+            field: field, message: "expected \(ConfigurationLimits.timestampExpectation), got \(value.rendered)")
     }
 
     /// RFC 3339 date-time with an offset or `Z`, with or without fractional seconds.

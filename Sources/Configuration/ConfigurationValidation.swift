@@ -14,13 +14,16 @@ extension Configuration {
         try validateControl()
         try Self.check(maxRecords, in: ConfigurationLimits.maxRecords, field: "maxRecords")
         try Self.check(maxEvents, in: ConfigurationLimits.maxEvents, field: "maxEvents")
-        try Self.check(maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
-                       field: "http2.maxConcurrentStreams")
+        try Self.check(
+            maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
+            field: "http2.maxConcurrentStreams")
         try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")
         guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0,
-              drainTimeoutSeconds <= ConfigurationLimits.maxDrainTimeout else {
-            throw ConfigurationError(field: "drainTimeoutSeconds",
-                                     message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drainTimeoutSeconds)")
+            drainTimeoutSeconds <= ConfigurationLimits.maxDrainTimeout
+        else {
+            throw ConfigurationError(
+                field: "drainTimeoutSeconds",
+                message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drainTimeoutSeconds)")
         }
         try validateValidationOptions()
         try validateDevices()
@@ -28,12 +31,14 @@ extension Configuration {
             throw ConfigurationError(field: "keys", message: "expected a file path or null, got \"\"")
         }
         guard clockOffsetSeconds.isFinite, abs(clockOffsetSeconds) <= ConfigurationLimits.maxClockOffset else {
-            throw ConfigurationError(field: "clockOffsetSeconds",
-                                     message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
+            throw ConfigurationError(
+                field: "clockOffsetSeconds",
+                message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(clockOffsetSeconds)")
         }
         if let idle = idleTimeoutSeconds, !(idle.isFinite && idle > 0 && idle <= ConfigurationLimits.maxIdleTimeout) {
-            throw ConfigurationError(field: "idleTimeoutSeconds",
-                                     message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle)")
+            throw ConfigurationError(
+                field: "idleTimeoutSeconds",
+                message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle)")
         }
         try validateFaults()
     }
@@ -51,7 +56,9 @@ extension Configuration {
             }
             guard let id = rule.id else { continue }
             if let first = firstIndexByID[id] {
-                throw ConfigurationError(field: "\(path).id", message: "duplicate fault rule id \(JSONValue.quoted(id)) (also faults[\(first)])")
+                throw ConfigurationError(
+                    field: "\(path).id",
+                    message: "duplicate fault rule id \(JSONValue.quoted(id)) (also faults[\(first)])")
             }
             firstIndexByID[id] = index
         }
@@ -68,8 +75,11 @@ extension Configuration {
                 throw ConfigurationError(field: "\(path).name", message: "expected a non-empty name")
             }
             if let first = firstIndexByName[listener.name] {
-                throw ConfigurationError(field: "\(path).name",
-                                         message: "duplicate listener name \(JSONValue.quoted(listener.name)) (also listeners[\(first)]); names must be unique")
+                throw ConfigurationError(
+                    field: "\(path).name",
+                    message:
+                        "duplicate listener name \(JSONValue.quoted(listener.name)) (also listeners[\(first)]); names must be unique"
+                )
             }
             firstIndexByName[listener.name] = index
             try Self.checkHost(listener.host, field: "\(path).host")
@@ -79,27 +89,44 @@ extension Configuration {
                 break
             case (let certificate?, let key?):
                 if listener.plaintext {
-                    throw ConfigurationError(field: "\(path).tls",
-                                             message: "a plaintext listener takes no TLS certificate; remove the certificate and key or turn plaintext off")
+                    throw ConfigurationError(
+                        field: "\(path).tls",
+                        message:
+                            "a plaintext listener takes no TLS certificate; remove the certificate and key or turn plaintext off"
+                    )
                 }
-                if certificate.isEmpty { throw ConfigurationError(field: "\(path).tls.certificate", message: "expected a file path, got \"\"") }
-                if key.isEmpty { throw ConfigurationError(field: "\(path).tls.key", message: "expected a file path, got \"\"") }
+                if certificate.isEmpty {
+                    throw ConfigurationError(
+                        field: "\(path).tls.certificate", message: "expected a file path, got \"\"")
+                }
+                if key.isEmpty {
+                    throw ConfigurationError(field: "\(path).tls.key", message: "expected a file path, got \"\"")
+                }
             case (nil, _?):
-                throw ConfigurationError(field: "\(path).tls", message: "a TLS key needs its certificate; the certificate is missing")
+                throw ConfigurationError(
+                    field: "\(path).tls", message: "a TLS key needs its certificate; the certificate is missing")
             case (_?, nil):
-                throw ConfigurationError(field: "\(path).tls", message: "a TLS certificate needs its key; the key is missing")
+                throw ConfigurationError(
+                    field: "\(path).tls", message: "a TLS certificate needs its key; the key is missing")
             }
             if !listener.clientCAPaths.isEmpty && listener.plaintext {
-                throw ConfigurationError(field: "\(path).clientCAs",
-                                         message: "a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off")
+                throw ConfigurationError(
+                    field: "\(path).clientCAs",
+                    message:
+                        "a plaintext listener cannot ask for client certificates; remove the client CAs or turn plaintext off"
+                )
             }
             if let empty = listener.clientCAPaths.firstIndex(of: "") {
-                throw ConfigurationError(field: "\(path).clientCAs[\(empty)]", message: "expected a file path, got \"\"")
+                throw ConfigurationError(
+                    field: "\(path).clientCAs[\(empty)]", message: "expected a file path, got \"\"")
             }
             let address = HostPort(host: listener.host, port: listener.port)
-            if let other = listeners[..<index].firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) }) {
-                throw ConfigurationError(field: path,
-                                         message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
+            if let other = listeners[..<index].firstIndex(where: {
+                HostPort(host: $0.host, port: $0.port).conflicts(with: address)
+            }) {
+                throw ConfigurationError(
+                    field: path,
+                    message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
             }
         }
     }
@@ -109,23 +136,33 @@ extension Configuration {
         try Self.checkHost(control.host, field: "control.host")
         try Self.check(control.port, in: ConfigurationLimits.port, field: "control.port")
         let address = HostPort(host: control.host, port: control.port)
-        if let other = listeners.firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) }) {
-            throw ConfigurationError(field: "control",
-                                     message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
+        if let other = listeners.firstIndex(where: { HostPort(host: $0.host, port: $0.port).conflicts(with: address) })
+        {
+            throw ConfigurationError(
+                field: "control",
+                message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
         }
     }
 
     private func validateValidationOptions() throws(ConfigurationError) {
         let maxTokenLength = validation.maxTokenLength
         try Self.check(maxTokenLength, in: ConfigurationLimits.maxTokenLength, field: "maxTokenLength")
-        if let tokenLength = validation.tokenLength, tokenLength < 2 || tokenLength > maxTokenLength || tokenLength % 2 != 0 {
-            throw ConfigurationError(field: "tokenLength",
-                                     message: "expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got \(tokenLength)")
+        if let tokenLength = validation.tokenLength,
+            tokenLength < 2 || tokenLength > maxTokenLength || tokenLength % 2 != 0
+        {
+            throw ConfigurationError(
+                field: "tokenLength",
+                message:
+                    "expected \(ConfigurationLimits.tokenLengthExpectation(maxTokenLength: maxTokenLength)), got \(tokenLength)"
+            )
         }
         let reason = validation.invalidPayloadReason
         guard reason.status == 400 else {
-            throw ConfigurationError(field: "invalidPayloadReason",
-                                     message: "expected a reason with status 400, got \(JSONValue.quoted(reason.rawValue)) (status \(reason.status))")
+            throw ConfigurationError(
+                field: "invalidPayloadReason",
+                message:
+                    "expected a reason with status 400, got \(JSONValue.quoted(reason.rawValue)) (status \(reason.status))"
+            )
         }
     }
 
@@ -136,41 +173,52 @@ extension Configuration {
             let token = device.token
             let isLowercaseHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
             guard !token.isEmpty, token.utf8.count % 2 == 0, isLowercaseHex else {
-                throw ConfigurationError(field: "\(path).token",
-                                         message: "expected a non-empty, even-length, lowercase hexadecimal string, got \(JSONValue.quoted(token))")
+                throw ConfigurationError(
+                    field: "\(path).token",
+                    message:
+                        "expected a non-empty, even-length, lowercase hexadecimal string, got \(JSONValue.quoted(token))"
+                )
             }
             if let required = validation.tokenLength, token.count != required {
-                throw ConfigurationError(field: "\(path).token",
-                                         message: "the token has \(token.count) hex characters but tokenLength requires \(required)")
+                throw ConfigurationError(
+                    field: "\(path).token",
+                    message: "the token has \(token.count) hex characters but tokenLength requires \(required)")
             }
             if token.count > validation.maxTokenLength {
-                throw ConfigurationError(field: "\(path).token",
-                                         message: "the token has \(token.count) hex characters, more than maxTokenLength (\(validation.maxTokenLength))")
+                throw ConfigurationError(
+                    field: "\(path).token",
+                    message:
+                        "the token has \(token.count) hex characters, more than maxTokenLength (\(validation.maxTokenLength))"
+                )
             }
             if let first = firstIndexByToken[token] {
-                throw ConfigurationError(field: "\(path).token", message: "duplicate device token (also devices[\(first)])")
+                throw ConfigurationError(
+                    field: "\(path).token", message: "duplicate device token (also devices[\(first)])")
             }
             firstIndexByToken[token] = index
             if device.topic == "" {
                 throw ConfigurationError(field: "\(path).topic", message: "expected a bundle ID or null, got \"\"")
             }
             if let unregisteredAt = device.unregisteredAt, unregisteredAt < 0 {
-                throw ConfigurationError(field: "\(path).unregisteredAt",
-                                         message: "expected \(ConfigurationLimits.timestampExpectation), got \(unregisteredAt)")
+                throw ConfigurationError(
+                    field: "\(path).unregisteredAt",
+                    message: "expected \(ConfigurationLimits.timestampExpectation), got \(unregisteredAt)")
             }
         }
     }
 
     private static func check(_ value: Int, in range: ClosedRange<Int>, field: String) throws(ConfigurationError) {
         guard range.contains(value) else {
-            throw ConfigurationError(field: field, message: "expected \(ConfigurationLimits.expectation(range)), got \(value)")
+            throw ConfigurationError(
+                field: field, message: "expected \(ConfigurationLimits.expectation(range)), got \(value)")
         }
     }
 
     private static func checkHost(_ host: String, field: String) throws(ConfigurationError) {
         if let problem = HostPort.hostProblem(host) {
-            throw ConfigurationError(field: field,
-                                     message: "expected a host name or IP address, got \(JSONValue.quoted(host)) (\(problem))")
+            throw ConfigurationError(
+                field: field,
+                message: "expected a host name or IP address, got \(JSONValue.quoted(host)) (\(problem))")
         }
     }
 }

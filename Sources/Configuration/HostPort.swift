@@ -22,7 +22,9 @@ struct HostPort: Sendable, Equatable, CustomStringConvertible {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw Problem(hint: "missing ']' after the IPv6 address") }
+            guard let close = text.firstIndex(of: "]") else {
+                throw Problem(hint: "missing ']' after the IPv6 address")
+            }
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
             guard rest.hasPrefix(":") else { throw Problem(hint: "missing :PORT after ']'") }
@@ -43,7 +45,8 @@ struct HostPort: Sendable, Equatable, CustomStringConvertible {
     /// A port written as 1 to 5 decimal digits, at most 65535.
     static func parsePort(_ text: Substring) -> Int? {
         guard (1...5).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let port = Int(text), ConfigurationLimits.port.contains(port) else { return nil }
+            let port = Int(text), ConfigurationLimits.port.contains(port)
+        else { return nil }
         return port
     }
 

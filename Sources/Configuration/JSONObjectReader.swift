@@ -20,8 +20,9 @@ struct JSONObjectReader {
             let field = Self.join(path, member.key)
             guard keys.contains(member.key) else {
                 let suggestion = ClosestMatch.hint(member.key, among: keys)
-                throw ConfigurationError(field: field,
-                                         message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
+                throw ConfigurationError(
+                    field: field,
+                    message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
             }
             values[member.key] = member.value
         }
@@ -59,7 +60,9 @@ struct JSONObjectReader {
 extension JSONValue {
     /// A whole number in `range`. `2197.0` and `2.197e3` are accepted as 2197; `1.5` is not.
     /// `expected` replaces the range's wording in the error message.
-    func integer(at field: String, in range: ClosedRange<Int>, expected: String? = nil) throws(ConfigurationError) -> Int {
+    func integer(at field: String, in range: ClosedRange<Int>, expected: String? = nil) throws(ConfigurationError)
+        -> Int
+    {
         let expected = expected ?? ConfigurationLimits.expectation(range)
         guard case .number(let text) = self, let value = JSONValue.wholeNumber(text), range.contains(value) else {
             throw ConfigurationError(field: field, message: "expected \(expected), got \(rendered)")
@@ -105,7 +108,8 @@ extension JSONValue {
         do {
             return try HostPort.parse(value)
         } catch {
-            throw ConfigurationError(field: field, message: "expected \"\(HostPort.syntax)\", got \(rendered): \(error.hint)")
+            throw ConfigurationError(
+                field: field, message: "expected \"\(HostPort.syntax)\", got \(rendered): \(error.hint)")
         }
     }
 }

@@ -34,7 +34,8 @@ extension JSONValue {
                 + "or closing bracket, or an unclosed comment)"
         }
         let nsError = underlying as NSError
-        return "not valid JSON: " + (nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: underlying))
+        return "not valid JSON: "
+            + (nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: underlying))
     }
 
     /// A decoder coding path as a field path, e.g. `listeners[0].name`.

@@ -36,11 +36,13 @@ public struct ListenerConfiguration: Sendable, Equatable {
     public var conditions: ListenerConditionsUpdate?
 
     /// Creates a listener; every parameter defaults as documented on its property.
-    public init(name: String = "default", host: String = "127.0.0.1", port: Int = 2197,
-                environment: APNsEnvironment = .sandbox, plaintext: Bool = false,
-                tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
-                alpn: ALPNPolicy = .optional, auth: AuthModeSetting = .permissive,
-                clientCAPaths: [String] = [], conditions: ListenerConditionsUpdate? = nil) {
+    public init(
+        name: String = "default", host: String = "127.0.0.1", port: Int = 2197,
+        environment: APNsEnvironment = .sandbox, plaintext: Bool = false,
+        tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
+        alpn: ALPNPolicy = .optional, auth: AuthModeSetting = .permissive,
+        clientCAPaths: [String] = [], conditions: ListenerConditionsUpdate? = nil
+    ) {
         self.name = name
         self.host = host
         self.port = port

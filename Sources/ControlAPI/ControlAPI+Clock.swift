@@ -6,10 +6,12 @@ import JSONSupport
 extension ControlAPI {
     /// `{"offsetSeconds": N, "now": "<ISO 8601 with the offset applied>"}`.
     func clockResponse() -> ControlResponse {
-        ControlResponse(status: 200, json: [
-            "offsetSeconds": .double(credentialClock.offsetSeconds),
-            "now": .string(ISO8601Millis.format(epochSeconds: credentialClock.now())),
-        ])
+        ControlResponse(
+            status: 200,
+            json: [
+                "offsetSeconds": .double(credentialClock.offsetSeconds),
+                "now": .string(ISO8601Millis.format(epochSeconds: credentialClock.now())),
+            ])
     }
 
     /// Body `{"offsetSeconds": N}` (seconds, may be negative, finite); answers like GET.
@@ -19,7 +21,8 @@ extension ControlAPI {
         do {
             decoded = try JSONDecoder().decode(Body.self, from: Data(body))
         } catch {
-            throw .badRequest("body must be {\"offsetSeconds\": <seconds>}, a finite number (negative moves the clock back)")
+            throw .badRequest(
+                "body must be {\"offsetSeconds\": <seconds>}, a finite number (negative moves the clock back)")
         }
         guard decoded.offsetSeconds.isFinite, abs(decoded.offsetSeconds) <= 1e10 else {
             throw .badRequest("offsetSeconds must be a finite number of seconds within ±1e10")

@@ -26,7 +26,8 @@ extension ControlAPI {
 
     /// `{"id": N, "action": "goaway" | "close" | "reset"}`; 404 when connection `id` is not open,
     /// 409 when it cannot take the command now (a GOAWAY before its HTTP/2 session started).
-    private func perform(_ command: ConnectionCommand, onConnection id: UInt64) throws(ControlError) -> ControlResponse {
+    private func perform(_ command: ConnectionCommand, onConnection id: UInt64) throws(ControlError) -> ControlResponse
+    {
         switch connections?.perform(command, onConnection: id) ?? .notFound {
         case .done: break
         case .notFound: throw .notFound("no open connection with id \(id)")
@@ -66,19 +67,27 @@ extension ControlAPI {
             return .goaway(errorCode: errorCode.rawValue, reason: reason, closeAfterMilliseconds: closeAfter)
         }
         guard case .object(let object)? = try? ControlJSON(decoding: body) else {
-            throw .badRequest(#"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#)
+            throw .badRequest(
+                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#
+            )
         }
         let unknown = object.keys.filter { !goawayFields.contains($0) }.sorted()
         if !unknown.isEmpty {
-            throw .badRequest("unknown field(s) in body: \(unknown.joined(separator: ", ")) "
-                + "(allowed: \(goawayFields.joined(separator: ", ")))")
+            throw .badRequest(
+                "unknown field(s) in body: \(unknown.joined(separator: ", ")) "
+                    + "(allowed: \(goawayFields.joined(separator: ", ")))")
         }
         switch object["errorCode"] {
         case nil, .null?: break
         case .string(let name)?:
             guard let code = FaultErrorCode(name: name) else {
-                let near = ClosestMatch.find(name, among: FaultErrorCode.names).map { " (did you mean \(JSONValue.quoted($0))?)" } ?? ""
-                throw .badRequest("errorCode: unknown error code \(JSONValue.quoted(name))\(near); expected \(FaultErrorCode.expected)")
+                let near =
+                    ClosestMatch.find(name, among: FaultErrorCode.names).map {
+                        " (did you mean \(JSONValue.quoted($0))?)"
+                    } ?? ""
+                throw .badRequest(
+                    "errorCode: unknown error code \(JSONValue.quoted(name))\(near); expected \(FaultErrorCode.expected)"
+                )
             }
             errorCode = code
         case .int(let number)? where (0...Int64(UInt32.max)).contains(number):
@@ -97,8 +106,9 @@ extension ControlAPI {
         case .null?: closeAfter = nil
         case .int(let ms)? where (0...FaultLimits.maxMilliseconds).contains(ms): closeAfter = ms
         case let other?:
-            throw .badRequest("closeAfterMs: expected an integer of milliseconds from 0 to \(FaultLimits.maxMilliseconds), "
-                + "or null to keep the connection open, got \(FaultRuleError.render(other))")
+            throw .badRequest(
+                "closeAfterMs: expected an integer of milliseconds from 0 to \(FaultLimits.maxMilliseconds), "
+                    + "or null to keep the connection open, got \(FaultRuleError.render(other))")
         }
         return .goaway(errorCode: errorCode.rawValue, reason: reason, closeAfterMilliseconds: closeAfter)
     }

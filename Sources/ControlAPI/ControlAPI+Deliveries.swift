@@ -9,15 +9,18 @@ extension ControlAPI {
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         let result = store.compactQuery(filter, limit: limit)
-        return Self.deliveriesResponse(DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
-                                       records: result.elements)
+        return Self.deliveriesResponse(
+            DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
+            records: result.elements)
     }
 
     func clearDeliveries() -> ControlResponse {
         let cleared = store.clear()
-        return ControlResponse(status: 200, json: [
-            "cleared": .int(Int64(cleared)), "lastSeq": .uint(store.lastSeq),
-        ])
+        return ControlResponse(
+            status: 200,
+            json: [
+                "cleared": .int(Int64(cleared)), "lastSeq": .uint(store.lastSeq),
+            ])
     }
 
     func delivery(seqText: String) throws(ControlError) -> ControlResponse {
@@ -61,16 +64,21 @@ extension ControlAPI {
             wait.matched = 0
             return nil
         }
-        return Self.deliveriesResponse(WaitAnswer(complete: complete, count: wait.count, evicted: result.evicted,
-                                                  lastSeq: result.lastSeq, matched: result.elements.count),
-                                       records: result.elements)
+        return Self.deliveriesResponse(
+            WaitAnswer(
+                complete: complete, count: wait.count, evicted: result.evicted,
+                lastSeq: result.lastSeq, matched: result.elements.count),
+            records: result.elements)
     }
 
     /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).
-    private static func deliveriesResponse(_ envelope: some Encodable,
-                                           records: [(seq: UInt64, record: CompactRecord)]) -> ControlResponse {
+    private static func deliveriesResponse(
+        _ envelope: some Encodable,
+        records: [(seq: UInt64, record: CompactRecord)]
+    ) -> ControlResponse {
         guard let body = DeliveryListJSON.body(envelope: envelope, records: records) else {
-            return ControlResponse(status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
+            return ControlResponse(
+                status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
         }
         return ControlResponse(status: 200, body: body)
     }

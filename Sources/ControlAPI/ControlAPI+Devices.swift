@@ -5,10 +5,12 @@ import JSONSupport
 extension ControlAPI {
     func listDevices() -> ControlResponse {
         let devices = registry.all()
-        return ControlResponse(status: 200, json: [
-            "count": .int(Int64(devices.count)),
-            "devices": .array(devices.map { $0.jsonValue() }),
-        ])
+        return ControlResponse(
+            status: 200,
+            json: [
+                "count": .int(Int64(devices.count)),
+                "devices": .array(devices.map { $0.jsonValue() }),
+            ])
     }
 
     func clearDevices() -> ControlResponse {
@@ -38,7 +40,8 @@ extension ControlAPI {
     /// most 200 characters, the longest the APNs port accepts (docs/apns-behaviour.md §9).
     static func deviceToken(_ text: String) throws(ControlError) -> String {
         guard text.utf8.count <= ValidationOptions().maxTokenLength else {
-            throw .badRequest("token must be at most \(ValidationOptions().maxTokenLength) hex characters, got \(text.utf8.count)")
+            throw .badRequest(
+                "token must be at most \(ValidationOptions().maxTokenLength) hex characters, got \(text.utf8.count)")
         }
         let isHex = text.utf8.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)

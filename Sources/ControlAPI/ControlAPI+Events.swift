@@ -9,15 +9,19 @@ extension ControlAPI {
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         let result = events.query(filter, limit: limit)
-        return ControlResponse(status: 200, encoding: EventPage(
-            events: result.events, evicted: result.evicted, lastSeq: result.lastSeq, more: result.more))
+        return ControlResponse(
+            status: 200,
+            encoding: EventPage(
+                events: result.events, evicted: result.evicted, lastSeq: result.lastSeq, more: result.more))
     }
 
     func clearEvents() -> ControlResponse {
         let cleared = events.clear()
-        return ControlResponse(status: 200, json: [
-            "cleared": .int(Int64(cleared)), "lastSeq": .uint(events.lastSeq),
-        ])
+        return ControlResponse(
+            status: 200,
+            json: [
+                "cleared": .int(Int64(cleared)), "lastSeq": .uint(events.lastSeq),
+            ])
     }
 
     /// `GET /v1/events/wait`: the same `count` (default 1) and `timeoutMs` (default 5000, at
@@ -43,9 +47,11 @@ extension ControlAPI {
         let result = events.query(wait.filter)
         let complete = result.events.count >= wait.count
         guard complete || timedOut else { return nil }
-        return ControlResponse(status: 200, encoding: EventWaitAnswer(
-            complete: complete, count: wait.count, events: result.events, evicted: result.evicted,
-            lastSeq: result.lastSeq, matched: result.events.count))
+        return ControlResponse(
+            status: 200,
+            encoding: EventWaitAnswer(
+                complete: complete, count: wait.count, events: result.events, evicted: result.evicted,
+                lastSeq: result.lastSeq, matched: result.events.count))
     }
 
     /// Re-evaluates a pending long poll of either kind (see the two `waitResult` overloads).

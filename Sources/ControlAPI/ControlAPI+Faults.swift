@@ -60,7 +60,9 @@ extension ControlAPI {
         do {
             parsed = try ControlJSON(decoding: body)
         } catch DecodingError.dataCorrupted(let context) {
-            throw FaultRuleError(field: "", message: "the body is not valid JSON (\(context.debugDescription)); expected \(faultBodyForms)")
+            throw FaultRuleError(
+                field: "",
+                message: "the body is not valid JSON (\(context.debugDescription)); expected \(faultBodyForms)")
         } catch {
             throw FaultRuleError(field: "", message: "the body is not valid JSON; expected \(faultBodyForms)")
         }
@@ -80,23 +82,30 @@ extension ControlAPI {
     }
 
     /// The rules of `{"scenario": "<name>", "parameters": {...}}`.
-    private static func scenarioRules(_ members: [String: ControlJSON],
-                                      nowMilliseconds: Int64) throws(FaultRuleError) -> [FaultRule] {
+    private static func scenarioRules(
+        _ members: [String: ControlJSON],
+        nowMilliseconds: Int64
+    ) throws(FaultRuleError) -> [FaultRule] {
         if let unknown = members.keys.sorted().first(where: { !scenarioBodyKeys.contains($0) }) {
-            throw FaultRuleError(field: unknown, message: "unknown key; a scenario body takes only "
-                                 + scenarioBodyKeys.joined(separator: " and "))
+            throw FaultRuleError(
+                field: unknown,
+                message: "unknown key; a scenario body takes only "
+                    + scenarioBodyKeys.joined(separator: " and "))
         }
         guard case .string(let name)? = members["scenario"] else {
             let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
-            throw FaultRuleError(field: "scenario",
-                                 message: "expected a scenario name (one of \(names)), got \(FaultRuleError.render(members["scenario"]))")
+            throw FaultRuleError(
+                field: "scenario",
+                message: "expected a scenario name (one of \(names)), got \(FaultRuleError.render(members["scenario"]))"
+            )
         }
         let parameters: [String: ControlJSON]
         switch members["parameters"] {
         case nil, .null?: parameters = [:]
         case .object(let values)?: parameters = values
         case let other?:
-            throw FaultRuleError(field: "parameters", message: "expected an object of parameters, got \(FaultRuleError.render(other))")
+            throw FaultRuleError(
+                field: "parameters", message: "expected an object of parameters, got \(FaultRuleError.render(other))")
         }
         return try FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: nowMilliseconds)
     }

@@ -8,8 +8,9 @@ extension ControlAPI {
     /// `{"listeners":[{"name","environment","conditions":{"handshakeDelayMs","silent","refuseUntil"}}]}`.
     func listenersResponse() -> ControlResponse {
         let items: [ListenerItem] = (listenerConditions?.listeners ?? []).map { listener in
-            ListenerItem(name: listener.name, environment: listener.environment.rawValue,
-                         conditions: listenerConditions?.conditions(of: listener.name) ?? ListenerConditions())
+            ListenerItem(
+                name: listener.name, environment: listener.environment.rawValue,
+                conditions: listenerConditions?.conditions(of: listener.name) ?? ListenerConditions())
         }
         return ControlResponse(status: 200, encoding: ["listeners": items])
     }
@@ -37,13 +38,15 @@ extension ControlAPI {
         } catch {
             throw .badRequest("handshakeDelayMs and refuseMs must be integers (milliseconds), silent a boolean")
         }
-        let update = ListenerConditionsUpdate(handshakeDelayMs: decoded.handshakeDelayMs, silent: decoded.silent,
-                                              refuseMs: decoded.refuseMs)
+        let update = ListenerConditionsUpdate(
+            handshakeDelayMs: decoded.handshakeDelayMs, silent: decoded.silent,
+            refuseMs: decoded.refuseMs)
         if let problem = update.problem { throw .badRequest(problem) }
         conditions = update.applied(to: conditions, nowMilliseconds: nowMilliseconds)
         board.set(conditions, for: name)
         let environment = board.listeners.first { $0.name == name }?.environment.rawValue ?? ""
-        return ControlResponse(status: 200, encoding: ListenerItem(name: name, environment: environment, conditions: conditions))
+        return ControlResponse(
+            status: 200, encoding: ListenerItem(name: name, environment: environment, conditions: conditions))
     }
 
     private struct ListenerItem: Encodable {

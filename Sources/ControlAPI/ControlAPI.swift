@@ -69,13 +69,15 @@ public final class ControlAPI: Sendable {
     ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
     ///     transport, as in tests) lists none and answers 404 to every command.
     ///   - events: the connection events served by `/v1/events`.
-    public init(store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                credentialClock: ServerClock = ServerClock(),
-                faults: FaultEngine = FaultEngine(),
-                connections: (any ConnectionDirectory)? = nil,
-                listenerConditions: ListenerConditionsBoard? = nil,
-                status: @escaping @Sendable () -> ControlStatus) {
+    public init(
+        store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        credentialClock: ServerClock = ServerClock(),
+        faults: FaultEngine = FaultEngine(),
+        connections: (any ConnectionDirectory)? = nil,
+        listenerConditions: ListenerConditionsBoard? = nil,
+        status: @escaping @Sendable () -> ControlStatus
+    ) {
         self.listenerConditions = listenerConditions
         self.credentialClock = credentialClock
         self.faults = faults
@@ -95,23 +97,29 @@ public final class ControlAPI: Sendable {
         return [
             ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
             ControlRoute(method: "GET", path: "/v1/stats", queryParameters: [], endpoint: .stats),
-            ControlRoute(method: "GET", path: "/v1/deliveries", queryParameters: filters + ["limit"],
-                         endpoint: .listDeliveries),
-            ControlRoute(method: "DELETE", path: "/v1/deliveries", queryParameters: [],
-                         endpoint: .clearDeliveries),
-            ControlRoute(method: "GET", path: "/v1/deliveries/wait",
-                         queryParameters: filters + ["count", "timeoutMs"], endpoint: .waitDeliveries),
-            ControlRoute(method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
-                         endpoint: .getDelivery),
+            ControlRoute(
+                method: "GET", path: "/v1/deliveries", queryParameters: filters + ["limit"],
+                endpoint: .listDeliveries),
+            ControlRoute(
+                method: "DELETE", path: "/v1/deliveries", queryParameters: [],
+                endpoint: .clearDeliveries),
+            ControlRoute(
+                method: "GET", path: "/v1/deliveries/wait",
+                queryParameters: filters + ["count", "timeoutMs"], endpoint: .waitDeliveries),
+            ControlRoute(
+                method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
+                endpoint: .getDelivery),
             ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
             ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
             ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
             ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
-            ControlRoute(method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
-                         endpoint: .deleteDevice),
+            ControlRoute(
+                method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
+                endpoint: .deleteDevice),
             ControlRoute(method: "GET", path: "/v1/listeners", queryParameters: [], endpoint: .listListeners),
-            ControlRoute(method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
-                         endpoint: .putListenerConditions),
+            ControlRoute(
+                method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
+                endpoint: .putListenerConditions),
             ControlRoute(method: "GET", path: "/v1/clock", queryParameters: [], endpoint: .getClock),
             ControlRoute(method: "PUT", path: "/v1/clock", queryParameters: [], endpoint: .putClock),
             ControlRoute(method: "GET", path: "/v1/faults", queryParameters: [], endpoint: .listFaults),
@@ -120,16 +128,21 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
             ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
             ControlRoute(method: "GET", path: "/v1/connections", queryParameters: [], endpoint: .listConnections),
-            ControlRoute(method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
-                         endpoint: .goawayConnection),
-            ControlRoute(method: "POST", path: "/v1/connections/{id}/close", queryParameters: [],
-                         endpoint: .closeConnection),
-            ControlRoute(method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
-                         endpoint: .resetConnection),
-            ControlRoute(method: "GET", path: "/v1/events", queryParameters: eventFilters + ["limit"], endpoint: .listEvents),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
+                endpoint: .goawayConnection),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/{id}/close", queryParameters: [],
+                endpoint: .closeConnection),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
+                endpoint: .resetConnection),
+            ControlRoute(
+                method: "GET", path: "/v1/events", queryParameters: eventFilters + ["limit"], endpoint: .listEvents),
             ControlRoute(method: "DELETE", path: "/v1/events", queryParameters: [], endpoint: .clearEvents),
-            ControlRoute(method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
-                         endpoint: .waitEvents),
+            ControlRoute(
+                method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
+                endpoint: .waitEvents),
         ]
     }()
 
@@ -189,7 +202,10 @@ public final class ControlAPI: Sendable {
             var literals = 0, value = "", matched = true
             for (want, have) in zip(template, segments) {
                 if let want {
-                    guard want == have else { matched = false; break }
+                    guard want == have else {
+                        matched = false
+                        break
+                    }
                     literals += 1
                 } else {
                     value = have
@@ -204,18 +220,21 @@ public final class ControlAPI: Sendable {
         let sameTemplate = routes.filter { $0.path == best.route.path }
         guard let route = sameTemplate.first(where: { $0.method == method }) else {
             let allowed = sameTemplate.map(\.method)
-            throw ControlError(status: 405,
-                               message: "method \(method) not allowed on \(best.route.path); allowed: "
-                                   + allowed.joined(separator: ", "),
-                               allow: allowed)
+            throw ControlError(
+                status: 405,
+                message: "method \(method) not allowed on \(best.route.path); allowed: "
+                    + allowed.joined(separator: ", "),
+                allow: allowed)
         }
         return (route, best.value)
     }
 
     /// The query as a dictionary; 400 naming the parameters that are unknown to `route` or given
     /// more than once.
-    static func queryDictionary(_ items: [(name: String, value: String)],
-                                for route: ControlRoute) throws(ControlError) -> [String: String] {
+    static func queryDictionary(
+        _ items: [(name: String, value: String)],
+        for route: ControlRoute
+    ) throws(ControlError) -> [String: String] {
         var query: [String: String] = [:]
         var unknown: [String] = []
         var seenUnknown: Set<String> = []
@@ -231,10 +250,12 @@ public final class ControlAPI: Sendable {
         if !unknown.isEmpty {
             let allowed = route.queryParameters.isEmpty ? "none" : route.queryParameters.joined(separator: ", ")
             // Named up to 20, so a flood of junk parameters gets a short answer.
-            let named = unknown.prefix(20).map { "'\($0)'" }.joined(separator: ", ")
+            let named =
+                unknown.prefix(20).map { "'\($0)'" }.joined(separator: ", ")
                 + (unknown.count > 20 ? " and \(unknown.count - 20) more" : "")
-            throw .badRequest("unknown query parameter(s) " + named
-                + " for \(route.method) \(route.path) (allowed: \(allowed))")
+            throw .badRequest(
+                "unknown query parameter(s) " + named
+                    + " for \(route.method) \(route.path) (allowed: \(allowed))")
         }
         return query
     }
@@ -243,19 +264,24 @@ public final class ControlAPI: Sendable {
     /// `defaultWaitMilliseconds`, at most `maxWaitMilliseconds`), for either wait.
     static func waitBounds(_ query: [String: String]) throws(ControlError) -> (count: Int, timeoutMilliseconds: Int) {
         let count = try integer("count", in: query, default: 1, range: 1...Int.max)
-        let timeout = try integer("timeoutMs", in: query, default: defaultWaitMilliseconds, range: 0...maxWaitMilliseconds)
+        let timeout = try integer(
+            "timeoutMs", in: query, default: defaultWaitMilliseconds, range: 0...maxWaitMilliseconds)
         return (count, timeout)
     }
 
     /// Parses an integer query parameter in `range`, or `defaultValue` when absent.
-    static func integer(_ name: String, in query: [String: String], default defaultValue: Int,
-                        range: ClosedRange<Int>) throws(ControlError) -> Int {
+    static func integer(
+        _ name: String, in query: [String: String], default defaultValue: Int,
+        range: ClosedRange<Int>
+    ) throws(ControlError) -> Int {
         guard let text = query[name] else { return defaultValue }
         guard let value = Int(text) else { throw .badRequest("\(name) must be an integer") }
         guard range.contains(value) else {
             let upper = range.upperBound == Int.max ? "" : " and \(range.upperBound)"
-            throw .badRequest(upper.isEmpty ? "\(name) must be at least \(range.lowerBound)"
-                                            : "\(name) must be between \(range.lowerBound)\(upper)")
+            throw .badRequest(
+                upper.isEmpty
+                    ? "\(name) must be at least \(range.lowerBound)"
+                    : "\(name) must be between \(range.lowerBound)\(upper)")
         }
         return value
     }
@@ -264,17 +290,22 @@ public final class ControlAPI: Sendable {
 
     private func health() -> ControlResponse {
         let status = status()
-        return ControlResponse(status: 200, json: [
-            "connectionsOpen": .int(Int64(status.connectionsOpen)),
-            "listeners": .array(status.listeners.map {
-                ["address": .string($0.address), "environment": .string($0.environment.rawValue),
-                 "name": .string($0.name)] as ControlJSON
-            }),
-            "status": .string("ok"),
-            "uptimeMs": .int(status.uptimeMilliseconds),
-            "version": .string(status.version),
-            "workers": .int(Int64(status.workers)),
-        ])
+        return ControlResponse(
+            status: 200,
+            json: [
+                "connectionsOpen": .int(Int64(status.connectionsOpen)),
+                "listeners": .array(
+                    status.listeners.map {
+                        [
+                            "address": .string($0.address), "environment": .string($0.environment.rawValue),
+                            "name": .string($0.name),
+                        ] as ControlJSON
+                    }),
+                "status": .string("ok"),
+                "uptimeMs": .int(status.uptimeMilliseconds),
+                "version": .string(status.version),
+                "workers": .int(Int64(status.workers)),
+            ])
     }
 
     private func statsResponse() -> ControlResponse {
@@ -283,17 +314,19 @@ public final class ControlAPI: Sendable {
         for (code, n) in stats.byStatus { byStatus[String(code)] = .uint(n) }
         var byReason: [String: ControlJSON] = [:]
         for (reason, n) in stats.byReason { byReason[reason.rawValue] = .uint(n) }
-        return ControlResponse(status: 200, json: [
-            "byReason": .object(byReason),
-            "byStatus": .object(byStatus),
-            "capacity": .int(Int64(stats.capacity)),
-            "connectionsOpen": .int(Int64(status().connectionsOpen)),
-            "events": eventStatsJSON(),
-            "evicted": .uint(stats.evicted),
-            "lastSeq": .uint(stats.lastSeq),
-            "records": .int(Int64(stats.records)),
-            "requests": .uint(stats.requests),
-        ])
+        return ControlResponse(
+            status: 200,
+            json: [
+                "byReason": .object(byReason),
+                "byStatus": .object(byStatus),
+                "capacity": .int(Int64(stats.capacity)),
+                "connectionsOpen": .int(Int64(status().connectionsOpen)),
+                "events": eventStatsJSON(),
+                "evicted": .uint(stats.evicted),
+                "lastSeq": .uint(stats.lastSeq),
+                "records": .int(Int64(stats.records)),
+                "requests": .uint(stats.requests),
+            ])
     }
 
     /// Milliseconds since the epoch by `clock`.

@@ -12,8 +12,10 @@ public struct ControlRequest: Sendable {
     public var body: [UInt8]
 
     /// Creates a request from its parts.
-    public init(method: String, path: String, query: [(name: String, value: String)] = [],
-                body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.query = query

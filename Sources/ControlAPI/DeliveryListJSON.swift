@@ -45,9 +45,12 @@ enum DeliveryListJSON {
             let range = min(task * perTask, records.count)..<min((task + 1) * perTask, records.count)
             // The first run reserves room for the whole answer, so the others are appended to it
             // in place (reserved pages cost no memory until written).
-            runs.set(task, encodeRun(records[range], after: task == 0 ? head : [UInt8(ascii: ",")],
-                                     before: task == tasks - 1 ? tail : [],
-                                     reserveFor: task == 0 ? records.count : range.count))
+            runs.set(
+                task,
+                encodeRun(
+                    records[range], after: task == 0 ? head : [UInt8(ascii: ",")],
+                    before: task == tasks - 1 ? tail : [],
+                    reserveFor: task == 0 ? records.count : range.count))
         }
         if tasks == 1 {
             work(0)
@@ -69,8 +72,10 @@ enum DeliveryListJSON {
 
     /// `prefix`, then `records` as JSON array elements separated by commas, then `suffix`;
     /// `nil` when a record cannot be encoded.
-    private static func encodeRun(_ records: ArraySlice<(seq: UInt64, record: CompactRecord)>,
-                                  after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int) -> [UInt8]? {
+    private static func encodeRun(
+        _ records: ArraySlice<(seq: UInt64, record: CompactRecord)>,
+        after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int
+    ) -> [UInt8]? {
         let encoder = makeEncoder()
         var parts = RepeatedParts()
         var out = prefix
@@ -78,9 +83,10 @@ enum DeliveryListJSON {
         for (seq, compact) in records {
             let record = compact.decoded(seq: seq)
             guard let headers = parts.headers(record.headers, encoder),
-                  let identity = parts.identity(record.identity, encoder),
-                  let payload = parts.payload(record.payload, encoder),
-                  let shell = try? encoder.encode(DeliveryRecordWithoutParts(record: record, payloadIsJSON: payload != nil))
+                let identity = parts.identity(record.identity, encoder),
+                let payload = parts.payload(record.payload, encoder),
+                let shell = try? encoder.encode(
+                    DeliveryRecordWithoutParts(record: record, payloadIsJSON: payload != nil))
             else { return nil }
             if first {
                 // Records of one page are alike in size: reserve for all `expected` at once.
@@ -91,7 +97,9 @@ enum DeliveryListJSON {
                 out.append(UInt8(ascii: ","))
             }
             let spliced = shell.withUnsafeBytes { shell -> Bool in
-                splice(shell.bindMemory(to: UInt8.self), headers: headers, identity: identity, payload: payload, into: &out)
+                splice(
+                    shell.bindMemory(to: UInt8.self), headers: headers, identity: identity, payload: payload, into: &out
+                )
             }
             if !spliced {
                 // Not expected (see `markerIndex`); the whole record in one call is always right.
@@ -105,8 +113,10 @@ enum DeliveryListJSON {
 
     /// Appends `shell` (a record written by `DeliveryRecordWithoutParts`) to `out` with its
     /// left-out values put in; false (having appended nothing) when a marker is missing.
-    private static func splice(_ shell: UnsafeBufferPointer<UInt8>, headers: [UInt8], identity: [UInt8], payload: [UInt8]?,
-                               into out: inout [UInt8]) -> Bool {
+    private static func splice(
+        _ shell: UnsafeBufferPointer<UInt8>, headers: [UInt8], identity: [UInt8], payload: [UInt8]?,
+        into out: inout [UInt8]
+    ) -> Bool {
         guard let partsAt = markerIndex(partsMarker, in: shell, from: 0) else { return false }
         let afterParts = partsAt + partsMarker.count
         var payloadAt: Int?
@@ -126,7 +136,9 @@ enum DeliveryListJSON {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[afterParts..<payloadAt]))
         out.append(contentsOf: payloadKey)
         out.append(contentsOf: payload)
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: shell[(payloadAt + payloadMarker.count - payloadBytesKey.count)...]))
+        out.append(
+            contentsOf: UnsafeBufferPointer(
+                rebasing: shell[(payloadAt + payloadMarker.count - payloadBytesKey.count)...]))
         return true
     }
 
@@ -223,7 +235,8 @@ enum DeliveryListJSON {
 
     private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
             return start
         }
         return nil

@@ -82,15 +82,17 @@ extension DeliveryRecord: Encodable {
         try container.encode(path, forKey: .path)
         if let payloadIsJSON {
             try container.encodeNil(forKey: .payload)
-            try container.encodeIfPresentElseNil(payloadIsJSON || payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self),
-                                                 forKey: .payloadText)
+            try container.encodeIfPresentElseNil(
+                payloadIsJSON || payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self),
+                forKey: .payloadText)
         } else if let parsed = ParsedJSONEncoding.parse(payload) {
             try ParsedJSONEncoding.encode(parsed, forKey: .payload, in: &container)
             try container.encodeNil(forKey: .payloadText)
         } else {
             try container.encodeNil(forKey: .payload)
-            try container.encodeIfPresentElseNil(payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self),
-                                                 forKey: .payloadText)
+            try container.encodeIfPresentElseNil(
+                payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self),
+                forKey: .payloadText)
         }
         try container.encode(payloadBytes, forKey: .payloadBytes)
         try container.encodeIfPresentElseNil(verdict.payloadError, forKey: .payloadError)
@@ -125,7 +127,9 @@ extension DeliveryRecord: Encodable {
     }
 
     /// `identity`: every key present, `null` when absent.
-    fileprivate static func encode(_ identity: CredentialIdentity, into nested: inout KeyedEncodingContainer<IdentityKey>) throws {
+    fileprivate static func encode(
+        _ identity: CredentialIdentity, into nested: inout KeyedEncodingContainer<IdentityKey>
+    ) throws {
         try nested.encode(identity.kind, forKey: .kind)
         try nested.encodeIfPresentElseNil(identity.keyId, forKey: .keyId)
         try nested.encodeIfPresentElseNil(identity.teamId, forKey: .teamId)
@@ -156,7 +160,8 @@ extension DeliveryRecord: Encodable {
         while bytes.last == 0x20 || bytes.last == 0x09 { bytes = bytes.dropLast() }
         let scheme = Array("bearer ".utf8)
         guard bytes.count > scheme.count,
-              zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 }) else {
+            zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 })
+        else {
             return try container.encodeNil(forKey: .providerToken)
         }
         var jwt = bytes.dropFirst(scheme.count)
@@ -170,7 +175,8 @@ extension DeliveryRecord: Encodable {
                 continue
             }
             if let data = Self.base64URLDecode(parts[index]), let json = ParsedJSONEncoding.parse(data),
-               ParsedJSONEncoding.isObject(json) {
+                ParsedJSONEncoding.isObject(json)
+            {
                 try ParsedJSONEncoding.encode(json, forKey: key, in: &token)
             } else {
                 try token.encode(String(decoding: parts[index], as: UTF8.self), forKey: key)

@@ -25,14 +25,16 @@ extension DeviceRegistration {
     /// marking. Throws a 400 naming the field for malformed JSON, unknown fields and wrong types
     /// or values.
     static func fromControlBody(_ body: [UInt8], token: String, nowMilliseconds: Int64)
-        throws(ControlError) -> DeviceRegistration {
+        throws(ControlError) -> DeviceRegistration
+    {
         let parsed: ControlJSON
         do {
             parsed = try ControlJSON(decoding: body)
         } catch DecodingError.dataCorrupted(let context) {
             // Foundation's reason; its decoder gives no position.
-            throw .badRequest("request body is not valid JSON: \(context.debugDescription) Expected an object like "
-                + #"{"environment":"sandbox","topic":"com.example.app"}."#)
+            throw .badRequest(
+                "request body is not valid JSON: \(context.debugDescription) Expected an object like "
+                    + #"{"environment":"sandbox","topic":"com.example.app"}."#)
         } catch {
             throw .badRequest("request body is not valid JSON: \(error)")
         }
@@ -40,8 +42,9 @@ extension DeviceRegistration {
         guard case .object(let object) = parsed else { throw .badRequest("body must be a JSON object") }
         let unknown = object.keys.filter { !jsonFields.contains($0) }.sorted()
         if !unknown.isEmpty {
-            throw .badRequest("unknown field(s) in body: \(unknown.joined(separator: ", ")) "
-                + "(allowed: \(jsonFields.joined(separator: ", ")))")
+            throw .badRequest(
+                "unknown field(s) in body: \(unknown.joined(separator: ", ")) "
+                    + "(allowed: \(jsonFields.joined(separator: ", ")))")
         }
         switch object["token"] {
         case nil, .null?: break
@@ -72,8 +75,9 @@ extension DeviceRegistration {
         default: throw .badRequest("expired must be true or false")
         }
         if expired && unregisteredAt == nil { unregisteredAt = nowMilliseconds }
-        return DeviceRegistration(token: token, topic: topic, environment: environment,
-                                  unregisteredAt: unregisteredAt, expired: expired)
+        return DeviceRegistration(
+            token: token, topic: topic, environment: environment,
+            unregisteredAt: unregisteredAt, expired: expired)
     }
 
     private static func milliseconds(_ value: ControlJSON) throws(ControlError) -> Int64 {
@@ -83,7 +87,8 @@ extension DeviceRegistration {
         case .string(let text): if let ms = ISO8601Millis.parse(text) { return ms }
         default: break
         }
-        throw .badRequest("unregisteredAt must be a non-negative integer (milliseconds since the epoch) "
-            + "or an ISO 8601 string like 2026-11-30T08:49:03.123Z")
+        throw .badRequest(
+            "unregisteredAt must be a non-negative integer (milliseconds since the epoch) "
+                + "or an ISO 8601 string like 2026-11-30T08:49:03.123Z")
     }
 }

@@ -27,7 +27,8 @@ enum ParsedJSONEncoding {
     static func parse(_ bytes: some Collection<UInt8>) -> Any? {
         let parsed = bytes.withContiguousStorageIfAvailable { buffer -> Any? in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
-            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
+            let data = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
             return try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         }
         if let parsed { return parsed }
@@ -41,7 +42,8 @@ enum ParsedJSONEncoding {
     }
 
     /// Writes `value` under `key`.
-    static func encode<K: CodingKey>(_ value: Any, forKey key: K, in container: inout KeyedEncodingContainer<K>) throws {
+    static func encode<K: CodingKey>(_ value: Any, forKey key: K, in container: inout KeyedEncodingContainer<K>) throws
+    {
         switch PayloadInspector.kind(of: value) {
         case .string: try container.encode(value as! String, forKey: key)
         case .dictionary:
@@ -89,7 +91,8 @@ enum ParsedJSONEncoding {
         }
     }
 
-    private static func encodeMembers(_ members: [String: Any], in container: inout KeyedEncodingContainer<Key>) throws {
+    private static func encodeMembers(_ members: [String: Any], in container: inout KeyedEncodingContainer<Key>) throws
+    {
         for (name, value) in members { try encode(value, forKey: Key(stringValue: name), in: &container) }
     }
 

@@ -6,12 +6,14 @@ import JSONSupport
 extension FaultAction {
     public init(from decoder: any Decoder) throws {
         let object = try FaultObjectReader(decoder, keys: nil)
-        let type = try object.required("type", String.self, expected: "one of \(Self.typeNames.joined(separator: ", "))")
+        let type = try object.required(
+            "type", String.self, expected: "one of \(Self.typeNames.joined(separator: ", "))")
         guard Self.typeNames.contains(type) else {
             let near = ClosestMatch.hint(type, among: Self.typeNames)
-            throw FaultRuleError(field: object.field("type"),
-                                 message: "unknown action \(JSONValue.quoted(type))\(near); "
-                                     + "expected one of \(Self.typeNames.joined(separator: ", "))")
+            throw FaultRuleError(
+                field: object.field("type"),
+                message: "unknown action \(JSONValue.quoted(type))\(near); "
+                    + "expected one of \(Self.typeNames.joined(separator: ", "))")
         }
         try object.allow(["type"] + Self.fields(of: type))
         switch type {
@@ -20,24 +22,32 @@ extension FaultAction {
         case "sickConnection":
             self = .sickConnection(try FaultResponse(reading: object))
         case "delay":
-            self = .delay(milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"),
-                          then: try object.optional("then", FaultAction.self, expected: "an action object"))
+            self = .delay(
+                milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"),
+                then: try object.optional("then", FaultAction.self, expected: "an action object"))
         case "noResponse":
             self = .noResponse
         case "resetStream":
-            self = .resetStream(try object.required("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected))
+            self = .resetStream(
+                try object.required("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected))
         case "goaway":
             self = .goaway(try GoawayFault(reading: object))
         case "close", "reset":
-            let moment = try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"") ?? .beforeResponse
+            let moment =
+                try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
+                ?? .beforeResponse
             self = type == "close" ? .close(moment) : .reset(moment)
         case "settings":
-            self = .settings(maxConcurrentStreams: try object.required("maxConcurrentStreams", UInt32.self,
-                                                                       expected: "an integer from 0 to 4294967295"))
+            self = .settings(
+                maxConcurrentStreams: try object.required(
+                    "maxConcurrentStreams", UInt32.self,
+                    expected: "an integer from 0 to 4294967295"))
         case "withholdWindowUpdate":
-            self = .withholdWindowUpdate(milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"))
+            self = .withholdWindowUpdate(
+                milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"))
         case "sequence":
-            self = .sequence(try object.required("steps", [FaultStep].self, expected: "an array of actions and \"pass\""))
+            self = .sequence(
+                try object.required("steps", [FaultStep].self, expected: "an array of actions and \"pass\""))
         default:
             self = .rateLimit(try FaultRateLimit(reading: object))
         }

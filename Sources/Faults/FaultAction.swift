@@ -37,8 +37,10 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case rateLimit(FaultRateLimit)
 
     /// The JSON `type` names.
-    public static let typeNames = ["respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
-                                   "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit"]
+    public static let typeNames = [
+        "respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
+        "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit",
+    ]
 
     /// This action's JSON `type`.
     public var typeName: String {
@@ -71,7 +73,8 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .settings(let limit): return "SETTINGS MAX_CONCURRENT_STREAMS=\(limit)"
         case .withholdWindowUpdate(let ms): return "no WINDOW_UPDATE for \(ms) ms"
         case .sickConnection(let response): return "sick connection: respond \(response.summary)"
-        case .sequence(let steps): return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
+        case .sequence(let steps):
+            return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
         case .rateLimit(let limit): return limit.summary
         }
     }
@@ -85,29 +88,37 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
             try response.validate(at: path)
         case .delay(let ms, let then):
             guard (0...FaultLimits.maxMilliseconds).contains(ms) else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "ms"),
-                                     message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "ms"),
+                    message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
             }
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
         case .noResponse, .resetStream, .close, .reset, .settings:
             return
         case .withholdWindowUpdate(let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "ms"),
-                                     message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "ms"),
+                    message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
             }
         case .goaway(let goaway):
             try goaway.validate(at: path)
         case .sequence(let steps):
-            guard !nested else { throw FaultRuleError(field: typeField, message: "sequence only at the top of a rule, not nested") }
-            guard !steps.isEmpty else { throw FaultRuleError(field: FaultRuleError.join(path, "steps"), message: "must hold at least one step") }
+            guard !nested else {
+                throw FaultRuleError(field: typeField, message: "sequence only at the top of a rule, not nested")
+            }
+            guard !steps.isEmpty else {
+                throw FaultRuleError(field: FaultRuleError.join(path, "steps"), message: "must hold at least one step")
+            }
             for (index, step) in steps.enumerated() {
                 if case .action(let action) = step {
                     try action.validate(at: FaultRuleError.join(path, "steps[\(index)]"), nested: true)
                 }
             }
         case .rateLimit(let limit):
-            guard !nested else { throw FaultRuleError(field: typeField, message: "rateLimit only at the top of a rule, not nested") }
+            guard !nested else {
+                throw FaultRuleError(field: typeField, message: "rateLimit only at the top of a rule, not nested")
+            }
             try limit.validate(at: path)
         }
     }

@@ -31,10 +31,12 @@ public struct FaultContext: Sendable {
     /// limits, and the default 410 `timestamp`).
     public var nowMilliseconds: Int64
 
-    public init(token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
-                priority: Int? = nil, listener: String, environment: APNsEnvironment, keyId: String? = nil,
-                teamId: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
-                headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64) {
+    public init(
+        token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
+        priority: Int? = nil, listener: String, environment: APNsEnvironment, keyId: String? = nil,
+        teamId: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
+        headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64
+    ) {
         self.token = token
         self.topic = topic
         self.pushTypeSent = pushTypeSent
@@ -57,12 +59,15 @@ public struct FaultContext: Sendable {
     ///     `connection.id`, which counts connections from 1 in that order.
     ///   - identity: the credential identity, for `keyId` and `teamId`.
     ///   - nowMilliseconds: the request's time, milliseconds since the Unix epoch.
-    public init(verdict: Verdict, request: PushRequest, connection: ConnectionInfo, connectionOrdinal: UInt64? = nil,
-                identity: CredentialIdentity? = nil, nowMilliseconds: Int64) {
-        self.init(token: verdict.deviceToken, topic: verdict.topic, pushTypeSent: verdict.pushTypeSent,
-                  pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
-                  environment: connection.environment, keyId: identity?.keyId, teamId: identity?.teamId,
-                  connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
-                  payload: request.body, nowMilliseconds: nowMilliseconds)
+    public init(
+        verdict: Verdict, request: PushRequest, connection: ConnectionInfo, connectionOrdinal: UInt64? = nil,
+        identity: CredentialIdentity? = nil, nowMilliseconds: Int64
+    ) {
+        self.init(
+            token: verdict.deviceToken, topic: verdict.topic, pushTypeSent: verdict.pushTypeSent,
+            pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
+            environment: connection.environment, keyId: identity?.keyId, teamId: identity?.teamId,
+            connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
+            payload: request.body, nowMilliseconds: nowMilliseconds)
     }
 }

@@ -27,7 +27,8 @@ struct FaultEngineState {
         rule.match.normalize()
         if let id = rule.id {
             guard !taken.contains(id), !rules.contains(where: { $0.id == id }) else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "id"), message: "\(JSONValue.quoted(id)) is already in use")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "id"), message: "\(JSONValue.quoted(id)) is already in use")
             }
         } else {
             var id: String
@@ -65,8 +66,9 @@ struct FaultEngineState {
 
     func statuses(now: Int64) -> [FaultRuleStatus] {
         rules.map { state in
-            FaultRuleStatus(rule: state.rule, matched: state.matched, fired: state.fired, spent: state.isSpent(at: now),
-                            sickConnections: sick.filter { $0.value.ruleID == state.id }.keys.sorted())
+            FaultRuleStatus(
+                rule: state.rule, matched: state.matched, fired: state.fired, spent: state.isSpent(at: now),
+                sickConnections: sick.filter { $0.value.ruleID == state.id }.keys.sorted())
         }
     }
 
@@ -74,13 +76,17 @@ struct FaultEngineState {
     mutating func evaluate(_ context: FaultContext) -> FaultDecision? {
         if let mark = sick[context.connectionID] {
             if let index = rules.firstIndex(where: { $0.id == mark.ruleID }) { rules[index].fired += 1 }
-            return FaultDecision(ruleId: mark.ruleID, action: .respond(mark.response),
-                                 description: "rule \(mark.ruleID): sick connection \(context.connectionID): respond \(mark.response.summary)",
-                                 ruleActionType: "sickConnection")
+            return FaultDecision(
+                ruleId: mark.ruleID, action: .respond(mark.response),
+                description:
+                    "rule \(mark.ruleID): sick connection \(context.connectionID): respond \(mark.response.summary)",
+                ruleActionType: "sickConnection")
         }
         var payload = FaultPayload(context.payload)
         for index in rules.indices {
-            guard case .fault(let action, let label) = rules[index].evaluate(context, payload: &payload) else { continue }
+            guard case .fault(let action, let label) = rules[index].evaluate(context, payload: &payload) else {
+                continue
+            }
             var sickResponse: FaultResponse?
             let resolved = Self.resolve(action, now: context.nowMilliseconds, sick: &sickResponse)
             let id = rules[index].id
@@ -98,8 +104,9 @@ struct FaultEngineState {
             case .sickConnection, .rateLimit: ruleType = action.typeName
             default: ruleType = resolved.typeName
             }
-            return FaultDecision(ruleId: id, action: resolved, description: text + resolved.description,
-                                 ruleActionType: ruleType)
+            return FaultDecision(
+                ruleId: id, action: resolved, description: text + resolved.description,
+                ruleActionType: ruleType)
         }
         return nil
     }

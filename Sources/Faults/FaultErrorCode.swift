@@ -46,7 +46,8 @@ public struct FaultErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// `REFUSED_STREAM (7)`, or the bare number.
     public var description: String { name.map { "\($0) (\(rawValue))" } ?? String(rawValue) }
 
-    package static let expected = "an HTTP/2 error code name such as \"REFUSED_STREAM\" or a number from 0 to 4294967295"
+    package static let expected =
+        "an HTTP/2 error code name such as \"REFUSED_STREAM\" or a number from 0 to 4294967295"
 
     public init(from decoder: any Decoder) throws {
         let path = FaultRuleError.path(decoder.codingPath)
@@ -55,7 +56,9 @@ public struct FaultErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cus
         case .string(let text):
             guard let code = FaultErrorCode(name: text) else {
                 let near = ClosestMatch.hint(text, among: Self.names)
-                throw FaultRuleError(field: path, message: "unknown error code \(JSONValue.quoted(text))\(near); expected \(Self.expected)")
+                throw FaultRuleError(
+                    field: path,
+                    message: "unknown error code \(JSONValue.quoted(text))\(near); expected \(Self.expected)")
             }
             self = code
         case .int(let number) where number >= 0 && number <= Int64(UInt32.max):

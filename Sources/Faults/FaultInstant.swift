@@ -18,7 +18,8 @@ public struct FaultInstant: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// The ISO 8601 form, e.g. `2026-11-30T08:49:03.123Z`.
     public var description: String { ISO8601Millis.format(epochMilliseconds: epochMilliseconds) }
 
-    static let expected = "an ISO 8601 time such as \"2026-11-30T08:49:03.123Z\" or an integer of milliseconds since the epoch"
+    static let expected =
+        "an ISO 8601 time such as \"2026-11-30T08:49:03.123Z\" or an integer of milliseconds since the epoch"
 
     public init(from decoder: any Decoder) throws {
         let path = FaultRuleError.path(decoder.codingPath)
@@ -26,7 +27,8 @@ public struct FaultInstant: Sendable, Hashable, Comparable, Codable, CustomStrin
         switch value {
         case .string(let text):
             guard let ms = ISO8601Millis.parse(text) else {
-                throw FaultRuleError(field: path, message: "expected \(Self.expected), got \(FaultRuleError.render(value))")
+                throw FaultRuleError(
+                    field: path, message: "expected \(Self.expected), got \(FaultRuleError.render(value))")
             }
             epochMilliseconds = ms
         case .int(let ms) where ms >= 0:

@@ -42,8 +42,10 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
         let path = FaultRuleError.path(decoder.codingPath)
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "unlimited" else {
-                throw FaultRuleError(field: path, message: "expected \"unlimited\" or an object with one of "
-                                     + "\(Self.keys.joined(separator: ", ")); got \(JSONValue.quoted(text))")
+                throw FaultRuleError(
+                    field: path,
+                    message: "expected \"unlimited\" or an object with one of "
+                        + "\(Self.keys.joined(separator: ", ")); got \(JSONValue.quoted(text))")
             }
             self = .unlimited
             return
@@ -52,7 +54,8 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
         let count = "an integer of at least 1"
         switch try object.exactlyOne(of: Self.keys) {
         case "times": self = .times(try object.required("times", Int.self, expected: count))
-        case "timesPerConnection": self = .timesPerConnection(try object.required("timesPerConnection", Int.self, expected: count))
+        case "timesPerConnection":
+            self = .timesPerConnection(try object.required("timesPerConnection", Int.self, expected: count))
         default: self = .until(try object.required("until", FaultInstant.self, expected: FaultInstant.expected))
         }
         try validate(at: path)

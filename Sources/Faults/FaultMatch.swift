@@ -59,12 +59,14 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     public var from: FaultInstant?
     public var until: FaultInstant?
 
-    public init(token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
-                priority: Int? = nil, listener: String? = nil, environment: APNsEnvironment? = nil,
-                keyId: String? = nil, teamId: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
-                headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
-                nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
-                from: FaultInstant? = nil, until: FaultInstant? = nil) {
+    public init(
+        token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
+        priority: Int? = nil, listener: String? = nil, environment: APNsEnvironment? = nil,
+        keyId: String? = nil, teamId: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
+        headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
+        nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
+        from: FaultInstant? = nil, until: FaultInstant? = nil
+    ) {
         self.token = token
         self.tokenPrefix = tokenPrefix
         self.topic = topic
@@ -95,22 +97,32 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     mutating func normalize() {
         token = token?.lowercased()
         tokenPrefix = tokenPrefix?.lowercased()
-        headers = headers.map { Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }) }
+        headers = headers.map {
+            Dictionary($0.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     func validate(at path: String) throws(FaultRuleError) {
         func fail(_ key: String, _ message: String) -> FaultRuleError {
             FaultRuleError(field: FaultRuleError.join(path, key), message: message)
         }
-        for (key, value) in [("token", token), ("tokenPrefix", tokenPrefix), ("topic", topic), ("listener", listener),
-                             ("keyId", keyId), ("teamId", teamId)] {
+        for (key, value) in [
+            ("token", token), ("tokenPrefix", tokenPrefix), ("topic", topic), ("listener", listener),
+            ("keyId", keyId), ("teamId", teamId),
+        ] {
             if let value, value.isEmpty { throw fail(key, "must not be empty") }
         }
-        if let priority, ![1, 5, 10].contains(priority) { throw fail("priority", "must be 1, 5 or 10, got \(priority)") }
+        if let priority, ![1, 5, 10].contains(priority) {
+            throw fail("priority", "must be 1, 5 or 10, got \(priority)")
+        }
         if let connection, connection < 1 { throw fail("connection", "must be at least 1, got \(connection)") }
-        if let nthConnection, nthConnection < 1 { throw fail("nthConnection", "must be at least 1, got \(nthConnection)") }
+        if let nthConnection, nthConnection < 1 {
+            throw fail("nthConnection", "must be at least 1, got \(nthConnection)")
+        }
         for name in (headers ?? [:]).keys.sorted() where name.isEmpty || name.hasPrefix(":") {
-            throw fail("headers", "header names must be regular (not empty, not a :pseudo-header), got \(JSONValue.quoted(name))")
+            throw fail(
+                "headers",
+                "header names must be regular (not empty, not a :pseudo-header), got \(JSONValue.quoted(name))")
         }
         for (index, condition) in (payload ?? []).enumerated() {
             try condition.validate(at: FaultRuleError.join(path, "payload[\(index)]"))
@@ -144,8 +156,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             teamId: try o.optional("teamId", String.self, expected: text),
             connection: try o.optional("connection", UInt64.self, expected: "a connection id (an integer from 1)"),
             nthConnection: try o.optional("nthConnection", UInt64.self, expected: "an integer from 1"),
-            headers: try o.optional("headers", [String: HeaderCondition].self, expected: "an object of header name to condition"),
-            payload: try o.optional("payload", [PayloadCondition].self, expected: "an array of {\"path\", \"equals\"} objects"),
+            headers: try o.optional(
+                "headers", [String: HeaderCondition].self, expected: "an object of header name to condition"),
+            payload: try o.optional(
+                "payload", [PayloadCondition].self, expected: "an array of {\"path\", \"equals\"} objects"),
             nth: try o.optional("nth", Int.self, expected: "an integer from 1"),
             everyKth: try o.optional("everyKth", Int.self, expected: "an integer from 1"),
             probability: try o.optional("probability", Double.self, expected: "a number within 0 and 1"),
@@ -158,18 +172,25 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// `pushType` with a "did you mean" for a near miss.
     private static func pushType(_ object: FaultObjectReader) throws -> PushType? {
         let names = PushType.allCases.map(\.rawValue)
-        guard let text = try object.optional("pushType", String.self, expected: "one of \(names.joined(separator: ", "))") else { return nil }
+        guard
+            let text = try object.optional("pushType", String.self, expected: "one of \(names.joined(separator: ", "))")
+        else { return nil }
         guard let type = PushType(rawValue: text) else {
             let near = ClosestMatch.hint(text, among: names)
-            throw FaultRuleError(field: object.field("pushType"),
-                                 message: "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))")
+            throw FaultRuleError(
+                field: object.field("pushType"),
+                message:
+                    "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
+            )
         }
         return type
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: FaultCodingKey.self)
-        func put<T: Encodable>(_ key: Key, _ value: T?) throws { try c.encodeIfPresent(value, forKey: FaultCodingKey(key.rawValue)) }
+        func put<T: Encodable>(_ key: Key, _ value: T?) throws {
+            try c.encodeIfPresent(value, forKey: FaultCodingKey(key.rawValue))
+        }
         try put(.token, token)
         try put(.tokenPrefix, tokenPrefix)
         try put(.topic, topic)

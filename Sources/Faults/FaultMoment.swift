@@ -12,7 +12,9 @@ public enum FaultMoment: String, Sendable, Hashable, CaseIterable, Codable {
         let path = FaultRuleError.path(decoder.codingPath)
         let value = try decoder.singleValueContainer().decode(ControlJSON.self)
         guard case .string(let text) = value, let moment = FaultMoment(rawValue: text) else {
-            throw FaultRuleError(field: path, message: "expected \"before-response\" or \"after-response\", got \(FaultRuleError.render(value))")
+            throw FaultRuleError(
+                field: path,
+                message: "expected \"before-response\" or \"after-response\", got \(FaultRuleError.render(value))")
         }
         self = moment
     }

@@ -26,8 +26,9 @@ struct FaultObjectReader {
     func allow(_ keys: [String]) throws(FaultRuleError) {
         for key in container.allKeys.map(\.stringValue).sorted() where !keys.contains(key) {
             let suggestion = ClosestMatch.hint(key, among: keys)
-            throw FaultRuleError(field: field(key),
-                                 message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
+            throw FaultRuleError(
+                field: field(key),
+                message: "unknown key\(suggestion); valid keys here: \(keys.joined(separator: ", "))")
         }
     }
 
@@ -48,7 +49,8 @@ struct FaultObjectReader {
         let present = keys.filter(choices.contains).sorted()
         guard present.count == 1 else {
             let got = present.isEmpty ? "none" : present.joined(separator: ", ")
-            throw FaultRuleError(field: path, message: "expected exactly one of \(choices.joined(separator: ", ")); got \(got)")
+            throw FaultRuleError(
+                field: path, message: "expected exactly one of \(choices.joined(separator: ", ")); got \(got)")
         }
         return present[0]
     }

@@ -25,8 +25,9 @@ public struct FaultRateLimit: Sendable, Hashable {
 
     func validate(at path: String) throws(FaultRuleError) {
         guard perSecond.isFinite, perSecond > 0, perSecond <= FaultLimits.maxPerSecond else {
-            throw FaultRuleError(field: FaultRuleError.join(path, "perSecond"),
-                                 message: "must be above 0 and at most \(Int(FaultLimits.maxPerSecond)), got \(perSecond)")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "perSecond"),
+                message: "must be above 0 and at most \(Int(FaultLimits.maxPerSecond)), got \(perSecond)")
         }
         if let burst, burst < 1 {
             throw FaultRuleError(field: FaultRuleError.join(path, "burst"), message: "must be at least 1, got \(burst)")
@@ -36,8 +37,9 @@ public struct FaultRateLimit: Sendable, Hashable {
     static let keys = ["perSecond", "burst"]
 
     init(reading object: FaultObjectReader) throws {
-        self.init(perSecond: try object.required("perSecond", Double.self, expected: "a number of requests per second"),
-                  burst: try object.optional("burst", Int.self, expected: "an integer of at least 1"))
+        self.init(
+            perSecond: try object.required("perSecond", Double.self, expected: "a number of requests per second"),
+            burst: try object.optional("burst", Int.self, expected: "an integer of at least 1"))
         try validate(at: object.path)
     }
 

@@ -37,12 +37,14 @@ public struct FaultResponse: Sendable, Hashable {
         }
         if let timestamp {
             guard status == 410 else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "timestamp"),
-                                     message: "only with status 410 (APNs sends a timestamp on 410 alone)")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "timestamp"),
+                    message: "only with status 410 (APNs sends a timestamp on 410 alone)")
             }
             guard timestamp >= 0 else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "timestamp"),
-                                     message: "must be milliseconds since the epoch (0 or more), got \(timestamp)")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "timestamp"),
+                    message: "must be milliseconds since the epoch (0 or more), got \(timestamp)")
             }
         }
     }
@@ -51,15 +53,20 @@ public struct FaultResponse: Sendable, Hashable {
 
     /// Reads `status`, `reason` and `timestamp` from an action object whose keys were checked.
     init(reading object: FaultObjectReader) throws {
-        let reasonText = try object.required("reason", String.self, expected: "an APNs reason such as \"ServiceUnavailable\"")
+        let reasonText = try object.required(
+            "reason", String.self, expected: "an APNs reason such as \"ServiceUnavailable\"")
         guard let reason = Reason(rawValue: reasonText) else {
             let names = Reason.allCases.map(\.rawValue)
             let near = ClosestMatch.hint(reasonText, among: names)
-            throw FaultRuleError(field: object.field("reason"),
-                                 message: "unknown reason \(JSONValue.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))")
+            throw FaultRuleError(
+                field: object.field("reason"),
+                message:
+                    "unknown reason \(JSONValue.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))"
+            )
         }
         let status = try object.optional("status", Int.self, expected: "an integer from 400 to 599")
-        let timestamp = try object.optional("timestamp", Int64.self, expected: "an integer of milliseconds since the epoch")
+        let timestamp = try object.optional(
+            "timestamp", Int64.self, expected: "an integer of milliseconds since the epoch")
         self.init(status: status, reason: reason, timestamp: timestamp)
         try validate(at: object.path)
     }

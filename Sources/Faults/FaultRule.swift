@@ -23,8 +23,10 @@ public struct FaultRule: Sendable, Equatable, Codable {
     /// Free text shown in listings.
     public var description: String?
 
-    public init(id: String? = nil, match: FaultMatch = FaultMatch(), lifetime: FaultLifetime = .unlimited,
-                action: FaultAction, description: String? = nil) {
+    public init(
+        id: String? = nil, match: FaultMatch = FaultMatch(), lifetime: FaultLifetime = .unlimited,
+        action: FaultAction, description: String? = nil
+    ) {
         self.id = id
         self.match = match
         self.lifetime = lifetime
@@ -40,10 +42,14 @@ public struct FaultRule: Sendable, Equatable, Codable {
     package func validate(at path: String) throws(FaultRuleError) {
         if let id {
             guard !id.isEmpty, id.count <= FaultLimits.maxIDLength,
-                  id.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+                id.unicodeScalars.allSatisfy({
+                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+                })
             else {
-                throw FaultRuleError(field: FaultRuleError.join(path, "id"), message: "must be 1 to \(FaultLimits.maxIDLength) "
-                                     + "letters, digits, '.', '_' or '-', got \(JSONValue.quoted(id))")
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "id"),
+                    message: "must be 1 to \(FaultLimits.maxIDLength) "
+                        + "letters, digits, '.', '_' or '-', got \(JSONValue.quoted(id))")
             }
         }
         try match.validate(at: FaultRuleError.join(path, "match"))
@@ -67,7 +73,9 @@ public struct FaultRule: Sendable, Equatable, Codable {
         } catch let error as FaultRuleError {
             throw error
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw FaultRuleError(field: "", message: "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+            throw FaultRuleError(
+                field: "",
+                message: "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
         } catch {
             throw FaultRuleError(field: "", message: "cannot read the rule: \(error)")
         }
@@ -79,7 +87,9 @@ public struct FaultRule: Sendable, Equatable, Codable {
         let object = try FaultObjectReader(decoder, keys: Self.keys)
         id = try object.optional("id", String.self, expected: "a string")
         match = try object.optional("match", FaultMatch.self, expected: "an object of conditions") ?? FaultMatch()
-        lifetime = try object.optional("lifetime", FaultLifetime.self, expected: "\"unlimited\" or {\"times\": N}") ?? .unlimited
+        lifetime =
+            try object.optional("lifetime", FaultLifetime.self, expected: "\"unlimited\" or {\"times\": N}")
+            ?? .unlimited
         action = try object.required("action", FaultAction.self, expected: "an action object with a \"type\"")
         description = try object.optional("description", String.self, expected: "a string")
         try validate(at: object.path)

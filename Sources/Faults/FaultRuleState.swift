@@ -89,7 +89,9 @@ struct FaultRuleState {
         case .rateLimit(let limit):
             guard let token = context.token?.lowercased() else { return .pass }
             if buckets.count > Self.bucketPruneThreshold {
-                buckets = buckets.filter { !$0.value.isFull(now: now, perSecond: limit.perSecond, capacity: limit.capacity) }
+                buckets = buckets.filter {
+                    !$0.value.isFull(now: now, perSecond: limit.perSecond, capacity: limit.capacity)
+                }
             }
             var bucket = buckets[token] ?? TokenBucket(capacity: limit.capacity, now: now)
             let allowed = bucket.take(now: now, perSecond: limit.perSecond, capacity: limit.capacity)

@@ -47,19 +47,26 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     ///   - nowMilliseconds: now, milliseconds since the Unix epoch, for durations and windows.
     /// - Throws: `FaultRuleError` with field `scenario` for an unknown name, or
     ///   `parameters.<name>` for a bad or unknown parameter.
-    public static func rules(named name: String, parameters: [String: ControlJSON] = [:],
-                             nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) throws(FaultRuleError) -> [FaultRule] {
+    public static func rules(
+        named name: String, parameters: [String: ControlJSON] = [:],
+        nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) throws(FaultRuleError) -> [FaultRule] {
         guard let scenario = FaultScenario(rawValue: name) else {
             let names = allCases.map(\.rawValue)
             let near = ClosestMatch.hint(name, among: names)
-            throw FaultRuleError(field: "scenario",
-                                 message: "unknown scenario \(JSONValue.quoted(name))\(near); expected one of \(names.joined(separator: ", "))")
+            throw FaultRuleError(
+                field: "scenario",
+                message:
+                    "unknown scenario \(JSONValue.quoted(name))\(near); expected one of \(names.joined(separator: ", "))"
+            )
         }
         return try scenario.rules(parameters: parameters, nowMilliseconds: nowMilliseconds)
     }
 
     /// This scenario's rules; see `rules(named:parameters:nowMilliseconds:)`.
-    public func rules(parameters: [String: ControlJSON] = [:], nowMilliseconds: Int64) throws(FaultRuleError) -> [FaultRule] {
+    public func rules(parameters: [String: ControlJSON] = [:], nowMilliseconds: Int64) throws(FaultRuleError)
+        -> [FaultRule]
+    {
         for key in parameters.keys.sorted() where !parameterNames.contains(key) {
             let valid = parameterNames.isEmpty ? "it takes none" : "valid: \(parameterNames.joined(separator: ", "))"
             throw FaultRuleError(field: "parameters.\(key)", message: "unknown parameter of \(rawValue); \(valid)")
@@ -69,28 +76,47 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         switch self {
         case .apnsOutage:
             let duration = try read.integer("durationMs", in: 1...Int64(365) * 86_400_000)
-            return [FaultRule(lifetime: duration.map { .until(FaultInstant(epochMilliseconds: nowMilliseconds + $0)) } ?? .unlimited,
-                              action: .respond(FaultResponse(reason: .serviceUnavailable)), description: label)]
+            return [
+                FaultRule(
+                    lifetime: duration.map { .until(FaultInstant(epochMilliseconds: nowMilliseconds + $0)) }
+                        ?? .unlimited,
+                    action: .respond(FaultResponse(reason: .serviceUnavailable)), description: label)
+            ]
         case .flaky:
             let percent = try read.number("percent", in: 0...100) ?? 10
             let seed = try read.integer("seed", in: 0...Int64.max).map(UInt64.init)
-            return [FaultRule(match: FaultMatch(probability: percent / 100, seed: seed),
-                              action: .respond(FaultResponse(reason: .internalServerError)), description: label)]
+            return [
+                FaultRule(
+                    match: FaultMatch(probability: percent / 100, seed: seed),
+                    action: .respond(FaultResponse(reason: .internalServerError)), description: label)
+            ]
         case .tokenExpiry:
-            return [FaultRule(match: FaultMatch(headers: ["authorization": .present]),
-                              action: .respond(FaultResponse(reason: .expiredProviderToken)), description: label)]
+            return [
+                FaultRule(
+                    match: FaultMatch(headers: ["authorization": .present]),
+                    action: .respond(FaultResponse(reason: .expiredProviderToken)), description: label)
+            ]
         case .gracefulRestart:
-            let window = try read.integer("windowMs", in: 1...FaultLimits.maxMilliseconds) ?? Self.defaultRestartWindowMilliseconds
-            return [FaultRule(match: FaultMatch(until: FaultInstant(epochMilliseconds: nowMilliseconds + window)),
-                              lifetime: .timesPerConnection(1),
-                              action: .goaway(GoawayFault(errorCode: .noError, reason: Reason.shutdown.rawValue)),
-                              description: label)]
+            let window =
+                try read.integer("windowMs", in: 1...FaultLimits.maxMilliseconds)
+                ?? Self.defaultRestartWindowMilliseconds
+            return [
+                FaultRule(
+                    match: FaultMatch(until: FaultInstant(epochMilliseconds: nowMilliseconds + window)),
+                    lifetime: .timesPerConnection(1),
+                    action: .goaway(GoawayFault(errorCode: .noError, reason: Reason.shutdown.rawValue)),
+                    description: label)
+            ]
         case .throttled:
             guard let perSecond = try read.number("perSecond", in: 0...FaultLimits.maxPerSecond), perSecond > 0 else {
-                throw FaultRuleError(field: "parameters.perSecond", message: "required: a number of pushes per second per device token, above 0")
+                throw FaultRuleError(
+                    field: "parameters.perSecond",
+                    message: "required: a number of pushes per second per device token, above 0")
             }
             let burst = try read.integer("burst", in: 1...Int64(Int32.max)).map { Int($0) }
-            return [FaultRule(action: .rateLimit(FaultRateLimit(perSecond: perSecond, burst: burst)), description: label)]
+            return [
+                FaultRule(action: .rateLimit(FaultRateLimit(perSecond: perSecond, burst: burst)), description: label)
+            ]
         }
     }
 
@@ -110,7 +136,10 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         }
 
         func number(_ key: String, in range: ClosedRange<Double>) throws(FaultRuleError) -> Double? {
-            try read(key, in: range, expected: "must be within \(Self.plain(range.lowerBound)) and \(Self.plain(range.upperBound))") {
+            try read(
+                key, in: range,
+                expected: "must be within \(Self.plain(range.lowerBound)) and \(Self.plain(range.upperBound))"
+            ) {
                 switch $0 {
                 case .int(let n): Double(n)
                 case .uint(let n): Double(n)
@@ -122,11 +151,14 @@ public enum FaultScenario: String, Sendable, CaseIterable {
 
         /// The value of `key` as `convert` reads it; nil when absent or `null`; fails with
         /// `expected` when it cannot be read or is outside `range`.
-        private func read<T>(_ key: String, in range: ClosedRange<T>, expected: String,
-                             _ convert: (ControlJSON) -> T?) throws(FaultRuleError) -> T? {
+        private func read<T>(
+            _ key: String, in range: ClosedRange<T>, expected: String,
+            _ convert: (ControlJSON) -> T?
+        ) throws(FaultRuleError) -> T? {
             guard let value = values[key], value != .null else { return nil }
             guard let converted = convert(value), range.contains(converted) else {
-                throw FaultRuleError(field: "parameters.\(key)", message: "\(expected), got \(FaultRuleError.render(value))")
+                throw FaultRuleError(
+                    field: "parameters.\(key)", message: "\(expected), got \(FaultRuleError.render(value))")
             }
             return converted
         }

@@ -18,8 +18,9 @@ public enum FaultStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "pass" else {
-                throw FaultRuleError(field: FaultRuleError.path(decoder.codingPath),
-                                     message: "expected \"pass\" or an action object, got \(JSONValue.quoted(text))")
+                throw FaultRuleError(
+                    field: FaultRuleError.path(decoder.codingPath),
+                    message: "expected \"pass\" or an action object, got \(JSONValue.quoted(text))")
             }
             self = .pass
         } else {

@@ -32,9 +32,11 @@ public struct GoawayFault: Sendable, Hashable {
     /// (observed with BadCertificateEnvironment, C2).
     public var secondBareGoaway: Bool
 
-    public init(errorCode: FaultErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
-                debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
-                when: FaultMoment = .beforeResponse, secondBareGoaway: Bool = false) {
+    public init(
+        errorCode: FaultErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
+        debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
+        when: FaultMoment = .beforeResponse, secondBareGoaway: Bool = false
+    ) {
         self.errorCode = errorCode
         self.lastStreamId = lastStreamId
         self.reason = reason
@@ -48,7 +50,9 @@ public struct GoawayFault: Sendable, Hashable {
     /// The frame's debug data bytes: `{"reason":"X"}` (JSON-escaped), the raw `debugData`, or none.
     public var debugBytes: [UInt8] {
         if let reason {
-            let data = (try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.withoutEscapingSlashes])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.withoutEscapingSlashes]))
+                ?? Data()
             return Array(data)
         }
         return debugData.map { Array($0.utf8) } ?? []
@@ -71,32 +75,41 @@ public struct GoawayFault: Sendable, Hashable {
 
     func validate(at path: String) throws(FaultRuleError) {
         if let lastStreamId, lastStreamId < 0 {
-            throw FaultRuleError(field: FaultRuleError.join(path, "lastStreamId"), message: "must be 0 to 2147483647, got \(lastStreamId)")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "lastStreamId"),
+                message: "must be 0 to 2147483647, got \(lastStreamId)")
         }
         if reason != nil && debugData != nil {
-            throw FaultRuleError(field: FaultRuleError.join(path, "debugData"), message: "give either reason or debugData, not both")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "debugData"), message: "give either reason or debugData, not both")
         }
         guard (0...FaultLimits.maxMilliseconds).contains(closeAfterMs) else {
-            throw FaultRuleError(field: FaultRuleError.join(path, "closeAfterMs"),
-                                 message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(closeAfterMs)")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "closeAfterMs"),
+                message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(closeAfterMs)")
         }
         if keepOpen && closeAfterMs != 0 {
-            throw FaultRuleError(field: FaultRuleError.join(path, "keepOpen"),
-                                 message: "cannot be combined with closeAfterMs (keepOpen never closes)")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "keepOpen"),
+                message: "cannot be combined with closeAfterMs (keepOpen never closes)")
         }
     }
 
-    static let keys = ["errorCode", "lastStreamId", "reason", "debugData", "closeAfterMs", "keepOpen", "when", "secondBareGoaway"]
+    static let keys = [
+        "errorCode", "lastStreamId", "reason", "debugData", "closeAfterMs", "keepOpen", "when", "secondBareGoaway",
+    ]
 
     init(reading object: FaultObjectReader) throws {
         self.init(
-            errorCode: try object.optional("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected) ?? .noError,
+            errorCode: try object.optional("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected)
+                ?? .noError,
             lastStreamId: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
             reason: try object.optional("reason", String.self, expected: "a string"),
             debugData: try object.optional("debugData", String.self, expected: "a string"),
             closeAfterMs: try object.optional("closeAfterMs", Int64.self, expected: "an integer of milliseconds") ?? 0,
             keepOpen: try object.optional("keepOpen", Bool.self, expected: "true or false") ?? false,
-            when: try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"") ?? .beforeResponse,
+            when: try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
+                ?? .beforeResponse,
             secondBareGoaway: try object.optional("secondBareGoaway", Bool.self, expected: "true or false") ?? false)
         try validate(at: object.path)
     }

@@ -39,8 +39,10 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
 
     func validate(at path: String) throws(FaultRuleError) {
         guard !self.path.isEmpty, !segments.contains(where: \.isEmpty) else {
-            throw FaultRuleError(field: FaultRuleError.join(path, "path"), message: "expected a dot path such as "
-                                 + "\"aps.alert.title\" (no empty segments), got \(JSONValue.quoted(self.path))")
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "path"),
+                message: "expected a dot path such as "
+                    + "\"aps.alert.title\" (no empty segments), got \(JSONValue.quoted(self.path))")
         }
     }
 

@@ -10,7 +10,9 @@ public enum AuthorizationRedaction {
         // Searches the contiguous UTF-8 bytes: the generic UTF8View costs ~5,000 instructions.
         let secondDot: Int? = UTF8Bytes.with(value) { bytes in
             guard let first = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-            return UnsafeBufferPointer(rebasing: bytes[(first + 1)...]).firstIndex(of: UInt8(ascii: ".")).map { first + 1 + $0 }
+            return UnsafeBufferPointer(rebasing: bytes[(first + 1)...]).firstIndex(of: UInt8(ascii: ".")).map {
+                first + 1 + $0
+            }
         }
         guard let secondDot else { return "<redacted>" }
         // "." is ASCII, so the offset is a character boundary.

@@ -25,9 +25,11 @@ public final class Gateway: Sendable {
     ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
     ///   - makeID: a new UUID string, upper- or lowercase, for generated `apns-id` and
     ///     `apns-unique-id` values.
-    public init(store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions, faults: FaultEngine = FaultEngine(),
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil) {
+    public init(
+        store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions, faults: FaultEngine = FaultEngine(),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil
+    ) {
         self.store = store
         self.registry = registry
         self.options = options
@@ -48,22 +50,28 @@ public final class Gateway: Sendable {
     ///     before looking at the device token (docs/apns-behaviour.md §9, order of checks).
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
-    public func handle(_ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-                       memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }) -> GatewayOutcome {
+    public func handle(
+        _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
+        memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }
+    ) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
         let registryGeneration = registry.generation
         var verdict: Verdict
-        if let repeated = memo?.repeatedVerdict(of: request, environment: connection.environment, defaultTopic: defaultTopic,
-                                                registryGeneration: registryGeneration) {
+        if let repeated = memo?.repeatedVerdict(
+            of: request, environment: connection.environment, defaultTopic: defaultTopic,
+            registryGeneration: registryGeneration)
+        {
             verdict = repeated
         } else {
-            verdict = RequestValidator.validate(request, environment: connection.environment, options: options,
-                                                nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
-                                                memo: memo, lookup: { registry.lookup($0) })
-            memo?.remember(request, environment: connection.environment, defaultTopic: defaultTopic,
-                           registryGeneration: registryGeneration, verdict: verdict)
+            verdict = RequestValidator.validate(
+                request, environment: connection.environment, options: options,
+                nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
+                memo: memo, lookup: { registry.lookup($0) })
+            memo?.remember(
+                request, environment: connection.environment, defaultTopic: defaultTopic,
+                registryGeneration: registryGeneration, verdict: verdict)
         }
         var identity: CredentialIdentity?
         var connectionEnds = false
@@ -79,11 +87,14 @@ public final class Gateway: Sendable {
         let apnsID = verdict.apnsID.map { AnsweredID.text($0) } ?? newID(uppercase: true)
         let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
-        var answer = Answer(status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
+        var answer = Answer(
+            status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
         if faults.isArmed && !connectionEnds {
-            fault = faults.evaluate(FaultContext(verdict: verdict, request: request, connection: connection,
-                                                 identity: identity, nowMilliseconds: Int64(now * 1000)))
+            fault = faults.evaluate(
+                FaultContext(
+                    verdict: verdict, request: request, connection: connection,
+                    identity: identity, nowMilliseconds: Int64(now * 1000)))
             if let fault, let replaced = Gateway.answer(for: fault.action) {
                 answer = replaced
                 verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
@@ -95,10 +106,12 @@ public final class Gateway: Sendable {
         // with the per-push fields rewritten (`CompactRecordTemplate`).
         let apnsIDGenerated = verdict.apnsID == nil
         if let memo, fault == nil,
-           let repeated = memo.appendRepeatedRecord(to: store, connectionID: connection.id, environment: connection.environment,
-                                                    status: answer.status, reason: recordedReason, identity: identity,
-                                                    apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
-                                                    apnsID: apnsID, uniqueID: uniqueID) {
+            let repeated = memo.appendRepeatedRecord(
+                to: store, connectionID: connection.id, environment: connection.environment,
+                status: answer.status, reason: recordedReason, identity: identity,
+                apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
+                apnsID: apnsID, uniqueID: uniqueID)
+        {
             seq = repeated
         } else {
             let headers = memo?.recorded(request.headers) ?? AuthorizationRedaction.recorded(request.headers)
@@ -108,17 +121,21 @@ public final class Gateway: Sendable {
             var ids = CompactRecord.GeneratedIDs()
             if encodesBits, case .uuid(let bits) = apnsID { ids.apnsID = bits }
             if encodesBits, case .uuid(let bits)? = uniqueID { ids.uniqueID = bits }
-            let record = DeliveryRecord(receivedAt: now, environment: connection.environment, listener: connection.listener,
-                                        connectionID: connection.id, streamID: streamID, method: request.method,
-                                        path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
-                                        uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
-                                        headers: headers, payload: request.body, payloadBytes: request.bodyLength,
-                                        status: answer.status, reason: recordedReason, identity: identity,
-                                        fault: fault.map { FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description) })
+            let record = DeliveryRecord(
+                receivedAt: now, environment: connection.environment, listener: connection.listener,
+                connectionID: connection.id, streamID: streamID, method: request.method,
+                path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
+                uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
+                headers: headers, payload: request.body, payloadBytes: request.bodyLength,
+                status: answer.status, reason: recordedReason, identity: identity,
+                fault: fault.map {
+                    FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description)
+                })
             if let memo, fault == nil {
-                let key = RequestMemo.RecordKey(connectionID: connection.id, environment: connection.environment,
-                                                status: answer.status, reason: recordedReason, identity: identity,
-                                                apnsIDGenerated: apnsIDGenerated)
+                let key = RequestMemo.RecordKey(
+                    connectionID: connection.id, environment: connection.environment,
+                    status: answer.status, reason: recordedReason, identity: identity,
+                    apnsIDGenerated: apnsIDGenerated)
                 seq = store.append(encoding: record, ids: ids) { bytes, landmarks, seq in
                     memo.remember(record: bytes, landmarks: landmarks, key: key, seq: seq)
                 }
@@ -126,11 +143,13 @@ public final class Gateway: Sendable {
                 seq = store.append(record)
             }
         }
-        let response = ResponseBuilder.response(reason: answer.status == 200 ? nil : answer.reason,
-                                                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
-                                                status: answer.status == 0 ? nil : answer.status)
-        return GatewayOutcome(response: response, seq: seq, fault: fault,
-                              connectionEndReason: connectionEnds ? verdict.reason : nil)
+        let response = ResponseBuilder.response(
+            reason: answer.status == 200 ? nil : answer.reason,
+            timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+            status: answer.status == 0 ? nil : answer.status)
+        return GatewayOutcome(
+            response: response, seq: seq, fault: fault,
+            connectionEndReason: connectionEnds ? verdict.reason : nil)
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.

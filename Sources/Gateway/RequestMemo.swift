@@ -36,7 +36,8 @@ public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var normalizedToken: String?
     /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
     /// before the first and after a verdict that may depend on the time of the check.
-    @exclusivity(unchecked) private var last = PushRequest(method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
+    @exclusivity(unchecked) private var last = PushRequest(
+        method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
     @exclusivity(unchecked) private var hasLast = false
     @exclusivity(unchecked) private var lastDefaultTopic: String?
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
@@ -47,8 +48,9 @@ public final class RequestMemo: ValidationMemo {
     /// in place: copying it out would retain each of its strings.
     @exclusivity(unchecked) private var template: CompactRecordTemplate?
     @exclusivity(unchecked) private var templateSeq: UInt64 = 0
-    @exclusivity(unchecked) private var templateKey = RecordKey(connectionID: 0, environment: .sandbox, status: 0, reason: nil, identity: nil,
-                                        apnsIDGenerated: false)
+    @exclusivity(unchecked) private var templateKey = RecordKey(
+        connectionID: 0, environment: .sandbox, status: 0, reason: nil, identity: nil,
+        apnsIDGenerated: false)
     /// Pushes whose verdict was the previous push's.
     @exclusivity(unchecked) public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
@@ -87,7 +89,8 @@ public final class RequestMemo: ValidationMemo {
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     package func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
         if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
-           UTF8Bytes.equal(text, tokenText) {
+            UTF8Bytes.equal(text, tokenText)
+        {
             return normalizedToken
         }
         normalizedToken = DeviceTokenRule.normalized(text, options: options)
@@ -110,14 +113,17 @@ public final class RequestMemo: ValidationMemo {
     /// The previous push's verdict when `request` repeats it byte for byte, for a listener of
     /// the same `environment`, with the same `defaultTopic` and the registry still at
     /// `registryGeneration`; nil otherwise (validate, then `remember`).
-    func repeatedVerdict(of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
-                         registryGeneration: UInt64) -> Verdict? {
+    func repeatedVerdict(
+        of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
+        registryGeneration: UInt64
+    ) -> Verdict? {
         // `last` is read in place (no copy of the whole request out of an optional).
         guard hasLast, lastRegistryGeneration == registryGeneration, lastEnvironment == environment,
-              request.bodyLength == last.bodyLength,
-              UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
-              UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
-              UTF8Bytes.equal(request.headers, last.headers), UTF8Bytes.equal(request.body, last.body) else {
+            request.bodyLength == last.bodyLength,
+            UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
+            UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
+            UTF8Bytes.equal(request.headers, last.headers), UTF8Bytes.equal(request.body, last.body)
+        else {
             return nil
         }
         verdictHits += 1
@@ -127,8 +133,10 @@ public final class RequestMemo: ValidationMemo {
     /// Remembers `verdict` as what validating `request` gave with the registry at
     /// `registryGeneration` (read before validating). A verdict with a 410 `timestamp` is not
     /// kept: the registry may have given the time of the check.
-    func remember(_ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
-                  verdict: Verdict) {
+    func remember(
+        _ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
+        verdict: Verdict
+    ) {
         template = nil
         guard verdict.timestamp == nil else {
             hasLast = false
@@ -155,8 +163,10 @@ public final class RequestMemo: ValidationMemo {
         var apnsIDGenerated: Bool
 
         /// Whether a push with these values has this key.
-        func matches(connectionID: UInt64, environment: APNsEnvironment, status: Int, reason: Reason?,
-                     identity: CredentialIdentity?, apnsIDGenerated: Bool) -> Bool {
+        func matches(
+            connectionID: UInt64, environment: APNsEnvironment, status: Int, reason: Reason?,
+            identity: CredentialIdentity?, apnsIDGenerated: Bool
+        ) -> Bool {
             self.connectionID == connectionID && self.environment == environment && self.status == status
                 && self.reason == reason && self.apnsIDGenerated == apnsIDGenerated
                 && RecordKey.same(self.identity, identity)
@@ -168,9 +178,11 @@ public final class RequestMemo: ValidationMemo {
             case (nil, nil): return true
             case let (a?, b?):
                 if a.isSameInstance(as: b) { return true }
-                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId), UTF8Bytes.equal(a.teamId, b.teamId),
-                      a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
-                      UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil) else { return false }
+                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId),
+                    UTF8Bytes.equal(a.teamId, b.teamId),
+                    a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
+                    UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil)
+                else { return false }
                 guard let x = a.topics, let y = b.topics else { return true }
                 return x.count == y.count && zip(x, y).allSatisfy { UTF8Bytes.equal($0, $1) }
             default: return false
@@ -185,13 +197,19 @@ public final class RequestMemo: ValidationMemo {
     /// number; nil, storing nothing, when there is no such record to start from (none kept, the
     /// key differs, an ID of another form, or the store no longer holds it): encode in full, then
     /// `remember(record:landmarks:key:seq:)`.
-    func appendRepeatedRecord(to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
-                              reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
-                              receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?) -> UInt64? {
-        guard let template, templateKey.matches(connectionID: connectionID, environment: environment, status: status,
-                                                reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
-              let rewrite = template.rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID),
-              let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason) else {
+    func appendRepeatedRecord(
+        to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
+        reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
+        receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?
+    ) -> UInt64? {
+        guard let template,
+            templateKey.matches(
+                connectionID: connectionID, environment: environment, status: status,
+                reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
+            let rewrite = template.rewrite(
+                receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID),
+            let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason)
+        else {
             return nil
         }
         // The model stays: repeats are stored as deltas of a full record. Once the ring has

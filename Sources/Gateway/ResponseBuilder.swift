@@ -11,17 +11,22 @@ public enum ResponseBuilder {
     /// - Returns: 200 with `apns-id` (+ `apns-unique-id`) and no body; or the error status with
     ///   `content-type: application/json`, `apns-id` and `{"reason":...}` (plus `"timestamp"` on 410).
     ///   - status: the status to send, when a fault rule chose one other than the reason's own.
-    public static func response(reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?,
-                                status: Int? = nil) -> PushResponse {
-        response(reason: reason, timestamp: timestamp, apnsID: .text(apnsID), uniqueID: uniqueID.map { .text($0) },
-                 status: status)
+    public static func response(
+        reason: Reason?, timestamp: Int64?, apnsID: String, uniqueID: String?,
+        status: Int? = nil
+    ) -> PushResponse {
+        response(
+            reason: reason, timestamp: timestamp, apnsID: .text(apnsID), uniqueID: uniqueID.map { .text($0) },
+            status: status)
     }
 
     /// `response(reason:timestamp:apnsID:uniqueID:status:)` with IDs that may be generated bits:
     /// those go in `uuidHeaders`. Fields keep their order (`apns-id`, then `apns-unique-id`): an
     /// `apns-id` given as bits is spelled into `headers` when `apns-unique-id` is text.
-    static func response(reason: Reason?, timestamp: Int64?, apnsID: AnsweredID, uniqueID: AnsweredID?,
-                         status: Int? = nil) -> PushResponse {
+    static func response(
+        reason: Reason?, timestamp: Int64?, apnsID: AnsweredID, uniqueID: AnsweredID?,
+        status: Int? = nil
+    ) -> PushResponse {
         var uuids = UUIDHeaderFields()
         var apnsIDField: HeaderField?
         switch (apnsID, uniqueID) {
@@ -52,8 +57,9 @@ public enum ResponseBuilder {
         if let apnsIDField { headers.append(apnsIDField) }
         if let uniqueIDField { headers.append(uniqueIDField) }
         let status = status ?? reason.status
-        return PushResponse(status: status, headers: headers,
-                            body: body(reason: reason, timestamp: status == 410 ? timestamp : nil), uuidHeaders: uuids)
+        return PushResponse(
+            status: status, headers: headers,
+            body: body(reason: reason, timestamp: status == 410 ? timestamp : nil), uuidHeaders: uuids)
     }
 
     /// The compact JSON error body: `{"reason":"X"}`, or `{"reason":"X","timestamp":N}` when a

@@ -11,8 +11,11 @@ final class ClientCallbacks: @unchecked Sendable {
     private init() {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
-            guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
+            guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else {
+                return 0
+            }
             connection(user).receivedHeader(
                 frame.pointee.hd.stream_id,
                 name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),

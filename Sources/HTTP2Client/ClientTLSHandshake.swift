@@ -7,8 +7,10 @@ import Glibc
 enum ClientTLSHandshake {
     /// Handshakes on the connected nonblocking `fd` before `deadline`; returns the `SSL *`
     /// (owned by the caller) and the ALPN protocol the server selected, if any.
-    static func run(fd: Int32, host: String, options: HTTP2ClientTLSOptions, deadline: UInt64,
-                    timeout: Double) throws(HTTP2ClientError) -> (ssl: OpaquePointer, alpn: String?) {
+    static func run(
+        fd: Int32, host: String, options: HTTP2ClientTLSOptions, deadline: UInt64,
+        timeout: Double
+    ) throws(HTTP2ClientError) -> (ssl: OpaquePointer, alpn: String?) {
         // A write to a socket the peer closed must fail with EPIPE, not kill the process;
         // OpenSSL writes with plain write(2), so MSG_NOSIGNAL is not available.
         signal(SIGPIPE, SIG_IGN)
@@ -61,7 +63,8 @@ enum ClientTLSHandshake {
         var keep = false
         defer { if !keep { SSL_CTX_free(context) } }
         _ = mockapns_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
-        _ = mockapns_SSL_CTX_set_options(context, mockapns_SSL_OP_IGNORE_UNEXPECTED_EOF | mockapns_SSL_OP_NO_RENEGOTIATION)
+        _ = mockapns_SSL_CTX_set_options(
+            context, mockapns_SSL_OP_IGNORE_UNEXPECTED_EOF | mockapns_SSL_OP_NO_RENEGOTIATION)
         _ = mockapns_SSL_CTX_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
         let protocols: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
         _ = SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count))  // 0 = success
@@ -71,7 +74,9 @@ enum ClientTLSHandshake {
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
             if let path = options.caCertificatePath {
                 guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
-                    throw .tlsSetup("cannot load CA certificates from \(path): \(OpenSSLErrorQueue.drain() ?? "no PEM certificate found")")
+                    throw .tlsSetup(
+                        "cannot load CA certificates from \(path): \(OpenSSLErrorQueue.drain() ?? "no PEM certificate found")"
+                    )
                 }
             } else if SSL_CTX_set_default_verify_paths(context) != 1 {
                 throw .tlsSetup("cannot load the system trust store: \(OpenSSLErrorQueue.drain() ?? "")")
@@ -79,7 +84,9 @@ enum ClientTLSHandshake {
         }
         if let certificate = options.certificatePath {
             guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
-                throw .tlsSetup("cannot load the client certificate from \(certificate): \(OpenSSLErrorQueue.drain() ?? "no PEM certificate found")")
+                throw .tlsSetup(
+                    "cannot load the client certificate from \(certificate): \(OpenSSLErrorQueue.drain() ?? "no PEM certificate found")"
+                )
             }
             let key = options.keyPath ?? certificate
             guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1 else {

@@ -40,23 +40,29 @@ public final class HTTP2ClientConnection {
     ///   - timeout: seconds allowed for each of connect, TLS handshake and SETTINGS.
     /// - Throws: `HTTP2ClientError`: refused, unresolvable, TLS verification or handshake
     ///   failure, ALPN other than h2, not HTTP/2, or GOAWAY straight away.
-    public static func connect(url: String, tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
-                               timeout: Double = 10) throws(HTTP2ClientError) -> HTTP2ClientConnection {
+    public static func connect(
+        url: String, tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
+        timeout: Double = 10
+    ) throws(HTTP2ClientError) -> HTTP2ClientConnection {
         try connect(to: HTTP2Endpoint(url: url), tls: tls, timeout: timeout)
     }
 
     /// Connects to `endpoint`; see `connect(url:tls:timeout:)`.
-    public static func connect(to endpoint: HTTP2Endpoint, tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
-                               timeout: Double = 10) throws(HTTP2ClientError) -> HTTP2ClientConnection {
+    public static func connect(
+        to endpoint: HTTP2Endpoint, tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
+        timeout: Double = 10
+    ) throws(HTTP2ClientError) -> HTTP2ClientConnection {
         let start = MonotonicClock.nanoseconds()
-        let fd = try TCPConnector.connect(host: endpoint.host, port: endpoint.port,
-                                          deadline: MonotonicClock.deadline(after: timeout), timeout: timeout)
+        let fd = try TCPConnector.connect(
+            host: endpoint.host, port: endpoint.port,
+            deadline: MonotonicClock.deadline(after: timeout), timeout: timeout)
         let socket = ClientSocket(fd: fd)  // closes fd if anything below throws
         var alpn: String?
         var version: String?
         if endpoint.secure {
-            let handshake = try ClientTLSHandshake.run(fd: fd, host: endpoint.host, options: tls,
-                                                       deadline: MonotonicClock.deadline(after: timeout), timeout: timeout)
+            let handshake = try ClientTLSHandshake.run(
+                fd: fd, host: endpoint.host, options: tls,
+                deadline: MonotonicClock.deadline(after: timeout), timeout: timeout)
             socket.adopt(ssl: handshake.ssl)
             alpn = handshake.alpn
             version = String(cString: SSL_get_version(handshake.ssl))
@@ -101,14 +107,17 @@ public final class HTTP2ClientConnection {
     ///
     /// - Parameter timeout: seconds without any byte from the server after which every request
     ///   still waiting fails with `.timedOut` and the connection becomes unusable.
-    public func send(_ requests: [HTTP2ClientRequest], concurrency: Int = 1, timeout: Double = 30) -> [HTTP2ClientResult] {
+    public func send(_ requests: [HTTP2ClientRequest], concurrency: Int = 1, timeout: Double = 30)
+        -> [HTTP2ClientResult]
+    {
         results = Array(repeating: nil, count: requests.count)
         let limit = max(1, concurrency)
         var next = 0
         do {
             try pump(timeout: timeout, waitingFor: "waiting for responses") {
                 if goAway == nil, let session {
-                    let allowed = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+                    let allowed = Int(
+                        nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
                     while next < requests.count && streams.count < min(limit, allowed) {
                         submit(requests[next], index: next)
                         next += 1
@@ -141,14 +150,16 @@ public final class HTTP2ClientConnection {
             if request.body.isEmpty {
                 return nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, nil, nil)
             }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
-                                                 read_callback: ClientCallbacks.readRequestBody)
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil),
+                read_callback: ClientCallbacks.readRequestBody)
             return nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, &provider, nil)
         }
         guard streamID > 0 else {
             let message = String(cString: nghttp2_strerror(streamID))
-            results[index] = HTTP2ClientResult(index: index, streamID: nil,
-                                               outcome: .failed(.protocolError("cannot submit the request: \(message)")), latency: nil)
+            results[index] = HTTP2ClientResult(
+                index: index, streamID: nil,
+                outcome: .failed(.protocolError("cannot submit the request: \(message)")), latency: nil)
             return
         }
         streams[streamID] = stream
@@ -157,7 +168,8 @@ public final class HTTP2ClientConnection {
 
     /// Calls `body` with an `nghttp2_nv` array whose names and values live in one temporary
     /// allocation (nghttp2 copies them during `submit`).
-    private func withHeaderFields<T>(_ fields: [(String, String)], _ body: (UnsafeBufferPointer<nghttp2_nv>) -> T) -> T {
+    private func withHeaderFields<T>(_ fields: [(String, String)], _ body: (UnsafeBufferPointer<nghttp2_nv>) -> T) -> T
+    {
         let total = fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
         defer { storage.deallocate() }
@@ -173,8 +185,10 @@ public final class HTTP2ClientConnection {
         for (name, value) in fields {
             let (namePointer, nameLength) = copy(name)
             let (valuePointer, valueLength) = copy(value)
-            nva.append(nghttp2_nv(name: namePointer, value: valuePointer, namelen: nameLength, valuelen: valueLength,
-                                  flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+            nva.append(
+                nghttp2_nv(
+                    name: namePointer, value: valuePointer, namelen: nameLength, valuelen: valueLength,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
         }
         return nva.withUnsafeBufferPointer(body)
     }
@@ -184,8 +198,9 @@ public final class HTTP2ClientConnection {
         let reason: HTTP2ClientError = goAway.map { .goAway($0) } ?? error
         failure = failure ?? error
         for (streamID, stream) in streams {
-            results[stream.index] = HTTP2ClientResult(index: stream.index, streamID: streamID, outcome: .failed(reason),
-                                                      latency: MonotonicClock.milliseconds(since: stream.sentAt ?? stream.submittedAt))
+            results[stream.index] = HTTP2ClientResult(
+                index: stream.index, streamID: streamID, outcome: .failed(reason),
+                latency: MonotonicClock.milliseconds(since: stream.sentAt ?? stream.submittedAt))
         }
         streams.removeAll()
     }
@@ -316,8 +331,9 @@ public final class HTTP2ClientConnection {
             if let data = frame.goaway.opaque_data, frame.goaway.opaque_data_len > 0 {
                 debug = Array(UnsafeBufferPointer(start: data, count: frame.goaway.opaque_data_len))
             }
-            goAway = HTTP2GoAway(errorCode: HTTP2ErrorCode(rawValue: frame.goaway.error_code),
-                                 lastStreamID: frame.goaway.last_stream_id, debugData: debug)
+            goAway = HTTP2GoAway(
+                errorCode: HTTP2ErrorCode(rawValue: frame.goaway.error_code),
+                lastStreamID: frame.goaway.last_stream_id, debugData: debug)
         case NGHTTP2_RST_STREAM.rawValue:
             streams[frame.hd.stream_id]?.resetByPeer = HTTP2ErrorCode(rawValue: frame.rst_stream.error_code)
         default:
@@ -333,9 +349,11 @@ public final class HTTP2ClientConnection {
     /// nghttp2 may not report a stream close for it, so it ends here.
     func headersNotSent(_ streamID: Int32, libraryError: Int32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
-        let error: HTTP2ClientError = goAway.map { .goAway($0) }
+        let error: HTTP2ClientError =
+            goAway.map { .goAway($0) }
             ?? .protocolError("the request could not be sent: \(String(cString: nghttp2_strerror(libraryError)))")
-        results[stream.index] = HTTP2ClientResult(index: stream.index, streamID: nil, outcome: .failed(error), latency: nil)
+        results[stream.index] = HTTP2ClientResult(
+            index: stream.index, streamID: nil, outcome: .failed(error), latency: nil)
     }
 
     func streamClosed(_ streamID: Int32, errorCode: UInt32) {
@@ -352,11 +370,14 @@ public final class HTTP2ClientConnection {
             let code = HTTP2ErrorCode(rawValue: errorCode)
             outcome = .failed(.protocolError("stream \(streamID) closed without a complete response (\(code))"))
         }
-        results[stream.index] = HTTP2ClientResult(index: stream.index, streamID: streamID, outcome: outcome, latency: latency)
+        results[stream.index] = HTTP2ClientResult(
+            index: stream.index, streamID: streamID, outcome: outcome, latency: latency)
     }
 
-    func readRequestBody(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
-                         flags: UnsafeMutablePointer<UInt32>) -> Int {
+    func readRequestBody(
+        _ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+        flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
         guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let count = min(length, stream.requestBody.count - stream.requestOffset)
         stream.requestBody.withUnsafeBufferPointer { body in

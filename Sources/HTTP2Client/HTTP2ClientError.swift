@@ -37,8 +37,10 @@ public enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .invalidURL(let url, let reason): return "invalid URL '\(url)': \(reason)"
         case .cannotResolve(let host, let reason): return "cannot resolve \(host): \(reason)"
-        case .connectionRefused(let host, let port): return "connection refused by \(HTTP2Endpoint.authority(host, port))"
-        case .connectFailed(let host, let port, let reason): return "cannot connect to \(HTTP2Endpoint.authority(host, port)): \(reason)"
+        case .connectionRefused(let host, let port):
+            return "connection refused by \(HTTP2Endpoint.authority(host, port))"
+        case .connectFailed(let host, let port, let reason):
+            return "cannot connect to \(HTTP2Endpoint.authority(host, port)): \(reason)"
         case .timedOut(let what, let seconds): return "timed out after \(Self.seconds(seconds)) s \(what)"
         case .tlsSetup(let message): return message
         case .clientKeyMissing(let path, let inCertificateFile):

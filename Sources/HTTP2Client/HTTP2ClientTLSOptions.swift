@@ -10,8 +10,10 @@ public struct HTTP2ClientTLSOptions: Sendable, Equatable {
     public var insecure: Bool
 
     /// Creates options; the defaults verify against the system trust store.
-    public init(caCertificatePath: String? = nil, certificatePath: String? = nil, keyPath: String? = nil,
-                insecure: Bool = false) {
+    public init(
+        caCertificatePath: String? = nil, certificatePath: String? = nil, keyPath: String? = nil,
+        insecure: Bool = false
+    ) {
         self.caCertificatePath = caCertificatePath
         self.certificatePath = certificatePath
         self.keyPath = keyPath

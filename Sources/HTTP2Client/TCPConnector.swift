@@ -18,8 +18,10 @@ enum TCPConnector {
         var entry = list
         while let address = entry {
             entry = address.pointee.ai_next
-            let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                            | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                address.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                    | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else {
                 lastError = .connectFailed(host: host, port: port, reason: String(cString: strerror(errno)))
                 continue
@@ -35,7 +37,8 @@ enum TCPConnector {
             }
             close(fd)
             switch code {
-            case ETIMEDOUT: lastError = .timedOut(what: "connecting to \(HTTP2Endpoint.authority(host, port))", seconds: timeout)
+            case ETIMEDOUT:
+                lastError = .timedOut(what: "connecting to \(HTTP2Endpoint.authority(host, port))", seconds: timeout)
             case ECONNREFUSED: lastError = .connectionRefused(host: host, port: port)
             default: lastError = .connectFailed(host: host, port: port, reason: String(cString: strerror(code)))
             }

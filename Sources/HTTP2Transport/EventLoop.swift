@@ -28,9 +28,11 @@ public final class EventLoop: @unchecked Sendable {
         self.base = base
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        wakeEvent = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
-            Unmanaged<EventLoop>.fromOpaque(arg!).takeUnretainedValue().drainPending()
-        }, me)
+        wakeEvent = event_new(
+            base, -1, Int16(EV_PERSIST),
+            { _, _, arg in
+                Unmanaged<EventLoop>.fromOpaque(arg!).takeUnretainedValue().drainPending()
+            }, me)
         event_add(wakeEvent, nil)
     }
 
@@ -44,11 +46,13 @@ public final class EventLoop: @unchecked Sendable {
     public func start() {
         let box = Unmanaged.passRetained(ThreadStart(loop: self))
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let start = Unmanaged<ThreadStart>.fromOpaque(arg!).takeRetainedValue()
-            start.loop.run()
-            return nil
-        }, box.toOpaque())
+        let rc = pthread_create(
+            &thread, nil,
+            { arg in
+                let start = Unmanaged<ThreadStart>.fromOpaque(arg!).takeRetainedValue()
+                start.loop.run()
+                return nil
+            }, box.toOpaque())
         precondition(rc == 0, "pthread_create failed: \(rc)")
         pthread_detach(thread)
     }

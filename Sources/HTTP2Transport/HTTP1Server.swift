@@ -26,7 +26,8 @@ public final class HTTP1Exchange: @unchecked Sendable {
     /// waiting to be read (a pipelined request) do not count as gone.
     public var clientHasGone: Bool {
         guard let request, let connection = evhttp_request_get_connection(request),
-              let events = evhttp_connection_get_bufferevent(connection) else { return false }
+            let events = evhttp_connection_get_bufferevent(connection)
+        else { return false }
         let fd = bufferevent_getfd(events)
         guard fd >= 0 else { return true }
         var byte: UInt8 = 0
@@ -35,8 +36,10 @@ public final class HTTP1Exchange: @unchecked Sendable {
     }
 
     /// Sends the answer with `content-type`, any extra `headers`, and the body.
-    public func respond(status: Int, contentType: String = "application/json",
-                        headers extra: [(name: String, value: String)] = [], body: [UInt8]) {
+    public func respond(
+        status: Int, contentType: String = "application/json",
+        headers extra: [(name: String, value: String)] = [], body: [UInt8]
+    ) {
         guard let request else { return }
         self.request = nil
         let headers = evhttp_request_get_output_headers(request)
@@ -69,15 +72,20 @@ public final class HTTP1Server: @unchecked Sendable {
     /// Binds `host:port` on `loop`. Call before the loop runs or on its thread.
     /// - Parameter handler: called on the loop's thread for every request.
     /// - Throws: `TransportError` when the address cannot be bound.
-    public init(loop: EventLoop, host: String, port: Int, maxBodyBytes: Int = 1 << 20,
-                handler: @escaping (HTTP1Request, HTTP1Exchange) -> Void) throws {
+    public init(
+        loop: EventLoop, host: String, port: Int, maxBodyBytes: Int = 1 << 20,
+        handler: @escaping (HTTP1Request, HTTP1Exchange) -> Void
+    ) throws {
         guard let http = evhttp_new(loop.base) else { throw TransportError("evhttp_new failed") }
         self.http = http
         self.handler = handler
         evhttp_set_max_body_size(http, maxBodyBytes)
-        evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue
-            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_PATCH.rawValue
-            | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_OPTIONS.rawValue))
+        evhttp_set_allowed_methods(
+            http,
+            UInt16(
+                EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue
+                    | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_PATCH.rawValue
+                    | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_OPTIONS.rawValue))
         let fd: Int32
         do {
             fd = try HTTP2Server.listeningSocket(SocketAddress(host: host, port: port))
@@ -93,19 +101,24 @@ public final class HTTP1Server: @unchecked Sendable {
         boundAddress = SocketAddress(storage: storage, length: length)
         // Our own listener rather than evhttp_bind_socket, for its error callback: out of file
         // descriptors, accept() fails on every loop turn and libevent would spin and log each one.
-        guard let listener = evconnlistener_new(loop.base, nil, nil,
-                                                UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd),
-              evhttp_bind_listener(http, listener) != nil else {
+        guard
+            let listener = evconnlistener_new(
+                loop.base, nil, nil,
+                UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd),
+            evhttp_bind_listener(http, listener) != nil
+        else {
             Glibc.close(fd)
             evhttp_free(http)
             throw TransportError("cannot listen on \(host):\(port) for the control API")
         }
         self.loop = loop
         self.listener = listener
-        evhttp_set_gencb(http, { request, arg in
-            guard let request, let arg else { return }
-            Unmanaged<HTTP1Server>.fromOpaque(arg).takeUnretainedValue().dispatch(request)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        evhttp_set_gencb(
+            http,
+            { request, arg in
+                guard let request, let arg else { return }
+                Unmanaged<HTTP1Server>.fromOpaque(arg).takeUnretainedValue().dispatch(request)
+            }, Unmanaged.passUnretained(self).toOpaque())
         HTTP1Server.servers.withLock { $0[UInt(bitPattern: listener)] = WeakServer(self) }
         evconnlistener_set_error_cb(listener) { listener, _ in HTTP1Server.acceptFailed(listener) }
     }
@@ -176,7 +189,11 @@ public final class HTTP1Server: @unchecked Sendable {
     /// an encoded NUL (`%00`), which libevent's C strings would silently cut the value at.
     private static func parseQuery(_ text: String) -> [(name: String, value: String)]? {
         let bytes = Array(text.utf8)
-        if bytes.count >= 3, (0...(bytes.count - 3)).contains(where: { bytes[$0] == 0x25 && bytes[$0 + 1] == 0x30 && bytes[$0 + 2] == 0x30 }) {
+        if bytes.count >= 3,
+            (0...(bytes.count - 3)).contains(where: {
+                bytes[$0] == 0x25 && bytes[$0 + 1] == 0x30 && bytes[$0 + 2] == 0x30
+            })
+        {
             return nil
         }
         var list = evkeyvalq()

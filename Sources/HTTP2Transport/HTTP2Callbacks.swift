@@ -14,15 +14,20 @@ final class HTTP2Callbacks: @unchecked Sendable {
         nghttp2_session_callbacks_new(&callbacks)
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
             guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-                  frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+                frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
+            else { return 0 }
             withConnection(user) { $0.beginStream(frame.pointee.hd.stream_id) }
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
             guard let frame, let name, let value,
-                  frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+                frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue)
+            else { return 0 }
             withConnection(user) {
-                $0.header(frame.pointee.hd.stream_id, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
+                $0.header(
+                    frame.pointee.hd.stream_id, name: name, nameLength: nameLength, value: value,
+                    valueLength: valueLength)
             }
             return 0
         }
@@ -56,7 +61,8 @@ final class HTTP2Callbacks: @unchecked Sendable {
         // INTERNAL_ERROR after 1,000 RST_STREAMs plus 33 per second. A sender that cancels its
         // timed-out streams under load crosses that, and Apple documents no such limit, so a
         // mock must not impose it: the guard stays only against a runaway client.
-        nghttp2_option_set_stream_reset_rate_limit(options, HTTP2Limits.streamResetBurst, HTTP2Limits.streamResetsPerSecond)
+        nghttp2_option_set_stream_reset_rate_limit(
+            options, HTTP2Limits.streamResetBurst, HTTP2Limits.streamResetsPerSecond)
         // Responses are encoded without HPACK's dynamic table (RFC 7541 section 6.2.2, literals
         // without indexing; the size is announced as 0 in the first header block). What an APNs
         // response carries changes every time (apns-id, apns-unique-id): indexing it cost an

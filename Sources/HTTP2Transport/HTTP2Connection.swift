@@ -68,8 +68,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Requests completed on this connection.
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
 
-    init(fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
-         handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void) {
+    init(
+        fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
+        handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void
+    ) {
         self.info = info
         self.loop = loop
         self.settings = settings
@@ -77,8 +79,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         self.onClose = onClose
         self.alpnRequired = tls?.alpn == .required
         socket = SocketStream(fd: fd, tls: tls)
-        assembler = RequestAssembler(maxHeaderListSize: Int(settings.maxHeaderListSize),
-                                     maxStoredBodyBytes: settings.maxStoredBodyBytes)
+        assembler = RequestAssembler(
+            maxHeaderListSize: Int(settings.maxHeaderListSize),
+            maxStoredBodyBytes: settings.maxStoredBodyBytes)
     }
 
     /// Registers the socket events and, for cleartext, starts HTTP/2 at once.
@@ -110,9 +113,11 @@ public final class HTTP2Connection: @unchecked Sendable {
             }
         case .listenSilently:
             let me = Unmanaged.passUnretained(self).toOpaque()
-            socket.listen(on: loop, owner: me, onReadable: { _, _, arg in
-                Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().discardInput()
-            }, onWritable: nil)
+            socket.listen(
+                on: loop, owner: me,
+                onReadable: { _, _, arg in
+                    Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().discardInput()
+                }, onWritable: nil)
         case .beginSession:
             handshakeTimer?.cancel()
             handshakeTimer = nil
@@ -132,11 +137,14 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     private func listen() {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        socket.listen(on: loop, owner: me, onReadable: { _, _, arg in
-            Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onReadable()
-        }, onWritable: { _, _, arg in
-            Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onWritable()
-        })
+        socket.listen(
+            on: loop, owner: me,
+            onReadable: { _, _, arg in
+                Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onReadable()
+            },
+            onWritable: { _, _, arg in
+                Unmanaged<HTTP2Connection>.fromOpaque(arg!).takeUnretainedValue().onWritable()
+            })
     }
 
     private func discardInput() {
@@ -234,7 +242,10 @@ public final class HTTP2Connection: @unchecked Sendable {
         while true {
             var data: UnsafePointer<UInt8>?
             let count = session.nextOutput(&data)
-            if count < 0 { close(); return }
+            if count < 0 {
+                close()
+                return
+            }
             if count == 0 { break }
             guard let data else { continue }
             socket.append(data, count: count)
@@ -242,8 +253,11 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         guard writeOut() else { return }
         // Only `.close` follows a write.
-        if case .close(let reset, let notifyHandler) = lifecycle.handle(.written(sessionDone: session.isDone,
-                                                                                streamsOpen: !streams.isEmpty)) {
+        if case .close(let reset, let notifyHandler) = lifecycle.handle(
+            .written(
+                sessionDone: session.isDone,
+                streamsOpen: !streams.isEmpty))
+        {
             tearDown(reset: reset, notifyHandler: notifyHandler)
         }
     }
@@ -299,7 +313,8 @@ public final class HTTP2Connection: @unchecked Sendable {
                 self.armIdleTimer(after: idle - quiet)
             } else if let debugData = self.settings.idleGoAwayDebugData {
                 // Told first, so the record comes before the close the GOAWAY may lead to at once.
-                self.handler.transportEvent(.idleGoAway(lastStreamID: self.lastProcessedStreamID, debugData: debugData), on: self)
+                self.handler.transportEvent(
+                    .idleGoAway(lastStreamID: self.lastProcessedStreamID, debugData: debugData), on: self)
                 self.goAway(errorCode: 0, debugData: debugData)
             } else {
                 self.handler.transportEvent(.idleReset, on: self)
@@ -323,7 +338,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     @inline(__always)
     private func stream(_ streamID: Int32) -> StreamState? { streams.stream(streamID) }
 
-    func header(_ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int) {
+    func header(
+        _ streamID: Int32, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>, valueLength: Int
+    ) {
         streams.withStream(streamID) {
             assembler.header(on: $0, name: name, nameLength: nameLength, value: value, valueLength: valueLength)
         }
@@ -342,7 +359,8 @@ public final class HTTP2Connection: @unchecked Sendable {
             return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
         }
         guard ask == true, let stream = stream(streamID) else { return }
-        guard let action = handler.headersReceived(assembler.headersRequest(on: streamID, from: stream), on: self) else { return }
+        guard let action = handler.headersReceived(assembler.headersRequest(on: streamID, from: stream), on: self)
+        else { return }
         stream.dispatched = true
         requestCount += 1
         carryOut(action, on: streamID, stream: stream)
@@ -392,8 +410,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
-    func readResponseBody(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
-                          flags: UnsafeMutablePointer<UInt32>) -> Int {
+    func readResponseBody(
+        _ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+        flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
         guard let stream = stream(streamID) else {
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
@@ -429,7 +449,8 @@ public final class HTTP2Connection: @unchecked Sendable {
             let last = session.lastProcessedStreamID
             session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
             drainTimer = loop.schedule(after: drainTimeout) { [weak self] in self?.close() }
-            handler.transportEvent(.shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
+            handler.transportEvent(
+                .shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
             flush()
         case let action:
             apply(action)
@@ -498,7 +519,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         let hasBody = !response.body.isEmpty
         let session = Unmanaged.passUnretained(self.session)
         ResponseEncoder.withFields(of: response) { fields, count in
-            session._withUnsafeGuaranteedRef { $0.submitResponse(on: streamID, fields: fields, count: count, hasBody: hasBody) }
+            session._withUnsafeGuaranteedRef {
+                $0.submitResponse(on: streamID, fields: fields, count: count, hasBody: hasBody)
+            }
         }
     }
 

@@ -29,7 +29,9 @@ public struct HTTP2Response: Sendable {
     /// (spelled straight into the frame: no `String` per value).
     public var uuidHeaders: UUIDHeaderFields
 
-    public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = [], uuidHeaders: UUIDHeaderFields = UUIDHeaderFields()) {
+    public init(
+        status: Int, headers: [HeaderField] = [], body: [UInt8] = [], uuidHeaders: UUIDHeaderFields = UUIDHeaderFields()
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -42,7 +42,8 @@ public final class HTTP2Server: @unchecked Sendable {
         specs = listeners
         self.handler = handler
         self.acceptLoop = acceptLoop
-        let count = workerCount > 0
+        let count =
+            workerCount > 0
             ? workerCount : HTTP2Server.automaticWorkerCount(cores: UsableCores.count())
         workers = (0..<count).map { _ in HTTP2Worker() }
     }
@@ -89,10 +90,14 @@ public final class HTTP2Server: @unchecked Sendable {
             }
             boundAddresses.append(SocketAddress(storage: bound, length: length))
             let context = Unmanaged.passRetained(ListenerContext(server: self, index: index)).toOpaque()
-            guard let listener = evconnlistener_new(acceptLoop.base, { _, fd, address, length, arg in
-                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
-                context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
-            }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd) else {
+            guard
+                let listener = evconnlistener_new(
+                    acceptLoop.base,
+                    { _, fd, address, length, arg in
+                        let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                        context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
+                    }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd)
+            else {
                 Glibc.close(fd)
                 throw TransportError("cannot listen on \(address)")
             }
@@ -108,7 +113,8 @@ public final class HTTP2Server: @unchecked Sendable {
     /// A non-blocking, close-on-exec socket bound to `address` and listening.
     static func listeningSocket(_ address: SocketAddress) throws -> Int32 {
         let family = Int32(address.storage.ss_family)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TransportError("socket() failed: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -155,11 +161,14 @@ public final class HTTP2Server: @unchecked Sendable {
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
         let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
         let spec = specs[listenerIndex]
-        let info = HTTP2ConnectionInfo(id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
+        let info = HTTP2ConnectionInfo(
+            id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
         openCount.add(1, ordering: .relaxed)
         worker.loop.execute { [self] in
-            worker.adopt(fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler,
-                         admission: admission) { [self] _ in
+            worker.adopt(
+                fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler,
+                admission: admission
+            ) { [self] _ in
                 openCount.subtract(1, ordering: .relaxed)
             }
         }
@@ -181,12 +190,16 @@ public final class HTTP2Server: @unchecked Sendable {
     /// Runs `body` on every worker's thread with its live connections and gathers the results.
     /// Blocks the caller until every worker answered or `timeout` seconds passed; call from a
     /// thread that is not a worker (e.g. the control API's loop).
-    public func collect<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable ([HTTP2Connection]) -> [T]) -> [T] {
+    public func collect<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable ([HTTP2Connection]) -> [T]) -> [T]
+    {
         let gathered = Mutex<(answers: Int, items: [T])>((0, []))
         for worker in workers {
             worker.loop.execute {
                 let items = body(Array(worker.connections.values))
-                gathered.withLock { $0.answers += 1; $0.items += items }
+                gathered.withLock {
+                    $0.answers += 1
+                    $0.items += items
+                }
             }
         }
         var waited = 0.0
@@ -244,10 +257,14 @@ final class HTTP2Worker: @unchecked Sendable {
     /// Live connections by id; touched only on `loop`'s thread.
     var connections: [UInt64: HTTP2Connection] = [:]
 
-    func adopt(fd: Int32, info: HTTP2ConnectionInfo, tls: TLSContext?, settings: HTTP2Settings,
-               handler: HTTP2RequestHandler, admission: HTTP2Admission, closed: @escaping (HTTP2Connection) -> Void) {
-        let connection = HTTP2Connection(fd: fd, info: info, loop: loop, tls: tls, settings: settings,
-                                         handler: handler) { [weak self] connection in
+    func adopt(
+        fd: Int32, info: HTTP2ConnectionInfo, tls: TLSContext?, settings: HTTP2Settings,
+        handler: HTTP2RequestHandler, admission: HTTP2Admission, closed: @escaping (HTTP2Connection) -> Void
+    ) {
+        let connection = HTTP2Connection(
+            fd: fd, info: info, loop: loop, tls: tls, settings: settings,
+            handler: handler
+        ) { [weak self] connection in
             self?.connections.removeValue(forKey: connection.info.id)
             closed(connection)
         }

@@ -33,11 +33,17 @@ final class HTTP2Session {
     /// Submits the first SETTINGS, with `settings`'s values.
     func submitSettings(_ settings: HTTP2Settings) {
         var entries = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: settings.maxConcurrentStreams),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: settings.maxConcurrentStreams),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
     }
@@ -86,8 +92,9 @@ final class HTTP2Session {
     @inline(__always)
     func submitResponse(on streamID: Int32, fields: UnsafePointer<nghttp2_nv>, count: Int, hasBody: Bool) {
         if hasBody {
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil),
-                                                 read_callback: HTTP2Callbacks.readResponseBody)
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil),
+                read_callback: HTTP2Callbacks.readResponseBody)
             nghttp2_submit_response(session, streamID, fields, count, &provider)
         } else {
             nghttp2_submit_response(session, streamID, fields, count, nil)
@@ -102,14 +109,16 @@ final class HTTP2Session {
     /// Submits GOAWAY with `errorCode`, `lastStreamID` and `debugData` (opaque bytes).
     func submitGoAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8]) {
         debugData.withUnsafeBufferPointer { data in
-            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode,
-                                      data.baseAddress, data.count)
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode,
+                data.baseAddress, data.count)
         }
     }
 
     /// Submits SETTINGS with MAX_CONCURRENT_STREAMS `limit` alone.
     func submitMaxConcurrentStreams(_ limit: UInt32) {
-        var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
+        var entry = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
     }
 

@@ -85,7 +85,9 @@ final class HeaderFieldInterner {
 
     /// A field not remembered at `position`: made, and remembered there.
     @inline(never)
-    private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HeaderField {
+    private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
+        -> HeaderField
+    {
         let made = HeaderFieldInterner.make(name: name, value: value)
         if position < HeaderFieldInterner.positions {
             HeaderFieldInterner.remember(made, in: recent + position)
@@ -120,7 +122,8 @@ final class HeaderFieldInterner {
         }
         if let bytes = slot.pointee.bytes {
             _ = UnsafeMutableBufferPointer(start: bytes, count: nameLength).initialize(from: field.name.utf8)
-            _ = UnsafeMutableBufferPointer(start: bytes + nameLength, count: valueLength).initialize(from: field.value.utf8)
+            _ = UnsafeMutableBufferPointer(start: bytes + nameLength, count: valueLength).initialize(
+                from: field.value.utf8)
         }
         slot.pointee.field = field
         slot.pointee.nameLength = nameLength

@@ -10,9 +10,11 @@ public final class LoopTimer: @unchecked Sendable {
     init(loop: EventLoop, seconds: Double, task: @escaping () -> Void) {
         self.task = task
         let me = Unmanaged.passUnretained(self).toOpaque()
-        event = event_new(loop.base, -1, 0, { _, _, arg in
-            Unmanaged<LoopTimer>.fromOpaque(arg!).takeUnretainedValue().fire()
-        }, me)
+        event = event_new(
+            loop.base, -1, 0,
+            { _, _, arg in
+                Unmanaged<LoopTimer>.fromOpaque(arg!).takeUnretainedValue().fire()
+            }, me)
         var tv = timeval(seconds: max(0, seconds))
         event_add(event, &tv)
         keepAlive = self

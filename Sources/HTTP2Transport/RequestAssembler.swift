@@ -33,8 +33,10 @@ final class RequestAssembler {
     /// Takes one received header field of `stream` (pseudo-headers included, in arrival order;
     /// the bytes are only read during the call).
     @inline(__always)
-    func header(on stream: StreamState, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>,
-                valueLength: Int) {
+    func header(
+        on stream: StreamState, name: UnsafePointer<UInt8>, nameLength: Int, value: UnsafePointer<UInt8>,
+        valueLength: Int
+    ) {
         guard !stream.headerListTooLarge else { return }
         // nghttp2 advertises MAX_HEADER_LIST_SIZE but leaves enforcing it to us; HPACK lets a
         // small frame expand to megabytes, so stop storing at the limit.
@@ -67,7 +69,8 @@ final class RequestAssembler {
             // Still the previous block's fields, at the same positions: count, store nothing.
             if repeated < previousBlock.count && position == previousBlockStart + repeated
                 && interner.changes == previousBlockChanges
-                && interner.repeats(at: position, name: nameBytes, value: valueBytes) {
+                && interner.repeats(at: position, name: nameBytes, value: valueBytes)
+            {
                 stream.repeatedFields = repeated + 1
                 return
             }
@@ -119,17 +122,19 @@ final class RequestAssembler {
     /// The request as its HEADERS made it (for `HTTP2RequestHandler.headersReceived`): copied,
     /// the stream keeps its fields; the body is empty.
     func headersRequest(on streamID: Int32, from stream: StreamState) -> HTTP2Request {
-        HTTP2Request(streamID: streamID, method: stream.method, path: stream.path,
-                     authority: stream.authority, headers: stream.headers, body: [], bodyLength: 0)
+        HTTP2Request(
+            streamID: streamID, method: stream.method, path: stream.path,
+            authority: stream.authority, headers: stream.headers, body: [], bodyLength: 0)
     }
 
     /// The complete request of `stream`, its header block finished. Moved out of the stream, not
     /// copied: the request then holds the only references. Give the body back with `recycleBody`.
     @inline(__always)
     func takeRequest(on streamID: Int32, from stream: StreamState) -> HTTP2Request {
-        HTTP2Request(streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
-                     authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
-                     body: take(&stream.body, []), bodyLength: stream.bodyLength)
+        HTTP2Request(
+            streamID: streamID, method: take(&stream.method, ""), path: take(&stream.path, ""),
+            authority: take(&stream.authority, nil), headers: take(&stream.headers, []),
+            body: take(&stream.body, []), bodyLength: stream.bodyLength)
     }
 
     /// Moves `request`'s body back to `stream`, whose object is reused: its storage too, once

@@ -10,8 +10,10 @@ enum ResponseEncoder {
     /// Calls `body` with `response`'s header section as `count` pairs at `fields`, valid during
     /// the call only, and returns its result. Inlined so the two buffers are stack allocations.
     @inline(__always)
-    static func withFields<R>(of response: borrowing HTTP2Response,
-                              _ body: (_ fields: UnsafePointer<nghttp2_nv>, _ count: Int) -> R) -> R {
+    static func withFields<R>(
+        of response: borrowing HTTP2Response,
+        _ body: (_ fields: UnsafePointer<nghttp2_nv>, _ count: Int) -> R
+    ) -> R {
         let status = response.status
         let sign = status < 0 ? 1 : 0  // a negative status is sent as written, with its minus sign
         let statusLength = sign + ResponseEncoder.decimalLength(of: status.magnitude)
@@ -20,7 +22,9 @@ enum ResponseEncoder {
             total += response.headers[index].name.utf8.count + response.headers[index].value.utf8.count
         }
         let uuids = response.uuidHeaders
-        for index in 0..<uuids.count { total += uuids[index].name.withUTF8Buffer { $0.count } + UUIDHeaderField.valueLength }
+        for index in 0..<uuids.count {
+            total += uuids[index].name.withUTF8Buffer { $0.count } + UUIDHeaderField.valueLength
+        }
         let count = response.headers.count + uuids.count + 1
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { storage in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva in
@@ -34,16 +38,19 @@ enum ResponseEncoder {
                     rest /= 10
                 }
                 offset += statusLength
-                pairs.initialize(to: nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: offset - 7,
-                                                flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                pairs.initialize(
+                    to: nghttp2_nv(
+                        name: base, value: base + 7, namelen: 7, valuelen: offset - 7,
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 for index in response.headers.indices {
                     let name = offset
                     offset += ResponseEncoder.copy(response.headers[index].name, to: base + offset)
                     let value = offset
                     offset += ResponseEncoder.copy(response.headers[index].value, to: base + offset)
-                    (pairs + index + 1).initialize(to: nghttp2_nv(
-                        name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
-                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                    (pairs + index + 1).initialize(
+                        to: nghttp2_nv(
+                            name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
+                            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 }
                 for index in 0..<uuids.count {
                     let field = uuids[index]
@@ -53,11 +60,13 @@ enum ResponseEncoder {
                         return name.count
                     }
                     let value = offset
-                    UUIDHeaderField.spell(high: field.high, low: field.low, uppercase: field.uppercase, into: base + offset)
+                    UUIDHeaderField.spell(
+                        high: field.high, low: field.low, uppercase: field.uppercase, into: base + offset)
                     offset += UUIDHeaderField.valueLength
-                    (pairs + response.headers.count + index + 1).initialize(to: nghttp2_nv(
-                        name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
-                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                    (pairs + response.headers.count + index + 1).initialize(
+                        to: nghttp2_nv(
+                            name: base + name, value: base + value, namelen: value - name, valuelen: offset - value,
+                            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 }
                 return body(pairs, count)
             }

@@ -75,7 +75,9 @@ final class SocketStream {
     /// Registers the socket's events on `loop` and starts reading: `onReadable` runs whenever
     /// the socket is readable, `onWritable` once per `armWrite`-style wait (none: writing is
     /// never waited for). `owner` is passed to both.
-    func listen(on loop: EventLoop, owner: UnsafeMutableRawPointer, onReadable: EventCallback, onWritable: EventCallback?) {
+    func listen(
+        on loop: EventLoop, owner: UnsafeMutableRawPointer, onReadable: EventCallback, onWritable: EventCallback?
+    ) {
         readEvent = event_new(loop.base, fd, Int16(EV_READ | EV_PERSIST), onReadable, owner)
         if let onWritable { writeEvent = event_new(loop.base, fd, Int16(EV_WRITE), onWritable, owner) }
         event_add(readEvent, nil)
@@ -170,8 +172,9 @@ final class SocketStream {
         defer { CRYPTO_free(der, #file, #line) }
         let result = SSL_get_verify_result(ssl)
         let verified = result == X509_V_OK
-        return ClientCertificate(der: Array(UnsafeBufferPointer(start: der, count: Int(length))), verified: verified,
-                                 verifyError: verified ? nil : String(cString: X509_verify_cert_error_string(result)))
+        return ClientCertificate(
+            der: Array(UnsafeBufferPointer(start: der, count: Int(length))), verified: verified,
+            verifyError: verified ? nil : String(cString: X509_verify_cert_error_string(result)))
     }
 
     // MARK: Writing

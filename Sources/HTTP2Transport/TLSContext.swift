@@ -40,8 +40,10 @@ public final class TLSContext: @unchecked Sendable {
     ///   succeeds whatever the client sends, so the application can answer with APNs's own
     ///   reason; `HTTP2ConnectionInfo.clientCertificate` says what was presented and whether it verified.
     /// - Throws: `TLSError` naming the file that could not be read or the mismatch.
-    public convenience init(certificatePath: String, keyPath: String, alpn: ALPNMode = .optional,
-                            clientCAPaths: [String] = []) throws {
+    public convenience init(
+        certificatePath: String, keyPath: String, alpn: ALPNMode = .optional,
+        clientCAPaths: [String] = []
+    ) throws {
         try self.init(alpn: alpn) { context in
             try TLSContext.requestClientCertificates(context, caPaths: clientCAPaths)
             guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
@@ -77,8 +79,10 @@ public final class TLSContext: @unchecked Sendable {
         self.context = context
         self.alpn = alpn
         _ = mockapns_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
-        _ = mockapns_SSL_CTX_set_options(context, mockapns_SSL_OP_NO_RENEGOTIATION
-            | mockapns_SSL_OP_NO_COMPRESSION | mockapns_SSL_OP_CIPHER_SERVER_PREFERENCE)
+        _ = mockapns_SSL_CTX_set_options(
+            context,
+            mockapns_SSL_OP_NO_RENEGOTIATION
+                | mockapns_SSL_OP_NO_COMPRESSION | mockapns_SSL_OP_CIPHER_SERVER_PREFERENCE)
         _ = mockapns_SSL_CTX_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
         try configure(context)
         guard SSL_CTX_check_private_key(context) == 1 else {
@@ -120,24 +124,28 @@ public final class TLSContext: @unchecked Sendable {
 
     /// Picks `h2` from the client's ALPN list; without it, answers with no ALPN so the
     /// connection may still proceed as HTTP/2 with prior knowledge.
-    private static let selectH2: @convention(c) (
-        OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
-        UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
-    ) -> Int32 = { _, out, outlen, input, inlen, _ in
-        findH2(out, outlen, input, inlen) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK
-    }
+    private static let selectH2:
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
+            UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
+        ) -> Int32 = { _, out, outlen, input, inlen, _ in
+            findH2(out, outlen, input, inlen) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK
+        }
 
     /// As `selectH2`, but a client whose list lacks `h2` gets a fatal alert.
-    private static let selectH2Required: @convention(c) (
-        OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
-        UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
-    ) -> Int32 = { _, out, outlen, input, inlen, _ in
-        findH2(out, outlen, input, inlen) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_ALERT_FATAL
-    }
+    private static let selectH2Required:
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
+            UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
+        ) -> Int32 = { _, out, outlen, input, inlen, _ in
+            findH2(out, outlen, input, inlen) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_ALERT_FATAL
+        }
 
     /// Walks the length-prefixed protocol list and points `out` at `h2` when present.
-    private static func findH2(_ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outlen: UnsafeMutablePointer<UInt8>?,
-                               _ input: UnsafePointer<UInt8>?, _ inlen: UInt32) -> Bool {
+    private static func findH2(
+        _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outlen: UnsafeMutablePointer<UInt8>?,
+        _ input: UnsafePointer<UInt8>?, _ inlen: UInt32
+    ) -> Bool {
         guard let input, let out, let outlen else { return false }
         var index = 0
         let total = Int(inlen)

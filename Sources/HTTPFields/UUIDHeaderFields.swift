@@ -36,7 +36,8 @@ public struct UUIDHeaderField: Sendable, Equatable {
     /// The value as text, e.g. `5CEB1110-A7CE-4F34-94CD-1B8A9C6DF677`.
     public var value: String {
         String(unsafeUninitializedCapacity: UUIDHeaderField.valueLength) { buffer in
-            UUIDHeaderField.spell(high: high, low: low, uppercase: uppercase, into: UnsafeMutableRawPointer(buffer.baseAddress!))
+            UUIDHeaderField.spell(
+                high: high, low: low, uppercase: uppercase, into: UnsafeMutableRawPointer(buffer.baseAddress!))
             return UUIDHeaderField.valueLength
         }
     }

@@ -18,8 +18,10 @@ public enum ClosestMatch {
 
     /// ` (did you mean <nearest>?)`, with the candidate `find` picks quoted by `quote` (JSON
     /// quotes by default; a command line may use single quotes), or "" when none is near.
-    public static func hint(_ input: String, among candidates: [String], maxDistance: Int? = nil,
-                            quote: (String) -> String = InputError.quoted) -> String {
+    public static func hint(
+        _ input: String, among candidates: [String], maxDistance: Int? = nil,
+        quote: (String) -> String = InputError.quoted
+    ) -> String {
         find(input, among: candidates, maxDistance: maxDistance).map { " (did you mean \(quote($0))?)" } ?? ""
     }
 

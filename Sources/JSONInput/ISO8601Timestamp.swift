@@ -40,12 +40,13 @@ public struct ISO8601Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
 
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(RawNode.self)
-        let milliseconds: Int64? = switch raw.node {
-        case .string(let text): Self.parse(text)
-        case .int(let number): Self.range.contains(number) ? number : nil
-        case .double(let number): Int64(exactly: number).flatMap { Self.range.contains($0) ? $0 : nil }
-        default: nil
-        }
+        let milliseconds: Int64? =
+            switch raw.node {
+            case .string(let text): Self.parse(text)
+            case .int(let number): Self.range.contains(number) ? number : nil
+            case .double(let number): Int64(exactly: number).flatMap { Self.range.contains($0) ? $0 : nil }
+            default: nil
+            }
         guard let milliseconds else {
             throw InputError(path: raw.path, message: "expected \(Self.inputExpectation), got \(raw.node.rendered)")
         }
@@ -81,9 +82,12 @@ public struct ISO8601Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
             return true
         }
         guard let y = number(4), expect("-"), let mo = number(2), expect("-"), let d = number(2),
-              expect("Tt "), let h = number(2), expect(":"), let mi = number(2), expect(":"),
-              let s = number(2) else { return nil }
-        guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h <= 23, mi <= 59, s <= 60 else { return nil }
+            expect("Tt "), let h = number(2), expect(":"), let mi = number(2), expect(":"),
+            let s = number(2)
+        else { return nil }
+        guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h <= 23, mi <= 59, s <= 60 else {
+            return nil
+        }
         var ms: Int64 = 0
         if i < b.count, b[i] == 0x2E {  // "."
             i += 1
@@ -135,9 +139,20 @@ public struct ISO8601Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
                 out[i] = c
                 i += 1
             }
-            put(y, 4); put(0x2D); put(m, 2); put(0x2D); put(d, 2); put(0x54)
-            put(seconds / 3600, 2); put(0x3A); put(seconds / 60 % 60, 2); put(0x3A); put(seconds % 60, 2)
-            put(0x2E); put(msOfDay % 1000, 3); put(0x5A)
+            put(y, 4)
+            put(0x2D)
+            put(m, 2)
+            put(0x2D)
+            put(d, 2)
+            put(0x54)
+            put(seconds / 3600, 2)
+            put(0x3A)
+            put(seconds / 60 % 60, 2)
+            put(0x3A)
+            put(seconds % 60, 2)
+            put(0x2E)
+            put(msOfDay % 1000, 3)
+            put(0x5A)
             return String(decoding: UnsafeBufferPointer(rebasing: out[0..<i]), as: UTF8.self)
         }
     }

@@ -34,7 +34,9 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         var location = path
         if let line, let column {
-            location += (location.isEmpty ? "" : " ") + (path.isEmpty ? "line \(line), column \(column)" : "(line \(line), column \(column))")
+            location +=
+                (location.isEmpty ? "" : " ")
+                + (path.isEmpty ? "line \(line), column \(column)" : "(line \(line), column \(column))")
         }
         return location.isEmpty ? message : "\(location): \(message)"
     }

@@ -61,7 +61,8 @@ struct JSONSyntaxCheck {
         case UInt8(ascii: "["): try array(depth: depth)
         case UInt8(ascii: "\""): _ = try string(collect: false)
         case UInt8(ascii: "'") where json5: _ = try string(collect: false)
-        case UInt8(ascii: "+") where json5, UInt8(ascii: ".") where json5, UInt8(ascii: "I") where json5, UInt8(ascii: "N") where json5:
+        case UInt8(ascii: "+") where json5, UInt8(ascii: ".") where json5, UInt8(ascii: "I") where json5,
+            UInt8(ascii: "N") where json5:
             try number5()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try json5 ? number5() : number()
         default: try literal()
@@ -86,8 +87,10 @@ struct JSONSyntaxCheck {
                 key = identifier
             } else {
                 let wanted = json5 ? "a key" : "a key in double quotes"
-                throw problem(i < bytes.count ? "expected \(wanted), got \(shown(at: i))"
-                                              : "unexpected end of the document; expected \(wanted)")
+                throw problem(
+                    i < bytes.count
+                        ? "expected \(wanted), got \(shown(at: i))"
+                        : "unexpected end of the document; expected \(wanted)")
             }
             guard keys.insert(key).inserted else {
                 i = keyOffset
@@ -108,7 +111,9 @@ struct JSONSyntaxCheck {
                 i += 1
                 return
             }
-            guard bytes[i] == UInt8(ascii: ",") else { throw problem("expected ',' or '}' after an object member, got \(shown(at: i))") }
+            guard bytes[i] == UInt8(ascii: ",") else {
+                throw problem("expected ',' or '}' after an object member, got \(shown(at: i))")
+            }
             let comma = i
             i += 1
             try skipSpace()
@@ -142,7 +147,9 @@ struct JSONSyntaxCheck {
                 i += 1
                 return
             }
-            guard bytes[i] == UInt8(ascii: ",") else { throw problem("expected ',' or ']' after an array element, got \(shown(at: i))") }
+            guard bytes[i] == UInt8(ascii: ",") else {
+                throw problem("expected ',' or ']' after an array element, got \(shown(at: i))")
+            }
             let comma = i
             i += 1
             try skipSpace()
@@ -167,7 +174,9 @@ struct JSONSyntaxCheck {
         var scalars = String.UnicodeScalarView()
         var plainFrom = i
         func flushPlain(_ end: Int) {
-            if collect, plainFrom < end { scalars.append(contentsOf: String(decoding: bytes[plainFrom..<end], as: UTF8.self).unicodeScalars) }
+            if collect, plainFrom < end {
+                scalars.append(contentsOf: String(decoding: bytes[plainFrom..<end], as: UTF8.self).unicodeScalars)
+            }
         }
         while i < bytes.count {
             let byte = bytes[i]
@@ -182,9 +191,11 @@ struct JSONSyntaxCheck {
                 if collect, let scalar { scalars.append(scalar) }
                 plainFrom = i
             case 0x0A where json5, 0x0D where json5:
-                throw problem("unescaped \(controlName(byte)) in a string (write it as \\n, or end the line with \\ to continue)")
+                throw problem(
+                    "unescaped \(controlName(byte)) in a string (write it as \\n, or end the line with \\ to continue)")
             case 0..<0x20 where !json5:
-                throw problem("unescaped control character \(controlName(byte)) in a string (write it as an escape, e.g. \\n)")
+                throw problem(
+                    "unescaped control character \(controlName(byte)) in a string (write it as an escape, e.g. \\n)")
             default:
                 i += 1
             }
@@ -306,7 +317,9 @@ struct JSONSyntaxCheck {
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < bytes.count, isDigit(bytes[i]) else { throw problem("expected a digit after the decimal point\(got)") }
+            guard i < bytes.count, isDigit(bytes[i]) else {
+                throw problem("expected a digit after the decimal point\(got)")
+            }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
@@ -326,15 +339,18 @@ struct JSONSyntaxCheck {
                 return
             }
         }
-        if bytes[i] == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") || bytes[i + 1] == UInt8(ascii: "*") {
+        if bytes[i] == UInt8(ascii: "/"), i + 1 < bytes.count,
+            bytes[i + 1] == UInt8(ascii: "/") || bytes[i + 1] == UInt8(ascii: "*")
+        {
             throw problem("comments are not allowed in JSON")
         }
         var end = i
         while end < bytes.count, isWordByte(bytes[end]) { end += 1 }
         if end > i {
             let word = String(decoding: bytes[i..<end], as: UTF8.self)
-            throw problem("expected a value, got '\(word)' (the literals are true, false and null; strings take "
-                + (json5 ? "quotes)" : "double quotes)"))
+            throw problem(
+                "expected a value, got '\(word)' (the literals are true, false and null; strings take "
+                    + (json5 ? "quotes)" : "double quotes)"))
         }
         throw problem("expected a value, got \(shown(at: i))")
     }
@@ -355,14 +371,18 @@ struct JSONSyntaxCheck {
             } else if byte == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "*") {
                 let start = i
                 i += 2
-                while i + 1 < bytes.count, !(bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/")) { i += 1 }
+                while i + 1 < bytes.count, !(bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/")) {
+                    i += 1
+                }
                 guard i + 1 < bytes.count else {
                     i = start
                     throw problem("unterminated comment: no */ before the end of the document")
                 }
                 i += 2
             } else if byte >= 0x80, let scalar = scalar(at: i),
-                      scalar.properties.generalCategory == .spaceSeparator || ["\u{FEFF}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                scalar.properties.generalCategory == .spaceSeparator
+                    || ["\u{FEFF}", "\u{2028}", "\u{2029}"].contains(scalar)
+            {
                 i += String(scalar).utf8.count
             } else {
                 return
@@ -387,7 +407,8 @@ struct JSONSyntaxCheck {
                 guard isWordByte(byte), !(i == start && isDigit(byte)) else { break }
                 i += 1
             } else {
-                guard let scalar = scalar(at: i), scalar.properties.isAlphabetic || scalar.properties.numericType != nil else { break }
+                guard let scalar = scalar(at: i), scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                else { break }
                 i += String(scalar).utf8.count
             }
         }
@@ -408,7 +429,9 @@ struct JSONSyntaxCheck {
         guard i < bytes.count else { throw problem("unexpected end of the document; expected a number") }
         if bytes[i] == UInt8(ascii: "0"), i + 1 < bytes.count, bytes[i + 1] | 0x20 == UInt8(ascii: "x") {
             i += 2
-            guard i < bytes.count, Self.hexValue(bytes[i]) != nil else { throw problem("expected a hexadecimal digit after 0x\(got)") }
+            guard i < bytes.count, Self.hexValue(bytes[i]) != nil else {
+                throw problem("expected a hexadecimal digit after 0x\(got)")
+            }
             while i < bytes.count, Self.hexValue(bytes[i]) != nil { i += 1 }
             return
         }
@@ -418,10 +441,16 @@ struct JSONSyntaxCheck {
             i += 1
             throw problem("a number cannot have a leading zero")
         }
-        while i < bytes.count, isDigit(bytes[i]) { i += 1; digits += 1 }
+        while i < bytes.count, isDigit(bytes[i]) {
+            i += 1
+            digits += 1
+        }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            while i < bytes.count, isDigit(bytes[i]) { i += 1; digits += 1 }
+            while i < bytes.count, isDigit(bytes[i]) {
+                i += 1
+                digits += 1
+            }
         }
         guard digits > 0 else { throw problem("expected a digit in the number\(got)") }
         if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
@@ -435,7 +464,8 @@ struct JSONSyntaxCheck {
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
     }
 
@@ -464,8 +494,9 @@ struct JSONSyntaxCheck {
     }
 
     private func shownEscape(_ letter: UInt8) -> String {
-        letter < 0x20 || letter >= 0x80 ? "'\\' followed by \(letter < 0x20 ? controlName(letter) : "a non-ASCII character")"
-                                         : "'\\\(Character(Unicode.Scalar(letter)))'"
+        letter < 0x20 || letter >= 0x80
+            ? "'\\' followed by \(letter < 0x20 ? controlName(letter) : "a non-ASCII character")"
+            : "'\\\(Character(Unicode.Scalar(letter)))'"
     }
 
     private func hexText(_ value: UInt32) -> String {

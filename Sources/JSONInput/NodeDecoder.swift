@@ -43,8 +43,10 @@ final class KeyLog {
     func unknownKeyError(_ key: String, at path: [PathComponent]) -> InputError {
         let field = PathComponent.render(path + [.key(key)])
         guard !known.isEmpty else { return InputError(path: field, message: "unknown key; this object takes no keys") }
-        return InputError(path: field, message: "unknown key\(ClosestMatch.hint(key, among: known)); valid keys here: "
-                              + known.joined(separator: ", "))
+        return InputError(
+            path: field,
+            message: "unknown key\(ClosestMatch.hint(key, among: known)); valid keys here: "
+                + known.joined(separator: ", "))
     }
 }
 
@@ -83,8 +85,10 @@ final class DecodingState {
     /// once `init(from:)` returns, every key of that object (and of objects below it that were
     /// read through nested containers without their own `decode`) that the model did not read
     /// is refused.
-    func decode<T: Decodable>(_ type: T.Type, from node: JSONNode, path: [PathComponent],
-                              codingPath: [any CodingKey]) throws -> T {
+    func decode<T: Decodable>(
+        _ type: T.Type, from node: JSONNode, path: [PathComponent],
+        codingPath: [any CodingKey]
+    ) throws -> T {
         if T.self == RawNode.self {
             return RawNode(node: node, path: PathComponent.render(path)) as! T
         }
@@ -122,11 +126,15 @@ final class DecodingState {
     }
 
     /// Any error out of `init(from:)` as an `InputError` at its path.
-    static func inputError<T>(_ error: any Error, decoding type: T.Type, node: JSONNode, path: [PathComponent]) -> InputError {
+    static func inputError<T>(_ error: any Error, decoding type: T.Type, node: JSONNode, path: [PathComponent])
+        -> InputError
+    {
         switch error {
         case let error as InputError:
             // An enumeration's raw value of the wrong kind (`3` for a string): its choices say more.
-            if error.path == PathComponent.render(path), let choices = type as? any (CaseIterable & RawRepresentable).Type {
+            if error.path == PathComponent.render(path),
+                let choices = type as? any (CaseIterable & RawRepresentable).Type
+            {
                 return choiceError(choices, node: node, path: error.path)
             }
             return error
@@ -139,7 +147,7 @@ final class DecodingState {
             }
             return InputError(at: context.codingPath, context.debugDescription)
         case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
-             DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context):
+            DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context):
             return InputError(at: context.codingPath, context.debugDescription)
         default:
             return InputError(path: PathComponent.render(path), message: String(describing: error))
@@ -147,7 +155,9 @@ final class DecodingState {
     }
 
     /// `expected one of "a", "b", got "c" (did you mean "b"?)`.
-    private static func choiceError<C: CaseIterable & RawRepresentable>(_ type: C.Type, node: JSONNode, path: String) -> InputError {
+    private static func choiceError<C: CaseIterable & RawRepresentable>(_ type: C.Type, node: JSONNode, path: String)
+        -> InputError
+    {
         let raws = C.allCases.map { "\($0.rawValue)" }
         let quoted = C.RawValue.self == String.self
         let names = raws.map { quoted ? InputError.quoted($0) : $0 }
@@ -265,8 +275,9 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let near = ClosestMatch.find(key.stringValue, among: log.unread) {
             throw log.unknownKeyError(near, at: decoder.path)
         }
-        throw MissingKeyError(path: PathComponent.render(decoder.path + [.key(key.stringValue)]),
-                              expectation: (type as? any InputDescribable.Type)?.inputExpectation)
+        throw MissingKeyError(
+            path: PathComponent.render(decoder.path + [.key(key.stringValue)]),
+            expectation: (type as? any InputDescribable.Type)?.inputExpectation)
     }
 
     private func child(_ key: Key, expecting type: Any.Type) throws -> NodeDecoder {
@@ -288,21 +299,45 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key, expecting: type).decodeBool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key, expecting: type).decodeString() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key, expecting: type).decodeDouble() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try child(key, expecting: type).decodeString()
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try child(key, expecting: type).decodeDouble()
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key, expecting: type).decodeFloat() }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key, expecting: type).decodeInteger(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key, expecting: type).decodeInteger(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try child(key, expecting: type).decodeInteger(type)
+    }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try child(key, expecting: Never.self).container(keyedBy: type)
     }
 
@@ -311,7 +346,8 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        try child(Key(stringValue: "super") ?? { fatalError("a coding key type without \"super\"") }(), expecting: Never.self)
+        try child(
+            Key(stringValue: "super") ?? { fatalError("a coding key type without \"super\"") }(), expecting: Never.self)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder { try child(key, expecting: Never.self) }
@@ -364,7 +400,9 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next().decodeInteger(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().decodeInteger(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next().container(keyedBy: type)
     }
 

@@ -12,22 +12,32 @@
 /// `JSONDecoder`) the range is still checked, with the path from the coding path.
 extension KeyedDecodingContainer {
     /// The integer at `key`, which must lie in `range`.
-    public func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>) throws -> T {
-        try rangeChecked(key, InputWording.integer(in: range)) { try decode(RawNode.self, forKey: key) }.integer(in: range)
+    public func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>)
+        throws -> T
+    {
+        try rangeChecked(key, InputWording.integer(in: range)) { try decode(RawNode.self, forKey: key) }.integer(
+            in: range)
     }
 
     /// The integer at `key` in `range`, or nil when the key is absent or `null`.
-    public func decodeIfPresent<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>) throws -> T? {
+    public func decodeIfPresent<T: FixedWidthInteger & Decodable>(
+        _ type: T.Type, forKey key: Key, in range: ClosedRange<T>
+    ) throws -> T? {
         try decodeIfPresent(RawNode.self, forKey: key)?.integer(in: range)
     }
 
     /// The number at `key`, which must lie in `range` (so it is finite when the bounds are).
-    public func decode<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>) throws -> T {
-        try rangeChecked(key, InputWording.number(in: range)) { try decode(RawNode.self, forKey: key) }.number(in: range)
+    public func decode<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>)
+        throws -> T
+    {
+        try rangeChecked(key, InputWording.number(in: range)) { try decode(RawNode.self, forKey: key) }.number(
+            in: range)
     }
 
     /// The number at `key` in `range`, or nil when the key is absent or `null`.
-    public func decodeIfPresent<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, forKey key: Key, in range: ClosedRange<T>) throws -> T? {
+    public func decodeIfPresent<T: BinaryFloatingPoint & Decodable>(
+        _ type: T.Type, forKey key: Key, in range: ClosedRange<T>
+    ) throws -> T? {
         try decodeIfPresent(RawNode.self, forKey: key)?.number(in: range)
     }
 

@@ -75,14 +75,16 @@ public struct StrictJSONDecoder: Sendable {
         var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if let offset = TextPosition.firstInvalidUTF8(in: bytes) {
-            throw Self.syntaxError("not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
-                                   at: offset, in: bytes)
+            throw Self.syntaxError(
+                "not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
+                at: offset, in: bytes)
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw InputError(path: "", message: "the document is empty; expected a JSON value")
         }
         if options.syntax == .json, let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            throw Self.syntaxError(problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
+            throw Self.syntaxError(
+                problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
         }
         let node: JSONNode
         do {
@@ -90,15 +92,18 @@ public struct StrictJSONDecoder: Sendable {
         } catch {
             // JSON5: Foundation decides, then the check says where (Foundation does not).
             if options.syntax == .json5, let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true) {
-                throw Self.syntaxError(problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
+                throw Self.syntaxError(
+                    problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
             }
             throw Self.foundationSyntaxError(error)
         }
         // JSON5 that Foundation accepted: only a repeated key is refused, so that the check
         // can never refuse a document Foundation reads.
         if options.syntax == .json5, let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true),
-           problem.message.hasPrefix(JSONSyntaxCheck.duplicateKeyPrefix) {
-            throw Self.syntaxError(problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
+            problem.message.hasPrefix(JSONSyntaxCheck.duplicateKeyPrefix)
+        {
+            throw Self.syntaxError(
+                problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
         }
         let state = DecodingState(options: options, userInfo: userInfo)
         do {
@@ -113,7 +118,9 @@ public struct StrictJSONDecoder: Sendable {
         try decode(type, from: [UInt8](data))
     }
 
-    private static func syntaxError(_ message: String, at offset: Int, in bytes: [UInt8], path: String = "") -> InputError {
+    private static func syntaxError(_ message: String, at offset: Int, in bytes: [UInt8], path: String = "")
+        -> InputError
+    {
         let position = TextPosition.lineAndColumn(of: offset, in: bytes)
         return InputError(path: path, message: message, line: position.line, column: position.column)
     }
@@ -124,7 +131,10 @@ public struct StrictJSONDecoder: Sendable {
         var path = "", detail = String(describing: error)
         if case DecodingError.dataCorrupted(let context) = error {
             path = InputError.path(context.codingPath)
-            detail = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\($0)" }
+            detail =
+                context.underlyingError.map {
+                    ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\($0)"
+                }
                 ?? context.debugDescription
         }
         var result = InputError(path: path, message: "not valid JSON: \(detail)")

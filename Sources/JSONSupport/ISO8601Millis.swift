@@ -31,9 +31,20 @@ package enum ISO8601Millis {
                     out[i] = c.asciiValue!
                     i += 1
                 }
-                put(y, 4); put("-"); put(m, 2); put("-"); put(d, 2); put("T")
-                put(seconds / 3600, 2); put(":"); put(seconds / 60 % 60, 2); put(":"); put(seconds % 60, 2)
-                put("."); put(msOfDay % 1000, 3); put("Z")
+                put(y, 4)
+                put("-")
+                put(m, 2)
+                put("-")
+                put(d, 2)
+                put("T")
+                put(seconds / 3600, 2)
+                put(":")
+                put(seconds / 60 % 60, 2)
+                put(":")
+                put(seconds % 60, 2)
+                put(".")
+                put(msOfDay % 1000, 3)
+                put("Z")
                 return String(decoding: UnsafeBufferPointer(rebasing: out[0..<i]), as: UTF8.self)
             }
         }
@@ -65,10 +76,12 @@ package enum ISO8601Millis {
             return true
         }
         guard let y = number(4), expect("-"), let mo = number(2), expect("-"), let d = number(2),
-              expect("Tt "), let h = number(2), expect(":"), let mi = number(2), expect(":"),
-              let s = number(2) else { return nil }
+            expect("Tt "), let h = number(2), expect(":"), let mi = number(2), expect(":"),
+            let s = number(2)
+        else { return nil }
         guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h <= 23, mi <= 59,
-              s <= 60 else { return nil }
+            s <= 60
+        else { return nil }
         var ms: Int64 = 0
         if i < b.count, b[i] == 0x2E {  // "."
             i += 1

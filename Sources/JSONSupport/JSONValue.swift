@@ -30,8 +30,10 @@ package enum JSONValue: Sendable, Equatable, Decodable {
             // Foundation parses strings and numbers only when they are decoded. Its error for a
             // malformed one names the problem (and often the line and column), but would reach
             // the caller as a bare "not valid JSON" unless passed on here with the value's path.
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "malformed value", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "malformed value", underlyingError: error))
         }
     }
 
@@ -54,7 +56,9 @@ package enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// The value as `type`, `nil` when it is of another kind.
-    private static func decodeIfKind<T: Decodable>(_ type: T.Type, _ container: any SingleValueDecodingContainer) throws -> T? {
+    private static func decodeIfKind<T: Decodable>(_ type: T.Type, _ container: any SingleValueDecodingContainer) throws
+        -> T?
+    {
         do {
             return try container.decode(type)
         } catch DecodingError.typeMismatch {

@@ -35,8 +35,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private let logger: Logger
     private let debug: Bool
 
-    init(gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
-         profile: StreamProfile, logger: Logger) {
+    init(
+        gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
+        profile: StreamProfile, logger: Logger
+    ) {
         self.gateway = gateway
         conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
@@ -81,8 +83,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private func state(of connection: HTTP2Connection) -> ConnectionState {
         if let state = connection.context as? ConnectionState { return state }
         let listener = listeners[connection.info.listenerIndex]
-        let state = ConnectionState(listener: listener, info: ConnectionInfo(
-            id: connection.info.id, listener: listener.name, environment: listener.environment, peer: connection.info.peer))
+        let state = ConnectionState(
+            listener: listener,
+            info: ConnectionInfo(
+                id: connection.info.id, listener: listener.name, environment: listener.environment,
+                peer: connection.info.peer))
         connection.context = state
         return state
     }
@@ -93,10 +98,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             state.certificate = identity
             if !presented.verified {
                 state.certificateRejection = (.badCertificate, presented.verifyError ?? "not trusted")
-            } else if let reason = CertificateAuthorizer.connectionReason(identity, environment: listener.environment,
-                                                                          nowSeconds: clock.now()) {
-                state.certificateRejection = (reason, reason == .badCertificateEnvironment
-                    ? "certificate is not for the \(listener.environment.rawValue) environment" : "certificate is expired or not yet valid")
+            } else if let reason = CertificateAuthorizer.connectionReason(
+                identity, environment: listener.environment,
+                nowSeconds: clock.now())
+            {
+                state.certificateRejection = (
+                    reason,
+                    reason == .badCertificateEnvironment
+                        ? "certificate is not for the \(listener.environment.rawValue) environment"
+                        : "certificate is expired or not yet valid"
+                )
             }
         } catch {
             state.certificateRejection = (.badCertificate, "unreadable certificate: \(error)")
@@ -111,33 +122,39 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {
-        events.record(.opened(alpn: connection.info.alpn, tls: connection.info.tls,
-                              maxConcurrentStreams: connection.announcedMaxConcurrentStreams),
-                      origin: .lifecycle, on: connection)
+        events.record(
+            .opened(
+                alpn: connection.info.alpn, tls: connection.info.tls,
+                maxConcurrentStreams: connection.announcedMaxConcurrentStreams),
+            origin: .lifecycle, on: connection)
     }
 
     func connectionClosed(_ connection: HTTP2Connection) {
         gateway.faults.connectionClosed(id: connection.info.id)
         let age = Int64((HTTP2Connection.monotonicSeconds() - connection.acceptedAt) * 1000)
-        events.record(.closed(requests: connection.requestCount, ageMilliseconds: age), origin: .lifecycle, on: connection)
+        events.record(
+            .closed(requests: connection.requestCount, ageMilliseconds: age), origin: .lifecycle, on: connection)
     }
 
     /// Listener conditions met, idle timeouts and shutdown GOAWAYs, as connection events.
     func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {
         switch event {
         case .handshakeDelayed(let seconds):
-            events.record(.handshakeDelay(milliseconds: Int64((seconds * 1000).rounded())), origin: .listenerCondition,
-                          on: connection)
+            events.record(
+                .handshakeDelay(milliseconds: Int64((seconds * 1000).rounded())), origin: .listenerCondition,
+                on: connection)
         case .heldSilent:
             events.record(.silentAccept, origin: .listenerCondition, on: connection)
         case .idleGoAway(let last, let debugData):
-            events.record(.goaway(errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0),
-                          origin: .idleTimeout, on: connection)
+            events.record(
+                .goaway(errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0),
+                origin: .idleTimeout, on: connection)
         case .idleReset:
             events.record(.reset(when: nil), origin: .idleTimeout, on: connection)
         case .shutdownGoAway(let code, let last, let debugData):
-            events.record(.goaway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil),
-                          origin: .shutdown, on: connection)
+            events.record(
+                .goaway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil),
+                origin: .shutdown, on: connection)
         }
     }
 
@@ -159,35 +176,42 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
         // The transport's strings and header list are moved, not copied (the debug log reads the
         // method and path from `push`); the body is shared, its storage going back to the transport.
-        let push = PushRequest(method: APNsRequestHandler.take(&request.method, ""), path: APNsRequestHandler.take(&request.path, ""),
-                               authority: APNsRequestHandler.take(&request.authority, nil),
-                               headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
-                               bodyLength: request.bodyLength)
+        let push = PushRequest(
+            method: APNsRequestHandler.take(&request.method, ""), path: APNsRequestHandler.take(&request.path, ""),
+            authority: APNsRequestHandler.take(&request.authority, nil),
+            headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
+            bodyLength: request.bodyLength)
 
         // Token state changes only when the push is accepted: the first accepted push binds the
         // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
         // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
         var tokenAfter: TokenConnectionState?
         // Not escaping, so nothing it captures is moved to the heap.
-        var outcome = gateway.handle(push, connection: state.info, streamID: request.streamID,
-                                     defaultTopic: state.defaultTopic, memo: state.memo) { verdict in
+        var outcome = gateway.handle(
+            push, connection: state.info, streamID: request.streamID,
+            defaultTopic: state.defaultTopic, memo: state.memo
+        ) { verdict in
             guard authMode != .none else { return nil }
             if let certificate = state.certificate {
-                return APNsRequestHandler.authorizeCertificate(certificate, state: state, verdict: verdict,
-                                                               environment: environment, now: clock.now())
+                return APNsRequestHandler.authorizeCertificate(
+                    certificate, state: state, verdict: verdict,
+                    environment: environment, now: clock.now())
             }
             // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
             if authorization == nil && authMode == .permissive { return state.noTokenResult }
             let now = clock.now()
-            if let quick = state.token.quickOutcome(authorization: authorization, topic: verdict.topic,
-                                                    environment: environment, mode: authMode,
-                                                    nowSeconds: now, keys: keys) {
+            if let quick = state.token.quickOutcome(
+                authorization: authorization, topic: verdict.topic,
+                environment: environment, mode: authMode,
+                nowSeconds: now, keys: keys)
+            {
                 return state.authorizationResult(for: quick, accepted: state.token.acceptedToken)
             }
             var after = state.token
-            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: verdict.topic,
-                                                          environment: environment, mode: authMode,
-                                                          nowSeconds: now, keys: keys, state: &after)
+            let outcome = TokenAuthenticator.authenticate(
+                authorization: authorization, topic: verdict.topic,
+                environment: environment, mode: authMode,
+                nowSeconds: now, keys: keys, state: &after)
             tokenAfter = after
             return state.authorizationResult(for: outcome)
         }
@@ -197,14 +221,18 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
         }
         if debug {
-            logger.log(.debug, "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))")
+            logger.log(
+                .debug,
+                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))"
+            )
         }
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
             // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
             let debugData = ResponseBuilder.body(reason: closingReason, timestamp: nil)
-            events.record(.goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
-                          origin: .certificate, on: connection)
+            events.record(
+                .goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
+                origin: .certificate, on: connection)
             return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
@@ -214,8 +242,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         swap(&answer.body, &outcome.response.body)
         answer.uuidHeaders = outcome.response.uuidHeaders
         guard let fault = outcome.fault else { return .respond(answer) }
-        return FaultExecutor.carryOut(fault.action, answer: answer, streamID: request.streamID, on: connection,
-                                      origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
+        return FaultExecutor.carryOut(
+            fault.action, answer: answer, streamID: request.streamID, on: connection,
+            origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -226,18 +255,24 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         return taken
     }
 
-    private static func authorizeCertificate(_ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
-                                             environment: APNsEnvironment, now: Double) -> AuthorizationResult {
+    private static func authorizeCertificate(
+        _ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
+        environment: APNsEnvironment, now: Double
+    ) -> AuthorizationResult {
         if let rejection = state.certificateRejection {
-            return AuthorizationResult(reason: rejection.reason, identity: CredentialIdentity(
-                certificate: certificate, verdict: "rejected: \(rejection.problem)"),
+            return AuthorizationResult(
+                reason: rejection.reason,
+                identity: CredentialIdentity(
+                    certificate: certificate, verdict: "rejected: \(rejection.problem)"),
                 closesConnection: true)
         }
-        let result = CertificateAuthorizer.authorize(certificate, topic: verdict.topic, pushType: verdict.pushType,
-                                                     environment: environment, nowSeconds: now)
-        return AuthorizationResult(reason: result.reason,
-                                   identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict),
-                                   closesConnection: result.closesConnection)
+        let result = CertificateAuthorizer.authorize(
+            certificate, topic: verdict.topic, pushType: verdict.pushType,
+            environment: environment, nowSeconds: now)
+        return AuthorizationResult(
+            reason: result.reason,
+            identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict),
+            closesConnection: result.closesConnection)
     }
 
     /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
@@ -254,8 +289,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     private func setMaxConcurrentStreams(_ limit: UInt32, on connection: HTTP2Connection) {
         guard connection.isOpen else { return }
-        events.record(.settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
-                      origin: .streamProfile, on: connection)
+        events.record(
+            .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
+            origin: .streamProfile, on: connection)
         connection.setMaxConcurrentStreams(limit)
     }
 }
@@ -263,12 +299,15 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 extension CredentialIdentity {
     /// The record's view of an APNsAuth identity.
     init(_ identity: AuthIdentity) {
-        self.init(kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
-                  issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
+        self.init(
+            kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
+            issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
     }
 
     /// A certificate connection's identity: subject and covered topics.
     init(certificate: CertificateIdentity, verdict: String) {
-        self.init(kind: "certificate", subject: certificate.subject, topics: certificate.coveredTopics.sorted(), verdict: verdict)
+        self.init(
+            kind: "certificate", subject: certificate.subject, topics: certificate.coveredTopics.sorted(),
+            verdict: verdict)
     }
 }

@@ -15,19 +15,25 @@ struct ConnectionEventRecorder: Sendable {
 
     /// Records `action` on `connection`, now; call on the connection's loop thread.
     func record(_ action: ConnectionEventAction, origin: ConnectionEventOrigin, on connection: HTTP2Connection) {
-        record(action, origin: origin, listenerIndex: connection.info.listenerIndex, connectionID: connection.info.id,
-               peer: connection.info.peer)
+        record(
+            action, origin: origin, listenerIndex: connection.info.listenerIndex, connectionID: connection.info.id,
+            peer: connection.info.peer)
     }
 
     /// Records `action` for a connection known by its listener and peer (a refused connection
     /// has no id).
-    func record(_ action: ConnectionEventAction, origin: ConnectionEventOrigin, listenerIndex: Int,
-                connectionID: UInt64?, peer: String) {
+    func record(
+        _ action: ConnectionEventAction, origin: ConnectionEventOrigin, listenerIndex: Int,
+        connectionID: UInt64?, peer: String
+    ) {
         let listener = listeners[listenerIndex]
-        let event = ConnectionEvent(time: Date().timeIntervalSince1970, listener: listener.name,
-                                    environment: listener.environment, connectionID: connectionID, peer: peer,
-                                    action: action, origin: origin)
+        let event = ConnectionEvent(
+            time: Date().timeIntervalSince1970, listener: listener.name,
+            environment: listener.environment, connectionID: connectionID, peer: peer,
+            action: action, origin: origin)
         let seq = store.append(event)
-        logger.log(.debug, "event \(seq): connection \(connectionID.map(String.init) ?? "-") from \(peer): \(event.description)")
+        logger.log(
+            .debug,
+            "event \(seq): connection \(connectionID.map(String.init) ?? "-") from \(peer): \(event.description)")
     }
 }

@@ -35,7 +35,8 @@ final class ConnectionState {
 
     /// The answer to a push without a provider token under permissive authentication (it is
     /// always `TokenAuthenticator.noToken`), made once per connection.
-    lazy var noTokenResult = AuthorizationResult(reason: nil, identity: CredentialIdentity(TokenAuthenticator.noToken.identity))
+    lazy var noTokenResult = AuthorizationResult(
+        reason: nil, identity: CredentialIdentity(TokenAuthenticator.noToken.identity))
 
     /// The last token outcome and the result made of it: a repeated outcome reuses the result.
     private var lastAuthorization: LastAuthorization?

@@ -63,7 +63,8 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             guard HTTP2Connection.monotonicSeconds() < deadline else {
-                entry.exchange.respond(status: 503, body: Array(#"{"error":"the server is stopping; the wait did not complete"}"#.utf8))
+                entry.exchange.respond(
+                    status: 503, body: Array(#"{"error":"the server is stopping; the wait did not complete"}"#.utf8))
                 continue
             }
             var wait = entry.wait
@@ -77,7 +78,9 @@ final class ControlServer: @unchecked Sendable {
     /// Ends a wait whose client closed its end: a short answer (nobody will read a long one) lets
     /// libevent see the close and free the connection at once.
     private static func dismiss(_ exchange: HTTP1Exchange) {
-        exchange.respond(status: 499, body: Array(#"{"error":"the client closed its end of the connection before the wait completed"}"#.utf8))
+        exchange.respond(
+            status: 499,
+            body: Array(#"{"error":"the client closed its end of the connection before the wait completed"}"#.utf8))
     }
 
     /// Frees the listener and its connections; on the loop's thread.
@@ -87,11 +90,13 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func serve(_ request: HTTP1Request, _ exchange: HTTP1Exchange) {
-        let control = ControlRequest(method: request.method, path: request.path, query: request.query, body: request.body)
+        let control = ControlRequest(
+            method: request.method, path: request.path, query: request.query, body: request.body)
         switch api.handle(control) {
         case .response(let response):
-            exchange.respond(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                             body: response.body)
+            exchange.respond(
+                status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
             var entry = PendingWait(wait: wait, exchange: exchange, deadline: deadline)
@@ -125,7 +130,8 @@ final class ControlServer: @unchecked Sendable {
             let checkGone = self.ticks % ControlServer.goneCheckEvery == 0
             let generations = (self.api.store.generation, self.api.events.generation)
             if !checkGone, generations == self.seenGenerations,
-               HTTP2Connection.monotonicSeconds() < self.earliestDeadline {
+                HTTP2Connection.monotonicSeconds() < self.earliestDeadline
+            {
                 self.scheduleTick()
                 return
             }

@@ -13,17 +13,20 @@ enum FaultExecutor {
     ///     `respond`, else the normal one).
     ///   - origin: the rule, for the connection events.
     /// - Returns: what the transport does with the stream now.
-    static func carryOut(_ action: FaultAction, answer: HTTP2Response, streamID: Int32, on connection: HTTP2Connection,
-                         origin: ConnectionEventOrigin, events: ConnectionEventRecorder) -> HTTP2Action {
+    static func carryOut(
+        _ action: FaultAction, answer: HTTP2Response, streamID: Int32, on connection: HTTP2Connection,
+        origin: ConnectionEventOrigin, events: ConnectionEventRecorder
+    ) -> HTTP2Action {
         switch action {
         case .respond, .sickConnection, .sequence, .rateLimit:
             return .respond(answer)
         case .delay(let milliseconds, let then):
             connection.loop.schedule(after: Double(milliseconds) / 1000) { [weak connection] in
                 guard let connection else { return }
-                let later = then.map {
-                    carryOut($0, answer: answer, streamID: streamID, on: connection, origin: origin, events: events)
-                } ?? .respond(answer)
+                let later =
+                    then.map {
+                        carryOut($0, answer: answer, streamID: streamID, on: connection, origin: origin, events: events)
+                    } ?? .respond(answer)
                 connection.perform(later, on: streamID)
             }
             return .noResponse
@@ -41,10 +44,13 @@ enum FaultExecutor {
                 let closeAfter = goaway.keepOpen ? nil : goaway.closeAfterMs
                 // The rule's GOAWAY, then, when asked for, the same one without debug data.
                 for debugData in goaway.secondBareGoaway ? [goaway.debugBytes, []] : [goaway.debugBytes] {
-                    events.record(.goaway(errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: debugData,
-                                          closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
-                    connection.goAway(errorCode: goaway.errorCode.rawValue, lastStreamID: last,
-                                      debugData: debugData, closeAfter: goaway.closeAfterSeconds)
+                    events.record(
+                        .goaway(
+                            errorCode: goaway.errorCode.rawValue, lastStreamID: sentLast, debugData: debugData,
+                            closeAfterMilliseconds: closeAfter), origin: origin, on: connection)
+                    connection.goAway(
+                        errorCode: goaway.errorCode.rawValue, lastStreamID: last,
+                        debugData: debugData, closeAfter: goaway.closeAfterSeconds)
                 }
             }
             if goaway.when == .afterResponse {
@@ -73,14 +79,17 @@ enum FaultExecutor {
                 connection.withholdWindowUpdates(for: Double(milliseconds) / 1000) { [weak connection] bytes in
                     guard let connection else { return }
                     let lasted = Int64(((HTTP2Connection.monotonicSeconds() - started) * 1000).rounded())
-                    events.record(.windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
+                    events.record(
+                        .windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
                 }
             }
             return .respond(answer)
         case .settings(let maxConcurrentStreams):
             if connection.isOpen {
-                events.record(.settings(maxConcurrentStreams: maxConcurrentStreams,
-                                        previous: connection.announcedMaxConcurrentStreams), origin: origin, on: connection)
+                events.record(
+                    .settings(
+                        maxConcurrentStreams: maxConcurrentStreams,
+                        previous: connection.announcedMaxConcurrentStreams), origin: origin, on: connection)
                 connection.setMaxConcurrentStreams(maxConcurrentStreams)
             }
             return .respond(answer)

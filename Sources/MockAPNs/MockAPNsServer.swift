@@ -117,8 +117,9 @@ public final class MockAPNsServer: @unchecked Sendable {
             if listener.plaintext {
                 tls = nil
             } else if let certificate = listener.tlsCertificatePath, let key = listener.tlsKeyPath {
-                tls = try TLSContext(certificatePath: certificate, keyPath: key, alpn: alpn,
-                                     clientCAPaths: listener.clientCAPaths)
+                tls = try TLSContext(
+                    certificatePath: certificate, keyPath: key, alpn: alpn,
+                    clientCAPaths: listener.clientCAPaths)
             } else {
                 tls = try TLSContext.ephemeral(alpn: alpn, clientCAPaths: listener.clientCAPaths)
             }
@@ -130,31 +131,42 @@ public final class MockAPNsServer: @unchecked Sendable {
             }
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
-        let handler = APNsRequestHandler(gateway: gateway, listeners: configuration.listeners.map {
-            APNsRequestHandler.Listener(name: $0.name, environment: $0.environment,
-                                        authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
-        }, events: events, keys: keys, clock: clock, profile: configuration.streamProfile,
-           logger: Logger(level: configuration.logLevel))
+        let handler = APNsRequestHandler(
+            gateway: gateway,
+            listeners: configuration.listeners.map {
+                APNsRequestHandler.Listener(
+                    name: $0.name, environment: $0.environment,
+                    authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
+            }, events: events, keys: keys, clock: clock, profile: configuration.streamProfile,
+            logger: Logger(level: configuration.logLevel))
         let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         for listener in configuration.listeners {
             guard let update = listener.conditions else { continue }
-            handler.conditions.set(update.applied(to: ListenerConditions(), nowMilliseconds: startMilliseconds), for: listener.name)
+            handler.conditions.set(
+                update.applied(to: ListenerConditions(), nowMilliseconds: startMilliseconds), for: listener.name)
         }
-        let http2 = HTTP2Server(listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
+        let http2 = HTTP2Server(
+            listeners: specs, workerCount: configuration.workers, acceptLoop: mainLoop, handler: handler)
         try http2.start()
         listenerConditions = handler.conditions
         self.http2 = http2
         listeners = zip(configuration.listeners, http2.boundAddresses).map { listener, address in
-            BoundListener(name: listener.name, environment: listener.environment, host: address.hostText,
-                          port: address.port, tls: !listener.plaintext)
+            BoundListener(
+                name: listener.name, environment: listener.environment, host: address.hostText,
+                port: address.port, tls: !listener.plaintext)
         }
         if let controlConfiguration = configuration.control {
-            let status: @Sendable () -> ControlStatus = { [weak self] in self?.controlStatus() ?? ControlStatus(
-                version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 0) }
+            let status: @Sendable () -> ControlStatus = { [weak self] in
+                self?.controlStatus()
+                    ?? ControlStatus(
+                        version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [],
+                        workers: 0)
+            }
             let directory = TransportConnectionDirectory(listeners: handler.listeners, events: handler.events)
             directory.server = http2
-            let api = ControlAPI(store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
-                                 connections: directory, listenerConditions: handler.conditions, status: status)
+            let api = ControlAPI(
+                store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
+                connections: directory, listenerConditions: handler.conditions, status: status)
             let control = ControlServer(api: api, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
@@ -175,11 +187,12 @@ public final class MockAPNsServer: @unchecked Sendable {
     }
 
     private func controlStatus() -> ControlStatus {
-        ControlStatus(version: MockAPNsVersion.string,
-                      uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
-                      connectionsOpen: http2?.openConnections ?? 0,
-                      listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
-                      workers: http2?.workerCount ?? 0)
+        ControlStatus(
+            version: MockAPNsVersion.string,
+            uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
+            connectionsOpen: http2?.openConnections ?? 0,
+            listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
+            workers: http2?.workerCount ?? 0)
     }
 
     /// Stops gracefully: GOAWAY NO_ERROR with `{"reason":"Shutdown"}` on every connection,
@@ -191,8 +204,9 @@ public final class MockAPNsServer: @unchecked Sendable {
             return phase == .running
         }
         guard wasRunning else { return }
-        http2?.shutdown(debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
-                        drainTimeout: configuration.drainTimeoutSeconds)
+        http2?.shutdown(
+            debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
+            drainTimeout: configuration.drainTimeoutSeconds)
         if let control = self.control {
             // Long polls get their answer first; the replies need a moment on the wire before
             // the HTTP server (and its connections) is freed.
@@ -213,7 +227,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     }
 
     /// The stored connection events matching `filter`, oldest first.
-    public func connectionEvents(matching filter: ConnectionEventFilter = ConnectionEventFilter()) -> [ConnectionEvent] {
+    public func connectionEvents(matching filter: ConnectionEventFilter = ConnectionEventFilter()) -> [ConnectionEvent]
+    {
         events.query(filter, limit: nil).events
     }
 

@@ -42,13 +42,19 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
             switch command {
             case .goaway(let code, let reason, let closeAfter):
                 guard connection.canSendGoAway else {
-                    return [.impossible("its HTTP/2 session has not started (a handshake delay or a silent listener) "
-                        + "or has ended, so there is no GOAWAY to send; use close or reset")]
+                    return [
+                        .impossible(
+                            "its HTTP/2 session has not started (a handshake delay or a silent listener) "
+                                + "or has ended, so there is no GOAWAY to send; use close or reset")
+                    ]
                 }
                 let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
-                events.record(.goaway(errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
-                                      closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
-                connection.goAway(errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
+                events.record(
+                    .goaway(
+                        errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
+                        closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
+                connection.goAway(
+                    errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
             case .close:
                 if !connection.isClosed { events.record(.close(when: nil), origin: .command, on: connection) }
                 connection.close()

@@ -25,7 +25,8 @@ func unreadableFileReason(_ path: String) -> String? {
 
 // `send` (the HTTP/2 client, a pushMeBaby for HTTP/2) and `jwt` are APNsTools'; everything else serves.
 if let tool = CommandLine.arguments.dropFirst().first,
-   let status = APNsTools.main(command: tool, arguments: Array(CommandLine.arguments.dropFirst(2))) {
+    let status = APNsTools.main(command: tool, arguments: Array(CommandLine.arguments.dropFirst(2)))
+{
     exit(status)
 }
 
@@ -68,7 +69,9 @@ case .serve(let configuration):
         fail("mock-apns: cannot start: \(error)", status: 1)
     }
     for listener in server.listeners {
-        print("MockAPNs \(MockAPNsVersion.string): APNs listener \(listener.name) (\(listener.environment.rawValue)) on \(listener.url)")
+        print(
+            "MockAPNs \(MockAPNsVersion.string): APNs listener \(listener.name) (\(listener.environment.rawValue)) on \(listener.url)"
+        )
     }
     if let url = server.controlURL {
         print("MockAPNs \(MockAPNsVersion.string): control API on \(url)")

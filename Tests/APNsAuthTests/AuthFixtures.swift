@@ -56,12 +56,16 @@ enum AuthFixtures {
     }
 
     static func certificate(_ name: String) -> CertificateIdentity {
-        do { return try CertificateIdentity(contentsOfFile: path("\(name).pem")) } catch { fatalError("\(name): \(error)") }
+        do { return try CertificateIdentity(contentsOfFile: path("\(name).pem")) } catch {
+            fatalError("\(name): \(error)")
+        }
     }
 
     /// Runs a program and returns its standard output; fails the test on a non-zero exit.
-    static func run(_ executable: String, _ arguments: [String], file: StaticString = #filePath,
-                    line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(
+        _ executable: String, _ arguments: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
@@ -72,6 +76,8 @@ enum AuthFixtures {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

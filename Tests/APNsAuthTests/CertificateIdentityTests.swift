@@ -9,9 +9,11 @@ final class CertificateIdentityTests: XCTestCase {
     private let subject = "O=MockAPNs TEST ONLY,UID=com.example.app,CN=Apple Push Services: com.example.app"
 
     private var multiTopics: [CertificateTopic] {
-        [CertificateTopic(topic: app, types: ["app"]),
-         CertificateTopic(topic: app + ".voip", types: ["voip"]),
-         CertificateTopic(topic: app + ".complication", types: ["complication"])]
+        [
+            CertificateTopic(topic: app, types: ["app"]),
+            CertificateTopic(topic: app + ".voip", types: ["voip"]),
+            CertificateTopic(topic: app + ".complication", types: ["complication"]),
+        ]
     }
 
     func testFixtureCertificates() {
@@ -23,7 +25,7 @@ final class CertificateIdentityTests: XCTestCase {
             ("client-sandbox-multi", [.sandbox], true, true),
             ("client-production-multi", [.production], true, true),
             ("client-universal-multi", both, true, true),
-            ("client-noenv-single", both, false, false),   // decision: no environment extension = both
+            ("client-noenv-single", both, false, false),  // decision: no environment extension = both
             ("client-expired", both, true, false),
         ]
         let now = Date().timeIntervalSince1970
@@ -43,7 +45,7 @@ final class CertificateIdentityTests: XCTestCase {
     func testExpiredDates() {
         let identity = AuthFixtures.certificate("client-expired")
         XCTAssertEqual(identity.notBefore, 1_577_836_800)  // 2020-01-01T00:00:00Z
-        XCTAssertEqual(identity.notAfter, 1_609_459_200)   // 2021-01-01T00:00:00Z
+        XCTAssertEqual(identity.notAfter, 1_609_459_200)  // 2021-01-01T00:00:00Z
         XCTAssertTrue(identity.isValid(atSeconds: 1_600_000_000))
         XCTAssertFalse(identity.isValid(atSeconds: 1_609_459_201))
         XCTAssertFalse(identity.isValid(atSeconds: 1_577_836_799))

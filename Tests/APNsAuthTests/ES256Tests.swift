@@ -51,8 +51,12 @@ final class ES256Tests: XCTestCase {
         let input = directory.appendingPathComponent("input").path
         let output = directory.appendingPathComponent("signature").path
         try Data(message).write(to: URL(fileURLWithPath: input))
-        let result = try AuthFixtures.run("openssl", ["dgst", "-sha256", "-sign", AuthFixtures.path("AuthKey_TOPICA0001.p8"),
-                                                      "-out", output, input])
+        let result = try AuthFixtures.run(
+            "openssl",
+            [
+                "dgst", "-sha256", "-sign", AuthFixtures.path("AuthKey_TOPICA0001.p8"),
+                "-out", output, input,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let der = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
         XCTAssertEqual(der.first, 0x30)
@@ -92,8 +96,10 @@ final class ES256Tests: XCTestCase {
 
     /// ES256 needs P-256: P-384 and RSA keys are refused.
     func testOtherCurvesAndAlgorithmsRefused() throws {
-        for arguments in [["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
-                          ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"]] {
+        for arguments in [
+            ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
+            ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"],
+        ] {
             let result = try AuthFixtures.run("openssl", ["genpkey"] + arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertThrowsError(try ES256PublicKey(pem: result.stdout)) { error in
@@ -104,7 +110,8 @@ final class ES256Tests: XCTestCase {
     }
 
     func testSignerOutputShape() throws {
-        let signer = ProviderTokenSigner(key: AuthFixtures.privateKey("TOPICB0001"), keyID: "TOPICB0001", teamID: "TEAM000001")
+        let signer = ProviderTokenSigner(
+            key: AuthFixtures.privateKey("TOPICB0001"), keyID: "TOPICB0001", teamID: "TEAM000001")
         let authorization = try signer.authorization(issuedAt: 1_700_000_000)
         XCTAssertTrue(authorization.hasPrefix("bearer "))
         let parts = authorization.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false)
@@ -125,6 +132,7 @@ final class ES256Tests: XCTestCase {
         XCTAssertFalse(parts[2].contains("="))
         let token = try ProviderTokenParser.parse(authorization: authorization).get()
         XCTAssertEqual(token.signature.count, 64)  // JWS raw r‖s
-        XCTAssertTrue(ES256.verify(signature: token.signature, message: token.signingInput, key: publicKey("TOPICB0001")))
+        XCTAssertTrue(
+            ES256.verify(signature: token.signature, message: token.signingInput, key: publicKey("TOPICB0001")))
     }
 }

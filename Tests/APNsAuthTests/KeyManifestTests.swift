@@ -7,17 +7,24 @@ final class KeyManifestTests: XCTestCase {
     func testFixtureManifest() {
         let keys = AuthFixtures.keys
         XCTAssertEqual(keys.keys.count, 7)
-        let rows: [(id: String, team: String, scope: KeyScope, environments: Set<APNsEnvironment>, related: String?)] = [
-            ("TEAMSBX001", "TEAM000001", .team, [.sandbox], nil),
-            ("TEAMPRD001", "TEAM000001", .team, [.production], nil),
-            ("TEAMUNI001", "TEAM000001", .team, [.sandbox, .production], nil),
-            ("TOPICA0001", "TEAM000001", .topics(["com.example.app"]), [.sandbox, .production], "TOPICB0001"),
-            ("TOPICB0001", "TEAM000001", .topics(["com.example.app", "com.example.other"]), [.sandbox, .production], "TOPICA0001"),
-            ("TOPICC0001", "TEAM000001", .topics(["com.example.third"]), [.sandbox, .production], nil),
-            ("OTHERTEAM1", "TEAM000002", .team, [.sandbox, .production], nil),
-        ]
+        let rows: [(id: String, team: String, scope: KeyScope, environments: Set<APNsEnvironment>, related: String?)] =
+            [
+                ("TEAMSBX001", "TEAM000001", .team, [.sandbox], nil),
+                ("TEAMPRD001", "TEAM000001", .team, [.production], nil),
+                ("TEAMUNI001", "TEAM000001", .team, [.sandbox, .production], nil),
+                ("TOPICA0001", "TEAM000001", .topics(["com.example.app"]), [.sandbox, .production], "TOPICB0001"),
+                (
+                    "TOPICB0001", "TEAM000001", .topics(["com.example.app", "com.example.other"]),
+                    [.sandbox, .production], "TOPICA0001"
+                ),
+                ("TOPICC0001", "TEAM000001", .topics(["com.example.third"]), [.sandbox, .production], nil),
+                ("OTHERTEAM1", "TEAM000002", .team, [.sandbox, .production], nil),
+            ]
         for row in rows {
-            guard let key = keys[row.id] else { XCTFail("\(row.id) missing"); continue }
+            guard let key = keys[row.id] else {
+                XCTFail("\(row.id) missing")
+                continue
+            }
             XCTAssertEqual(key.keyID.count, 10, row.id)  // Apple's key IDs are 10 characters
             XCTAssertEqual(key.teamID, row.team, row.id)
             XCTAssertEqual(key.scope, row.scope, row.id)
@@ -33,17 +40,30 @@ final class KeyManifestTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let pem = try String(contentsOfFile: AuthFixtures.path("AuthKey_TEAMUNI001.pub.pem"), encoding: .utf8)
-        let pemJSON = String(data: try JSONSerialization.data(withJSONObject: [pem], options: [.fragmentsAllowed]),
-                             encoding: .utf8)!.dropFirst().dropLast()
+        let pemJSON = String(
+            data: try JSONSerialization.data(withJSONObject: [pem], options: [.fragmentsAllowed]),
+            encoding: .utf8)!.dropFirst().dropLast()
         let entry = #""keyId":"K","teamId":"T","#
         let rows: [(String, String?)] = [
             (#"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"team","environments":["development"]}]}"#, nil),
-            (#"{"keys":[{\#(entry)"file":"\#(AuthFixtures.path("AuthKey_TEAMUNI001.p8"))","scope":"team","environments":["production"]}]}"#, nil),
+            (
+                #"{"keys":[{\#(entry)"file":"\#(AuthFixtures.path("AuthKey_TEAMUNI001.p8"))","scope":"team","environments":["production"]}]}"#,
+                nil
+            ),
             ("not json", "not a key manifest"),
             (#"{"keys":[{\#(entry)"scope":"team","environments":["sandbox"]}]}"#, "exactly one of"),
-            (#"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"app","environments":["sandbox"]}]}"#, "scope must be"),
-            (#"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"topics","environments":["sandbox"]}]}"#, "non-empty"),
-            (#"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"team","environments":["staging"]}]}"#, "unknown environment"),
+            (
+                #"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"app","environments":["sandbox"]}]}"#,
+                "scope must be"
+            ),
+            (
+                #"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"topics","environments":["sandbox"]}]}"#,
+                "non-empty"
+            ),
+            (
+                #"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"team","environments":["staging"]}]}"#,
+                "unknown environment"
+            ),
             (#"{"keys":[{\#(entry)"publicKey":\#(pemJSON),"scope":"team","environments":[]}]}"#, "is empty"),
             (#"{"keys":[{\#(entry)"file":"missing.p8","scope":"team","environments":["sandbox"]}]}"#, "cannot read"),
         ]
@@ -55,14 +75,18 @@ final class KeyManifestTests: XCTestCase {
                 XCTAssertNil(error, "row \(index) should fail with \(error ?? "")")
                 XCTAssertEqual(keys.first?.keyID, "K")
             } catch {
-                guard let expected = rows[index].1 else { XCTFail("row \(index): \(error)"); continue }
+                guard let expected = rows[index].1 else {
+                    XCTFail("row \(index): \(error)")
+                    continue
+                }
                 XCTAssertTrue("\(error)".contains(expected), "row \(index): \(error)")
             }
         }
     }
 
     func testKeyRules() {
-        let a = AuthFixtures.keys["TOPICA0001"]!, b = AuthFixtures.keys["TOPICB0001"]!, c = AuthFixtures.keys["TOPICC0001"]!
+        let a = AuthFixtures.keys["TOPICA0001"]!, b = AuthFixtures.keys["TOPICB0001"]!,
+            c = AuthFixtures.keys["TOPICC0001"]!
         let team = AuthFixtures.keys["TEAMUNI001"]!, other = AuthFixtures.keys["OTHERTEAM1"]!
         XCTAssertTrue(a.isRelated(to: b))
         XCTAssertTrue(b.isRelated(to: a))

@@ -9,7 +9,7 @@ final class ProviderTokenParserTests: XCTestCase {
     func testBearerExtraction() {
         let rows: [(String, Result<Substring, ProviderTokenError>)] = [
             ("bearer a.b.c", .success("a.b.c")),
-            ("Bearer a.b.c", .success("a.b.c")),          // case-insensitive scheme (decision)
+            ("Bearer a.b.c", .success("a.b.c")),  // case-insensitive scheme (decision)
             ("BEARER a.b.c", .success("a.b.c")),
             ("  bearer \t a.b.c  ", .success("a.b.c")),
             ("", .failure(.missing)),
@@ -92,7 +92,9 @@ final class ProviderTokenParserTests: XCTestCase {
             if row.valid {
                 XCTAssertNotNil(try? result.get(), "\(row.header) \(row.claims)")
             } else {
-                guard case .failure(.malformed) = result else { return XCTFail("\(row.header) \(row.claims): \(result)") }
+                guard case .failure(.malformed) = result else {
+                    return XCTFail("\(row.header) \(row.claims): \(result)")
+                }
             }
         }
     }
@@ -102,10 +104,10 @@ final class ProviderTokenParserTests: XCTestCase {
         let parts = good.split(separator: ".").map(String.init)
         let rows: [(String, Bool)] = [
             (good, true),
-            (good + "==", true),                                         // padding is optional
+            (good + "==", true),  // padding is optional
             (good + "=x", false),
             (parts[0] + "." + parts[1], false),
-            (parts[0] + "." + parts[1] + ".", false),                   // empty signature
+            (parts[0] + "." + parts[1] + ".", false),  // empty signature
             (good + ".extra", false),
             (parts[0] + "." + parts[1] + ".+" + parts[2].dropFirst(), false),  // standard base64 refused
             ("***." + parts[1] + "." + parts[2], false),

@@ -9,7 +9,7 @@ final class TokenConnectionStateTests: XCTestCase {
     private let t0 = F.now
 
     private struct Step {
-        let at: Double           // seconds after t0
+        let at: Double  // seconds after t0
         let authorization: String?
         var topic = "com.example.app"
         var mode: AuthMode = .strict
@@ -17,15 +17,19 @@ final class TokenConnectionStateTests: XCTestCase {
         var note = ""
     }
 
-    private func play(_ name: String, _ steps: [Step], keys: KeyStore = F.keys, environment: APNsEnvironment = .sandbox,
-                      file: StaticString = #filePath, line: UInt = #line) -> TokenConnectionState {
+    private func play(
+        _ name: String, _ steps: [Step], keys: KeyStore = F.keys, environment: APNsEnvironment = .sandbox,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> TokenConnectionState {
         var state = TokenConnectionState()
         for (index, step) in steps.enumerated() {
-            let outcome = TokenAuthenticator.authenticate(authorization: step.authorization, topic: step.topic,
-                                                          environment: environment, mode: step.mode,
-                                                          nowSeconds: t0 + step.at, keys: keys, state: &state)
-            XCTAssertEqual(outcome.reason, step.reason, "\(name) step \(index) \(step.note): \(outcome.identity.verdict)",
-                           file: file, line: line)
+            let outcome = TokenAuthenticator.authenticate(
+                authorization: step.authorization, topic: step.topic,
+                environment: environment, mode: step.mode,
+                nowSeconds: t0 + step.at, keys: keys, state: &state)
+            XCTAssertEqual(
+                outcome.reason, step.reason, "\(name) step \(index) \(step.note): \(outcome.identity.verdict)",
+                file: file, line: line)
         }
         return state
     }
@@ -35,45 +39,63 @@ final class TokenConnectionStateTests: XCTestCase {
         let a = F.bearer("TEAMUNI001", iat: t0)
         let b = F.bearer("TEAMUNI001", iat: t0 + 600)
         let c = F.bearer("TEAMUNI001", iat: t0 + 1260)
-        let state = play("20-minute rule", [
-            Step(at: 0, authorization: a, reason: nil, note: "first token"),
-            Step(at: 300, authorization: a, reason: nil, note: "same token reused"),
-            Step(at: 600, authorization: b, reason: .tooManyProviderTokenUpdates, note: "new token at +10 min"),
-            Step(at: 601, authorization: a, reason: nil, note: "the old token still works"),
-            Step(at: 1199, authorization: b, reason: .tooManyProviderTokenUpdates, note: "new token at +19:59"),
-            Step(at: 1260, authorization: b, reason: nil, note: "new token at +21 min"),
-            Step(at: 1300, authorization: a, reason: .tooManyProviderTokenUpdates, note: "switching back is a change too"),
-            Step(at: 2460, authorization: c, reason: nil, note: "20 min after b"),
-        ])
+        let state = play(
+            "20-minute rule",
+            [
+                Step(at: 0, authorization: a, reason: nil, note: "first token"),
+                Step(at: 300, authorization: a, reason: nil, note: "same token reused"),
+                Step(at: 600, authorization: b, reason: .tooManyProviderTokenUpdates, note: "new token at +10 min"),
+                Step(at: 601, authorization: a, reason: nil, note: "the old token still works"),
+                Step(at: 1199, authorization: b, reason: .tooManyProviderTokenUpdates, note: "new token at +19:59"),
+                Step(at: 1260, authorization: b, reason: nil, note: "new token at +21 min"),
+                Step(
+                    at: 1300, authorization: a, reason: .tooManyProviderTokenUpdates,
+                    note: "switching back is a change too"),
+                Step(at: 2460, authorization: c, reason: nil, note: "20 min after b"),
+            ])
         XCTAssertEqual(state.currentTokenSince, t0 + 2460)
     }
 
     /// Only a token that passes every other check counts as the token in use.
     func testRejectedTokenDoesNotRestartTheClock() {
-        _ = play("rejected tokens", [
-            Step(at: 0, authorization: F.bearer("TEAMUNI001", iat: t0), reason: nil),
-            Step(at: 1300, authorization: F.bearer("TEAMUNI001", iat: t0 - 3000), reason: .expiredProviderToken, note: "expired"),
-            Step(at: 1310, authorization: F.bearer("TEAMUNI001", iat: t0 + 1300), reason: nil, note: "20 min after the first"),
-        ])
+        _ = play(
+            "rejected tokens",
+            [
+                Step(at: 0, authorization: F.bearer("TEAMUNI001", iat: t0), reason: nil),
+                Step(
+                    at: 1300, authorization: F.bearer("TEAMUNI001", iat: t0 - 3000), reason: .expiredProviderToken,
+                    note: "expired"),
+                Step(
+                    at: 1310, authorization: F.bearer("TEAMUNI001", iat: t0 + 1300), reason: nil,
+                    note: "20 min after the first"),
+            ])
     }
 
     /// Apple A3, pushy: the first accepted push binds the team; another team → InvalidProviderToken.
     func testTeamBinding() {
-        let state = play("team binding", [
-            Step(at: 0, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0), reason: nil),
-            Step(at: 1300, authorization: F.bearer("TEAMUNI001", iat: t0 + 1300), reason: .invalidProviderToken, note: "other team"),
-            Step(at: 1310, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0), reason: nil),
-        ])
+        let state = play(
+            "team binding",
+            [
+                Step(at: 0, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0), reason: nil),
+                Step(
+                    at: 1300, authorization: F.bearer("TEAMUNI001", iat: t0 + 1300), reason: .invalidProviderToken,
+                    note: "other team"),
+                Step(at: 1310, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0), reason: nil),
+            ])
         XCTAssertEqual(state.boundTeamID, F.team2)
         XCTAssertEqual(state.boundKeyID, "OTHERTEAM1")
     }
 
     /// A rejected first push binds nothing.
     func testBindingHappensOnAcceptance() {
-        let state = play("bind on acceptance", [
-            Step(at: 0, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0 - 4000), reason: .expiredProviderToken),
-            Step(at: 1, authorization: F.bearer("TEAMUNI001", iat: t0), reason: nil, note: "team 1 binds"),
-        ])
+        let state = play(
+            "bind on acceptance",
+            [
+                Step(
+                    at: 0, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0 - 4000),
+                    reason: .expiredProviderToken),
+                Step(at: 1, authorization: F.bearer("TEAMUNI001", iat: t0), reason: nil, note: "team 1 binds"),
+            ])
         XCTAssertEqual(state.boundTeamID, F.team1)
     }
 
@@ -84,30 +106,35 @@ final class TokenConnectionStateTests: XCTestCase {
         let rows: [(first: String, second: String, reason: Reason?)] = [
             ("TEAMUNI001", "TOPICA0001", .unrelatedKeyIdInToken),
             ("TOPICA0001", "TEAMUNI001", .unrelatedKeyIdInToken),
-            ("TOPICA0001", "TOPICB0001", nil),                      // related pair
+            ("TOPICA0001", "TOPICB0001", nil),  // related pair
             ("TOPICB0001", "TOPICA0001", nil),
             ("TOPICA0001", "TOPICC0001", .unrelatedKeyIdInToken),
-            ("TEAMUNI001", "TEAMSBX001", nil),                      // two team-scoped keys of one team
-            ("TEAMUNI001", "OTHERTEAM1", .invalidProviderToken),    // another team: the team rule answers
+            ("TEAMUNI001", "TEAMSBX001", nil),  // two team-scoped keys of one team
+            ("TEAMUNI001", "OTHERTEAM1", .invalidProviderToken),  // another team: the team rule answers
         ]
         for row in rows {
             let team = row.second == "OTHERTEAM1" ? F.team2 : F.team1
-            _ = play("\(row.first) then \(row.second)", [
-                Step(at: 0, authorization: F.bearer(row.first, iat: t0), reason: nil),
-                Step(at: 1300, authorization: F.bearer(row.second, team: team, iat: later), reason: row.reason),
-            ])
+            _ = play(
+                "\(row.first) then \(row.second)",
+                [
+                    Step(at: 0, authorization: F.bearer(row.first, iat: t0), reason: nil),
+                    Step(at: 1300, authorization: F.bearer(row.second, team: team, iat: later), reason: row.reason),
+                ])
         }
     }
 
     /// Permissive: an unknown key binds its claimed team; a configured key of that team may follow.
     func testPermissiveUnknownKeyBinding() {
-        let state = play("permissive", [
-            Step(at: 0, authorization: F.bearer("UNLISTED01", iat: t0), mode: .permissive, reason: nil),
-            Step(at: 10, authorization: nil, mode: .permissive, reason: nil, note: "no token still passes"),
-            Step(at: 1300, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), mode: .permissive, reason: nil),
-            Step(at: 2600, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0 + 2600), mode: .permissive,
-                 reason: .invalidProviderToken, note: "other team"),
-        ])
+        let state = play(
+            "permissive",
+            [
+                Step(at: 0, authorization: F.bearer("UNLISTED01", iat: t0), mode: .permissive, reason: nil),
+                Step(at: 10, authorization: nil, mode: .permissive, reason: nil, note: "no token still passes"),
+                Step(at: 1300, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), mode: .permissive, reason: nil),
+                Step(
+                    at: 2600, authorization: F.bearer("OTHERTEAM1", team: F.team2, iat: t0 + 2600), mode: .permissive,
+                    reason: .invalidProviderToken, note: "other team"),
+            ])
         XCTAssertEqual(state.boundKeyID, "UNLISTED01")
     }
 
@@ -116,11 +143,16 @@ final class TokenConnectionStateTests: XCTestCase {
     func testVerificationIsCached() {
         var state = TokenConnectionState()
         let a = F.bearer("TEAMUNI001", iat: t0)
-        let forged = "bearer " + F.crafted(header: #"{"alg":"ES256","kid":"TEAMUNI001"}"#,
-                                           claims: #"{"iss":"TEAM000001","iat":\#(Int(t0))}"#, signedBy: "TEAMSBX001")
+        let forged =
+            "bearer "
+            + F.crafted(
+                header: #"{"alg":"ES256","kid":"TEAMUNI001"}"#,
+                claims: #"{"iss":"TEAM000001","iat":\#(Int(t0))}"#, signedBy: "TEAMSBX001")
         func push(_ authorization: String?, at offset: Double, keys: KeyStore = F.keys) -> Reason? {
-            TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app", environment: .sandbox,
-                                            mode: .strict, nowSeconds: t0 + offset, keys: keys, state: &state).reason
+            TokenAuthenticator.authenticate(
+                authorization: authorization, topic: "com.example.app", environment: .sandbox,
+                mode: .strict, nowSeconds: t0 + offset, keys: keys, state: &state
+            ).reason
         }
         for second in 0..<100 { XCTAssertNil(push(a, at: Double(second))) }
         XCTAssertEqual(state.verifications, 1)
@@ -146,32 +178,40 @@ final class TokenConnectionStateTests: XCTestCase {
     /// Scope is checked per push against the cached key.
     func testScopePerPush() {
         let a = F.bearer("TOPICA0001", iat: t0)
-        _ = play("scope per push", [
-            Step(at: 0, authorization: a, reason: nil),
-            Step(at: 1, authorization: a, topic: "com.example.app.voip", reason: nil),
-            Step(at: 2, authorization: a, topic: "com.example.other", reason: .invalidProviderToken),
-            Step(at: 3, authorization: a, reason: nil),
-        ])
+        _ = play(
+            "scope per push",
+            [
+                Step(at: 0, authorization: a, reason: nil),
+                Step(at: 1, authorization: a, topic: "com.example.app.voip", reason: nil),
+                Step(at: 2, authorization: a, topic: "com.example.other", reason: .invalidProviderToken),
+                Step(at: 3, authorization: a, reason: nil),
+            ])
     }
 
     /// The scope check's per-connection cache is keyed by key and topic.
     func testScopeCacheFollowsTheKey() {
-        _ = play("scope cache", [
-            Step(at: 0, authorization: F.bearer("TOPICB0001", iat: t0), topic: "com.example.other", reason: nil),
-            Step(at: 1300, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), topic: "com.example.other",
-                 reason: .invalidProviderToken, note: "related key, narrower scope"),
-            Step(at: 1301, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), reason: nil),
-            Step(at: 1302, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), topic: "com.example.other",
-                 reason: .invalidProviderToken, note: "still outside after an accepted push"),
-        ])
+        _ = play(
+            "scope cache",
+            [
+                Step(at: 0, authorization: F.bearer("TOPICB0001", iat: t0), topic: "com.example.other", reason: nil),
+                Step(
+                    at: 1300, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), topic: "com.example.other",
+                    reason: .invalidProviderToken, note: "related key, narrower scope"),
+                Step(at: 1301, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), reason: nil),
+                Step(
+                    at: 1302, authorization: F.bearer("TOPICA0001", iat: t0 + 1300), topic: "com.example.other",
+                    reason: .invalidProviderToken, note: "still outside after an accepted push"),
+            ])
     }
 
     /// Environment is checked per push and per listener.
     func testEnvironmentPerListener() {
-        _ = play("production listener", [
-            Step(at: 0, authorization: F.bearer("TEAMSBX001", iat: t0), reason: .badEnvironmentKeyIdInToken),
-            Step(at: 1, authorization: F.bearer("TEAMPRD001", iat: t0), reason: nil),
-        ], environment: .production)
+        _ = play(
+            "production listener",
+            [
+                Step(at: 0, authorization: F.bearer("TEAMSBX001", iat: t0), reason: .badEnvironmentKeyIdInToken),
+                Step(at: 1, authorization: F.bearer("TEAMPRD001", iat: t0), reason: nil),
+            ], environment: .production)
     }
 
     /// A push repeating the last accepted push's header is answered with the same outcome, but
@@ -182,28 +222,40 @@ final class TokenConnectionStateTests: XCTestCase {
     func testCanonicallyEquivalentTokenIsNotARepeat() throws {
         var iat = t0
         var token = F.bearer("TEAMUNI001", iat: iat)
-        while !token.dropFirst(7).contains("K") { iat += 1; token = F.bearer("TEAMUNI001", iat: iat) }
+        while !token.dropFirst(7).contains("K") {
+            iat += 1
+            token = F.bearer("TEAMUNI001", iat: iat)
+        }
         let kelvin = token.replacingOccurrences(of: "K", with: "\u{212A}")
         XCTAssertEqual(kelvin, token, "equal as Swift strings")
         var fresh = TokenConnectionState()
-        let alone = TokenAuthenticator.authenticate(authorization: kelvin, topic: "com.example.app", environment: .sandbox,
-                                                    mode: .strict, nowSeconds: iat, keys: F.keys, state: &fresh)
+        let alone = TokenAuthenticator.authenticate(
+            authorization: kelvin, topic: "com.example.app", environment: .sandbox,
+            mode: .strict, nowSeconds: iat, keys: F.keys, state: &fresh)
         XCTAssertEqual(alone.reason, .invalidProviderToken)
         var state = TokenConnectionState()
-        for (authorization, expected) in [(token, nil), (kelvin, Reason.invalidProviderToken), (token, nil)] as [(String, Reason?)] {
-            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app", environment: .sandbox,
-                                                          mode: .strict, nowSeconds: iat, keys: F.keys, state: &state)
-            XCTAssertEqual(outcome.reason, expected, authorization == kelvin && authorization.utf8.elementsEqual(kelvin.utf8) ? "Kelvin" : "ASCII")
+        for (authorization, expected) in [(token, nil), (kelvin, Reason.invalidProviderToken), (token, nil)]
+            as [(String, Reason?)]
+        {
+            let outcome = TokenAuthenticator.authenticate(
+                authorization: authorization, topic: "com.example.app", environment: .sandbox,
+                mode: .strict, nowSeconds: iat, keys: F.keys, state: &state)
+            XCTAssertEqual(
+                outcome.reason, expected,
+                authorization == kelvin && authorization.utf8.elementsEqual(kelvin.utf8) ? "Kelvin" : "ASCII")
         }
     }
 
     func testRepeatedHeaderReusesTheAcceptedOutcome() {
         var state = TokenConnectionState()
         let a = F.bearer("TEAMUNI001", iat: t0)
-        func push(_ authorization: String?, at offset: Double, topic: String = "com.example.app", mode: AuthMode = .strict,
-                  environment: APNsEnvironment = .sandbox, keys: KeyStore = F.keys) -> AuthOutcome {
-            TokenAuthenticator.authenticate(authorization: authorization, topic: topic, environment: environment, mode: mode,
-                                            nowSeconds: t0 + offset, keys: keys, state: &state)
+        func push(
+            _ authorization: String?, at offset: Double, topic: String = "com.example.app", mode: AuthMode = .strict,
+            environment: APNsEnvironment = .sandbox, keys: KeyStore = F.keys
+        ) -> AuthOutcome {
+            TokenAuthenticator.authenticate(
+                authorization: authorization, topic: topic, environment: environment, mode: mode,
+                nowSeconds: t0 + offset, keys: keys, state: &state)
         }
         let first = push(a, at: 0)
         XCTAssertNil(first.reason)
@@ -223,33 +275,47 @@ final class TokenConnectionStateTests: XCTestCase {
         var permissive = TokenConnectionState()
         let unknown = F.bearer("UNLISTED01", iat: t0)
         for mode in [AuthMode.permissive, .permissive] {
-            XCTAssertNil(TokenAuthenticator.authenticate(authorization: unknown, topic: "com.example.app", environment: .sandbox,
-                                                         mode: mode, nowSeconds: t0, keys: F.keys, state: &permissive).reason)
+            XCTAssertNil(
+                TokenAuthenticator.authenticate(
+                    authorization: unknown, topic: "com.example.app", environment: .sandbox,
+                    mode: mode, nowSeconds: t0, keys: F.keys, state: &permissive
+                ).reason)
         }
         XCTAssertEqual(permissive.repeatsAnswered, 1)
-        XCTAssertEqual(TokenAuthenticator.authenticate(authorization: unknown, topic: "com.example.app", environment: .sandbox,
-                                                       mode: .strict, nowSeconds: t0, keys: F.keys, state: &permissive).reason,
-                       .invalidProviderToken)
+        XCTAssertEqual(
+            TokenAuthenticator.authenticate(
+                authorization: unknown, topic: "com.example.app", environment: .sandbox,
+                mode: .strict, nowSeconds: t0, keys: F.keys, state: &permissive
+            ).reason,
+            .invalidProviderToken)
 
         // A sandbox key accepted on a sandbox listener is not accepted for production.
         var sandboxOnly = TokenConnectionState()
         let sbx = F.bearer("TEAMSBX001", iat: t0)
         for environment in [APNsEnvironment.sandbox, .sandbox] {
-            XCTAssertNil(TokenAuthenticator.authenticate(authorization: sbx, topic: "com.example.app", environment: environment,
-                                                         mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly).reason)
+            XCTAssertNil(
+                TokenAuthenticator.authenticate(
+                    authorization: sbx, topic: "com.example.app", environment: environment,
+                    mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly
+                ).reason)
         }
-        XCTAssertEqual(TokenAuthenticator.authenticate(authorization: sbx, topic: "com.example.app", environment: .production,
-                                                       mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly).reason,
-                       .badEnvironmentKeyIdInToken)
+        XCTAssertEqual(
+            TokenAuthenticator.authenticate(
+                authorization: sbx, topic: "com.example.app", environment: .production,
+                mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly
+            ).reason,
+            .badEnvironmentKeyIdInToken)
         XCTAssertEqual(sandboxOnly.repeatsAnswered, 1)
 
         // Asked directly: answered without a check only when nothing can change.
         var fresh = TokenConnectionState()
         func quick(_ authorization: String?, _ mode: AuthMode) -> AuthOutcome? {
-            fresh.quickOutcome(authorization: authorization, topic: "com.example.app", environment: .sandbox, mode: mode,
-                               nowSeconds: t0, keys: F.keys)
+            fresh.quickOutcome(
+                authorization: authorization, topic: "com.example.app", environment: .sandbox, mode: mode,
+                nowSeconds: t0, keys: F.keys)
         }
-        XCTAssertEqual(quick(nil, .permissive), AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token")))
+        XCTAssertEqual(
+            quick(nil, .permissive), AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "no-token")))
         XCTAssertNil(quick(nil, .strict), "strict: MissingProviderToken is decided by authenticate")
         XCTAssertNil(quick(a, .strict), "a token never accepted on this connection")
         XCTAssertFalse(fresh.isBound)
@@ -261,9 +327,10 @@ final class TokenConnectionStateTests: XCTestCase {
         var connection = TokenConnectionState()
         func push(_ authorization: String, at offset: Double, accept: Bool = true) -> Reason? {
             var copy = connection
-            let outcome = TokenAuthenticator.authenticate(authorization: authorization, topic: "com.example.app",
-                                                          environment: .sandbox, mode: .strict, nowSeconds: t0 + offset,
-                                                          keys: F.keys, state: &copy)
+            let outcome = TokenAuthenticator.authenticate(
+                authorization: authorization, topic: "com.example.app",
+                environment: .sandbox, mode: .strict, nowSeconds: t0 + offset,
+                keys: F.keys, state: &copy)
             if outcome.reason == nil && accept { connection = copy } else { connection.keepChecks(of: copy) }
             return outcome.reason
         }

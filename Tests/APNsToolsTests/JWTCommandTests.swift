@@ -61,19 +61,25 @@ final class JWTCommandTests: XCTestCase {
         for (text, seconds) in [("0", 0.0), ("-5", -5.0), ("4102444800", 4_102_444_800.0)] {
             let (status, output) = run(["--key", key, "--key-id", keyID, "--team-id", teamID, "--issued-at", text])
             XCTAssertEqual(status, 0, text)
-            XCTAssertEqual(try ToolFixtures.verifiedToken("bearer " + (output.lines.first ?? "")).issuedAt, seconds, text)
+            XCTAssertEqual(
+                try ToolFixtures.verifiedToken("bearer " + (output.lines.first ?? "")).issuedAt, seconds, text)
         }
     }
 
     func testEachKeySignsWithItsOwnKey() throws {
         // A token from another key does not verify with TEAMUNI001's public key.
-        let (_, output) = run(["--key", ToolFixtures.keyPath("OTHERTEAM1"), "--key-id", "OTHERTEAM1",
-                               "--team-id", "TEAM000002"])
-        guard case .success(let token) = ProviderTokenParser.parse(authorization: "bearer " + (output.lines.first ?? "")) else {
+        let (_, output) = run([
+            "--key", ToolFixtures.keyPath("OTHERTEAM1"), "--key-id", "OTHERTEAM1",
+            "--team-id", "TEAM000002",
+        ])
+        guard
+            case .success(let token) = ProviderTokenParser.parse(authorization: "bearer " + (output.lines.first ?? ""))
+        else {
             return XCTFail("\(output.lines)")
         }
         XCTAssertEqual(token.keyID, "OTHERTEAM1")
-        XCTAssertFalse(ES256.verify(signature: token.signature, message: token.signingInput, key: try ToolFixtures.publicKey()))
+        XCTAssertFalse(
+            ES256.verify(signature: token.signature, message: token.signingInput, key: try ToolFixtures.publicKey()))
     }
 
     func testHelp() {
@@ -82,7 +88,8 @@ final class JWTCommandTests: XCTestCase {
             XCTAssertEqual(status, 0, "\(arguments)")
             XCTAssertEqual(output.errors, [])
             let text = output.lines.joined()
-            XCTAssertTrue(text.hasPrefix("Usage: mock-apns jwt --key FILE --key-id ID --team-id ID [--issued-at SECONDS]"))
+            XCTAssertTrue(
+                text.hasPrefix("Usage: mock-apns jwt --key FILE --key-id ID --team-id ID [--issued-at SECONDS]"))
             for option in ["--key ", "--key-id ", "--team-id ", "--issued-at ", "--help"] {
                 XCTAssertTrue(text.contains(option), option)
             }
@@ -96,8 +103,9 @@ final class JWTCommandTests: XCTestCase {
     func testParsesEveryOption() throws {
         let parsed = try JWTArgumentParser.parse(["--issued-at=-1", "--team-id", "T", "--key-id=K", "--key", "k.p8"])
         XCTAssertEqual(parsed, .sign(JWTOptions(keyPath: "k.p8", keyID: "K", teamID: "T", issuedAt: -1)))
-        XCTAssertEqual(try JWTArgumentParser.parse(["--key", "k.p8", "--key-id", "K", "--team-id", "T"]),
-                       .sign(JWTOptions(keyPath: "k.p8", keyID: "K", teamID: "T")))
+        XCTAssertEqual(
+            try JWTArgumentParser.parse(["--key", "k.p8", "--key-id", "K", "--team-id", "T"]),
+            .sign(JWTOptions(keyPath: "k.p8", keyID: "K", teamID: "T")))
     }
 
     func testUsageErrorsExitTwoAndNameTheFlag() {
@@ -105,12 +113,23 @@ final class JWTCommandTests: XCTestCase {
         let table: [([String], String)] = [
             ([], "missing --key and --key-id and --team-id: a token needs --key FILE --key-id ID --team-id ID"),
             (["--key", key], "missing --key-id and --team-id: a token needs --key FILE --key-id ID --team-id ID"),
-            (["--key", key, "--key-id", keyID], "missing --team-id: a token needs --key FILE --key-id ID --team-id ID"),
-            (["--key-id", keyID, "--team-id", teamID], "missing --key: a token needs --key FILE --key-id ID --team-id ID"),
-            (full + ["--issued-at", "soon"], "--issued-at: expected whole seconds since 1970 (an integer), got 'soon'"),
+            (
+                ["--key", key, "--key-id", keyID],
+                "missing --team-id: a token needs --key FILE --key-id ID --team-id ID"
+            ),
+            (
+                ["--key-id", keyID, "--team-id", teamID],
+                "missing --key: a token needs --key FILE --key-id ID --team-id ID"
+            ),
+            (
+                full + ["--issued-at", "soon"],
+                "--issued-at: expected whole seconds since 1970 (an integer), got 'soon'"
+            ),
             (full + ["--issued-at", "1.5"], "--issued-at: expected whole seconds since 1970 (an integer), got '1.5'"),
-            (full + ["--issued-at", "99999999999999999999"],
-             "--issued-at: expected whole seconds since 1970 (an integer), got '99999999999999999999'"),
+            (
+                full + ["--issued-at", "99999999999999999999"],
+                "--issued-at: expected whole seconds since 1970 (an integer), got '99999999999999999999'"
+            ),
             (full + ["--issued-at"], "--issued-at needs a value (SECONDS)"),
             (["--key", "--key-id", keyID, "--team-id", teamID], "--key needs a value (FILE)"),
             (full + ["--issued-at="], "--issued-at: the value is empty"),
@@ -119,17 +138,22 @@ final class JWTCommandTests: XCTestCase {
             (full + ["--kid", "X"], "unknown option '--kid' (jwt takes --key, --key-id, --team-id, --issued-at)"),
             (full + ["-k"], "unexpected argument '-k': jwt takes only options"),
             (full + ["extra"], "unexpected argument 'extra': jwt takes only options"),
-            (["--key", "/nonexistent/AuthKey_X.p8", "--key-id", keyID, "--team-id", teamID],
-             "--key: cannot read /nonexistent/AuthKey_X.p8: No such file or directory"),
-            (["--key", ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem"), "--key-id", keyID, "--team-id", teamID],
-             "--key: \(ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem")) is a public key (PEM PUBLIC KEY); "
-             + "signing needs the private key: the .p8 auth key file (PEM PRIVATE KEY)"),
+            (
+                ["--key", "/nonexistent/AuthKey_X.p8", "--key-id", keyID, "--team-id", teamID],
+                "--key: cannot read /nonexistent/AuthKey_X.p8: No such file or directory"
+            ),
+            (
+                ["--key", ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem"), "--key-id", keyID, "--team-id", teamID],
+                "--key: \(ToolFixtures.path("AuthKey_TEAMUNI001.pub.pem")) is a public key (PEM PUBLIC KEY); "
+                    + "signing needs the private key: the .p8 auth key file (PEM PRIVATE KEY)"
+            ),
         ]
         for (arguments, message) in table {
             let (status, output) = run(arguments)
             XCTAssertEqual(status, 2, "\(arguments)")
             XCTAssertEqual(output.lines, [], "\(arguments)")
-            XCTAssertEqual(output.errors, ["mock-apns jwt: \(message)\nRun 'mock-apns jwt --help' for usage."], "\(arguments)")
+            XCTAssertEqual(
+                output.errors, ["mock-apns jwt: \(message)\nRun 'mock-apns jwt --help' for usage."], "\(arguments)")
         }
     }
 

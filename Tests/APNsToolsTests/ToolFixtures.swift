@@ -1,7 +1,7 @@
 import APNsAuth
 import Foundation
-import TestSupport
 import HTTP2Client
+import TestSupport
 import XCTest
 
 /// The committed TEST-ONLY keys in `fixtures/auth/` and helpers to run the tools and read
@@ -26,7 +26,9 @@ enum ToolFixtures {
     }
 
     /// The JSON object in a base64url JWT part, decoded with Foundation only.
-    static func jsonObject(_ part: Substring, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    static func jsonObject(_ part: Substring, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+        Any]
+    {
         var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         let data = try XCTUnwrap(Data(base64Encoded: base64), "not base64url: \(part)", file: file, line: line)
@@ -35,15 +37,18 @@ enum ToolFixtures {
 
     /// Whether `authorization` (`bearer <JWT>`) parses as a provider token whose signature the
     /// committed public key verifies; returns the token.
-    static func verifiedToken(_ authorization: String?, file: StaticString = #filePath,
-                              line: UInt = #line) throws -> ProviderToken {
+    static func verifiedToken(
+        _ authorization: String?, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> ProviderToken {
         let token: ProviderToken
         switch ProviderTokenParser.parse(authorization: authorization) {
         case .success(let parsed): token = parsed
         case .failure(let error): throw error
         }
-        XCTAssertTrue(ES256.verify(signature: token.signature, message: token.signingInput, key: try publicKey()),
-                      "signature does not verify", file: file, line: line)
+        XCTAssertTrue(
+            ES256.verify(signature: token.signature, message: token.signingInput, key: try publicKey()),
+            "signature does not verify", file: file, line: line)
         return token
     }
 }
@@ -54,7 +59,8 @@ final class CollectedOutput {
     var errors: [String] = []
 
     var output: SendOutput {
-        SendOutput(standardOutput: { [unowned self] in lines.append($0) },
-                   standardError: { [unowned self] in errors.append($0) })
+        SendOutput(
+            standardOutput: { [unowned self] in lines.append($0) },
+            standardError: { [unowned self] in errors.append($0) })
     }
 }

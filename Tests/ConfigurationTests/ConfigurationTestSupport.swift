@@ -1,7 +1,8 @@
-@testable import APNsCore
-@testable import Configuration
 import Foundation
 import XCTest
+
+@testable import APNsCore
+@testable import Configuration
 
 /// Parses a configuration document written as a string.
 func parseConfiguration(_ text: String) throws(ConfigurationError) -> Configuration {
@@ -26,8 +27,9 @@ struct ErrorRow<Input> {
         if exact {
             XCTAssertEqual(actual, message, "input: \(input)", file: file, line: line)
         } else {
-            XCTAssertTrue(actual.contains(message), "\(actual.debugDescription) does not contain \(message.debugDescription)",
-                          file: file, line: line)
+            XCTAssertTrue(
+                actual.contains(message), "\(actual.debugDescription) does not contain \(message.debugDescription)",
+                file: file, line: line)
         }
     }
 }

@@ -1,15 +1,17 @@
+import Foundation
+import TestSupport
+import XCTest
+
 @testable import APNsCore
 @testable import Configuration
 @testable import Faults
-import Foundation
 @testable import JSONSupport
-import TestSupport
-import XCTest
 
 /// `fixtures/mock-apns.example.json` is documentation: it must parse, and use every key.
 final class ExampleConfigurationTests: XCTestCase {
     private func exampleURL() throws -> URL {
-        let url = try XCTUnwrap(RepositoryPaths.fixture("mock-apns.example.json"), "MockAPNs checkout not found from \(#filePath)")
+        let url = try XCTUnwrap(
+            RepositoryPaths.fixture("mock-apns.example.json"), "MockAPNs checkout not found from \(#filePath)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: url.path), url.path)
         return url
     }
@@ -34,26 +36,31 @@ final class ExampleConfigurationTests: XCTestCase {
         // test client CA; the key manifest is the repository's test keys. Both found relative to the file.
         XCTAssertEqual(configuration.listeners.map(\.auth), [.permissive, .strict])
         XCTAssertEqual(configuration.listeners[0].clientCAPaths, [])
-        XCTAssertEqual(configuration.listeners[0].conditions, ListenerConditionsUpdate(handshakeDelayMs: 0, silent: false, refuseMs: 0))
+        XCTAssertEqual(
+            configuration.listeners[0].conditions,
+            ListenerConditionsUpdate(handshakeDelayMs: 0, silent: false, refuseMs: 0))
         XCTAssertEqual(configuration.listeners[1].clientCAPaths.count, 1)
         let manifest = try XCTUnwrap(configuration.keysManifestPath)
         for path in configuration.listeners[1].clientCAPaths + [manifest] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: path), "missing \(path)")
         }
-        XCTAssertEqual(URL(fileURLWithPath: manifest).standardizedFileURL,
-                       url.deletingLastPathComponent().appendingPathComponent("auth/keys.json").standardizedFileURL)
+        XCTAssertEqual(
+            URL(fileURLWithPath: manifest).standardizedFileURL,
+            url.deletingLastPathComponent().appendingPathComponent("auth/keys.json").standardizedFileURL)
         XCTAssertEqual(configuration.clockOffsetSeconds, 0)
 
         XCTAssertEqual(configuration.devices.count, 2)
         XCTAssertEqual(configuration.devices[0].unregisteredAt, 1_714_564_800_000)
         XCTAssertFalse(configuration.devices[0].expired)
-        XCTAssertEqual(configuration.devices[1].token, "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90")
+        XCTAssertEqual(
+            configuration.devices[1].token, "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90")
         XCTAssertEqual(configuration.devices[1].environment, .production)
         XCTAssertTrue(configuration.devices[1].expired)
 
         // Faults: the explicit sequence rule, then the scenario's rule.
         XCTAssertEqual(configuration.faults.map(\.id), ["retry-demo", nil])
-        XCTAssertEqual(configuration.faults[0].match.token, "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00")
+        XCTAssertEqual(
+            configuration.faults[0].match.token, "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00")
         let respond503 = FaultStep.action(.respond(FaultResponse(status: 503, reason: .serviceUnavailable)))
         XCTAssertEqual(configuration.faults[0].action, .sequence([respond503, respond503, .pass]))
         XCTAssertEqual(configuration.faults[1].description, "scenario apns-outage")

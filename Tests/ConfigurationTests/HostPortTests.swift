@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Configuration
-import XCTest
 
 final class HostPortTests: XCTestCase {
     func testParsesAddresses() throws {
@@ -73,7 +74,8 @@ final class HostPortTests: XCTestCase {
             ("Localhost", 1, "localhost", 1, true, #line),
         ]
         for (a, aPort, b, bPort, expected, line) in rows {
-            XCTAssertEqual(HostPort(host: a, port: aPort).conflicts(with: HostPort(host: b, port: bPort)), expected, line: line)
+            XCTAssertEqual(
+                HostPort(host: a, port: aPort).conflicts(with: HostPort(host: b, port: bPort)), expected, line: line)
         }
     }
 }

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Configuration
-import XCTest
 
 final class IdleTimeoutConfigurationTests: XCTestCase {
     func testDefaultsKeepIdleConnections() {
@@ -13,7 +14,8 @@ final class IdleTimeoutConfigurationTests: XCTestCase {
         XCTAssertEqual(file.idleTimeoutSeconds, 30)
         XCTAssertEqual(file.idleAction, .goaway)
         XCTAssertNil(try parseConfiguration(#"{"idleTimeoutSeconds": null}"#).idleTimeoutSeconds)
-        guard case .serve(let flags) = try CommandLineParser.parse(["--idle-timeout", "2.5", "--idle-action=goaway"]) else {
+        guard case .serve(let flags) = try CommandLineParser.parse(["--idle-timeout", "2.5", "--idle-action=goaway"])
+        else {
             return XCTFail("expected serve")
         }
         XCTAssertEqual(flags.idleTimeoutSeconds, 2.5)

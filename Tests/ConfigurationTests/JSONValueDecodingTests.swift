@@ -1,7 +1,8 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Configuration
 @testable import JSONSupport
-import XCTest
 
 /// `JSONValue.decode`: Foundation's JSON5 decoder, reduced to the values the configuration
 /// reader looks at.
@@ -11,61 +12,77 @@ final class JSONValueDecodingTests: XCTestCase {
     }
 
     func testValuesOfEveryKindWithMembersSortedByKey() throws {
-        let value = try decode(#"{"s": "x", "n": -2.5e3, "z": 0, "t": true, "f": false, "nil": null, "a": [1, [ ]], "o": {}}"#)
-        XCTAssertEqual(value, .object([
-            JSONMember(key: "a", value: .array([.number("1"), .array([])])),
-            JSONMember(key: "f", value: .bool(false)),
-            JSONMember(key: "n", value: .number("-2500")),
-            JSONMember(key: "nil", value: .null),
-            JSONMember(key: "o", value: .object([])),
-            JSONMember(key: "s", value: .string("x")),
-            JSONMember(key: "t", value: .bool(true)),
-            JSONMember(key: "z", value: .number("0")),
-        ]))
+        let value = try decode(
+            #"{"s": "x", "n": -2.5e3, "z": 0, "t": true, "f": false, "nil": null, "a": [1, [ ]], "o": {}}"#)
+        XCTAssertEqual(
+            value,
+            .object([
+                JSONMember(key: "a", value: .array([.number("1"), .array([])])),
+                JSONMember(key: "f", value: .bool(false)),
+                JSONMember(key: "n", value: .number("-2500")),
+                JSONMember(key: "nil", value: .null),
+                JSONMember(key: "o", value: .object([])),
+                JSONMember(key: "s", value: .string("x")),
+                JSONMember(key: "t", value: .bool(true)),
+                JSONMember(key: "z", value: .number("0")),
+            ]))
     }
 
     func testCommentsAndTrailingCommasAreAllowed() throws {
         let text = """
-        // leading line comment
-        /* block
-           comment */ {
-          "a": 1, // after a value
-          /* before a key */ "b": [1, 2, /* inside */ 3,],
-          "c": { "d": true, },
-        } // trailing
-        """
-        XCTAssertEqual(try decode(text), .object([
-            JSONMember(key: "a", value: .number("1")),
-            JSONMember(key: "b", value: .array([.number("1"), .number("2"), .number("3")])),
-            JSONMember(key: "c", value: .object([JSONMember(key: "d", value: .bool(true))])),
-        ]))
+            // leading line comment
+            /* block
+               comment */ {
+              "a": 1, // after a value
+              /* before a key */ "b": [1, 2, /* inside */ 3,],
+              "c": { "d": true, },
+            } // trailing
+            """
+        XCTAssertEqual(
+            try decode(text),
+            .object([
+                JSONMember(key: "a", value: .number("1")),
+                JSONMember(key: "b", value: .array([.number("1"), .number("2"), .number("3")])),
+                JSONMember(key: "c", value: .object([JSONMember(key: "d", value: .bool(true))])),
+            ]))
     }
 
     func testOtherJSON5RelaxationsAreAllowed() throws {
-        XCTAssertEqual(try decode("{maxRecords: 5, 'name': 'x'}"), .object([
-            JSONMember(key: "maxRecords", value: .number("5")),
-            JSONMember(key: "name", value: .string("x")),
-        ]))
+        XCTAssertEqual(
+            try decode("{maxRecords: 5, 'name': 'x'}"),
+            .object([
+                JSONMember(key: "maxRecords", value: .number("5")),
+                JSONMember(key: "name", value: .string("x")),
+            ]))
     }
 
     func testCommentMarkersInsideStringsAreText() throws {
-        XCTAssertEqual(try decode(#"{"url": "http://example.com/*x*/", "p": "a//b"}"#), .object([
-            JSONMember(key: "p", value: .string("a//b")),
-            JSONMember(key: "url", value: .string("http://example.com/*x*/")),
-        ]))
+        XCTAssertEqual(
+            try decode(#"{"url": "http://example.com/*x*/", "p": "a//b"}"#),
+            .object([
+                JSONMember(key: "p", value: .string("a//b")),
+                JSONMember(key: "url", value: .string("http://example.com/*x*/")),
+            ]))
     }
 
     /// Linux `JSONSerialization` returns booleans as `NSNumber`s; the decoder keeps them apart,
     /// so `"plaintext": 1` cannot pass as `true`.
     func testBooleansStayApartFromNumbers() throws {
-        XCTAssertEqual(try decode("[true, false, 1, 0, 1.0]"),
-                       .array([.bool(true), .bool(false), .number("1"), .number("0"), .number("1")]))
+        XCTAssertEqual(
+            try decode("[true, false, 1, 0, 1.0]"),
+            .array([.bool(true), .bool(false), .number("1"), .number("0"), .number("1")]))
     }
 
     func testNumbersAreCanonical() throws {
-        let value = try decode("[2197, 2197.0, 2.197e3, -0, 1.5, -2.25, 1e30, 9223372036854775807, 9223372036854775808]")
-        XCTAssertEqual(value, .array(["2197", "2197", "2197", "0", "1.5", "-2.25", "1e+30", "9223372036854775807",
-                                      "9.223372036854776e+18"].map(JSONValue.number)))
+        let value = try decode(
+            "[2197, 2197.0, 2.197e3, -0, 1.5, -2.25, 1e30, 9223372036854775807, 9223372036854775808]")
+        XCTAssertEqual(
+            value,
+            .array(
+                [
+                    "2197", "2197", "2197", "0", "1.5", "-2.25", "1e+30", "9223372036854775807",
+                    "9.223372036854776e+18",
+                ].map(JSONValue.number)))
     }
 
     func testStringEscapes() throws {
@@ -84,14 +101,18 @@ final class JSONValueDecodingTests: XCTestCase {
     }
 
     func testStructuralSyntaxErrorsSayTheDocumentIsNotJSON() {
-        let rows = [#"{"a" 1}"#, #"{"maxRecords": 5,,}"#, "{ /* x }", #"{"a": "x}"#, #"{"a": tru}"#, "{} x",
-                    #"{"a": [1, 2}"#, #"{"a": 1 "b": 2}"#, "{\"a\": 1,\n \"b\": }", "{\"a\": [", "{\"a\": ", "// only a comment\n",
-                    String(repeating: "[", count: 600) + String(repeating: "]", count: 600)]
+        let rows = [
+            #"{"a" 1}"#, #"{"maxRecords": 5,,}"#, "{ /* x }", #"{"a": "x}"#, #"{"a": tru}"#, "{} x",
+            #"{"a": [1, 2}"#, #"{"a": 1 "b": 2}"#, "{\"a\": 1,\n \"b\": }", "{\"a\": [", "{\"a\": ",
+            "// only a comment\n",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ]
         for text in rows {
             XCTAssertThrowsError(try decode(text), text) { error in
                 let error = error as? ConfigurationError
                 XCTAssertEqual(error?.field, "", text)
-                XCTAssertEqual(error?.message.hasPrefix("not valid JSON"), true, "\(text): \(String(describing: error))")
+                XCTAssertEqual(
+                    error?.message.hasPrefix("not valid JSON"), true, "\(text): \(String(describing: error))")
             }
         }
     }
@@ -111,8 +132,9 @@ final class JSONValueDecodingTests: XCTestCase {
                 let error = error as? ConfigurationError
                 XCTAssertEqual(error?.field, field, text)
                 let message = error?.message ?? ""
-                XCTAssertTrue(message.hasPrefix("not valid JSON: ") && message.count > "not valid JSON: ".count,
-                              "\(text): \(message)")
+                XCTAssertTrue(
+                    message.hasPrefix("not valid JSON: ") && message.count > "not valid JSON: ".count,
+                    "\(text): \(message)")
             }
         }
     }
@@ -131,7 +153,8 @@ final class JSONValueDecodingTests: XCTestCase {
     func testADocumentThatIsNotAnObjectIsRefused() {
         for (text, got) in [("[]", "an array"), (#""x""#, #""x""#), ("1", "1"), ("null", "null")] {
             XCTAssertThrowsError(try parseConfiguration(text), text) { error in
-                XCTAssertEqual((error as? ConfigurationError)?.description, "expected a JSON object at the top level, got \(got)")
+                XCTAssertEqual(
+                    (error as? ConfigurationError)?.description, "expected a JSON object at the top level, got \(got)")
             }
         }
     }
@@ -142,7 +165,8 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(JSONValue.array([]).rendered, "an array")
         XCTAssertEqual(JSONValue.object([]).rendered, "an object")
         XCTAssertEqual(JSONValue.null.rendered, "null")
-        XCTAssertEqual(JSONValue.string(String(repeating: "x", count: 70)).rendered,
-                       "\"" + String(repeating: "x", count: 60) + "...\"")
+        XCTAssertEqual(
+            JSONValue.string(String(repeating: "x", count: 70)).rendered,
+            "\"" + String(repeating: "x", count: 60) + "...\"")
     }
 }

@@ -1,9 +1,10 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import Faults
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// `/v1/connections`: list the live connections and GOAWAY, close or reset one, through a fake
 /// `ConnectionDirectory`.
@@ -11,8 +12,9 @@ final class ControlAPIConnectionsTests: XCTestCase {
     private typealias Fake = FakeConnectionDirectory
 
     private func makeAPI(_ directory: FakeConnectionDirectory?) -> ControlAPI {
-        ControlAPI(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(), connections: directory,
-                   status: { StoreFixtures.status() })
+        ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(), connections: directory,
+            status: { StoreFixtures.status() })
     }
 
     func testListIsSortedByIdWithEveryField() {
@@ -57,12 +59,18 @@ final class ControlAPIConnectionsTests: XCTestCase {
             (" \r\n", shutdown, #line),
             ("{}", shutdown, #line),
             (#"{"errorCode": null}"#, shutdown, #line),
-            (#"{"errorCode": "enhance_your_calm", "reason": null, "closeAfterMs": null}"#,
-             .goaway(errorCode: 11, reason: nil, closeAfterMilliseconds: nil), #line),
-            (#"{"errorCode": 7, "reason": "BadCertificateEnvironment", "closeAfterMs": 500}"#,
-             .goaway(errorCode: 7, reason: "BadCertificateEnvironment", closeAfterMilliseconds: 500), #line),
-            (#"{"errorCode": 4294967295, "closeAfterMs": 86400000}"#,
-             .goaway(errorCode: 4_294_967_295, reason: "Shutdown", closeAfterMilliseconds: 86_400_000), #line),
+            (
+                #"{"errorCode": "enhance_your_calm", "reason": null, "closeAfterMs": null}"#,
+                .goaway(errorCode: 11, reason: nil, closeAfterMilliseconds: nil), #line
+            ),
+            (
+                #"{"errorCode": 7, "reason": "BadCertificateEnvironment", "closeAfterMs": 500}"#,
+                .goaway(errorCode: 7, reason: "BadCertificateEnvironment", closeAfterMilliseconds: 500), #line
+            ),
+            (
+                #"{"errorCode": 4294967295, "closeAfterMs": 86400000}"#,
+                .goaway(errorCode: 4_294_967_295, reason: "Shutdown", closeAfterMilliseconds: 86_400_000), #line
+            ),
         ]
         for (body, command, line) in rows {
             let directory = Fake([Fake.summary(id: 4)])
@@ -71,7 +79,8 @@ final class ControlAPIConnectionsTests: XCTestCase {
             XCTAssertEqual(json["id"] as? Int, 4, line: line)
             XCTAssertEqual(json["action"] as? String, "goaway", line: line)
             XCTAssertEqual(directory.performed, [Fake.Performed(id: 4, command: command)], body, line: line)
-            XCTAssertEqual(directory.connections().count, 1, "a GOAWAY leaves the connection to the transport", line: line)
+            XCTAssertEqual(
+                directory.connections().count, 1, "a GOAWAY leaves the connection to the transport", line: line)
         }
     }
 
@@ -85,7 +94,8 @@ final class ControlAPIConnectionsTests: XCTestCase {
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["action"] as? String, "reset")
         XCTAssertEqual(json["id"] as? Int, 2)
-        XCTAssertEqual(directory.performed, [Fake.Performed(id: 1, command: .close), Fake.Performed(id: 2, command: .reset)])
+        XCTAssertEqual(
+            directory.performed, [Fake.Performed(id: 1, command: .close), Fake.Performed(id: 2, command: .reset)])
         XCTAssertEqual((api.call("GET", "/v1/connections").1["connections"] as? [Any])?.count, 0)
         XCTAssertEqual(api.call("POST", "/v1/connections/1/close").0, 404, "already closed")
     }
@@ -96,36 +106,87 @@ final class ControlAPIConnectionsTests: XCTestCase {
         let allowed = "allowed: errorCode, reason, closeAfterMs"
         // (method, target, body, status, the error message)
         let rows: [(String, String, String, Int, String, UInt)] = [
-            ("POST", "/v1/connections/abc/close", "", 400, "connection id must be a non-negative integer, got 'abc'", #line),
-            ("POST", "/v1/connections/-1/reset", "", 400, "connection id must be a non-negative integer, got '-1'", #line),
-            ("POST", "/v1/connections/+1/reset", "", 400, "connection id must be a non-negative integer, got '+1'", #line),
-            ("POST", "/v1/connections/18446744073709551616/goaway", "", 400,
-             "connection id must be a non-negative integer, got '18446744073709551616'", #line),
-            ("POST", "/v1/connections/x/goaway", "[", 400, "connection id must be a non-negative integer, got 'x'", #line),
+            (
+                "POST", "/v1/connections/abc/close", "", 400, "connection id must be a non-negative integer, got 'abc'",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/-1/reset", "", 400, "connection id must be a non-negative integer, got '-1'",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/+1/reset", "", 400, "connection id must be a non-negative integer, got '+1'",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/18446744073709551616/goaway", "", 400,
+                "connection id must be a non-negative integer, got '18446744073709551616'", #line
+            ),
+            (
+                "POST", "/v1/connections/x/goaway", "[", 400, "connection id must be a non-negative integer, got 'x'",
+                #line
+            ),
             ("POST", "/v1/connections/99/close", "", 404, "no open connection with id 99", #line),
             ("POST", "/v1/connections/99/goaway", "", 404, "no open connection with id 99", #line),
-            ("POST", "/v1/connections/1/goaway", "[1]", 400,
-             #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#, #line),
-            ("POST", "/v1/connections/1/goaway", "{oops", 400,
-             #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#, #line),
-            ("POST", "/v1/connections/1/goaway", #"{"colour": 1, "code": 2}"#, 400, "unknown field(s) in body: code, colour (\(allowed))", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"errorCode": "NO_ERRO"}"#, 400,
-             #"errorCode: unknown error code "NO_ERRO" (did you mean "NO_ERROR"?); expected \#(FaultErrorCode.expected)"#, #line),
-            ("POST", "/v1/connections/1/goaway", #"{"errorCode": -1}"#, 400, "errorCode: expected \(FaultErrorCode.expected), got -1", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"errorCode": 4294967296}"#, 400,
-             "errorCode: expected \(FaultErrorCode.expected), got 4294967296", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"errorCode": true}"#, 400, "errorCode: expected \(FaultErrorCode.expected), got true", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"reason": 5}"#, 400, "reason: expected a string or null, got 5", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"closeAfterMs": -1}"#, 400,
-             "closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got -1", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"closeAfterMs": 1.5}"#, 400,
-             "closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got 1.5", #line),
-            ("POST", "/v1/connections/1/goaway", #"{"closeAfterMs": "100"}"#, 400,
-             #"closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got "100""#, #line),
-            ("GET", "/v1/connections/1/goaway", "", 405, "method GET not allowed on /v1/connections/{id}/goaway; allowed: POST", #line),
+            (
+                "POST", "/v1/connections/1/goaway", "[1]", 400,
+                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#,
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", "{oops", 400,
+                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#,
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"colour": 1, "code": 2}"#, 400,
+                "unknown field(s) in body: code, colour (\(allowed))", #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"errorCode": "NO_ERRO"}"#, 400,
+                #"errorCode: unknown error code "NO_ERRO" (did you mean "NO_ERROR"?); expected \#(FaultErrorCode.expected)"#,
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"errorCode": -1}"#, 400,
+                "errorCode: expected \(FaultErrorCode.expected), got -1", #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"errorCode": 4294967296}"#, 400,
+                "errorCode: expected \(FaultErrorCode.expected), got 4294967296", #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"errorCode": true}"#, 400,
+                "errorCode: expected \(FaultErrorCode.expected), got true", #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"reason": 5}"#, 400, "reason: expected a string or null, got 5",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"closeAfterMs": -1}"#, 400,
+                "closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got -1",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"closeAfterMs": 1.5}"#, 400,
+                "closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got 1.5",
+                #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"closeAfterMs": "100"}"#, 400,
+                #"closeAfterMs: expected an integer of milliseconds from 0 to 86400000, or null to keep the connection open, got "100""#,
+                #line
+            ),
+            (
+                "GET", "/v1/connections/1/goaway", "", 405,
+                "method GET not allowed on /v1/connections/{id}/goaway; allowed: POST", #line
+            ),
             ("DELETE", "/v1/connections", "", 405, "method DELETE not allowed on /v1/connections; allowed: GET", #line),
-            ("POST", "/v1/connections/1/close?now=1", "", 400,
-             "unknown query parameter(s) 'now' for POST /v1/connections/{id}/close (allowed: none)", #line),
+            (
+                "POST", "/v1/connections/1/close?now=1", "", 400,
+                "unknown query parameter(s) 'now' for POST /v1/connections/{id}/close (allowed: none)", #line
+            ),
         ]
         for (method, target, body, status, message, line) in rows {
             let (got, json) = api.call(method, target, body: body, line: line)

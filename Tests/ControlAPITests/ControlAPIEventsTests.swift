@@ -1,8 +1,9 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// `/v1/events`: list, clear, wait, stats, errors, and the JSON of every kind.
 final class ControlAPIEventsTests: XCTestCase {
@@ -10,18 +11,21 @@ final class ControlAPIEventsTests: XCTestCase {
     private typealias E = EventFixtures
 
     private func makeAPI(events: ConnectionEventStore = ConnectionEventStore()) -> ControlAPI {
-        ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: []), events: events, status: { F.status() })
+        ControlAPI(
+            store: DeliveryStore(), registry: DeviceRegistry(devices: []), events: events, status: { F.status() })
     }
 
-    private static let goaway = ConnectionEventAction.goaway(errorCode: 0, lastStreamID: 3,
-                                                            debugData: Array(#"{"reason":"Shutdown"}"#.utf8),
-                                                            closeAfterMilliseconds: 800)
+    private static let goaway = ConnectionEventAction.goaway(
+        errorCode: 0, lastStreamID: 3,
+        debugData: Array(#"{"reason":"Shutdown"}"#.utf8),
+        closeAfterMilliseconds: 800)
 
     func testListFiltersAndPages() {
         let api = makeAPI()
         api.events.append(E.event(.opened(alpn: "h2", tls: true, maxConcurrentStreams: 1000), origin: .lifecycle))
         api.events.append(E.event(Self.goaway, origin: .fault(ruleId: "f1", action: "goaway")))
-        api.events.append(E.event(.reset(when: nil), origin: .command, listener: "prod", environment: .production, connection: 4))
+        api.events.append(
+            E.event(.reset(when: nil), origin: .command, listener: "prod", environment: .production, connection: 4))
         api.events.append(E.event(.refused, origin: .listenerCondition, connection: nil))
         // (target, expected seqs, more)
         let rows: [(String, [Int], Bool, UInt)] = [
@@ -41,7 +45,8 @@ final class ControlAPIEventsTests: XCTestCase {
         for (target, seqs, more, line) in rows {
             let (status, json) = api.call("GET", target, line: line)
             XCTAssertEqual(status, 200, line: line)
-            XCTAssertEqual((json["events"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }, seqs, target, line: line)
+            XCTAssertEqual(
+                (json["events"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }, seqs, target, line: line)
             XCTAssertEqual(json["more"] as? Bool, more, line: line)
             XCTAssertEqual(json["lastSeq"] as? Int, 4, line: line)
             XCTAssertEqual(json["evicted"] as? Int, 0, line: line)
@@ -76,7 +81,10 @@ final class ControlAPIEventsTests: XCTestCase {
     func testWaitCompletesWhenEnoughEventsMatch() throws {
         let api = makeAPI()
         api.events.append(E.event(.reset(when: nil)))
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/events/wait?kind=goaway&count=2&timeoutMs=1000")) else {
+        guard
+            case .wait(var wait) = api.handle(
+                ControlRequest(method: "GET", target: "/v1/events/wait?kind=goaway&count=2&timeoutMs=1000"))
+        else {
             return XCTFail("did not wait")
         }
         XCTAssertEqual(wait.timeoutMilliseconds, 1000)
@@ -105,7 +113,8 @@ final class ControlAPIEventsTests: XCTestCase {
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["complete"] as? Bool, false)
         XCTAssertEqual(json["matched"] as? Int, 0)
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/events/wait?kind=reset")) else {
+        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/events/wait?kind=reset"))
+        else {
             return XCTFail("did not wait")
         }
         XCTAssertEqual(wait.timeoutMilliseconds, ControlAPI.defaultWaitMilliseconds)
@@ -140,47 +149,92 @@ final class ControlAPIEventsTests: XCTestCase {
     /// Every kind renders the common keys and its own details, each always present.
     func testEveryKindRendersItsDetails() {
         let rows: [(ConnectionEventAction, ConnectionEventOrigin, [String: Any], String, UInt)] = [
-            (.opened(alpn: nil, tls: false, maxConcurrentStreams: 1), .lifecycle,
-             ["alpn": NSNull(), "tls": false, "maxConcurrentStreams": 1],
-             "opened (cleartext, ALPN none, MAX_CONCURRENT_STREAMS 1)", #line),
-            (Self.goaway, .fault(ruleId: "f1", action: "goaway"),
-             ["errorCode": "NO_ERROR", "lastStreamId": 3, "debugData": #"{"reason":"Shutdown"}"#, "reason": "Shutdown", "closeAfterMs": 800],
-             #"rule f1 (goaway): GOAWAY NO_ERROR (0) last-stream-id 3, debug data {"reason":"Shutdown"}, close after 800 ms"#, #line),
-            (.goaway(errorCode: 99, lastStreamID: 0, debugData: Array("plain".utf8), closeAfterMilliseconds: nil), .command,
-             ["errorCode": 99, "lastStreamId": 0, "debugData": "plain", "reason": NSNull(), "closeAfterMs": NSNull()],
-             "control API command: GOAWAY 99 last-stream-id 0, debug data plain, kept open", #line),
-            (.goaway(errorCode: 0, lastStreamID: 5, debugData: [], closeAfterMilliseconds: nil), .shutdown,
-             ["errorCode": "NO_ERROR", "lastStreamId": 5, "debugData": "", "reason": NSNull(), "closeAfterMs": NSNull()],
-             "shutdown: GOAWAY NO_ERROR (0) last-stream-id 5, no debug data, kept open", #line),
-            (.close(when: .afterResponse), .fault(ruleId: "f2", action: "close"), ["when": "after-response"],
-             "rule f2 (close): close (TCP FIN) after-response", #line),
+            (
+                .opened(alpn: nil, tls: false, maxConcurrentStreams: 1), .lifecycle,
+                ["alpn": NSNull(), "tls": false, "maxConcurrentStreams": 1],
+                "opened (cleartext, ALPN none, MAX_CONCURRENT_STREAMS 1)", #line
+            ),
+            (
+                Self.goaway, .fault(ruleId: "f1", action: "goaway"),
+                [
+                    "errorCode": "NO_ERROR", "lastStreamId": 3, "debugData": #"{"reason":"Shutdown"}"#,
+                    "reason": "Shutdown", "closeAfterMs": 800,
+                ],
+                #"rule f1 (goaway): GOAWAY NO_ERROR (0) last-stream-id 3, debug data {"reason":"Shutdown"}, close after 800 ms"#,
+                #line
+            ),
+            (
+                .goaway(errorCode: 99, lastStreamID: 0, debugData: Array("plain".utf8), closeAfterMilliseconds: nil),
+                .command,
+                [
+                    "errorCode": 99, "lastStreamId": 0, "debugData": "plain", "reason": NSNull(),
+                    "closeAfterMs": NSNull(),
+                ],
+                "control API command: GOAWAY 99 last-stream-id 0, debug data plain, kept open", #line
+            ),
+            (
+                .goaway(errorCode: 0, lastStreamID: 5, debugData: [], closeAfterMilliseconds: nil), .shutdown,
+                [
+                    "errorCode": "NO_ERROR", "lastStreamId": 5, "debugData": "", "reason": NSNull(),
+                    "closeAfterMs": NSNull(),
+                ],
+                "shutdown: GOAWAY NO_ERROR (0) last-stream-id 5, no debug data, kept open", #line
+            ),
+            (
+                .close(when: .afterResponse), .fault(ruleId: "f2", action: "close"), ["when": "after-response"],
+                "rule f2 (close): close (TCP FIN) after-response", #line
+            ),
             (.reset(when: nil), .idleTimeout, ["when": NSNull()], "idle timeout: reset (TCP RST)", #line),
-            (.settings(maxConcurrentStreams: 1, previous: 1000), .streamProfile,
-             ["maxConcurrentStreams": 1, "previousMaxConcurrentStreams": 1000],
-             "apple-observed stream profile: SETTINGS MAX_CONCURRENT_STREAMS 1000 -> 1", #line),
-            (.windowStallStart(milliseconds: 1000), .fault(ruleId: "f3", action: "withholdWindowUpdate"), ["durationMs": 1000],
-             "rule f3 (withholdWindowUpdate): no WINDOW_UPDATE for 1000 ms", #line),
-            (.windowStallEnd(milliseconds: 1002, withheldBytes: 65535), .fault(ruleId: "f3", action: "withholdWindowUpdate"),
-             ["durationMs": 1002, "withheldBytes": 65535],
-             "rule f3 (withholdWindowUpdate): WINDOW_UPDATE resumed after 1002 ms, 65535 bytes acknowledged", #line),
-            (.handshakeDelay(milliseconds: 1200), .listenerCondition, ["durationMs": 1200],
-             "listener condition: handshake delayed 1200 ms", #line),
+            (
+                .settings(maxConcurrentStreams: 1, previous: 1000), .streamProfile,
+                ["maxConcurrentStreams": 1, "previousMaxConcurrentStreams": 1000],
+                "apple-observed stream profile: SETTINGS MAX_CONCURRENT_STREAMS 1000 -> 1", #line
+            ),
+            (
+                .windowStallStart(milliseconds: 1000), .fault(ruleId: "f3", action: "withholdWindowUpdate"),
+                ["durationMs": 1000],
+                "rule f3 (withholdWindowUpdate): no WINDOW_UPDATE for 1000 ms", #line
+            ),
+            (
+                .windowStallEnd(milliseconds: 1002, withheldBytes: 65535),
+                .fault(ruleId: "f3", action: "withholdWindowUpdate"),
+                ["durationMs": 1002, "withheldBytes": 65535],
+                "rule f3 (withholdWindowUpdate): WINDOW_UPDATE resumed after 1002 ms, 65535 bytes acknowledged", #line
+            ),
+            (
+                .handshakeDelay(milliseconds: 1200), .listenerCondition, ["durationMs": 1200],
+                "listener condition: handshake delayed 1200 ms", #line
+            ),
             (.silentAccept, .listenerCondition, [:], "listener condition: accepted silently, never answered", #line),
             (.refused, .listenerCondition, [:], "listener condition: refused with a TCP reset", #line),
-            (.goaway(errorCode: 0, lastStreamID: 0, debugData: Array(#"{"reason":"BadCertificate"}"#.utf8), closeAfterMilliseconds: 0),
-             .certificate, ["errorCode": "NO_ERROR", "lastStreamId": 0, "debugData": #"{"reason":"BadCertificate"}"#,
-                            "reason": "BadCertificate", "closeAfterMs": 0],
-             #"certificate rejected: GOAWAY NO_ERROR (0) last-stream-id 0, debug data {"reason":"BadCertificate"}, close after 0 ms"#, #line),
-            (.closed(requests: 7, ageMilliseconds: 1500), .lifecycle, ["requests": 7, "ageMs": 1500],
-             "closed after 7 requests and 1500 ms", #line),
+            (
+                .goaway(
+                    errorCode: 0, lastStreamID: 0, debugData: Array(#"{"reason":"BadCertificate"}"#.utf8),
+                    closeAfterMilliseconds: 0),
+                .certificate,
+                [
+                    "errorCode": "NO_ERROR", "lastStreamId": 0, "debugData": #"{"reason":"BadCertificate"}"#,
+                    "reason": "BadCertificate", "closeAfterMs": 0,
+                ],
+                #"certificate rejected: GOAWAY NO_ERROR (0) last-stream-id 0, debug data {"reason":"BadCertificate"}, close after 0 ms"#,
+                #line
+            ),
+            (
+                .closed(requests: 7, ageMilliseconds: 1500), .lifecycle, ["requests": 7, "ageMs": 1500],
+                "closed after 7 requests and 1500 ms", #line
+            ),
         ]
         XCTAssertEqual(Set(rows.map(\.0.kind)), Set(ConnectionEventKind.allCases), "a row per kind")
         for (action, origin, details, description, line) in rows {
             var event = E.event(action, origin: origin, connection: action == .refused ? nil : 3)
             event.seq = 9
             let json = F.object(encoding: event)
-            XCTAssertEqual(Set(json.keys), ["seq", "at", "kind", "listener", "environment", "connectionId", "peer", "origin",
-                                            "ruleId", "action", "description", "details"], line: line)
+            XCTAssertEqual(
+                Set(json.keys),
+                [
+                    "seq", "at", "kind", "listener", "environment", "connectionId", "peer", "origin",
+                    "ruleId", "action", "description", "details",
+                ], line: line)
             XCTAssertEqual(json["seq"] as? Int, 9, line: line)
             XCTAssertEqual(json["at"] as? String, "2026-11-30T08:49:03.123Z", line: line)
             XCTAssertEqual(json["kind"] as? String, action.kind.rawValue, line: line)
@@ -201,7 +255,8 @@ final class ControlAPIEventsTests: XCTestCase {
             }
             XCTAssertEqual(json["description"] as? String, description, line: line)
             let rendered = json["details"] as? [String: Any] ?? ["missing": true]
-            XCTAssertEqual(NSDictionary(dictionary: rendered), NSDictionary(dictionary: details), "\(action.kind)", line: line)
+            XCTAssertEqual(
+                NSDictionary(dictionary: rendered), NSDictionary(dictionary: details), "\(action.kind)", line: line)
         }
     }
 }

@@ -1,9 +1,10 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import Faults
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// `/v1/faults`: list, add (rules, arrays, scenarios), inspect and remove fault rules.
 final class ControlAPIFaultsTests: XCTestCase {
@@ -11,9 +12,10 @@ final class ControlAPIFaultsTests: XCTestCase {
 
     /// An API whose clock and fault engine both read `FaultFixture.now`.
     private func makeAPI() -> ControlAPI {
-        ControlAPI(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
-                   clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }),
-                   status: { StoreFixtures.status() })
+        ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
+            clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }),
+            status: { StoreFixtures.status() })
     }
 
     private func faults(_ json: [String: Any]) -> [[String: Any]] { json["faults"] as? [[String: Any]] ?? [] }
@@ -21,9 +23,11 @@ final class ControlAPIFaultsTests: XCTestCase {
     func testAddListGetAndDelete() throws {
         let api = makeAPI()
         // One rule: 201 with the id assigned and the defaults filled in.
-        var (status, json) = api.call("POST", "/v1/faults", body: """
-            {"match": {"token": "\(F.token.uppercased())"}, "action": {"type": "respond", "reason": "ServiceUnavailable"}}
-            """)
+        var (status, json) = api.call(
+            "POST", "/v1/faults",
+            body: """
+                {"match": {"token": "\(F.token.uppercased())"}, "action": {"type": "respond", "reason": "ServiceUnavailable"}}
+                """)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f1"])
         XCTAssertEqual(faults(json).first?["lifetime"] as? String, "unlimited")
@@ -32,15 +36,18 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertNil(faults(json).first?["matched"], "the rules as stored, without counters")
 
         // An array, in order, ids kept or assigned.
-        (status, json) = api.call("POST", "/v1/faults", body: """
-            [{"id": "slow", "action": {"type": "delay", "ms": 100}},
-             {"lifetime": {"times": 1}, "action": {"type": "resetStream", "errorCode": "REFUSED_STREAM"}}]
-            """)
+        (status, json) = api.call(
+            "POST", "/v1/faults",
+            body: """
+                [{"id": "slow", "action": {"type": "delay", "ms": 100}},
+                 {"lifetime": {"times": 1}, "action": {"type": "resetStream", "errorCode": "REFUSED_STREAM"}}]
+                """)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["slow", "f2"])
 
         // A scenario; its window starts at the API's clock.
-        (status, json) = api.call("POST", "/v1/faults", body: #"{"scenario": "apns-outage", "parameters": {"durationMs": 60000}}"#)
+        (status, json) = api.call(
+            "POST", "/v1/faults", body: #"{"scenario": "apns-outage", "parameters": {"durationMs": 60000}}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f3"])
         XCTAssertEqual(faults(json).first?["description"] as? String, "scenario apns-outage")
@@ -80,14 +87,18 @@ final class ControlAPIFaultsTests: XCTestCase {
 
     func testAnArrayIsAddedAllOrNone() {
         let api = makeAPI()
-        let (status, json) = api.call("POST", "/v1/faults", body: """
-            [{"action": {"type": "noResponse"}}, {"action": {"type": "respond", "status": 200, "reason": "BadTopic"}}]
-            """)
+        let (status, json) = api.call(
+            "POST", "/v1/faults",
+            body: """
+                [{"action": {"type": "noResponse"}}, {"action": {"type": "respond", "status": 200, "reason": "BadTopic"}}]
+                """)
         XCTAssertEqual(status, 400)
         XCTAssertEqual(json["error"] as? String, "[1].action.status: must be 400-599, got 200")
         XCTAssertEqual(api.faults.rules().count, 0)
         // Nor was an id used up.
-        XCTAssertEqual(faults(api.call("POST", "/v1/faults", body: #"{"action": {"type": "noResponse"}}"#).1).first?["id"] as? String, "f1")
+        XCTAssertEqual(
+            faults(api.call("POST", "/v1/faults", body: #"{"action": {"type": "noResponse"}}"#).1).first?["id"]
+                as? String, "f1")
     }
 
     func testErrorTable() throws {
@@ -98,33 +109,68 @@ final class ControlAPIFaultsTests: XCTestCase {
         let rows: [(String, String, String, Int, String, UInt)] = [
             ("POST", "/v1/faults", "", 400, "the body is not valid JSON", #line),
             ("POST", "/v1/faults", "{oops", 400, "the body is not valid JSON", #line),
-            ("POST", "/v1/faults", "5", 400,
-             #"expected a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}, got 5"#, #line),
+            (
+                "POST", "/v1/faults", "5", 400,
+                #"expected a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}, got 5"#,
+                #line
+            ),
             ("POST", "/v1/faults", "[]", 400, "the array holds no rules; give at least one", #line),
             ("POST", "/v1/faults", "{}", 400, #"action: required: an action object with a "type""#, #line),
-            ("POST", "/v1/faults", #"{"action": {"type": "respond", "status": 200, "reason": "BadTopic"}}"#, 400,
-             "action.status: must be 400-599, got 200", #line),
-            ("POST", "/v1/faults", #"{"acton": {"type": "noResponse"}}"#, 400, #"acton: unknown key (did you mean "action"?); valid keys here: id, match, lifetime, action, description"#, #line),
-            ("POST", "/v1/faults", #"[{"action": {"type": "noResponse"}}, {"action": {"type": "respond", "reason": "Nope"}}]"#, 400,
-             #"[1].action.reason: unknown reason "Nope"; expected one of BadCollapseId, …"#, #line),
+            (
+                "POST", "/v1/faults", #"{"action": {"type": "respond", "status": 200, "reason": "BadTopic"}}"#, 400,
+                "action.status: must be 400-599, got 200", #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"acton": {"type": "noResponse"}}"#, 400,
+                #"acton: unknown key (did you mean "action"?); valid keys here: id, match, lifetime, action, description"#,
+                #line
+            ),
+            (
+                "POST", "/v1/faults",
+                #"[{"action": {"type": "noResponse"}}, {"action": {"type": "respond", "reason": "Nope"}}]"#, 400,
+                #"[1].action.reason: unknown reason "Nope"; expected one of BadCollapseId, …"#, #line
+            ),
             ("POST", "/v1/faults", #"[5]"#, 400, "[0]: expected an object, got 5", #line),
-            ("POST", "/v1/faults", #"{"id": "taken", "action": {"type": "noResponse"}}"#, 400, #"id: "taken" is already in use"#, #line),
-            ("POST", "/v1/faults", #"{"scenario": "apns-outge"}"#, 400,
-             #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of \#(scenarios)"#, #line),
-            ("POST", "/v1/faults", #"{"scenario": 5}"#, 400, "scenario: expected a scenario name (one of \(scenarios)), got 5", #line),
-            ("POST", "/v1/faults", #"{"scenario": "flaky", "parameters": [1]}"#, 400,
-             "parameters: expected an object of parameters, got an array", #line),
-            ("POST", "/v1/faults", #"{"scenario": "flaky", "parameters": {"percent": 101}}"#, 400,
-             "parameters.percent: must be within 0 and 100, got 101", #line),
-            ("POST", "/v1/faults", #"{"scenario": "throttled"}"#, 400,
-             "parameters.perSecond: required: a number of pushes per second per device token, above 0", #line),
-            ("POST", "/v1/faults", #"{"scenario": "flaky", "action": {"type": "noResponse"}}"#, 400,
-             "action: unknown key; a scenario body takes only scenario and parameters", #line),
+            (
+                "POST", "/v1/faults", #"{"id": "taken", "action": {"type": "noResponse"}}"#, 400,
+                #"id: "taken" is already in use"#, #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": "apns-outge"}"#, 400,
+                #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of \#(scenarios)"#,
+                #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": 5}"#, 400,
+                "scenario: expected a scenario name (one of \(scenarios)), got 5", #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": "flaky", "parameters": [1]}"#, 400,
+                "parameters: expected an object of parameters, got an array", #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": "flaky", "parameters": {"percent": 101}}"#, 400,
+                "parameters.percent: must be within 0 and 100, got 101", #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": "throttled"}"#, 400,
+                "parameters.perSecond: required: a number of pushes per second per device token, above 0", #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"scenario": "flaky", "action": {"type": "noResponse"}}"#, 400,
+                "action: unknown key; a scenario body takes only scenario and parameters", #line
+            ),
             ("GET", "/v1/faults/nope", "", 404, "no fault rule with id nope", #line),
             ("DELETE", "/v1/faults/nope", "", 404, "no fault rule with id nope", #line),
-            ("GET", "/v1/faults?verbose=1", "", 400, "unknown query parameter(s) 'verbose' for GET /v1/faults (allowed: none)", #line),
+            (
+                "GET", "/v1/faults?verbose=1", "", 400,
+                "unknown query parameter(s) 'verbose' for GET /v1/faults (allowed: none)", #line
+            ),
             ("PUT", "/v1/faults", "", 405, "method PUT not allowed on /v1/faults; allowed: GET, POST, DELETE", #line),
-            ("POST", "/v1/faults/taken", "", 405, "method POST not allowed on /v1/faults/{id}; allowed: GET, DELETE", #line),
+            (
+                "POST", "/v1/faults/taken", "", 405, "method POST not allowed on /v1/faults/{id}; allowed: GET, DELETE",
+                #line
+            ),
             ("GET", "/v1/faults/taken/x", "", 404, "no endpoint at /v1/faults/taken/x…", #line),
         ]
         for (method, target, body, status, message, line) in rows {

@@ -1,22 +1,28 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import Faults
 @testable import JSONSupport
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 final class ControlAPIListenersTests: XCTestCase {
     func makeAPI() -> (ControlAPI, ListenerConditionsBoard) {
         let board = ListenerConditionsBoard(listeners: [("sandbox", .sandbox), ("production", .production)])
-        let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(), clock: { 1_000 },
-                             listenerConditions: board, status: { StoreFixtures.status() })
+        let api = ControlAPI(
+            store: DeliveryStore(), registry: DeviceRegistry(), clock: { 1_000 },
+            listenerConditions: board, status: { StoreFixtures.status() })
         return (api, board)
     }
 
     func put(_ api: ControlAPI, _ name: String, _ body: String) -> ControlResponse {
-        guard case .response(let response) = api.handle(ControlRequest(method: "PUT", path: "/v1/listeners/\(name)/conditions",
-                                                                      body: Array(body.utf8))) else {
+        guard
+            case .response(let response) = api.handle(
+                ControlRequest(
+                    method: "PUT", path: "/v1/listeners/\(name)/conditions",
+                    body: Array(body.utf8)))
+        else {
             XCTFail("PUT must answer at once")
             return ControlResponse(status: 0, body: [])
         }
@@ -26,8 +32,9 @@ final class ControlAPIListenersTests: XCTestCase {
     func testConditionsAreSetAndListed() {
         let (api, board) = makeAPI()
         XCTAssertEqual(put(api, "production", #"{"handshakeDelayMs": 9000, "refuseMs": 500}"#).status, 200)
-        XCTAssertEqual(board.conditions(of: "production"),
-                       ListenerConditions(handshakeDelayMs: 9000, silent: false, refuseUntil: 1_000_500))
+        XCTAssertEqual(
+            board.conditions(of: "production"),
+            ListenerConditions(handshakeDelayMs: 9000, silent: false, refuseUntil: 1_000_500))
         XCTAssertEqual(board.conditions(of: "sandbox"), ListenerConditions())
         guard case .response(let list) = api.handle(ControlRequest(method: "GET", path: "/v1/listeners")) else {
             return XCTFail("GET must answer at once")
@@ -52,16 +59,20 @@ final class ControlAPIListenersTests: XCTestCase {
         for (name, body, status, message) in rows {
             let response = put(api, name, body)
             XCTAssertEqual(response.status, status, body)
-            XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains(message), "\(body): \(String(decoding: response.body, as: UTF8.self))")
+            XCTAssertTrue(
+                String(decoding: response.body, as: UTF8.self).contains(message),
+                "\(body): \(String(decoding: response.body, as: UTF8.self))")
         }
     }
 
     func testAdmissionFollowsTheConditions() {
         XCTAssertEqual(ListenerConditions().admission(nowMilliseconds: 5), .proceed(delayMilliseconds: 0))
-        XCTAssertEqual(ListenerConditions(handshakeDelayMs: 9000).admission(nowMilliseconds: 5), .proceed(delayMilliseconds: 9000))
+        XCTAssertEqual(
+            ListenerConditions(handshakeDelayMs: 9000).admission(nowMilliseconds: 5), .proceed(delayMilliseconds: 9000))
         XCTAssertEqual(ListenerConditions(silent: true).admission(nowMilliseconds: 5), .silent)
         XCTAssertEqual(ListenerConditions(silent: true, refuseUntil: 10).admission(nowMilliseconds: 5), .refuse)
-        XCTAssertEqual(ListenerConditions(refuseUntil: 10).admission(nowMilliseconds: 10), .proceed(delayMilliseconds: 0))
+        XCTAssertEqual(
+            ListenerConditions(refuseUntil: 10).admission(nowMilliseconds: 10), .proceed(delayMilliseconds: 0))
     }
 }
 
@@ -73,12 +84,18 @@ final class ControlAPIDeviceBoundsTests: XCTestCase {
             ("abcd", #"{"environment":"sandbox","unregisteredAt":-1}"#, "non-negative"),
         ]
         for (token, body, message) in rows {
-            guard case .response(let response) = api.handle(ControlRequest(method: "PUT", path: "/v1/devices/\(token)",
-                                                                          body: Array(body.utf8))) else {
+            guard
+                case .response(let response) = api.handle(
+                    ControlRequest(
+                        method: "PUT", path: "/v1/devices/\(token)",
+                        body: Array(body.utf8)))
+            else {
                 return XCTFail("PUT must answer at once")
             }
             XCTAssertEqual(response.status, 400, body)
-            XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains(message), String(decoding: response.body, as: UTF8.self))
+            XCTAssertTrue(
+                String(decoding: response.body, as: UTF8.self).contains(message),
+                String(decoding: response.body, as: UTF8.self))
         }
         XCTAssertEqual(api.registry.count, 0)
     }

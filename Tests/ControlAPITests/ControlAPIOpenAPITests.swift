@@ -1,9 +1,10 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import Faults
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// Keeps docs/control-api.openapi.json in step with the router's own route table.
 final class ControlAPIOpenAPITests: XCTestCase {
@@ -44,19 +45,25 @@ final class ControlAPIOpenAPITests: XCTestCase {
         let doc = try document()
         XCTAssertEqual((doc["openapi"] as? String)?.hasPrefix("3.0"), true)
         let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
-        var documented: [String: [String]] = [:]   // "GET /v1/x" -> query parameter names
+        var documented: [String: [String]] = [:]  // "GET /v1/x" -> query parameter names
         var pathParameters: [String: Set<String>] = [:]
         for (path, item) in paths {
             let item = try XCTUnwrap(item as? [String: Any])
             let shared = (item["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
-            for (method, operation) in item where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
+            for (method, operation) in item
+            where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
                 let operation = try XCTUnwrap(operation as? [String: Any])
                 let parameters = shared + (operation["parameters"] as? [Any] ?? []).map { resolve($0, in: doc) }
                 let key = "\(method.uppercased()) \(path)"
-                documented[key] = parameters.filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String }.sorted()
-                pathParameters[key] = Set(parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
-                XCTAssertNotNil((operation["responses"] as? [String: Any])?["200"] ?? (operation["responses"] as? [String: Any])?["201"],
-                                "\(key) documents no success response")
+                documented[key] = parameters.filter { $0["in"] as? String == "query" }.compactMap {
+                    $0["name"] as? String
+                }.sorted()
+                pathParameters[key] = Set(
+                    parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+                XCTAssertNotNil(
+                    (operation["responses"] as? [String: Any])?["200"]
+                        ?? (operation["responses"] as? [String: Any])?["201"],
+                    "\(key) documents no success response")
             }
         }
         var served: [String: [String]] = [:]
@@ -65,7 +72,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
         for (key, names) in served {
             XCTAssertEqual(documented[key], names, "query parameters of \(key)")
             let template = key.split(separator: " ")[1]
-            let braces = Set(template.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+            let braces = Set(
+                template.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
             XCTAssertEqual(pathParameters[key], braces, "path parameters of \(key)")
         }
     }
@@ -77,8 +85,10 @@ final class ControlAPIOpenAPITests: XCTestCase {
             Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
         }
         XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys))
-        XCTAssertEqual(properties("Device"),
-                       Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys))
+        XCTAssertEqual(
+            properties("Device"),
+            Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys)
+        )
         XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
     }
 
@@ -89,16 +99,21 @@ final class ControlAPIOpenAPITests: XCTestCase {
             Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
         }
         // Every optional field set, so every key is rendered.
-        let rule = FaultRule(id: "f1", match: FaultMatch(topic: "com.a"), lifetime: .times(1), action: .noResponse, description: "d")
+        let rule = FaultRule(
+            id: "f1", match: FaultMatch(topic: "com.a"), lifetime: .times(1), action: .noResponse, description: "d")
         XCTAssertEqual(properties("FaultRule"), Set(StoreFixtures.object(encoding: rule).keys))
         let status = FaultRuleStatus(rule: rule, matched: 1, fired: 1, spent: false, sickConnections: [3])
         XCTAssertEqual(properties("FaultRuleStatus"), Set(StoreFixtures.object(encoding: status).keys))
-        XCTAssertEqual(properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
+        XCTAssertEqual(
+            properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
         XCTAssertEqual(properties("GoawayInput"), Set(ControlAPI.goawayFields))
         XCTAssertEqual(properties("ScenarioInput"), Set(ControlAPI.scenarioBodyKeys))
-        let scenarios = ((schemas["ScenarioInput"] as? [String: Any])?["properties"] as? [String: Any])?["scenario"] as? [String: Any]
+        let scenarios =
+            ((schemas["ScenarioInput"] as? [String: Any])?["properties"] as? [String: Any])?["scenario"]
+            as? [String: Any]
         XCTAssertEqual(scenarios?["enum"] as? [String], FaultScenario.allCases.map(\.rawValue))
-        let types = ((schemas["FaultAction"] as? [String: Any])?["properties"] as? [String: Any])?["type"] as? [String: Any]
+        let types =
+            ((schemas["FaultAction"] as? [String: Any])?["properties"] as? [String: Any])?["type"] as? [String: Any]
         XCTAssertEqual(types?["enum"] as? [String], FaultAction.typeNames)
     }
 
@@ -117,7 +132,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             .opened(alpn: "h2", tls: true, maxConcurrentStreams: 1),
             .goaway(errorCode: 0, lastStreamID: 0, debugData: [], closeAfterMilliseconds: 0), .close(when: nil),
             .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
-            .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept, .refused,
+            .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept,
+            .refused,
             .closed(requests: 1, ageMilliseconds: 1),
         ]
         XCTAssertEqual(Set(actions.map(\.kind)), Set(ConnectionEventKind.allCases))
@@ -126,7 +142,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             let details = StoreFixtures.object(encoding: EventFixtures.event(action))["details"] as? [String: Any]
             rendered.formUnion(details?.keys ?? [:].keys)
         }
-        let documented = ((schemas["ConnectionEventDetails"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys
+        let documented = ((schemas["ConnectionEventDetails"] as? [String: Any])?["properties"] as? [String: Any] ?? [:])
+            .keys
         XCTAssertEqual(Set(documented), rendered)
     }
 
@@ -136,10 +153,15 @@ final class ControlAPIOpenAPITests: XCTestCase {
     func testEveryResponseShapeMatchesItsSchema() throws {
         let doc = try document()
         let paths = try XCTUnwrap(doc["paths"] as? [String: Any])
-        let api = ControlAPI(store: DeliveryStore(), registry: DeviceRegistry(devices: [
-            DeviceRegistration(token: "aabb", environment: .sandbox)]),
-            connections: FakeConnectionDirectory([FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
-                                                  FakeConnectionDirectory.summary(id: 3)]),
+        let api = ControlAPI(
+            store: DeliveryStore(),
+            registry: DeviceRegistry(devices: [
+                DeviceRegistration(token: "aabb", environment: .sandbox)
+            ]),
+            connections: FakeConnectionDirectory([
+                FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
+                FakeConnectionDirectory.summary(id: 3),
+            ]),
             listenerConditions: ListenerConditionsBoard(listeners: [("sandbox", .sandbox)]),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
@@ -156,31 +178,47 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
             "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
             "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
-            "/v1/listeners/{name}/conditions": ("/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#),
+            "/v1/listeners/{name}/conditions": (
+                "/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#
+            ),
         ]
         // Deletions last, so the gets still find what they ask for; of those, one item before all.
         func order(_ route: ControlRoute) -> Int { route.method != "DELETE" ? 0 : route.path.contains("{") ? 1 : 2 }
         for route in ControlAPI.routes.sorted(by: { order($0) < order($1) }) {
             let sample = samples[route.path] ?? (route.path, "")
-            guard case .response(let response) = api.handle(ControlRequest(method: route.method, target: sample.target,
-                                                                          body: Array(sample.body.utf8))) else {
-                XCTFail("\(route.method) \(route.path) waited"); continue
+            guard
+                case .response(let response) = api.handle(
+                    ControlRequest(
+                        method: route.method, target: sample.target,
+                        body: Array(sample.body.utf8)))
+            else {
+                XCTFail("\(route.method) \(route.path) waited")
+                continue
             }
             let operation = ((paths[route.path] as? [String: Any])?[route.method.lowercased()] as? [String: Any]) ?? [:]
             let documented = (operation["responses"] as? [String: Any])?[String(response.status)] as? [String: Any]
-            let schemaRef = ((documented?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+            let schemaRef = ((documented?["content"] as? [String: Any])?["application/json"] as? [String: Any])?[
+                "schema"]
             let schema = resolve(schemaRef ?? [:], in: doc)
             let keys = Set(((schema["properties"] as? [String: Any]) ?? [:]).keys)
             let required = Set(schema["required"] as? [String] ?? [])
             let rendered = Set(StoreFixtures.object(response.body).keys)
-            XCTAssertFalse(keys.isEmpty, "\(route.method) \(route.path) answered \(response.status), which has no schema")
-            XCTAssertEqual(rendered.subtracting(keys), [], "undocumented keys: \(route.method) \(route.path) answered \(response.status)")
-            XCTAssertEqual(required.subtracting(rendered), [], "missing keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertFalse(
+                keys.isEmpty, "\(route.method) \(route.path) answered \(response.status), which has no schema")
+            XCTAssertEqual(
+                rendered.subtracting(keys), [],
+                "undocumented keys: \(route.method) \(route.path) answered \(response.status)")
+            XCTAssertEqual(
+                required.subtracting(rendered), [],
+                "missing keys: \(route.method) \(route.path) answered \(response.status)")
             XCTAssertLessThan(response.status, 300, "\(route.method) \(route.path): the sample should succeed")
         }
         // And the error shape.
-        guard case .response(let notFound) = api.handle(ControlRequest(method: "GET", path: "/nope")) else { return XCTFail() }
+        guard case .response(let notFound) = api.handle(ControlRequest(method: "GET", path: "/nope")) else {
+            return XCTFail()
+        }
         let error = resolve(["$ref": "#/components/schemas/Error"], in: doc)
-        XCTAssertEqual(Set(((error["properties"] as? [String: Any]) ?? [:]).keys), Set(StoreFixtures.object(notFound.body).keys))
+        XCTAssertEqual(
+            Set(((error["properties"] as? [String: Any]) ?? [:]).keys), Set(StoreFixtures.object(notFound.body).keys))
     }
 }

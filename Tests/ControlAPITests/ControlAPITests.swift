@@ -1,23 +1,30 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import JSONSupport
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 final class ControlAPITests: XCTestCase {
     private typealias F = StoreFixtures
 
     private func makeAPI(capacity: Int = 100, now: Double = 1_796_028_543.5) -> ControlAPI {
-        ControlAPI(store: DeliveryStore(capacity: capacity),
-                   registry: DeviceRegistry(devices: [DeviceRegistration(token: "aabb", topic: "com.a",
-                                                                         environment: .sandbox)]),
-                   clock: { now }, status: { F.status() })
+        ControlAPI(
+            store: DeliveryStore(capacity: capacity),
+            registry: DeviceRegistry(devices: [
+                DeviceRegistration(
+                    token: "aabb", topic: "com.a",
+                    environment: .sandbox)
+            ]),
+            clock: { now }, status: { F.status() })
     }
 
     /// Sends one request and expects an immediate answer.
-    private func call(_ api: ControlAPI, _ method: String, _ target: String, body: String = "",
-                      file: StaticString = #filePath, line: UInt = #line) -> (Int, [String: Any], ControlResponse) {
+    private func call(
+        _ api: ControlAPI, _ method: String, _ target: String, body: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> (Int, [String: Any], ControlResponse) {
         let response = api.respond(method, target, body: body, file: file, line: line)
         return (response.status, F.object(response.body), response)
     }
@@ -56,17 +63,38 @@ final class ControlAPITests: XCTestCase {
             ("GET", "/v1/devices/ccdd", "", 404, "no device with token ccdd"),
             ("DELETE", "/v1/devices/ccdd", "", 404, "no device with token ccdd"),
             ("PUT", "/v1/devices/ccdd", "{oops", 400, "body is not valid JSON"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":01}"#, 400, "request body is not valid JSON: "),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":01}"#, 400,
+                "request body is not valid JSON: "
+            ),
             ("PUT", "/v1/devices/ccdd", "", 400, "body is not valid JSON"),
             ("PUT", "/v1/devices/ccdd", "[1]", 400, "body must be a JSON object"),
             ("PUT", "/v1/devices/ccdd", #"{"topic":"a"}"#, 400, "environment is required"),
             ("PUT", "/v1/devices/ccdd", #"{"environment":"dev"}"#, 400, "environment must be sandbox or production"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","colour":1}"#, 400, "unknown field(s) in body: colour"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","topic":5}"#, 400, "topic must be a non-empty string"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","expired":1}"#, 400, "expired must be true or false"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":"yesterday"}"#, 400, "unregisteredAt must be"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":1.5}"#, 400, "unregisteredAt must be"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":true}"#, 400, "unregisteredAt must be"),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","colour":1}"#, 400,
+                "unknown field(s) in body: colour"
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","topic":5}"#, 400,
+                "topic must be a non-empty string"
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","expired":1}"#, 400,
+                "expired must be true or false"
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":"yesterday"}"#, 400,
+                "unregisteredAt must be"
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":1.5}"#, 400,
+                "unregisteredAt must be"
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":true}"#, 400,
+                "unregisteredAt must be"
+            ),
             ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","token":"eeff"}"#, 400, "token in body must equal"),
             ("PUT", "/v1/devices/ccd", #"{"environment":"sandbox"}"#, 400, "token must be"),
         ]
@@ -114,7 +142,9 @@ final class ControlAPITests: XCTestCase {
         api.store.append(F.record(token: "ccdd"))
         var (status, json, _) = call(api, "GET", "/v1/deliveries?status=400&reason=BadTopic")
         XCTAssertEqual(status, 200)
-        let seqs = { (json: [String: Any]) in (json["deliveries"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int } }
+        let seqs = { (json: [String: Any]) in
+            (json["deliveries"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+        }
         XCTAssertEqual(seqs(json), [2, 3])
         XCTAssertEqual(json["lastSeq"] as? Int, 4)
         XCTAssertEqual(json["evicted"] as? Int, 0)
@@ -163,8 +193,9 @@ final class ControlAPITests: XCTestCase {
 
     func testDeviceLifecycle() {
         let api = makeAPI(now: 1_700_000_000.25)
-        var (status, json, _) = call(api, "PUT", "/v1/devices/CCDD",
-                                     body: #"{"topic":"com.x","environment":"production","unregisteredAt":"2026-11-30T08:49:03.123Z"}"#)
+        var (status, json, _) = call(
+            api, "PUT", "/v1/devices/CCDD",
+            body: #"{"topic":"com.x","environment":"production","unregisteredAt":"2026-11-30T08:49:03.123Z"}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(json["token"] as? String, "ccdd")
         XCTAssertEqual(json["unregisteredAt"] as? Int, 1_796_028_543_123)
@@ -174,17 +205,22 @@ final class ControlAPITests: XCTestCase {
         XCTAssertEqual(json["expired"] as? Bool, true)
         XCTAssertEqual(json["unregisteredAt"] as? Int, 1_700_000_000_250, "expired without a time is stamped now")
         XCTAssertTrue(json["topic"] is NSNull)
-        (status, json, _) = call(api, "PUT", "/v1/devices/eeff", body: #"{"environment":"sandbox","unregisteredAt":1700000000000,"token":"EEFF","topic":null}"#)
+        (status, json, _) = call(
+            api, "PUT", "/v1/devices/eeff",
+            body: #"{"environment":"sandbox","unregisteredAt":1700000000000,"token":"EEFF","topic":null}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(api.registry.lookup("eeff")?.unregisteredAt, 1_700_000_000_000)
-        (status, _, _) = call(api, "PUT", "/v1/devices/eeff", body: #"{"environment":"sandbox","unregisteredAt":1.7e12}"#)
+        (status, _, _) = call(
+            api, "PUT", "/v1/devices/eeff", body: #"{"environment":"sandbox","unregisteredAt":1.7e12}"#)
         XCTAssertEqual(status, 200)
         XCTAssertEqual(api.registry.lookup("eeff")?.unregisteredAt, 1_700_000_000_000, "an integral exponent form")
         (status, json, _) = call(api, "GET", "/v1/devices/CCDD")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(json["environment"] as? String, "sandbox")
         (status, json, _) = call(api, "GET", "/v1/devices")
-        XCTAssertEqual(((json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }, ["aabb", "ccdd", "eeff"])
+        XCTAssertEqual(
+            ((json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String },
+            ["aabb", "ccdd", "eeff"])
         XCTAssertEqual(json["count"] as? Int, 3)
         (status, json, _) = call(api, "DELETE", "/v1/devices/ccdd")
         XCTAssertEqual(status, 200)
@@ -208,7 +244,10 @@ final class ControlAPITests: XCTestCase {
     func testWaitCompletesWhenEnoughRecordsArrive() throws {
         let api = makeAPI()
         api.store.append(F.record())
-        guard case .wait(.deliveries(var wait)) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&timeoutMs=1000&after=1")) else {
+        guard
+            case .wait(.deliveries(var wait)) = api.handle(
+                ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&timeoutMs=1000&after=1"))
+        else {
             return XCTFail("expected a wait")
         }
         XCTAssertEqual(wait.count, 2)
@@ -226,7 +265,10 @@ final class ControlAPITests: XCTestCase {
 
     func testWaitTimesOutIncompleteWithWhatMatched() throws {
         let api = makeAPI()
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=3&topic=com.example.app")) else {
+        guard
+            case .wait(var wait) = api.handle(
+                ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=3&topic=com.example.app"))
+        else {
             return XCTFail("expected a wait")
         }
         XCTAssertEqual(wait.timeoutMilliseconds, ControlAPI.defaultWaitMilliseconds)
@@ -248,7 +290,8 @@ final class ControlAPITests: XCTestCase {
 
     func testWaitRecountsAfterClear() throws {
         let api = makeAPI()
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2")) else {
+        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2"))
+        else {
             return XCTFail("expected a wait")
         }
         api.store.append(F.record())
@@ -262,7 +305,10 @@ final class ControlAPITests: XCTestCase {
 
     func testWaitDoesNotCompleteOnEvictedRecords() {
         let api = makeAPI(capacity: 2)
-        guard case .wait(var wait) = api.handle(ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&status=400")) else {
+        guard
+            case .wait(var wait) = api.handle(
+                ControlRequest(method: "GET", target: "/v1/deliveries/wait?count=2&status=400"))
+        else {
             return XCTFail("expected a wait")
         }
         api.store.append(F.record(status: 400, reason: .badTopic))
@@ -276,9 +322,11 @@ final class ControlAPITests: XCTestCase {
     func testGarbageNeverCrashes() {
         let api = makeAPI()
         api.store.append(F.record(payload: [0xFF, 0x00, 0x7B]))
-        let targets = ["", "?", "??", "/v1/deliveries?%zz=1", "/v1/deliveries?=", "/v1/deliveries/99999999999999999999999",
-                       "/v1/deliveries/-1", "/v1/devices/%", "//v1//health", "/v1/deliveries?after=18446744073709551615",
-                       "/v1/deliveries?limit=99999999999999999999", "/v1/deliveries/wait?count=9223372036854775807&timeoutMs=0"]
+        let targets = [
+            "", "?", "??", "/v1/deliveries?%zz=1", "/v1/deliveries?=", "/v1/deliveries/99999999999999999999999",
+            "/v1/deliveries/-1", "/v1/devices/%", "//v1//health", "/v1/deliveries?after=18446744073709551615",
+            "/v1/deliveries?limit=99999999999999999999", "/v1/deliveries/wait?count=9223372036854775807&timeoutMs=0",
+        ]
         for target in targets {
             for method in ["GET", "PUT", "DELETE", "", "\u{0}"] {
                 let (status, json, _) = call(api, method, target, body: "\u{FFFF}{")
@@ -292,23 +340,34 @@ final class ControlAPITests: XCTestCase {
 final class ControlAPIClockTests: XCTestCase {
     func testClockOffsetIsReadAndSet() throws {
         let clock = ServerClock()
-        let api = ControlAPI(store: DeliveryStore(capacity: 4), registry: DeviceRegistry(), credentialClock: clock,
-                             status: { ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 1) })
-        guard case .response(let put) = api.handle(ControlRequest(method: "PUT", path: "/v1/clock",
-                                                                  body: Array(#"{"offsetSeconds": 4000}"#.utf8))) else {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 4), registry: DeviceRegistry(), credentialClock: clock,
+            status: {
+                ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 1)
+            })
+        guard
+            case .response(let put) = api.handle(
+                ControlRequest(
+                    method: "PUT", path: "/v1/clock",
+                    body: Array(#"{"offsetSeconds": 4000}"#.utf8)))
+        else {
             return XCTFail("PUT /v1/clock must answer at once")
         }
         XCTAssertEqual(put.status, 200)
         XCTAssertEqual(clock.offsetSeconds, 4000)
         XCTAssertGreaterThan(clock.now() - Date().timeIntervalSince1970, 3999)
         guard case .response(let get) = api.handle(ControlRequest(method: "GET", path: "/v1/clock")),
-              let object = try JSONSerialization.jsonObject(with: Data(get.body)) as? [String: Any] else {
+            let object = try JSONSerialization.jsonObject(with: Data(get.body)) as? [String: Any]
+        else {
             return XCTFail("GET /v1/clock must answer a JSON object")
         }
         XCTAssertEqual(object["offsetSeconds"] as? Double, 4000)
         XCTAssertNotNil(object["now"] as? String)
         for bad in [#"{"offsetSeconds": "x"}"#, "{}", "nope", #"{"offsetSeconds": 1e300}"#] {
-            guard case .response(let rejected) = api.handle(ControlRequest(method: "PUT", path: "/v1/clock", body: Array(bad.utf8))) else {
+            guard
+                case .response(let rejected) = api.handle(
+                    ControlRequest(method: "PUT", path: "/v1/clock", body: Array(bad.utf8)))
+            else {
                 return XCTFail("PUT must answer at once")
             }
             XCTAssertEqual(rejected.status, 400, bad)

@@ -1,9 +1,10 @@
+import XCTest
+
 @testable import APNsCore
 @testable import ControlAPI
 @testable import JSONSupport
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// Pages of records are rendered record by record (and by several threads for large pages),
 /// yet come out byte for byte as one `JSONEncoder` call over the whole answer; payloads parsed
@@ -29,8 +30,9 @@ final class DeliveryListJSONTests: XCTestCase {
     }
 
     private func makeAPI(capacity: Int) -> ControlAPI {
-        ControlAPI(store: DeliveryStore(capacity: capacity), registry: DeviceRegistry(devices: []),
-                   clock: { 1_796_028_543.5 }, status: { F.status() })
+        ControlAPI(
+            store: DeliveryStore(capacity: capacity), registry: DeviceRegistry(devices: []),
+            clock: { 1_796_028_543.5 }, status: { F.status() })
     }
 
     private func body(_ api: ControlAPI, _ target: String) -> [UInt8] {
@@ -46,11 +48,15 @@ final class DeliveryListJSONTests: XCTestCase {
     private func fill(_ store: DeliveryStore, _ n: Int) {
         for i in 0..<n {
             let token = String(format: "%08x", i)
-            store.append(F.record(token: token, status: i % 7 == 0 ? 410 : 200, reason: i % 7 == 0 ? .unregistered : nil,
-                                  headers: [HeaderField(name: "apns-topic", value: "com.example.app"),
-                                            HeaderField(name: "x-n", value: "\(i)")],
-                                  payload: Array(#"{"aps":{"alert":"n\#(i)","badge":\#(i)}}"#.utf8),
-                                  receivedAt: 1_796_028_543.123 + Double(i), timestamp: i % 7 == 0 ? Int64(i) : nil))
+            store.append(
+                F.record(
+                    token: token, status: i % 7 == 0 ? 410 : 200, reason: i % 7 == 0 ? .unregistered : nil,
+                    headers: [
+                        HeaderField(name: "apns-topic", value: "com.example.app"),
+                        HeaderField(name: "x-n", value: "\(i)"),
+                    ],
+                    payload: Array(#"{"aps":{"alert":"n\#(i)","badge":\#(i)}}"#.utf8),
+                    receivedAt: 1_796_028_543.123 + Double(i), timestamp: i % 7 == 0 ? Int64(i) : nil))
         }
     }
 
@@ -59,27 +65,40 @@ final class DeliveryListJSONTests: XCTestCase {
         let api = makeAPI(capacity: n)
         fill(api.store, n)
         let all = api.store.query(DeliveryFilter())
-        XCTAssertEqual(body(api, "/v1/deliveries"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: all.deliveries, evicted: 0,
-                                                                        lastSeq: UInt64(n), more: false)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries"),
+            ControlResponse(
+                status: 200,
+                encoding: WholePage(
+                    deliveries: all.deliveries, evicted: 0,
+                    lastSeq: UInt64(n), more: false)
+            ).body)
         let page = api.store.query(DeliveryFilter(status: 410, after: 10), limit: 300)
         XCTAssertTrue(page.more)
-        XCTAssertEqual(body(api, "/v1/deliveries?status=410&after=10&limit=300"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: page.deliveries, evicted: 0,
-                                                                        lastSeq: UInt64(n), more: true)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries?status=410&after=10&limit=300"),
+            ControlResponse(
+                status: 200,
+                encoding: WholePage(
+                    deliveries: page.deliveries, evicted: 0,
+                    lastSeq: UInt64(n), more: true)
+            ).body)
         let json = F.object(body(api, "/v1/deliveries"))
         XCTAssertEqual((json["deliveries"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }, Array(1...n))
     }
 
     func testEmptyAndEvictedPagesMatchOneEncoderCall() {
         let api = makeAPI(capacity: 3)
-        XCTAssertEqual(body(api, "/v1/deliveries"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: [], evicted: 0, lastSeq: 0, more: false)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries"),
+            ControlResponse(status: 200, encoding: WholePage(deliveries: [], evicted: 0, lastSeq: 0, more: false)).body)
         fill(api.store, 5)
         let kept = api.store.query(DeliveryFilter()).deliveries
         XCTAssertEqual(kept.map(\.seq), [3, 4, 5])
-        XCTAssertEqual(body(api, "/v1/deliveries"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: kept, evicted: 2, lastSeq: 5, more: false)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries"),
+            ControlResponse(status: 200, encoding: WholePage(deliveries: kept, evicted: 2, lastSeq: 5, more: false))
+                .body)
     }
 
     func testLargeWaitAnswerIsByteForByteOneEncoderCall() {
@@ -87,9 +106,14 @@ final class DeliveryListJSONTests: XCTestCase {
         let api = makeAPI(capacity: n)
         fill(api.store, n)
         let all = api.store.query(DeliveryFilter()).deliveries
-        XCTAssertEqual(body(api, "/v1/deliveries/wait?count=\(n + 1)&timeoutMs=0"),
-                       ControlResponse(status: 200, encoding: WholeWait(complete: false, count: n + 1, deliveries: all,
-                                                                        evicted: 0, lastSeq: UInt64(n), matched: n)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries/wait?count=\(n + 1)&timeoutMs=0"),
+            ControlResponse(
+                status: 200,
+                encoding: WholeWait(
+                    complete: false, count: n + 1, deliveries: all,
+                    evicted: 0, lastSeq: UInt64(n), matched: n)
+            ).body)
     }
 
     /// Headers and identities are written once per run of equal values and put into each
@@ -107,7 +131,8 @@ final class DeliveryListJSONTests: XCTestCase {
             [HeaderField(name: "x-decoy", value: decoy), HeaderField(name: "x-quote", value: #"a"b\c/d"#)],
         ]
         let identities: [CredentialIdentity?] = [
-            CredentialIdentity(kind: "none", verdict: "no-token"), CredentialIdentity(kind: "none", verdict: "no-token"), nil,
+            CredentialIdentity(kind: "none", verdict: "no-token"),
+            CredentialIdentity(kind: "none", verdict: "no-token"), nil,
             CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_000, verdict: "verified"),
             CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_001, verdict: "verified"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a", "b"], verdict: "v"),
@@ -125,9 +150,14 @@ final class DeliveryListJSONTests: XCTestCase {
             api.store.append(record)
         }
         let all = api.store.query(DeliveryFilter())
-        XCTAssertEqual(body(api, "/v1/deliveries"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: all.deliveries, evicted: 0,
-                                                                        lastSeq: UInt64(n), more: false)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries"),
+            ControlResponse(
+                status: 200,
+                encoding: WholePage(
+                    deliveries: all.deliveries, evicted: 0,
+                    lastSeq: UInt64(n), more: false)
+            ).body)
     }
 
     func testMarkersAreFoundOnlyAsTheRecordsOwnKeys() {
@@ -135,13 +165,22 @@ final class DeliveryListJSONTests: XCTestCase {
         var record = F.record(headers: [HeaderField(name: "x", value: decoys)], lints: [decoys])
         record.fault = FaultRecord(ruleId: decoys, action: "a", description: "d")
         record.path = "/3/device/" + decoys
-        let shell = ControlResponse(status: 200, encoding: DeliveryRecordWithoutParts(record: record, payloadIsJSON: true)).body
+        let shell = ControlResponse(
+            status: 200, encoding: DeliveryRecordWithoutParts(record: record, payloadIsJSON: true)
+        ).body
         let text = String(decoding: shell, as: UTF8.self)
         shell.withUnsafeBufferPointer { json in
             let parts = DeliveryListJSON.markerIndex(DeliveryListJSON.partsMarker, in: json, from: 0)
-            XCTAssertEqual(parts.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#"payloadBytes\":"},"#), true, text)
-            let payload = parts.flatMap { DeliveryListJSON.markerIndex(DeliveryListJSON.payloadMarker, in: json, from: $0) }
-            XCTAssertEqual(payload.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#""path":"/3/device/\"headers\":null,\"identity\":null \"payload\":null,\"payloadBytes\":","#), true, text)
+            XCTAssertEqual(
+                parts.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(#"payloadBytes\":"},"#), true,
+                text)
+            let payload = parts.flatMap {
+                DeliveryListJSON.markerIndex(DeliveryListJSON.payloadMarker, in: json, from: $0)
+            }
+            XCTAssertEqual(
+                payload.map { String(decoding: shell[..<$0], as: UTF8.self) }?.hasSuffix(
+                    #""path":"/3/device/\"headers\":null,\"identity\":null \"payload\":null,\"payloadBytes\":","#),
+                true, text)
         }
     }
 
@@ -156,13 +195,20 @@ final class DeliveryListJSONTests: XCTestCase {
         let n = 200
         let api = makeAPI(capacity: n)
         for i in 0..<n {
-            api.store.append(F.record(payload: Array(payloads[(i / 2) % payloads.count].utf8),
-                                      lints: i % 5 == 0 ? [#""payload":null,"payloadBytes":"#] : []))
+            api.store.append(
+                F.record(
+                    payload: Array(payloads[(i / 2) % payloads.count].utf8),
+                    lints: i % 5 == 0 ? [#""payload":null,"payloadBytes":"#] : []))
         }
         let all = api.store.query(DeliveryFilter())
-        XCTAssertEqual(body(api, "/v1/deliveries"),
-                       ControlResponse(status: 200, encoding: WholePage(deliveries: all.deliveries, evicted: 0,
-                                                                        lastSeq: UInt64(n), more: false)).body)
+        XCTAssertEqual(
+            body(api, "/v1/deliveries"),
+            ControlResponse(
+                status: 200,
+                encoding: WholePage(
+                    deliveries: all.deliveries, evicted: 0,
+                    lastSeq: UInt64(n), more: false)
+            ).body)
     }
 
     // MARK: payloads
@@ -188,9 +234,11 @@ final class DeliveryListJSONTests: XCTestCase {
         for text in payloads {
             let bytes = Array(text.utf8)
             let parsed = try XCTUnwrap(ParsedJSONEncoding.parse(bytes), text)
-            XCTAssertEqual(String(decoding: ControlResponse(status: 200, encoding: Parsed(value: parsed)).body, as: UTF8.self),
-                           String(decoding: ControlResponse(status: 200, json: ["value": try ControlJSON(decoding: bytes)]).body,
-                                  as: UTF8.self), text)
+            XCTAssertEqual(
+                String(decoding: ControlResponse(status: 200, encoding: Parsed(value: parsed)).body, as: UTF8.self),
+                String(
+                    decoding: ControlResponse(status: 200, json: ["value": try ControlJSON(decoding: bytes)]).body,
+                    as: UTF8.self), text)
         }
         for text in ["", "{", "not json", #"{"a":1e400}"#, "\u{FEFF}"] {
             XCTAssertNil(ParsedJSONEncoding.parse(Array(text.utf8)), text)
@@ -198,7 +246,8 @@ final class DeliveryListJSONTests: XCTestCase {
     }
 
     func testRecordPayloadFieldsForEachBodyKind() {
-        var json = F.object(encoding: F.record(payload: Array(#"[1,{"a":2.5}]"#.utf8), payloadError: "payload is not a JSON object"))
+        var json = F.object(
+            encoding: F.record(payload: Array(#"[1,{"a":2.5}]"#.utf8), payloadError: "payload is not a JSON object"))
         XCTAssertEqual((json["payload"] as? [Any])?.count, 2)
         XCTAssertTrue(json["payloadText"] is NSNull)
         // A repeated key shows the value validation judged: JSONSerialization keeps the last.

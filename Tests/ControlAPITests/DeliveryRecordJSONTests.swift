@@ -1,7 +1,8 @@
+import XCTest
+
 @testable import APNsCore
 @testable import JSONSupport
 @testable import TestFixtures
-import XCTest
 
 final class DeliveryRecordJSONTests: XCTestCase {
     private typealias F = StoreFixtures
@@ -13,8 +14,9 @@ final class DeliveryRecordJSONTests: XCTestCase {
     }
 
     func testFieldsAndTimeWithMilliseconds() {
-        var record = F.record(status: 410, reason: .unregistered, collapseID: "c", timestamp: 1_700_000_000_000,
-                              lints: ["aps missing"])
+        var record = F.record(
+            status: 410, reason: .unregistered, collapseID: "c", timestamp: 1_700_000_000_000,
+            lints: ["aps missing"])
         record.seq = 42
         record.uniqueID = "u-1"
         let json = F.object(encoding: record)
@@ -59,8 +61,10 @@ final class DeliveryRecordJSONTests: XCTestCase {
     func testProviderTokenIsDecoded() {
         let header = base64URL(#"{"alg":"ES256","kid":"ABC123DEFG"}"#)
         let claims = base64URL(#"{"iss":"DEF123GHIJ","iat":1700000000}"#)
-        let record = F.record(headers: [HeaderField(name: "authorization", value: "bearer \(header).\(claims)"),
-                                        HeaderField(name: "apns-topic", value: "com.example.app")])
+        let record = F.record(headers: [
+            HeaderField(name: "authorization", value: "bearer \(header).\(claims)"),
+            HeaderField(name: "apns-topic", value: "com.example.app"),
+        ])
         let json = F.object(encoding: record)
         let token = json["providerToken"] as? [String: Any]
         XCTAssertEqual((token?["header"] as? [String: Any])?["kid"] as? String, "ABC123DEFG")
@@ -72,7 +76,8 @@ final class DeliveryRecordJSONTests: XCTestCase {
 
     func testUndecodableProviderTokenPartsStayRaw() {
         let claims = base64URL(#"{"iss":"T"}"#)
-        let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "Bearer n0t*b64.\(claims)")]))
+        let json = F.object(
+            encoding: F.record(headers: [HeaderField(name: "authorization", value: "Bearer n0t*b64.\(claims)")]))
         let token = json["providerToken"] as? [String: Any]
         XCTAssertEqual(token?["header"] as? String, "n0t*b64")
         XCTAssertEqual((token?["claims"] as? [String: Any])?["iss"] as? String, "T")
@@ -83,10 +88,13 @@ final class DeliveryRecordJSONTests: XCTestCase {
     func testProviderTokenIsBase64URLNotBase64() {
         // {"k":"~~~"}: base64url "eyJrIjoifn5-In0" (padding optional); base64 "eyJrIjoifn5+In0=".
         for part in ["eyJrIjoifn5-In0", "eyJrIjoifn5-In0="] {
-            let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer \(part).x")]))
-            XCTAssertEqual(((json["providerToken"] as? [String: Any])?["header"] as? [String: Any])?["k"] as? String, "~~~", part)
+            let json = F.object(
+                encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer \(part).x")]))
+            XCTAssertEqual(
+                ((json["providerToken"] as? [String: Any])?["header"] as? [String: Any])?["k"] as? String, "~~~", part)
         }
-        let json = F.object(encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer eyJrIjoifn5+In0=.x")]))
+        let json = F.object(
+            encoding: F.record(headers: [HeaderField(name: "authorization", value: "bearer eyJrIjoifn5+In0=.x")]))
         XCTAssertEqual((json["providerToken"] as? [String: Any])?["header"] as? String, "eyJrIjoifn5+In0=")
     }
 

@@ -1,6 +1,7 @@
+import Synchronization
+
 @testable import APNsCore
 @testable import ControlAPI
-import Synchronization
 
 /// A `ConnectionDirectory` without a transport: a fixed set of open connections, and a log of
 /// the commands carried out. `close` and `reset` end the connection, as the server's would; a
@@ -44,8 +45,9 @@ final class FakeConnectionDirectory: ConnectionDirectory {
 
     /// A TLS sandbox connection with a token identity.
     static func summary(id: UInt64, peer: String = "127.0.0.1:50000") -> ConnectionSummary {
-        ConnectionSummary(id: id, peer: peer, listener: "sandbox", environment: .sandbox, alpn: "h2", tls: true,
-                          auth: "token KEY1234567 TEAM123456", openStreams: 1, maxConcurrentStreams: 1000,
-                          requests: 42, ageMilliseconds: 1500)
+        ConnectionSummary(
+            id: id, peer: peer, listener: "sandbox", environment: .sandbox, alpn: "h2", tls: true,
+            auth: "token KEY1234567 TEAM123456", openStreams: 1, maxConcurrentStreams: 1000,
+            requests: 42, ageMilliseconds: 1500)
     }
 }

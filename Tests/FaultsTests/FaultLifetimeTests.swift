@@ -1,7 +1,8 @@
 import APNsCore
+import XCTest
+
 @testable import Faults
 @testable import TestFixtures
-import XCTest
 
 /// `unlimited`, `times`, `timesPerConnection`, `until`, and sequences running out.
 final class FaultLifetimeTests: XCTestCase {
@@ -35,7 +36,11 @@ final class FaultLifetimeTests: XCTestCase {
     func testUntil() {
         let clock = Clock(F.now)
         let engine = FaultEngine(clock: { clock.now })
-        XCTAssertNoThrow(try engine.add(F.rule(#"{"lifetime":{"until":1700000001000},"action":{"type":"respond","reason":"ServiceUnavailable"}}"#)!))
+        XCTAssertNoThrow(
+            try engine.add(
+                F.rule(
+                    #"{"lifetime":{"until":1700000001000},"action":{"type":"respond","reason":"ServiceUnavailable"}}"#)!
+            ))
         XCTAssertEqual(engine.rules()[0].rule.lifetime, .until(FaultInstant(epochMilliseconds: F.now + 1000)))
         XCTAssertEqual(F.statuses(engine, [F.context(now: F.now), F.context(now: F.now + 999)]), [503, 503])
         XCTAssertFalse(engine.rules()[0].spent)
@@ -46,33 +51,43 @@ final class FaultLifetimeTests: XCTestCase {
     }
 
     func testSequence503503ThenPass() {
-        let engine = F.engine(#"""
+        let engine = F.engine(
+            #"""
             {"action":{"type":"sequence","steps":[
               {"type":"respond","status":503,"reason":"ServiceUnavailable"},
               {"type":"respond","status":503,"reason":"ServiceUnavailable"},
               "pass"]}}
             """#)
         let decisions = (0..<5).map { _ in engine.evaluate(F.context()) }
-        XCTAssertEqual(decisions.map { $0?.description }, [
-            "rule f1 step 1/3: respond 503 ServiceUnavailable",
-            "rule f1 step 2/3: respond 503 ServiceUnavailable",
-            nil, nil, nil,
-        ])
+        XCTAssertEqual(
+            decisions.map { $0?.description },
+            [
+                "rule f1 step 1/3: respond 503 ServiceUnavailable",
+                "rule f1 step 2/3: respond 503 ServiceUnavailable",
+                nil, nil, nil,
+            ])
         let status = engine.rules()[0]
         XCTAssertEqual([status.matched, status.fired], [3, 2])
         XCTAssertTrue(status.spent)
     }
 
     func testPassStepLetsLaterRulesApply() {
-        let engine = F.engine(#"{"action":{"type":"sequence","steps":["pass",{"type":"resetStream","errorCode":"REFUSED_STREAM"}]}}"#,
-                              #"{"action":{"type":"respond","reason":"InternalServerError"}}"#)
+        let engine = F.engine(
+            #"{"action":{"type":"sequence","steps":["pass",{"type":"resetStream","errorCode":"REFUSED_STREAM"}]}}"#,
+            #"{"action":{"type":"respond","reason":"InternalServerError"}}"#)
         let actions = (0..<3).map { _ in engine.evaluate(F.context())?.action }
-        XCTAssertEqual(actions, [.respond(FaultResponse(reason: .internalServerError)), .resetStream(.refusedStream),
-                                 .respond(FaultResponse(reason: .internalServerError))])
+        XCTAssertEqual(
+            actions,
+            [
+                .respond(FaultResponse(reason: .internalServerError)), .resetStream(.refusedStream),
+                .respond(FaultResponse(reason: .internalServerError)),
+            ])
     }
 
     func testSequenceWithTimesEndsAtWhicheverComesFirst() {
-        let engine = F.engine(#"{"lifetime":{"times":1},"action":{"type":"sequence","steps":[{"type":"noResponse"},{"type":"noResponse"}]}}"#)
+        let engine = F.engine(
+            #"{"lifetime":{"times":1},"action":{"type":"sequence","steps":[{"type":"noResponse"},{"type":"noResponse"}]}}"#
+        )
         XCTAssertEqual(F.statuses(engine, [F.context(), F.context()]), [0, nil])
     }
 

@@ -1,7 +1,8 @@
 import APNsCore
+import XCTest
+
 @testable import Faults
 @testable import TestFixtures
-import XCTest
 
 /// Each match condition, with a push it selects and one it does not.
 final class FaultMatchTests: XCTestCase {
@@ -28,56 +29,87 @@ final class FaultMatchTests: XCTestCase {
         let upperToken = F.token.uppercased()
         let rows = [
             Row("empty match", "{}", hit: F.context(), miss: nil),
-            Row("token, case-insensitive", #"{"token":"\#(upperToken)"}"#, hit: F.context(), miss: F.context(token: F.otherToken)),
-            Row("token absent from request", #"{"token":"\#(F.token)"}"#, hit: F.context(), miss: F.context(token: nil)),
+            Row(
+                "token, case-insensitive", #"{"token":"\#(upperToken)"}"#, hit: F.context(),
+                miss: F.context(token: F.otherToken)),
+            Row(
+                "token absent from request", #"{"token":"\#(F.token)"}"#, hit: F.context(), miss: F.context(token: nil)),
             Row("tokenPrefix", #"{"tokenPrefix":"ABAB"}"#, hit: F.context(), miss: F.context(token: F.otherToken)),
-            Row("topic", #"{"topic":"com.example.app"}"#, hit: F.context(), miss: F.context(topic: "com.example.other")),
-            Row("pushType as sent", #"{"pushType":"alert"}"#, hit: F.context(), miss: F.context(pushTypeSent: "voip", pushType: .voip)),
-            Row("pushType inferred", #"{"pushType":"background"}"#,
-                hit: F.context(pushTypeSent: nil, pushType: .background), miss: F.context(pushTypeSent: nil, pushType: .alert)),
+            Row(
+                "topic", #"{"topic":"com.example.app"}"#, hit: F.context(), miss: F.context(topic: "com.example.other")),
+            Row(
+                "pushType as sent", #"{"pushType":"alert"}"#, hit: F.context(),
+                miss: F.context(pushTypeSent: "voip", pushType: .voip)),
+            Row(
+                "pushType inferred", #"{"pushType":"background"}"#,
+                hit: F.context(pushTypeSent: nil, pushType: .background),
+                miss: F.context(pushTypeSent: nil, pushType: .alert)),
             Row("priority", #"{"priority":5}"#, hit: F.context(priority: 5), miss: F.context(priority: 10)),
             Row("listener", #"{"listener":"sandbox"}"#, hit: F.context(), miss: F.context(listener: "prod")),
-            Row("environment", #"{"environment":"production"}"#,
+            Row(
+                "environment", #"{"environment":"production"}"#,
                 hit: F.context(environment: .production), miss: F.context(environment: .sandbox)),
             Row("keyId", #"{"keyId":"KEY1234567"}"#, hit: F.context(), miss: F.context(keyId: nil)),
             Row("teamId", #"{"teamId":"TEAM123456"}"#, hit: F.context(), miss: F.context(teamId: "OTHER12345")),
             Row("connection", #"{"connection":7}"#, hit: F.context(connection: 7), miss: F.context(connection: 8)),
-            Row("nthConnection", #"{"nthConnection":2}"#, hit: F.context(connection: 9, ordinal: 2), miss: F.context(connection: 2, ordinal: 3)),
-            Row("header present", #"{"headers":{"Authorization":{"present":true}}}"#, hit: F.context(), miss: F.context(headers: [])),
-            Row("header absent", #"{"headers":{"apns-collapse-id":{"absent":true}}}"#,
+            Row(
+                "nthConnection", #"{"nthConnection":2}"#, hit: F.context(connection: 9, ordinal: 2),
+                miss: F.context(connection: 2, ordinal: 3)),
+            Row(
+                "header present", #"{"headers":{"Authorization":{"present":true}}}"#, hit: F.context(),
+                miss: F.context(headers: [])),
+            Row(
+                "header absent", #"{"headers":{"apns-collapse-id":{"absent":true}}}"#,
                 hit: F.context(), miss: F.context(headers: [("apns-collapse-id", "x")])),
-            Row("header equals", #"{"headers":{"apns-collapse-id":{"equals":"x"}}}"#,
+            Row(
+                "header equals", #"{"headers":{"apns-collapse-id":{"equals":"x"}}}"#,
                 hit: F.context(headers: [("apns-collapse-id", "y"), ("apns-collapse-id", "x")]),
                 miss: F.context(headers: [("apns-collapse-id", "X")])),
-            Row("payload string", #"{"payload":[{"path":"aps.alert.title","equals":"Hi"}]}"#,
+            Row(
+                "payload string", #"{"payload":[{"path":"aps.alert.title","equals":"Hi"}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"aps":{"alert":{"title":"Ho"}}}"#)),
-            Row("payload integer equals float", #"{"payload":[{"path":"aps.badge","equals":3.0}]}"#,
+            Row(
+                "payload integer equals float", #"{"payload":[{"path":"aps.badge","equals":3.0}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"aps":{"badge":4}}"#)),
-            Row("payload array index", #"{"payload":[{"path":"items.1.n","equals":2.5}]}"#,
+            Row(
+                "payload array index", #"{"payload":[{"path":"items.1.n","equals":2.5}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"items":[{"n":2.5}]}"#)),
-            Row("payload boolean is not 1", #"{"payload":[{"path":"flag","equals":true}]}"#,
+            Row(
+                "payload boolean is not 1", #"{"payload":[{"path":"flag","equals":true}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"flag":1}"#)),
-            Row("payload null", #"{"payload":[{"path":"none","equals":null}]}"#,
+            Row(
+                "payload null", #"{"payload":[{"path":"none","equals":null}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"other":null}"#)),
-            Row("payload object", #"{"payload":[{"path":"aps.alert","equals":{"title":"Hi"}}]}"#,
+            Row(
+                "payload object", #"{"payload":[{"path":"aps.alert","equals":{"title":"Hi"}}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"aps":{"alert":{"title":"Hi","body":"x"}}}"#)),
-            Row("payload present", #"{"payload":[{"path":"aps.badge","present":true}]}"#,
+            Row(
+                "payload present", #"{"payload":[{"path":"aps.badge","present":true}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"aps":{}}"#)),
-            Row("payload absent", #"{"payload":[{"path":"aps.sound","absent":true}]}"#,
+            Row(
+                "payload absent", #"{"payload":[{"path":"aps.sound","absent":true}]}"#,
                 hit: F.context(), miss: F.context(payload: #"{"aps":{"sound":"a"}}"#)),
-            Row("payload not JSON", #"{"payload":[{"path":"aps","present":true}]}"#,
+            Row(
+                "payload not JSON", #"{"payload":[{"path":"aps","present":true}]}"#,
                 hit: F.context(), miss: F.context(payload: "not json")),
-            Row("from", #"{"from":"2023-11-14T22:13:20Z"}"#, hit: F.context(now: F.now), miss: F.context(now: F.now - 1)),
-            Row("until (exclusive)", #"{"until":1700000000000}"#, hit: F.context(now: F.now - 1), miss: F.context(now: F.now)),
+            Row(
+                "from", #"{"from":"2023-11-14T22:13:20Z"}"#, hit: F.context(now: F.now), miss: F.context(now: F.now - 1)
+            ),
+            Row(
+                "until (exclusive)", #"{"until":1700000000000}"#, hit: F.context(now: F.now - 1),
+                miss: F.context(now: F.now)),
             Row("probability 1", #"{"probability":1}"#, hit: F.context(), miss: nil),
-            Row("all of several", #"{"topic":"com.example.app","priority":10,"environment":"sandbox"}"#,
+            Row(
+                "all of several", #"{"topic":"com.example.app","priority":10,"environment":"sandbox"}"#,
                 hit: F.context(), miss: F.context(priority: 5)),
         ]
         for row in rows {
-            let engine = F.engine(#"{"match":\#(row.match),"action":{"type":"respond","reason":"ServiceUnavailable"}}"#, line: row.line)
+            let engine = F.engine(
+                #"{"match":\#(row.match),"action":{"type":"respond","reason":"ServiceUnavailable"}}"#, line: row.line)
             XCTAssertNotNil(engine.evaluate(row.hit), "\(row.name): should match", line: row.line)
             guard let miss = row.miss else { continue }
-            let fresh = F.engine(#"{"match":\#(row.match),"action":{"type":"respond","reason":"ServiceUnavailable"}}"#, line: row.line)
+            let fresh = F.engine(
+                #"{"match":\#(row.match),"action":{"type":"respond","reason":"ServiceUnavailable"}}"#, line: row.line)
             XCTAssertNil(fresh.evaluate(miss), "\(row.name): should not match", line: row.line)
         }
     }
@@ -90,7 +122,8 @@ final class FaultMatchTests: XCTestCase {
 
     func testNthCountsOnlyCandidates() {
         // Only pushes to topic A count; the 3rd of those gets the fault, then the rule is spent.
-        let engine = F.engine(#"{"match":{"topic":"A","nth":3},"action":{"type":"respond","reason":"InternalServerError"}}"#)
+        let engine = F.engine(
+            #"{"match":{"topic":"A","nth":3},"action":{"type":"respond","reason":"InternalServerError"}}"#)
         let a = F.context(topic: "A"), b = F.context(topic: "B")
         XCTAssertEqual(F.statuses(engine, [a, b, a, b, a, a, a]), [nil, nil, nil, nil, 500, nil, nil])
         XCTAssertTrue(engine.rules()[0].spent)
@@ -112,16 +145,20 @@ final class FaultMatchTests: XCTestCase {
     func testPayloadParsedOnlyWhenNeeded() {
         // A rule before the payload rule that fails on topic never parses; a non-JSON body
         // simply fails payload conditions.
-        let engine = F.engine(#"{"match":{"topic":"x","payload":[{"path":"a","equals":1}]},"action":{"type":"noResponse"}}"#,
-                              #"{"match":{"payload":[{"path":"a","equals":1}]},"action":{"type":"respond","reason":"BadTopic"}}"#)
-        XCTAssertEqual(F.statuses(engine, [F.context(payload: #"{"a":1}"#), F.context(payload: "{"), F.context(payload: "")]),
-                       [400, nil, nil])
+        let engine = F.engine(
+            #"{"match":{"topic":"x","payload":[{"path":"a","equals":1}]},"action":{"type":"noResponse"}}"#,
+            #"{"match":{"payload":[{"path":"a","equals":1}]},"action":{"type":"respond","reason":"BadTopic"}}"#)
+        XCTAssertEqual(
+            F.statuses(engine, [F.context(payload: #"{"a":1}"#), F.context(payload: "{"), F.context(payload: "")]),
+            [400, nil, nil])
     }
 
     func testHeaderNamesAreLowercasedForRulesBuiltInCode() throws {
         let engine = FaultEngine()
-        let stored = try engine.add(FaultRule(match: FaultMatch(token: F.token.uppercased(), headers: ["APNS-ID": .present]),
-                                              action: F.respond503))
+        let stored = try engine.add(
+            FaultRule(
+                match: FaultMatch(token: F.token.uppercased(), headers: ["APNS-ID": .present]),
+                action: F.respond503))
         XCTAssertEqual(stored.match.token, F.token)
         XCTAssertEqual(stored.match.headers?.keys.sorted(), ["apns-id"])
         XCTAssertNotNil(engine.evaluate(F.context(headers: [("apns-id", "x")])))

@@ -1,15 +1,19 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Faults
 @testable import TestFixtures
-import XCTest
 
 /// Seeded `probability`: reproducible outcome sequences.
 final class FaultProbabilityTests: XCTestCase {
     typealias F = FaultFixture
 
-    private func outcomes(seed: UInt64?, probability: Double = 0.3, count: Int = 200) throws -> (pattern: [Bool], rule: FaultRule) {
+    private func outcomes(seed: UInt64?, probability: Double = 0.3, count: Int = 200) throws -> (
+        pattern: [Bool], rule: FaultRule
+    ) {
         let engine = FaultEngine()
-        let rule = try engine.add(FaultRule(match: FaultMatch(probability: probability, seed: seed), action: .noResponse))
+        let rule = try engine.add(
+            FaultRule(match: FaultMatch(probability: probability, seed: seed), action: .noResponse))
         let pattern = (0..<count).map { _ in engine.evaluate(F.context()) != nil }
         return (pattern, rule)
     }
@@ -35,7 +39,9 @@ final class FaultProbabilityTests: XCTestCase {
     func testGeneratorIsSplitMix64() {
         // The reference outputs for seed 0 (Vigna's splitmix64.c).
         var generator = SplitMix64(seed: 0)
-        XCTAssertEqual((0..<3).map { _ in generator.next() }, [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        XCTAssertEqual(
+            (0..<3).map { _ in generator.next() },
+            [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
     }
 
     func testSeedIsPickedAndShownWhenAbsent() throws {

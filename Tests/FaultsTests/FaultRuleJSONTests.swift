@@ -1,7 +1,8 @@
 import APNsCore
+import XCTest
+
 @testable import Faults
 @testable import TestFixtures
-import XCTest
 
 /// The JSON form of rules: every action type round-trips, defaults are filled in, and the
 /// status listing is the rule plus its counters.
@@ -46,10 +47,18 @@ final class FaultRuleJSONTests: XCTestCase {
 
     func testDefaultsAreWrittenOut() throws {
         let rows: [(String, String)] = [
-            (#"{"type":"respond","reason":"TooManyRequests"}"#, #"{"reason":"TooManyRequests","status":429,"type":"respond"}"#),
-            (#"{"type":"respond","status":500,"reason":"Shutdown"}"#, #"{"reason":"Shutdown","status":500,"type":"respond"}"#),
-            (#"{"type":"goaway"}"#,
-             #"{"closeAfterMs":0,"errorCode":"NO_ERROR","keepOpen":false,"secondBareGoaway":false,"type":"goaway","when":"before-response"}"#),
+            (
+                #"{"type":"respond","reason":"TooManyRequests"}"#,
+                #"{"reason":"TooManyRequests","status":429,"type":"respond"}"#
+            ),
+            (
+                #"{"type":"respond","status":500,"reason":"Shutdown"}"#,
+                #"{"reason":"Shutdown","status":500,"type":"respond"}"#
+            ),
+            (
+                #"{"type":"goaway"}"#,
+                #"{"closeAfterMs":0,"errorCode":"NO_ERROR","keepOpen":false,"secondBareGoaway":false,"type":"goaway","when":"before-response"}"#
+            ),
             (#"{"type":"resetStream","errorCode":"cancel"}"#, #"{"errorCode":"CANCEL","type":"resetStream"}"#),
             (#"{"type":"resetStream","errorCode":13}"#, #"{"errorCode":"HTTP_1_1_REQUIRED","type":"resetStream"}"#),
             (#"{"type":"close"}"#, #"{"type":"close","when":"before-response"}"#),
@@ -103,30 +112,36 @@ final class FaultRuleJSONTests: XCTestCase {
         for (json, expected) in rows {
             let lifetime = try JSONDecoder().decode(FaultLifetime.self, from: Data(json.utf8))
             XCTAssertEqual(lifetime, expected, json)
-            XCTAssertEqual(try JSONDecoder().decode(FaultLifetime.self, from: Data(try F.canonical(lifetime).utf8)), expected)
+            XCTAssertEqual(
+                try JSONDecoder().decode(FaultLifetime.self, from: Data(try F.canonical(lifetime).utf8)), expected)
         }
     }
 
     func testStatusListingIsTheRuleWithCounters() throws {
-        let engine = F.engine(#"{"id":"x","match":{"connection":1},"action":{"type":"sickConnection","reason":"InternalServerError"}}"#)
+        let engine = F.engine(
+            #"{"id":"x","match":{"connection":1},"action":{"type":"sickConnection","reason":"InternalServerError"}}"#)
         _ = engine.evaluate(F.context())
         _ = engine.evaluate(F.context())
-        XCTAssertEqual(try F.canonical(engine.rules()[0]),
-                       #"{"action":{"reason":"InternalServerError","status":500,"type":"sickConnection"},"fired":2,"id":"x","lifetime":"unlimited","match":{"connection":1},"matched":1,"sickConnections":[1],"spent":false}"#)
+        XCTAssertEqual(
+            try F.canonical(engine.rules()[0]),
+            #"{"action":{"reason":"InternalServerError","status":500,"type":"sickConnection"},"fired":2,"id":"x","lifetime":"unlimited","match":{"connection":1},"matched":1,"sickConnections":[1],"spent":false}"#
+        )
     }
 
     func testDecodesInsideALargerDocumentWithJSONDecoder() throws {
         struct File: Decodable { let faults: [FaultRule] }
         let good = #"{"faults":[{"action":{"type":"noResponse"}},{"id":"b","action":{"type":"reset"}}]}"#
         XCTAssertEqual(try JSONDecoder().decode(File.self, from: Data(good.utf8)).faults.map(\.id), [nil, "b"])
-        let bad = #"{"faults":[{"action":{"type":"noResponse"}},{"action":{"type":"respond","status":200,"reason":"BadTopic"}}]}"#
+        let bad =
+            #"{"faults":[{"action":{"type":"noResponse"}},{"action":{"type":"respond","status":200,"reason":"BadTopic"}}]}"#
         XCTAssertThrowsError(try JSONDecoder().decode(File.self, from: Data(bad.utf8))) { error in
             XCTAssertEqual("\(error)", "faults[1].action.status: must be 400-599, got 200")
         }
     }
 
     func testDecodeList() throws {
-        let rules = try FaultRule.decodeList(json: Array(#"[{"action":{"type":"noResponse"}},{"action":{"type":"reset"}}]"#.utf8))
+        let rules = try FaultRule.decodeList(
+            json: Array(#"[{"action":{"type":"noResponse"}},{"action":{"type":"reset"}}]"#.utf8))
         XCTAssertEqual(rules.map(\.action), [.noResponse, .reset(.beforeResponse)])
         XCTAssertThrowsError(try FaultRule.decodeList(json: Array(#"[{"action":{"type":"nope"}}]"#.utf8))) { error in
             XCTAssertTrue("\(error)".hasPrefix(#"[0].action.type: unknown action "nope""#), "\(error)")

@@ -1,21 +1,26 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Faults
 @testable import Gateway
 @testable import Recording
-import XCTest
 
 final class GatewayTests: XCTestCase {
     let token = String(repeating: "0f", count: 32)
 
     func makeGateway(devices: [DeviceRegistration] = []) -> Gateway {
-        Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: devices),
-                options: ValidationOptions(), clock: { 1_764_489_600.25 }, makeID: { $0 ? "GEN-UPPER" : "gen-lower" })
+        Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: devices),
+            options: ValidationOptions(), clock: { 1_764_489_600.25 }, makeID: { $0 ? "GEN-UPPER" : "gen-lower" })
     }
 
-    func request(path: String? = nil, headers: [(String, String)] = [("apns-topic", "com.example.app")],
-                 body: String = #"{"aps":{"alert":"hi"}}"#) -> PushRequest {
-        PushRequest(method: "POST", path: path ?? "/3/device/\(token)",
-                    headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
+    func request(
+        path: String? = nil, headers: [(String, String)] = [("apns-topic", "com.example.app")],
+        body: String = #"{"aps":{"alert":"hi"}}"#
+    ) -> PushRequest {
+        PushRequest(
+            method: "POST", path: path ?? "/3/device/\(token)",
+            headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
     }
 
     let sandbox = ConnectionInfo(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
@@ -25,8 +30,14 @@ final class GatewayTests: XCTestCase {
         let gateway = makeGateway()
         let first = gateway.handle(request(), connection: sandbox, streamID: 1)
         let (sandboxResponse, seq) = (first.response, first.seq)
-        XCTAssertEqual(sandboxResponse, PushResponse(status: 200, headers: [
-            HeaderField(name: "apns-id", value: "GEN-UPPER"), HeaderField(name: "apns-unique-id", value: "gen-lower")]))
+        XCTAssertEqual(
+            sandboxResponse,
+            PushResponse(
+                status: 200,
+                headers: [
+                    HeaderField(name: "apns-id", value: "GEN-UPPER"),
+                    HeaderField(name: "apns-unique-id", value: "gen-lower"),
+                ]))
         XCTAssertEqual(seq, 1)
         let productionResponse = gateway.handle(request(), connection: production, streamID: 1).response
         XCTAssertEqual(productionResponse.headers, [HeaderField(name: "apns-id", value: "GEN-UPPER")])
@@ -36,25 +47,36 @@ final class GatewayTests: XCTestCase {
     func testRejectionAnswersJSONReasonAndEchoesApnsID() {
         let gateway = makeGateway()
         let id = "123e4567-e89b-12d3-a456-426614174000"
-        let response = gateway.handle(request(path: "/3/device/xyz", headers: [("apns-topic", "a.b"), ("apns-id", id)]),
-                                      connection: production, streamID: 3).response
+        let response = gateway.handle(
+            request(path: "/3/device/xyz", headers: [("apns-topic", "a.b"), ("apns-id", id)]),
+            connection: production, streamID: 3
+        ).response
         XCTAssertEqual(response.status, 400)
-        XCTAssertEqual(response.headers, [HeaderField(name: "content-type", value: "application/json"),
-                                          HeaderField(name: "apns-id", value: id)])
+        XCTAssertEqual(
+            response.headers,
+            [
+                HeaderField(name: "content-type", value: "application/json"),
+                HeaderField(name: "apns-id", value: id),
+            ])
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"reason":"BadDeviceToken"}"#)
     }
 
     func testUnregisteredAnswers410WithMillisecondTimestamp() {
-        let gateway = makeGateway(devices: [DeviceRegistration(token: token, environment: .sandbox, unregisteredAt: 1_700_000_000_123)])
+        let gateway = makeGateway(devices: [
+            DeviceRegistration(token: token, environment: .sandbox, unregisteredAt: 1_700_000_000_123)
+        ])
         let response = gateway.handle(request(), connection: sandbox, streamID: 1).response
         XCTAssertEqual(response.status, 410)
-        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"reason":"Unregistered","timestamp":1700000000123}"#)
+        XCTAssertEqual(
+            String(decoding: response.body, as: UTF8.self), #"{"reason":"Unregistered","timestamp":1700000000123}"#)
     }
 
     func testRecordIsStoredBeforeTheAnswerWithAuthorizationSignatureRemoved() throws {
         let gateway = makeGateway()
-        let seq = gateway.handle(request(headers: [("apns-topic", "com.example.app"), ("authorization", "bearer aGVhZA.Y2xhaW1z.c2ln")]),
-                                      connection: sandbox, streamID: 5).seq
+        let seq = gateway.handle(
+            request(headers: [("apns-topic", "com.example.app"), ("authorization", "bearer aGVhZA.Y2xhaW1z.c2ln")]),
+            connection: sandbox, streamID: 5
+        ).seq
         let record = try XCTUnwrap(gateway.store.record(seq: seq))
         XCTAssertEqual(record.headers.first { $0.name == "authorization" }?.value, "bearer aGVhZA.Y2xhaW1z")
         XCTAssertEqual(record.streamID, 5)
@@ -67,7 +89,8 @@ final class GatewayTests: XCTestCase {
 
     func testFaultRuleAnswersInsteadAndIsRecorded() throws {
         let gateway = makeGateway()
-        try gateway.faults.add(FaultRule(action: .sequence([.action(.respond(FaultResponse(reason: .serviceUnavailable))), .pass])))
+        try gateway.faults.add(
+            FaultRule(action: .sequence([.action(.respond(FaultResponse(reason: .serviceUnavailable))), .pass])))
         let first = gateway.handle(request(), connection: production, streamID: 1)
         XCTAssertEqual(first.response.status, 503)
         XCTAssertEqual(String(decoding: first.response.body, as: UTF8.self), #"{"reason":"ServiceUnavailable"}"#)
@@ -115,7 +138,8 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(AuthorizationRedaction.redact("bearer onlyone.dot"), "<redacted>")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer é.ü.sig"), "bearer é.ü", "multi-byte text before the dots")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer x..."), "bearer x.", "cut at the second dot")
-        XCTAssertEqual(AuthorizationRedaction.redact("bearer h.c.sig."), "bearer h.c", "a trailing dot keeps no signature")
+        XCTAssertEqual(
+            AuthorizationRedaction.redact("bearer h.c.sig."), "bearer h.c", "a trailing dot keeps no signature")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer h.c.sig.x"), "bearer h.c")
         XCTAssertEqual(AuthorizationRedaction.redact("bearer a.b.c.SIG"), "bearer a.b")
         XCTAssertEqual(AuthorizationRedaction.redact("."), "<redacted>")

@@ -1,9 +1,10 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Faults
 @testable import Gateway
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// A push repeating the previous one on its connection reuses its verdict and writes its record
 /// from the previous record (`RequestMemo.repeatedVerdict`, `CompactRecordTemplate`); every
@@ -14,24 +15,35 @@ final class RequestMemoRepeatTests: XCTestCase {
 
     /// A gateway whose clock and IDs are the same for every instance: the n-th ID is a valid UUID
     /// made from n (uppercase for apns-id, lowercase for apns-unique-id, as the real generator).
-    private func gateway(registry: DeviceRegistry = DeviceRegistry(), options: ValidationOptions = ValidationOptions(),
-                         faults: FaultEngine = FaultEngine(), capacity: Int = 100) -> Gateway {
+    private func gateway(
+        registry: DeviceRegistry = DeviceRegistry(), options: ValidationOptions = ValidationOptions(),
+        faults: FaultEngine = FaultEngine(), capacity: Int = 100
+    ) -> Gateway {
         let counter = Counter()
-        return Gateway(store: DeliveryStore(capacity: capacity), registry: registry, options: options, faults: faults,
-                       clock: { 1_796_028_543.25 + Double(counter.tick()) / 8 },
-                       makeID: { uppercase in UUIDGenerator.format(high: 0xA1B2_C3D4_0000_4A7B | UInt64(counter.tick()) << 16,
-                                                                  low: 0x8C9D_0E1F_2A3B_4C5D, uppercase: uppercase) })
+        return Gateway(
+            store: DeliveryStore(capacity: capacity), registry: registry, options: options, faults: faults,
+            clock: { 1_796_028_543.25 + Double(counter.tick()) / 8 },
+            makeID: { uppercase in
+                UUIDGenerator.format(
+                    high: 0xA1B2_C3D4_0000_4A7B | UInt64(counter.tick()) << 16,
+                    low: 0x8C9D_0E1F_2A3B_4C5D, uppercase: uppercase)
+            })
     }
 
     private final class Counter: @unchecked Sendable {
         private var n = 0
-        func tick() -> Int { n += 1; return n }
+        func tick() -> Int {
+            n += 1
+            return n
+        }
     }
 
     /// Pushes `requests` on one connection with stream ids `streams`, with or without a memo, and
     /// returns each record's compact bytes and decoded form.
-    private func push(_ requests: [PushRequest], streams: [Int32], memo: RequestMemo?, gateway: Gateway,
-                      identities: [CredentialIdentity?]? = nil) throws -> [DeliveryRecord] {
+    private func push(
+        _ requests: [PushRequest], streams: [Int32], memo: RequestMemo?, gateway: Gateway,
+        identities: [CredentialIdentity?]? = nil
+    ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in
             let outcome = gateway.handle(item.0, connection: connection, streamID: item.1, memo: memo) { _ in
                 identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }
@@ -40,7 +52,9 @@ final class RequestMemoRepeatTests: XCTestCase {
         }
     }
 
-    private func assertSameRecords(_ a: [DeliveryRecord], _ b: [DeliveryRecord], file: StaticString = #filePath, line: UInt = #line) {
+    private func assertSameRecords(
+        _ a: [DeliveryRecord], _ b: [DeliveryRecord], file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(a.count, b.count, file: file, line: line)
         for (index, (x, y)) in zip(a, b).enumerated() {
             XCTAssertEqual(CompactRecord(x).bytes, CompactRecord(y).bytes, "record \(index)", file: file, line: line)
@@ -95,15 +109,19 @@ final class RequestMemoRepeatTests: XCTestCase {
             seqs.append(cleared.handle(request, connection: connection, streamID: stream, memo: clearedMemo).seq)
             try assertStoredAsEncoded(seqs[index], in: cleared.store, stream: stream, connection: connection.id)
         }
-        XCTAssertEqual(clearedMemo.recordHits, 2, "push 2 repeats push 1; push 3 finds no model after the clear; push 4 repeats 3")
+        XCTAssertEqual(
+            clearedMemo.recordHits, 2, "push 2 repeats push 1; push 3 finds no model after the clear; push 4 repeats 3")
         XCTAssertNil(cleared.store.record(seq: seqs[1]))
     }
 
     /// The stored record `seq` is byte for byte the encoding of what it holds, for `stream` on
     /// `connection`.
-    private func assertStoredAsEncoded(_ seq: UInt64, in store: DeliveryStore, stream: Int32, connection: UInt64,
-                                       file: StaticString = #filePath, line: UInt = #line) throws {
-        let compact = try XCTUnwrap(store.compactQuery(DeliveryFilter()).elements.first { $0.seq == seq }, file: file, line: line)
+    private func assertStoredAsEncoded(
+        _ seq: UInt64, in store: DeliveryStore, stream: Int32, connection: UInt64,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let compact = try XCTUnwrap(
+            store.compactQuery(DeliveryFilter()).elements.first { $0.seq == seq }, file: file, line: line)
         let record = compact.record.decoded(seq: seq)
         XCTAssertEqual(CompactRecord(record).bytes, compact.record.bytes, "record \(seq)", file: file, line: line)
         XCTAssertEqual(record.streamID, stream, file: file, line: line)
@@ -113,7 +131,8 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// With the gateway's own ID generator (whose IDs reach the record as bits, not text), every
     /// stored record is still exactly the encoding of what it holds.
     func testGeneratedIDsAreStoredAsTheirText() throws {
-        let gateway = Gateway(store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
         let memo = RequestMemo()
         let request = ValidationFixture.request()
         for stream in stride(from: Int32(1), through: 201, by: 10) {
@@ -125,7 +144,9 @@ final class RequestMemoRepeatTests: XCTestCase {
         for (seq, compact) in stored.elements {
             let record = compact.decoded(seq: seq)
             XCTAssertEqual(CompactRecord(record).bytes, compact.bytes, "record \(seq)")
-            XCTAssertTrue(HeaderRules.isCanonicalUUID(record.apnsID) && record.apnsID == record.apnsID.uppercased(), record.apnsID)
+            XCTAssertTrue(
+                HeaderRules.isCanonicalUUID(record.apnsID) && record.apnsID == record.apnsID.uppercased(), record.apnsID
+            )
             XCTAssertEqual(record.uniqueID, record.uniqueID?.lowercased())
         }
         XCTAssertEqual(Set(stored.elements.map { $0.record.decoded(seq: $0.seq).apnsID }).count, 21)
@@ -136,15 +157,18 @@ final class RequestMemoRepeatTests: XCTestCase {
     func testAnswersAreTheResponseBuildersOwn() {
         let memo = RequestMemo()
         let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
-        let requests = [ValidationFixture.request(), ValidationFixture.request(extra: [("apns-priority", "7")]),
-                        ValidationFixture.request(), ValidationFixture.request()]
+        let requests = [
+            ValidationFixture.request(), ValidationFixture.request(extra: [("apns-priority", "7")]),
+            ValidationFixture.request(), ValidationFixture.request(),
+        ]
         for info in [connection, production, connection] {
             for (index, request) in requests.enumerated() {
                 let gateway = gateway()
                 let outcome = gateway.handle(request, connection: info, streamID: Int32(2 * index + 1), memo: memo)
                 let record = gateway.store.record(seq: outcome.seq)!
-                let expected = ResponseBuilder.response(reason: record.reason, timestamp: record.verdict.timestamp,
-                                                        apnsID: record.apnsID, uniqueID: record.uniqueID)
+                let expected = ResponseBuilder.response(
+                    reason: record.reason, timestamp: record.verdict.timestamp,
+                    apnsID: record.apnsID, uniqueID: record.uniqueID)
                 XCTAssertEqual(outcome.response, expected, "\(info.listener), push \(index)")
             }
         }
@@ -219,7 +243,9 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// environment is BadDeviceToken, docs/field-cases.md C14): a memo passed on to another connection does
     /// not carry it over.
     func testEnvironmentIsPartOfTheVerdictRepeat() throws {
-        let registry = DeviceRegistry(devices: [DeviceRegistration(token: ValidationFixture.token, environment: .sandbox)])
+        let registry = DeviceRegistry(devices: [
+            DeviceRegistration(token: ValidationFixture.token, environment: .sandbox)
+        ])
         let gateway = gateway(registry: registry)
         let memo = RequestMemo()
         let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
@@ -233,7 +259,8 @@ final class RequestMemoRepeatTests: XCTestCase {
 
     /// A repeated push whose credential identity differs gets a record of its own identity.
     func testIdentityIsPartOfTheRecordRepeat() throws {
-        let verified = CredentialIdentity(kind: "token", keyId: "K1", teamId: "T1", issuedAt: 1_700_000_000, verdict: "verified")
+        let verified = CredentialIdentity(
+            kind: "token", keyId: "K1", teamId: "T1", issuedAt: 1_700_000_000, verdict: "verified")
         var later = verified
         later.issuedAt = 1_700_000_600
         var kelvin = verified
@@ -244,7 +271,8 @@ final class RequestMemoRepeatTests: XCTestCase {
         let requests = Array(repeating: request, count: identities.count)
         let memo = RequestMemo()
         let fast = try push(requests, streams: streams, memo: memo, gateway: gateway(), identities: identities)
-        assertSameRecords(fast, try push(requests, streams: streams, memo: nil, gateway: gateway(), identities: identities))
+        assertSameRecords(
+            fast, try push(requests, streams: streams, memo: nil, gateway: gateway(), identities: identities))
         XCTAssertEqual(fast.map { $0.identity?.issuedAt }, identities.map { $0?.issuedAt })
         XCTAssertTrue(try XCTUnwrap(fast[4].identity?.keyId).utf8.elementsEqual("\u{212A}1".utf8))
         XCTAssertEqual(memo.recordHits, 3, "the second, fourth and last pushes repeat the identity before them")
@@ -253,14 +281,19 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// A fault that leaves the answer as it was still belongs in the record.
     func testFaultedRepeatKeepsItsFault() throws {
         let faults = FaultEngine()
-        _ = try faults.add(FaultRule.decode(json: Array(#"{"action":{"type":"sequence","steps":["pass",{"type":"delay","ms":1},"pass"]}}"#.utf8)))
+        _ = try faults.add(
+            FaultRule.decode(
+                json: Array(#"{"action":{"type":"sequence","steps":["pass",{"type":"delay","ms":1},"pass"]}}"#.utf8)))
         let request = ValidationFixture.request()
         let memo = RequestMemo()
-        let records = try push(Array(repeating: request, count: 4), streams: [1, 3, 5, 7], memo: memo, gateway: gateway(faults: faults))
+        let records = try push(
+            Array(repeating: request, count: 4), streams: [1, 3, 5, 7], memo: memo, gateway: gateway(faults: faults))
         XCTAssertEqual(records.map(\.status), [200, 200, 200, 200])
         XCTAssertEqual(records.map { $0.fault?.action }, [nil, "delay", nil, nil])
         XCTAssertEqual(memo.verdictHits, 3)
-        XCTAssertEqual(memo.recordHits, 2, "the third and fourth pushes, from the first's record; the faulted one is encoded in full")
+        XCTAssertEqual(
+            memo.recordHits, 2,
+            "the third and fourth pushes, from the first's record; the faulted one is encoded in full")
     }
 
     /// A verdict carrying a 410 timestamp is not reused: an expired device without
@@ -270,12 +303,18 @@ final class RequestMemoRepeatTests: XCTestCase {
         let request = ValidationFixture.request()
         registry.put(DeviceRegistration(token: ValidationFixture.token, environment: .sandbox, expired: true))
         let counter = Counter()
-        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: registry, options: ValidationOptions(),
-                              clock: { 1_796_028_543 + Double(counter.tick()) })
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: registry, options: ValidationOptions(),
+            clock: { 1_796_028_543 + Double(counter.tick()) })
         let memo = RequestMemo()
         let stamps = try (0..<3).map { i in
-            try XCTUnwrap(gateway.store.record(seq: gateway.handle(request, connection: connection, streamID: Int32(2 * i + 1),
-                                                                   memo: memo).seq)).verdict.timestamp
+            try XCTUnwrap(
+                gateway.store.record(
+                    seq: gateway.handle(
+                        request, connection: connection, streamID: Int32(2 * i + 1),
+                        memo: memo
+                    ).seq)
+            ).verdict.timestamp
         }
         XCTAssertEqual(memo.verdictHits, 0)
         XCTAssertEqual(Set(stamps).count, 3, "each 410 carries its own time: \(stamps)")

@@ -1,17 +1,22 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Gateway
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// `RequestMemo`: a body identical to the connection's previous one is not parsed again, and
 /// the verdict is the same as with a fresh parse; a repeated `authorization` is redacted once.
 final class RequestMemoTests: XCTestCase {
     typealias F = ValidationFixture
 
-    private func validate(_ request: PushRequest, memo: RequestMemo?, options: ValidationOptions = ValidationOptions()) -> Verdict {
-        RequestValidator.validate(request, environment: .sandbox, options: options, nowMilliseconds: F.now,
-                                  memo: memo) { _ in nil }
+    private func validate(_ request: PushRequest, memo: RequestMemo?, options: ValidationOptions = ValidationOptions())
+        -> Verdict
+    {
+        RequestValidator.validate(
+            request, environment: .sandbox, options: options, nowMilliseconds: F.now,
+            memo: memo
+        ) { _ in nil }
     }
 
     func testRepeatedBodyIsNotParsedAgain() {
@@ -67,11 +72,14 @@ final class RequestMemoTests: XCTestCase {
 /// token whether it was redacted now or reused.
 final class RequestMemoRedactionTests: XCTestCase {
     func testRepeatedAuthorizationIsRedactedOnceAndEveryRecordHoldsItsOwnValue() throws {
-        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
-                              options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
+            options: ValidationOptions())
         let memo = RequestMemo()
         let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
-        let sent = ["bearer h1.c1.s1", "bearer h1.c1.s1", "bearer h2.c2.s2", "not-a-jwt", "not-a-jwt", "bearer h1.c1.s1"]
+        let sent = [
+            "bearer h1.c1.s1", "bearer h1.c1.s1", "bearer h2.c2.s2", "not-a-jwt", "not-a-jwt", "bearer h1.c1.s1",
+        ]
         var recorded: [String] = []
         var lists: [[HeaderField]] = []
         for (index, value) in sent.enumerated() {
@@ -83,17 +91,20 @@ final class RequestMemoRedactionTests: XCTestCase {
             lists.append(record.headers)
         }
         XCTAssertEqual(recorded, sent.map(AuthorizationRedaction.redact))
-        XCTAssertEqual(recorded, ["bearer h1.c1", "bearer h1.c1", "bearer h2.c2", "<redacted>", "<redacted>", "bearer h1.c1"])
+        XCTAssertEqual(
+            recorded, ["bearer h1.c1", "bearer h1.c1", "bearer h2.c2", "<redacted>", "<redacted>", "bearer h1.c1"])
         XCTAssertEqual(memo.redactionHits, 2, "the two back-to-back repeats")
         XCTAssertEqual(memo.payloadHits, sent.count - 1, "the same body every time")
-        XCTAssertEqual(lists.map { $0.last?.value }, (0..<sent.count).map(String.init), "each record keeps its own list")
+        XCTAssertEqual(
+            lists.map { $0.last?.value }, (0..<sent.count).map(String.init), "each record keeps its own list")
     }
 
     /// Canonically equivalent text (`é` precomposed or decomposed, `K` or the Kelvin sign) is equal
     /// for Swift's `==` but was sent differently: each record keeps its own request's bytes.
     func testEquivalentButDifferentBytesAreNotRepeats() throws {
-        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
-                              options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
+            options: ValidationOptions())
         let memo = RequestMemo()
         let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let sent = [("caf\u{e9}", "bearer hdr.claimsK.sig1"), ("cafe\u{301}", "bearer hdr.claims\u{212A}.sig1")]
@@ -105,21 +116,28 @@ final class RequestMemoRedactionTests: XCTestCase {
         }
         for (index, (value, authorization)) in sent.enumerated() {
             let fields = recorded[index]
-            XCTAssertTrue(try XCTUnwrap(fields.first { $0.name == "x-u" }).value.utf8.elementsEqual(value.utf8), "record \(index)")
-            let redacted = String(authorization.prefix(while: { $0 != "." })) + "." + authorization.split(separator: ".")[1]
-            XCTAssertTrue(try XCTUnwrap(fields.first { $0.name == "authorization" }).value.utf8.elementsEqual(redacted.utf8),
-                          "record \(index)")
+            XCTAssertTrue(
+                try XCTUnwrap(fields.first { $0.name == "x-u" }).value.utf8.elementsEqual(value.utf8), "record \(index)"
+            )
+            let redacted =
+                String(authorization.prefix(while: { $0 != "." })) + "." + authorization.split(separator: ".")[1]
+            XCTAssertTrue(
+                try XCTUnwrap(fields.first { $0.name == "authorization" }).value.utf8.elementsEqual(redacted.utf8),
+                "record \(index)")
         }
     }
 
     func testRepeatedHeaderListIsRecordedOnce() throws {
-        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
-                              options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
+            options: ValidationOptions())
         let memo = RequestMemo()
         let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let request = ValidationFixture.request(extra: [("authorization", "bearer h.c.s")])
         let lists = try (0..<3).map { _ in
-            try XCTUnwrap(gateway.store.record(seq: gateway.handle(request, connection: connection, streamID: 1, memo: memo).seq)).headers
+            try XCTUnwrap(
+                gateway.store.record(seq: gateway.handle(request, connection: connection, streamID: 1, memo: memo).seq)
+            ).headers
         }
         XCTAssertEqual(lists[0], AuthorizationRedaction.recorded(request.headers))
         XCTAssertEqual(lists[0].last, HeaderField(name: "authorization", value: "bearer h.c"))
@@ -135,7 +153,8 @@ final class RequestMemoSharingTests: XCTestCase {
     private let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
     private func records(_ requests: [PushRequest], memo: RequestMemo?) throws -> [DeliveryRecord] {
-        let gateway = Gateway(store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
         return try requests.map { request in
             let outcome = gateway.handle(request, connection: connection, streamID: 1, memo: memo)
             return try XCTUnwrap(gateway.store.record(seq: outcome.seq))
@@ -144,9 +163,11 @@ final class RequestMemoSharingTests: XCTestCase {
 
     func testRepeatedRequestsAreRecordedAsWithoutAMemo() throws {
         let upper = String(repeating: "AB", count: 32)
-        let requests = [ValidationFixture.request(token: upper), ValidationFixture.request(token: upper),
-                        ValidationFixture.request(token: upper, body: #"{"aps":{"alert":"other"}}"#),
-                        ValidationFixture.request(token: upper.lowercased(), extra: [("x-a", "1")])]
+        let requests = [
+            ValidationFixture.request(token: upper), ValidationFixture.request(token: upper),
+            ValidationFixture.request(token: upper, body: #"{"aps":{"alert":"other"}}"#),
+            ValidationFixture.request(token: upper.lowercased(), extra: [("x-a", "1")]),
+        ]
         let shared = try records(requests, memo: RequestMemo())
         let separate = try records(requests, memo: nil)
         for (a, b) in zip(shared, separate) {  // the same content either way

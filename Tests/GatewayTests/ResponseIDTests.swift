@@ -1,8 +1,9 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Gateway
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 /// Generated IDs reach the response as bits (`UUIDHeaderFields`) and are spelled by the
 /// transport: the fields sent, in order, are exactly those of the same response with the IDs as
@@ -15,22 +16,30 @@ final class ResponseIDTests: XCTestCase {
         let echoed = "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"
         let apnsIDs: [AnsweredID] = [.uuid(apnsBits), .text(apnsBits.text), .text(echoed)]
         let uniqueIDs: [AnsweredID?] = [nil, .uuid(uniqueBits), .text(uniqueBits.text)]
-        let answers: [(Reason?, Int64?, Int?)] = [(nil, nil, nil), (.badDeviceToken, nil, nil), (.unregistered, 1_714_564_800_123, nil),
-                                                  (.badDeviceToken, nil, 500)]
+        let answers: [(Reason?, Int64?, Int?)] = [
+            (nil, nil, nil), (.badDeviceToken, nil, nil), (.unregistered, 1_714_564_800_123, nil),
+            (.badDeviceToken, nil, 500),
+        ]
         for apnsID in apnsIDs {
             for uniqueID in uniqueIDs {
                 for (reason, timestamp, status) in answers {
-                    let name = "\(apnsID) \(String(describing: uniqueID)) \(String(describing: reason)) \(String(describing: status))"
-                    let fast = ResponseBuilder.response(reason: reason, timestamp: timestamp, apnsID: apnsID, uniqueID: uniqueID,
-                                                        status: status)
-                    let text = ResponseBuilder.response(reason: reason, timestamp: timestamp, apnsID: apnsID.text,
-                                                        uniqueID: uniqueID?.text, status: status)
+                    let name =
+                        "\(apnsID) \(String(describing: uniqueID)) \(String(describing: reason)) \(String(describing: status))"
+                    let fast = ResponseBuilder.response(
+                        reason: reason, timestamp: timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                        status: status)
+                    let text = ResponseBuilder.response(
+                        reason: reason, timestamp: timestamp, apnsID: apnsID.text,
+                        uniqueID: uniqueID?.text, status: status)
                     XCTAssertTrue(text.uuidHeaders.isEmpty, name)
                     XCTAssertEqual(fast.allHeaders, text.headers, name)
                     XCTAssertEqual(fast.status, text.status, name)
                     XCTAssertEqual(fast.body, text.body, name)
-                    if case .uuid = apnsID, reason == nil, uniqueID.map({ if case .uuid = $0 { true } else { false } }) ?? true {
-                        XCTAssertTrue(fast.headers.isEmpty, "\(name): an accepted push with generated IDs builds no header list")
+                    if case .uuid = apnsID, reason == nil,
+                        uniqueID.map({ if case .uuid = $0 { true } else { false } }) ?? true
+                    {
+                        XCTAssertTrue(
+                            fast.headers.isEmpty, "\(name): an accepted push with generated IDs builds no header list")
                     }
                 }
             }
@@ -45,8 +54,12 @@ final class ResponseIDTests: XCTestCase {
         fields.append(first.field("apns-id"))
         fields.append(second.field("apns-unique-id"))
         XCTAssertEqual(fields.count, 2)
-        XCTAssertEqual(fields.fields, [HeaderField(name: "apns-id", value: first.text),
-                                       HeaderField(name: "apns-unique-id", value: second.text)])
+        XCTAssertEqual(
+            fields.fields,
+            [
+                HeaderField(name: "apns-id", value: first.text),
+                HeaderField(name: "apns-unique-id", value: second.text),
+            ])
         XCTAssertEqual(fields[0].value, first.text)
         var other = UUIDHeaderFields()
         other.append(first.field("apns-id"))
@@ -62,12 +75,14 @@ final class ResponseIDTests: XCTestCase {
     /// The gateway's own IDs: the response's apns-id and apns-unique-id are the record's, for the
     /// first push (encoded in full) and its repeats (the record rewritten from the previous one).
     func testGeneratedIDsAnsweredAreTheRecordedOnes() throws {
-        let gateway = Gateway(store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
         let memo = RequestMemo()
         let connection = ConnectionInfo(id: 3, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:1")
         var seen = Set<String>()
         for stream in stride(from: Int32(1), through: 9, by: 2) {
-            let outcome = gateway.handle(ValidationFixture.request(), connection: connection, streamID: stream, memo: memo)
+            let outcome = gateway.handle(
+                ValidationFixture.request(), connection: connection, streamID: stream, memo: memo)
             XCTAssertTrue(outcome.response.headers.isEmpty)
             let headers = outcome.response.allHeaders
             XCTAssertEqual(headers.map(\.name), ["apns-id", "apns-unique-id"])

@@ -21,8 +21,10 @@ final class HTTP2ClientConnectionTests: XCTestCase {
 
     private let trusted = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath)
 
-    private func connectError(_ url: String, _ tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
-                              file: StaticString = #filePath, line: UInt = #line) -> HTTP2ClientError? {
+    private func connectError(
+        _ url: String, _ tls: HTTP2ClientTLSOptions = HTTP2ClientTLSOptions(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> HTTP2ClientError? {
         do {
             let connection = try HTTP2ClientConnection.connect(url: url, tls: tls, timeout: 5)
             connection.close()
@@ -53,7 +55,8 @@ final class HTTP2ClientConnectionTests: XCTestCase {
     func testVerificationAcceptsTheIPAddressesInTheCertificate() throws {
         let server = try nghttpd()
         let connection = try HTTP2ClientConnection.connect(url: "https://127.0.0.1:\(server.port)", tls: trusted)
-        XCTAssertEqual(connection.send([HTTP2ClientRequest(method: "GET", path: "/3/device/abc")])[0].response?.status, 200)
+        XCTAssertEqual(
+            connection.send([HTTP2ClientRequest(method: "GET", path: "/3/device/abc")])[0].response?.status, 200)
         connection.close()
         let v6: HTTP2ClientConnection
         do {
@@ -102,8 +105,9 @@ final class HTTP2ClientConnectionTests: XCTestCase {
 
     func testInsecureSkipsVerification() throws {
         let server = try nghttpd()
-        let connection = try HTTP2ClientConnection.connect(url: "https://127.0.0.2:\(server.port)",
-                                                           tls: HTTP2ClientTLSOptions(insecure: true))
+        let connection = try HTTP2ClientConnection.connect(
+            url: "https://127.0.0.2:\(server.port)",
+            tls: HTTP2ClientTLSOptions(insecure: true))
         defer { connection.close() }
         XCTAssertEqual(connection.send([HTTP2ClientRequest(path: "/3/device/abc")])[0].response?.status, 200)
     }
@@ -114,9 +118,12 @@ final class HTTP2ClientConnectionTests: XCTestCase {
         defer { connection.close() }
         XCTAssertNil(connection.alpn)
         XCTAssertNil(connection.tlsVersion)
-        let results = connection.send([HTTP2ClientRequest(path: "/3/device/abc", body: Array("{}".utf8)),
-                                       HTTP2ClientRequest(path: "/3/device/missing", body: Array("{}".utf8))],
-                                      concurrency: 2)
+        let results = connection.send(
+            [
+                HTTP2ClientRequest(path: "/3/device/abc", body: Array("{}".utf8)),
+                HTTP2ClientRequest(path: "/3/device/missing", body: Array("{}".utf8)),
+            ],
+            concurrency: 2)
         XCTAssertEqual(results.map { $0.response?.status }, [200, 404])
         XCTAssertEqual(results.map(\.index), [0, 1])
     }
@@ -140,10 +147,12 @@ final class HTTP2ClientConnectionTests: XCTestCase {
 
     func testMutualTLSSendsTheClientCertificate() throws {
         let server = try nghttpd(extra: ["--verify-client"])
-        let withCertificate = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
-                                                    certificatePath: TestFixtures.serverCertificatePath,
-                                                    keyPath: TestFixtures.serverKeyPath)
-        let connection = try HTTP2ClientConnection.connect(url: "https://localhost:\(server.port)", tls: withCertificate)
+        let withCertificate = HTTP2ClientTLSOptions(
+            caCertificatePath: TestFixtures.caPath,
+            certificatePath: TestFixtures.serverCertificatePath,
+            keyPath: TestFixtures.serverKeyPath)
+        let connection = try HTTP2ClientConnection.connect(
+            url: "https://localhost:\(server.port)", tls: withCertificate)
         XCTAssertEqual(connection.send([HTTP2ClientRequest(path: "/3/device/abc")])[0].response?.status, 200)
         connection.close()
         // Without one, nghttpd ends the handshake (an alert with TLS 1.3 arrives after it).
@@ -155,9 +164,10 @@ final class HTTP2ClientConnectionTests: XCTestCase {
 
     func testAMismatchedClientKeyIsASetupError() throws {
         let server = try nghttpd()
-        let mismatched = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
-                                               certificatePath: TestFixtures.serverCertificatePath,
-                                               keyPath: TestFixtures.tlsDirectory + "/ca-key.pem")
+        let mismatched = HTTP2ClientTLSOptions(
+            caCertificatePath: TestFixtures.caPath,
+            certificatePath: TestFixtures.serverCertificatePath,
+            keyPath: TestFixtures.tlsDirectory + "/ca-key.pem")
         guard case .tlsSetup(let message) = connectError("https://localhost:\(server.port)", mismatched) else {
             return XCTFail("expected tlsSetup")
         }
@@ -167,18 +177,23 @@ final class HTTP2ClientConnectionTests: XCTestCase {
     func testACertificateFileWithoutAKeyIsAMissingKeyError() throws {
         let server = try nghttpd()
         // No key file: the key is looked for in the certificate file, which holds none.
-        let noKey = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
-                                          certificatePath: TestFixtures.serverCertificatePath)
+        let noKey = HTTP2ClientTLSOptions(
+            caCertificatePath: TestFixtures.caPath,
+            certificatePath: TestFixtures.serverCertificatePath)
         let error = connectError("https://localhost:\(server.port)", noKey)
         XCTAssertEqual(error, .clientKeyMissing(path: TestFixtures.serverCertificatePath, inCertificateFile: true))
-        XCTAssertEqual("\(error!)", "the client certificate file \(TestFixtures.serverCertificatePath) holds no "
-                       + "private key, and no key file was given")
+        XCTAssertEqual(
+            "\(error!)",
+            "the client certificate file \(TestFixtures.serverCertificatePath) holds no "
+                + "private key, and no key file was given")
         // A key file that is a certificate.
-        let certificateAsKey = HTTP2ClientTLSOptions(caCertificatePath: TestFixtures.caPath,
-                                                     certificatePath: TestFixtures.serverCertificatePath,
-                                                     keyPath: TestFixtures.caPath)
-        XCTAssertEqual(connectError("https://localhost:\(server.port)", certificateAsKey),
-                       .clientKeyMissing(path: TestFixtures.caPath, inCertificateFile: false))
+        let certificateAsKey = HTTP2ClientTLSOptions(
+            caCertificatePath: TestFixtures.caPath,
+            certificatePath: TestFixtures.serverCertificatePath,
+            keyPath: TestFixtures.caPath)
+        XCTAssertEqual(
+            connectError("https://localhost:\(server.port)", certificateAsKey),
+            .clientKeyMissing(path: TestFixtures.caPath, inCertificateFile: false))
     }
 
     func testConnectionRefused() {
@@ -209,8 +224,10 @@ final class HTTP2ClientConnectionTests: XCTestCase {
             throw ExternalServerError(description: "the openssl CLI is missing (Debian package openssl)")
         }
         let server = try ExternalServer(executable: openssl) { port, _ in
-            ["s_server", "-quiet", "-accept", String(port), "-cert", TestFixtures.serverCertificatePath,
-             "-key", TestFixtures.serverKeyPath, "-alpn", "http/1.1"]
+            [
+                "s_server", "-quiet", "-accept", String(port), "-cert", TestFixtures.serverCertificatePath,
+                "-key", TestFixtures.serverKeyPath, "-alpn", "http/1.1",
+            ]
         }
         servers.append(server)
         let error = connectError("https://localhost:\(server.port)", trusted)

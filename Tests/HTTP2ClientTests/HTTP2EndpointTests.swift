@@ -6,7 +6,10 @@ final class HTTP2EndpointTests: XCTestCase {
     func testValidURLs() throws {
         let table: [(String, HTTP2Endpoint, String)] = [
             ("https://localhost:2197", HTTP2Endpoint(secure: true, host: "localhost", port: 2197), "localhost:2197"),
-            ("https://api.push.apple.com", HTTP2Endpoint(secure: true, host: "api.push.apple.com", port: 443), "api.push.apple.com"),
+            (
+                "https://api.push.apple.com", HTTP2Endpoint(secure: true, host: "api.push.apple.com", port: 443),
+                "api.push.apple.com"
+            ),
             ("HTTPS://Example.com:443/", HTTP2Endpoint(secure: true, host: "Example.com", port: 443), "Example.com"),
             ("http://127.0.0.1:8080", HTTP2Endpoint(secure: false, host: "127.0.0.1", port: 8080), "127.0.0.1:8080"),
             ("http://localhost", HTTP2Endpoint(secure: false, host: "localhost", port: 80), "localhost"),

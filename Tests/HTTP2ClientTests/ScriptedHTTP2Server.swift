@@ -25,8 +25,10 @@ final class ScriptedHTTP2Server: Sendable {
     let bodies = Mutex<[UInt32: [UInt8]]>([:])
 
     /// - Parameter reply: given the stream id and the request number (1-based), the bytes to write.
-    init(greeting: [UInt8] = HTTP2Frames.settings(),
-         reply: @escaping @Sendable (_ stream: UInt32, _ number: Int) -> Reply) throws {
+    init(
+        greeting: [UInt8] = HTTP2Frames.settings(),
+        reply: @escaping @Sendable (_ stream: UInt32, _ number: Int) -> Reply
+    ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -95,7 +97,8 @@ final class ScriptedHTTP2Server: Sendable {
                 let length = Int(input[0]) << 16 | Int(input[1]) << 8 | Int(input[2])
                 guard input.count >= 9 + length else { break }
                 let type = input[3], flags = input[4]
-                let stream = UInt32(input[5] & 0x7f) << 24 | UInt32(input[6]) << 16 | UInt32(input[7]) << 8 | UInt32(input[8])
+                let stream =
+                    UInt32(input[5] & 0x7f) << 24 | UInt32(input[6]) << 16 | UInt32(input[7]) << 8 | UInt32(input[8])
                 if type == 0 {
                     let payload = Array(input[9..<(9 + length)])
                     bodies.withLock { $0[stream, default: []] += payload }

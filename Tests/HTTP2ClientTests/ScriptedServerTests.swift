@@ -11,22 +11,27 @@ final class ScriptedServerTests: XCTestCase {
         super.tearDown()
     }
 
-    private func server(greeting: [UInt8] = HTTP2Frames.settings(),
-                        reply: @escaping @Sendable (UInt32, Int) -> ScriptedHTTP2Server.Reply) throws -> ScriptedHTTP2Server {
+    private func server(
+        greeting: [UInt8] = HTTP2Frames.settings(),
+        reply: @escaping @Sendable (UInt32, Int) -> ScriptedHTTP2Server.Reply
+    ) throws -> ScriptedHTTP2Server {
         let server = try ScriptedHTTP2Server(greeting: greeting, reply: reply)
         servers.append(server)
         return server
     }
 
     private func request(_ token: String = "abc") -> HTTP2ClientRequest {
-        HTTP2ClientRequest(path: "/3/device/\(token)", headers: [HTTP2Header("apns-topic", "com.example")],
-                           body: Array(#"{"aps":{}}"#.utf8))
+        HTTP2ClientRequest(
+            path: "/3/device/\(token)", headers: [HTTP2Header("apns-topic", "com.example")],
+            body: Array(#"{"aps":{}}"#.utf8))
     }
 
     func testAPNsResponseHeadersAndErrorBody() throws {
         let server = try server { stream, _ in
-            .init(bytes: HTTP2Frames.response(stream, status: 400, apnsID: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E",
-                                              body: #"{"reason":"BadDeviceToken"}"#))
+            .init(
+                bytes: HTTP2Frames.response(
+                    stream, status: 400, apnsID: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E",
+                    body: #"{"reason":"BadDeviceToken"}"#))
         }
         let connection = try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")
         defer { connection.close() }
@@ -38,7 +43,8 @@ final class ScriptedServerTests: XCTestCase {
 
     func testRSTStreamIsReportedWithItsCode() throws {
         let server = try server { stream, number in
-            .init(bytes: number == 1 ? HTTP2Frames.rstStream(stream, code: 7) : HTTP2Frames.response(stream, status: 200))
+            .init(
+                bytes: number == 1 ? HTTP2Frames.rstStream(stream, code: 7) : HTTP2Frames.response(stream, status: 200))
         }
         let connection = try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")
         defer { connection.close() }
@@ -53,8 +59,9 @@ final class ScriptedServerTests: XCTestCase {
         // Answers stream 1, then goes away saying only stream 1 was processed.
         let server = try server { stream, number in
             guard number == 1 else { return .init(bytes: []) }
-            return .init(bytes: HTTP2Frames.response(stream, status: 200)
-                + HTTP2Frames.goAway(lastStream: 1, code: 11, debug: "calm down"), close: true)
+            return .init(
+                bytes: HTTP2Frames.response(stream, status: 200)
+                    + HTTP2Frames.goAway(lastStream: 1, code: 11, debug: "calm down"), close: true)
         }
         let connection = try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")
         defer { connection.close() }
@@ -72,7 +79,8 @@ final class ScriptedServerTests: XCTestCase {
         // With three streams open, the first request triggers GOAWAY(last 1) and a close.
         let server = try server { stream, number in
             guard number == 3 else { return .init(bytes: []) }
-            return .init(bytes: HTTP2Frames.response(1, status: 200) + HTTP2Frames.goAway(lastStream: 1, code: 0), close: true)
+            return .init(
+                bytes: HTTP2Frames.response(1, status: 200) + HTTP2Frames.goAway(lastStream: 1, code: 0), close: true)
         }
         let connection = try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")
         defer { connection.close() }
@@ -87,7 +95,9 @@ final class ScriptedServerTests: XCTestCase {
     func testGoAwayWithAThousandStreamsQueuedEndsPromptly() throws {
         let server = try server { stream, number in
             guard number == 1 else { return .init(bytes: []) }
-            return .init(bytes: HTTP2Frames.response(stream, status: 200) + HTTP2Frames.goAway(lastStream: stream, code: 0), close: true)
+            return .init(
+                bytes: HTTP2Frames.response(stream, status: 200) + HTTP2Frames.goAway(lastStream: stream, code: 0),
+                close: true)
         }
         let connection = try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")
         defer { connection.close() }
@@ -98,12 +108,16 @@ final class ScriptedServerTests: XCTestCase {
     }
 
     func testGoAwayRightAfterSettingsIsAConnectError() throws {
-        let server = try server(greeting: HTTP2Frames.settings() + HTTP2Frames.goAway(lastStream: 0, code: 2, debug: "bye")) { _, _ in
+        let server = try server(
+            greeting: HTTP2Frames.settings() + HTTP2Frames.goAway(lastStream: 0, code: 2, debug: "bye")
+        ) { _, _ in
             .init(bytes: [])
         }
         XCTAssertThrowsError(try HTTP2ClientConnection.connect(url: "http://127.0.0.1:\(server.port)")) { error in
-            XCTAssertEqual(error as? HTTP2ClientError,
-                           .goAway(HTTP2GoAway(errorCode: HTTP2ErrorCode(rawValue: 2), lastStreamID: 0, debugData: Array("bye".utf8))))
+            XCTAssertEqual(
+                error as? HTTP2ClientError,
+                .goAway(
+                    HTTP2GoAway(errorCode: HTTP2ErrorCode(rawValue: 2), lastStreamID: 0, debugData: Array("bye".utf8))))
         }
     }
 

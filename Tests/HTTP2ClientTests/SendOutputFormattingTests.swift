@@ -3,41 +3,60 @@ import XCTest
 
 /// What `mock-apns send` prints, from result values: one answer, and the summary of many.
 final class SendOutputFormattingTests: XCTestCase {
-    private func response(_ status: Int, _ headers: [HTTP2Header] = [], body: String = "", latency: Double = 1) -> HTTP2ClientResult {
-        HTTP2ClientResult(index: 0, streamID: 1, outcome: .response(HTTP2ClientResponse(status: status, headers: headers,
-                                                                                        body: Array(body.utf8))),
-                          latency: latency)
+    private func response(_ status: Int, _ headers: [HTTP2Header] = [], body: String = "", latency: Double = 1)
+        -> HTTP2ClientResult
+    {
+        HTTP2ClientResult(
+            index: 0, streamID: 1,
+            outcome: .response(
+                HTTP2ClientResponse(
+                    status: status, headers: headers,
+                    body: Array(body.utf8))),
+            latency: latency)
     }
 
     func testSuccess() {
-        let result = response(200, [HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
-                                    HTTP2Header("apns-unique-id", "a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c")])
-        XCTAssertEqual(SendReport.lines(for: result, goAway: nil), [
-            "status 200",
-            "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E",
-            "apns-unique-id: a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c",
-        ])
+        let result = response(
+            200,
+            [
+                HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
+                HTTP2Header("apns-unique-id", "a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c"),
+            ])
+        XCTAssertEqual(
+            SendReport.lines(for: result, goAway: nil),
+            [
+                "status 200",
+                "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E",
+                "apns-unique-id: a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c",
+            ])
         XCTAssertEqual(SendReport.lines(for: response(200, body: "ignored"), goAway: nil), ["status 200"])
     }
 
     func testAPNsErrors() {
         let id = HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E")
-        XCTAssertEqual(SendReport.lines(for: response(400, [id], body: #"{"reason":"BadDeviceToken"}"#), goAway: nil), [
-            "status 400", "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E", "reason: BadDeviceToken",
-        ])
-        XCTAssertEqual(SendReport.lines(for: response(410, [id], body: #"{"reason":"Unregistered","timestamp":1700000000000}"#),
-                                        goAway: nil), [
-            "status 410", "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E", "reason: Unregistered",
-            "timestamp: 1700000000000 (2023-11-14T22:13:20.000Z)",
-        ])
+        XCTAssertEqual(
+            SendReport.lines(for: response(400, [id], body: #"{"reason":"BadDeviceToken"}"#), goAway: nil),
+            [
+                "status 400", "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E", "reason: BadDeviceToken",
+            ])
+        XCTAssertEqual(
+            SendReport.lines(
+                for: response(410, [id], body: #"{"reason":"Unregistered","timestamp":1700000000000}"#),
+                goAway: nil),
+            [
+                "status 410", "apns-id: 8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E", "reason: Unregistered",
+                "timestamp: 1700000000000 (2023-11-14T22:13:20.000Z)",
+            ])
     }
 
     func testOtherErrorBodiesAreShownShortened() {
-        XCTAssertEqual(SendReport.lines(for: response(404, body: "<html>\n<b>404</b>\n</html>\n"), goAway: nil),
-                       ["status 404", "body: <html> <b>404</b> </html>"])
+        XCTAssertEqual(
+            SendReport.lines(for: response(404, body: "<html>\n<b>404</b>\n</html>\n"), goAway: nil),
+            ["status 404", "body: <html> <b>404</b> </html>"])
         let long = String(repeating: "x", count: 300)
-        XCTAssertEqual(SendReport.lines(for: response(500, body: long), goAway: nil),
-                       ["status 500", "body: " + String(repeating: "x", count: 200) + "…"])
+        XCTAssertEqual(
+            SendReport.lines(for: response(500, body: long), goAway: nil),
+            ["status 500", "body: " + String(repeating: "x", count: 200) + "…"])
         XCTAssertEqual(SendReport.lines(for: response(503), goAway: nil), ["status 503"])
     }
 
@@ -46,16 +65,21 @@ final class SendOutputFormattingTests: XCTestCase {
         let reset = HTTP2ClientResult(index: 0, streamID: 1, outcome: .streamReset(.refusedStream), latency: 1)
         XCTAssertEqual(SendReport.lines(for: reset, goAway: nil), ["stream reset: REFUSED_STREAM (0x7)"])
         let refused = HTTP2ClientResult(index: 0, streamID: 1, outcome: .failed(.goAway(goAway)), latency: 1)
-        XCTAssertEqual(SendReport.lines(for: refused, goAway: goAway), [
-            "no response: not processed: the server sent GOAWAY",
-            #"goaway: ENHANCE_YOUR_CALM (0xb), last stream 0, debug data "too fast""#,
-        ])
-        let timedOut = HTTP2ClientResult(index: 0, streamID: 1,
-                                         outcome: .failed(.timedOut(what: "waiting for responses", seconds: 30)), latency: 30_000)
-        XCTAssertEqual(SendReport.lines(for: timedOut, goAway: nil), ["no response: timed out after 30 s waiting for responses"])
+        XCTAssertEqual(
+            SendReport.lines(for: refused, goAway: goAway),
+            [
+                "no response: not processed: the server sent GOAWAY",
+                #"goaway: ENHANCE_YOUR_CALM (0xb), last stream 0, debug data "too fast""#,
+            ])
+        let timedOut = HTTP2ClientResult(
+            index: 0, streamID: 1,
+            outcome: .failed(.timedOut(what: "waiting for responses", seconds: 30)), latency: 30_000)
+        XCTAssertEqual(
+            SendReport.lines(for: timedOut, goAway: nil), ["no response: timed out after 30 s waiting for responses"])
         let answeredThenGone = response(200)
-        XCTAssertEqual(SendReport.lines(for: answeredThenGone, goAway: HTTP2GoAway(errorCode: .noError, lastStreamID: 1)),
-                       ["status 200", "goaway: NO_ERROR (0x0), last stream 1"])
+        XCTAssertEqual(
+            SendReport.lines(for: answeredThenGone, goAway: HTTP2GoAway(errorCode: .noError, lastStreamID: 1)),
+            ["status 200", "goaway: NO_ERROR (0x0), last stream 1"])
     }
 
     func testSummary() {
@@ -70,35 +94,40 @@ final class SendOutputFormattingTests: XCTestCase {
         XCTAssertEqual(summary.latency(percentile: 99), 99)
         XCTAssertEqual(summary.requestsPerSecond, 400)
         let goAway = HTTP2GoAway(errorCode: .noError, lastStreamID: 199)
-        XCTAssertEqual(summary.lines(connection: "https://localhost:2197", goAway: goAway), [
-            "sent 100 requests to https://localhost:2197",
-            "status 200: 96",
-            "status 400: 3",
-            "reason BadDeviceToken: 2",
-            "reason BadTopic: 1",
-            "stream reset REFUSED_STREAM (0x7): 1",
-            "goaway: NO_ERROR (0x0), last stream 199",
-            "elapsed 250.0 ms, 400.0 requests/s",
-            "latency p50 50.00 ms, p99 99.00 ms",
-        ])
+        XCTAssertEqual(
+            summary.lines(connection: "https://localhost:2197", goAway: goAway),
+            [
+                "sent 100 requests to https://localhost:2197",
+                "status 200: 96",
+                "status 400: 3",
+                "reason BadDeviceToken: 2",
+                "reason BadTopic: 1",
+                "stream reset REFUSED_STREAM (0x7): 1",
+                "goaway: NO_ERROR (0x0), last stream 199",
+                "elapsed 250.0 ms, 400.0 requests/s",
+                "latency p50 50.00 ms, p99 99.00 ms",
+            ])
     }
 
     func testSummaryWithoutResponses() {
         let failed = HTTP2ClientResult(index: 0, streamID: nil, outcome: .failed(.connectionClosed), latency: nil)
         let summary = SendSummary(results: [failed, failed], elapsed: 0)
         XCTAssertNil(summary.latency(percentile: 50))
-        XCTAssertEqual(summary.lines(connection: "http://127.0.0.1:80", goAway: nil), [
-            "sent 2 requests to http://127.0.0.1:80",
-            "no response (the server closed the connection): 2",
-            "elapsed 0.0 ms, 0.0 requests/s",
-        ])
+        XCTAssertEqual(
+            summary.lines(connection: "http://127.0.0.1:80", goAway: nil),
+            [
+                "sent 2 requests to http://127.0.0.1:80",
+                "no response (the server closed the connection): 2",
+                "elapsed 0.0 ms, 0.0 requests/s",
+            ])
     }
 
     func testRequestBuilder() {
         var options = SendOptions()
         options.deviceToken = "abc123"
-        XCTAssertEqual(SendRequestBuilder.request(options, payload: [1]),
-                       HTTP2ClientRequest(method: "POST", path: "/3/device/abc123", headers: [], body: [1]))
+        XCTAssertEqual(
+            SendRequestBuilder.request(options, payload: [1]),
+            HTTP2ClientRequest(method: "POST", path: "/3/device/abc123", headers: [], body: [1]))
         options.topic = "com.example"
         options.pushType = "alert"
         options.priority = 10
@@ -107,17 +136,21 @@ final class SendOutputFormattingTests: XCTestCase {
         options.apnsID = "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"
         options.authorization = "bearer t"
         options.extraHeaders = [HTTP2Header("apns-priority", "5"), HTTP2Header("x-extra", "1")]
-        XCTAssertEqual(SendRequestBuilder.request(options, payload: []).headers, [
-            HTTP2Header("apns-topic", "com.example"), HTTP2Header("apns-push-type", "alert"),
-            HTTP2Header("apns-expiration", "0"), HTTP2Header("apns-collapse-id", "c"),
-            HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"), HTTP2Header("authorization", "bearer t"),
-            HTTP2Header("apns-priority", "5"), HTTP2Header("x-extra", "1"),
-        ])
+        XCTAssertEqual(
+            SendRequestBuilder.request(options, payload: []).headers,
+            [
+                HTTP2Header("apns-topic", "com.example"), HTTP2Header("apns-push-type", "alert"),
+                HTTP2Header("apns-expiration", "0"), HTTP2Header("apns-collapse-id", "c"),
+                HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
+                HTTP2Header("authorization", "bearer t"),
+                HTTP2Header("apns-priority", "5"), HTTP2Header("x-extra", "1"),
+            ])
     }
 
     func testErrorBodyParsing() {
-        XCTAssertEqual(APNsErrorBody(body: Array(#"{"reason":"Unregistered","timestamp":"12"}"#.utf8)),
-                       APNsErrorBody(reason: "Unregistered", timestamp: 12))
+        XCTAssertEqual(
+            APNsErrorBody(body: Array(#"{"reason":"Unregistered","timestamp":"12"}"#.utf8)),
+            APNsErrorBody(reason: "Unregistered", timestamp: 12))
         XCTAssertNil(APNsErrorBody(body: Array(#"{"reason":3}"#.utf8)))
         XCTAssertNil(APNsErrorBody(body: Array("not json".utf8)))
         XCTAssertNil(APNsErrorBody(body: []))

@@ -1,5 +1,6 @@
-@testable import HTTP2Transport
 import XCTest
+
+@testable import HTTP2Transport
 
 /// `ConnectionLifecycle`: every event in every state. The table lists, per state, the events that
 /// change something; every other event must leave the state as it is and ask for nothing.
@@ -11,7 +12,8 @@ final class ConnectionLifecycleTests: XCTestCase {
     static let states: [State] = [
         .accepted, .silent, .handshaking, .open, .goingAway(.closeWhenIdle), .goingAway(.keepOpen),
         .closingWhenWritten(reset: true, wentAway: false), .closingWhenWritten(reset: false, wentAway: true),
-        .closingWhenSessionReturns(reset: true, wentAway: false), .closingWhenSessionReturns(reset: false, wentAway: true),
+        .closingWhenSessionReturns(reset: true, wentAway: false),
+        .closingWhenSessionReturns(reset: false, wentAway: true),
         .closed,
     ]
 
@@ -72,45 +74,70 @@ final class ConnectionLifecycleTests: XCTestCase {
             return serving.merging(goAways(afterGoAway)) { $1 }.merging([
                 .shutdown(drainTimeout: 5): (.goingAway(.closeWhenIdle), .sendShutdownGoAway(drainTimeout: 5)),
                 .closeAfterWriting(reset: true): (.closingWhenWritten(reset: true, wentAway: false), .flush),
-                .close(reset: false, whileReceiving: true): (.closingWhenSessionReturns(reset: false, wentAway: false), .none),
+                .close(reset: false, whileReceiving: true): (
+                    .closingWhenSessionReturns(reset: false, wentAway: false), .none
+                ),
                 .written(sessionDone: true, streamsOpen: true): (.closed, .close(reset: false, notifyHandler: true)),
             ]) { $1 }
         case .goingAway(let after):
             var table = serving.merging(goAways(afterGoAway)) { $1 }.merging([
                 .closeAfterWriting(reset: true): (.closingWhenWritten(reset: true, wentAway: true), .flush),
-                .close(reset: false, whileReceiving: true): (.closingWhenSessionReturns(reset: false, wentAway: true), .none),
+                .close(reset: false, whileReceiving: true): (
+                    .closingWhenSessionReturns(reset: false, wentAway: true), .none
+                ),
             ]) { $1 }
             if after == .closeWhenIdle {
-                table[.written(sessionDone: true, streamsOpen: true)] = (.closed, .close(reset: false, notifyHandler: true))
-                table[.written(sessionDone: false, streamsOpen: false)] = (.closed, .close(reset: false, notifyHandler: true))
+                table[.written(sessionDone: true, streamsOpen: true)] = (
+                    .closed, .close(reset: false, notifyHandler: true)
+                )
+                table[.written(sessionDone: false, streamsOpen: false)] = (
+                    .closed, .close(reset: false, notifyHandler: true)
+                )
             }
             return table
         case .closingWhenWritten(let reset, let wentAway):
-            var table: [Event: (State, Action)] = goAways { _ in .closingWhenWritten(reset: reset, wentAway: true) }.merging([
-                .closeAfterWriting(reset: true): (.closingWhenWritten(reset: true, wentAway: wentAway), .flush),
-                .close(reset: true, whileReceiving: false): (.closed, .close(reset: true, notifyHandler: true)),
-                .close(reset: false, whileReceiving: true): (.closingWhenSessionReturns(reset: false, wentAway: wentAway), .none),
-                .received(failed: false): (state, .flushAndStopReading),
-                .received(failed: true): (state, .flushAndStopReading),
-                .written(sessionDone: true, streamsOpen: true): (.closed, .close(reset: reset, notifyHandler: true)),
-                .written(sessionDone: false, streamsOpen: false): (.closed, .close(reset: reset, notifyHandler: true)),
-                .written(sessionDone: false, streamsOpen: true): (.closed, .close(reset: reset, notifyHandler: true)),
-            ]) { $1 }
+            var table: [Event: (State, Action)] = goAways { _ in .closingWhenWritten(reset: reset, wentAway: true) }
+                .merging([
+                    .closeAfterWriting(reset: true): (.closingWhenWritten(reset: true, wentAway: wentAway), .flush),
+                    .close(reset: true, whileReceiving: false): (.closed, .close(reset: true, notifyHandler: true)),
+                    .close(reset: false, whileReceiving: true): (
+                        .closingWhenSessionReturns(reset: false, wentAway: wentAway), .none
+                    ),
+                    .received(failed: false): (state, .flushAndStopReading),
+                    .received(failed: true): (state, .flushAndStopReading),
+                    .written(sessionDone: true, streamsOpen: true): (
+                        .closed, .close(reset: reset, notifyHandler: true)
+                    ),
+                    .written(sessionDone: false, streamsOpen: false): (
+                        .closed, .close(reset: reset, notifyHandler: true)
+                    ),
+                    .written(sessionDone: false, streamsOpen: true): (
+                        .closed, .close(reset: reset, notifyHandler: true)
+                    ),
+                ]) { $1 }
             if !wentAway {
-                table[.shutdown(drainTimeout: 5)] = (.closingWhenWritten(reset: reset, wentAway: true), .sendShutdownGoAway(drainTimeout: 5))
+                table[.shutdown(drainTimeout: 5)] = (
+                    .closingWhenWritten(reset: reset, wentAway: true), .sendShutdownGoAway(drainTimeout: 5)
+                )
             }
             return table
         case .closingWhenSessionReturns(let reset, let wentAway):
-            var table: [Event: (State, Action)] = goAways { _ in .closingWhenSessionReturns(reset: reset, wentAway: true) }.merging([
+            var table: [Event: (State, Action)] = goAways { _ in
+                .closingWhenSessionReturns(reset: reset, wentAway: true)
+            }.merging([
                 .close(reset: true, whileReceiving: false): (.closed, .close(reset: true, notifyHandler: true)),
                 // The latest close asked for decides TCP RST or FIN.
-                .close(reset: false, whileReceiving: true): (.closingWhenSessionReturns(reset: false, wentAway: wentAway), .none),
+                .close(reset: false, whileReceiving: true): (
+                    .closingWhenSessionReturns(reset: false, wentAway: wentAway), .none
+                ),
                 .received(failed: false): (.closed, .close(reset: reset, notifyHandler: true)),
                 .received(failed: true): (.closed, .close(reset: reset, notifyHandler: true)),
             ]) { $1 }
             if !wentAway {
-                table[.shutdown(drainTimeout: 5)] = (.closingWhenSessionReturns(reset: reset, wentAway: true),
-                                                     .sendShutdownGoAway(drainTimeout: 5))
+                table[.shutdown(drainTimeout: 5)] = (
+                    .closingWhenSessionReturns(reset: reset, wentAway: true),
+                    .sendShutdownGoAway(drainTimeout: 5)
+                )
             }
             return table
         case .closed:

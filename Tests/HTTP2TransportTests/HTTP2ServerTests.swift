@@ -12,7 +12,8 @@ final class EchoHandler: HTTP2RequestHandler {
         if request.path == "/reset" { return .resetStream(errorCode: 2) }
         let names = request.headers.map(\.name).joined(separator: ",")
         let text = "\(request.method) \(request.path) \(request.body.count) [\(names)]"
-        return .respond(HTTP2Response(status: 200, headers: [HeaderField(name: "x-test", value: "yes")], body: Array(text.utf8)))
+        return .respond(
+            HTTP2Response(status: 200, headers: [HeaderField(name: "x-test", value: "yes")], body: Array(text.utf8)))
     }
     func connectionOpened(_ connection: HTTP2Connection) { opened.add(1, ordering: .relaxed) }
     func connectionClosed(_ connection: HTTP2Connection) { closed.add(1, ordering: .relaxed) }
@@ -25,11 +26,14 @@ func runTool(_ tool: String, _ arguments: [String]) throws -> (Int32, String, St
 }
 
 final class HTTP2ServerTests: XCTestCase {
-    func startServer(tls: TLSContext?, settings: HTTP2Settings = HTTP2Settings()) throws -> (HTTP2Server, EventLoop, EchoHandler) {
+    func startServer(tls: TLSContext?, settings: HTTP2Settings = HTTP2Settings()) throws -> (
+        HTTP2Server, EventLoop, EchoHandler
+    ) {
         let handler = EchoHandler()
         let acceptLoop = EventLoop()
-        let server = HTTP2Server(listeners: [HTTP2ListenerSpec(host: "127.0.0.1", port: 0, tls: tls, settings: settings)],
-                                 workerCount: 2, acceptLoop: acceptLoop, handler: handler)
+        let server = HTTP2Server(
+            listeners: [HTTP2ListenerSpec(host: "127.0.0.1", port: 0, tls: tls, settings: settings)],
+            workerCount: 2, acceptLoop: acceptLoop, handler: handler)
         try server.start()
         acceptLoop.start()
         return (server, acceptLoop, handler)
@@ -61,10 +65,17 @@ final class HTTP2ServerTests: XCTestCase {
 
     func testCurlOverTLSWithALPN() throws {
         let (server, acceptLoop, handler) = try startServer(tls: try TLSContext.ephemeral())
-        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        defer {
+            server.shutdown(debugData: [], drainTimeout: 1)
+            acceptLoop.stop()
+        }
         let port = server.boundAddresses[0].port
-        let (status, out, err) = try runTool("/usr/bin/curl", ["-sS", "-k", "--http2", "-D", "-", "-d", "hello",
-                                                          "https://127.0.0.1:\(port)/3/device/abc"])
+        let (status, out, err) = try runTool(
+            "/usr/bin/curl",
+            [
+                "-sS", "-k", "--http2", "-D", "-", "-d", "hello",
+                "https://127.0.0.1:\(port)/3/device/abc",
+            ])
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(out.hasPrefix("HTTP/2 200"), out)
         XCTAssertTrue(out.contains("x-test: yes"), out)
@@ -74,24 +85,38 @@ final class HTTP2ServerTests: XCTestCase {
 
     func testPriorKnowledgeOverTLSWithoutALPN() throws {
         let (server, acceptLoop, _) = try startServer(tls: try TLSContext.ephemeral())
-        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        defer {
+            server.shutdown(debugData: [], drainTimeout: 1)
+            acceptLoop.stop()
+        }
         let port = server.boundAddresses[0].port
-        let (status, out, err) = try runTool("/usr/bin/curl", ["-sS", "-k", "--http2-prior-knowledge", "--no-alpn",
-                                                          "https://127.0.0.1:\(port)/x"])
+        let (status, out, err) = try runTool(
+            "/usr/bin/curl",
+            [
+                "-sS", "-k", "--http2-prior-knowledge", "--no-alpn",
+                "https://127.0.0.1:\(port)/x",
+            ])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "GET /x 0 [user-agent,accept]")
     }
 
     func testCleartextPriorKnowledgeAndReset() throws {
         let (server, acceptLoop, _) = try startServer(tls: nil)
-        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        defer {
+            server.shutdown(debugData: [], drainTimeout: 1)
+            acceptLoop.stop()
+        }
         let port = server.boundAddresses[0].port
-        let (status, out, _) = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/y"])
+        let (status, out, _) = try runTool(
+            "/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/y"])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(out, "GET /y 0 [user-agent,accept]")
-        let (resetStatus, _, resetErr) = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/reset"])
+        let (resetStatus, _, resetErr) = try runTool(
+            "/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/reset"])
         XCTAssertNotEqual(resetStatus, 0)
-        XCTAssertTrue(resetErr.contains("INTERNAL_ERROR") || resetErr.contains("error code: 2") || resetErr.contains("(92)"), resetErr)
+        XCTAssertTrue(
+            resetErr.contains("INTERNAL_ERROR") || resetErr.contains("error code: 2") || resetErr.contains("(92)"),
+            resetErr)
     }
 
     func testGracefulShutdownSendsGoawayWithDebugData() throws {
@@ -101,7 +126,10 @@ final class HTTP2ServerTests: XCTestCase {
         // nghttp waits 2 s after its request, so the GOAWAY arrives on an open connection.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
-        process.arguments = ["-nv", "--expect-continue", "-d", "/dev/null", "--timeout=3", "http://127.0.0.1:\(port)/z", "http://127.0.0.1:\(port)/z2"]
+        process.arguments = [
+            "-nv", "--expect-continue", "-d", "/dev/null", "--timeout=3", "http://127.0.0.1:\(port)/z",
+            "http://127.0.0.1:\(port)/z2",
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -118,7 +146,10 @@ final class HTTP2ServerTests: XCTestCase {
         var settings = HTTP2Settings()
         settings.handshakeTimeout = 0.3
         let (server, acceptLoop, _) = try startServer(tls: try TLSContext.ephemeral(), settings: settings)
-        defer { server.shutdown(debugData: [], drainTimeout: 1); acceptLoop.stop() }
+        defer {
+            server.shutdown(debugData: [], drainTimeout: 1)
+            acceptLoop.stop()
+        }
         let fd = LoopbackSocket.connect(port: server.boundAddresses[0].port)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }

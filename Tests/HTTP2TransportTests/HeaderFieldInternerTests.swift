@@ -1,16 +1,21 @@
-@testable import HTTP2Transport
 import XCTest
+
+@testable import HTTP2Transport
 
 /// `HeaderFieldInterner`: a field identical to the one at the same position of an earlier block
 /// is reused; anything else is made from the bytes received.
 final class HeaderFieldInternerTests: XCTestCase {
     private func field(_ interner: inout HeaderFieldInterner, _ position: Int, _ name: [UInt8], _ value: [UInt8])
-        -> HeaderField {
-        name.withUnsafeBufferPointer { n in value.withUnsafeBufferPointer { v in interner.field(at: position, name: n, value: v) } }
+        -> HeaderField
+    {
+        name.withUnsafeBufferPointer { n in
+            value.withUnsafeBufferPointer { v in interner.field(at: position, name: n, value: v) }
+        }
     }
 
     private func field(_ interner: inout HeaderFieldInterner, _ position: Int, _ name: String, _ value: String)
-        -> HeaderField {
+        -> HeaderField
+    {
         field(&interner, position, Array(name.utf8), Array(value.utf8))
     }
 
@@ -19,7 +24,9 @@ final class HeaderFieldInternerTests: XCTestCase {
         let path = "/3/device/" + String(repeating: "ab", count: 32)
         for _ in 0..<3 {
             XCTAssertEqual(field(&interner, 0, ":path", path), HeaderField(name: ":path", value: path))
-            XCTAssertEqual(field(&interner, 1, "apns-topic", "com.example.app"), HeaderField(name: "apns-topic", value: "com.example.app"))
+            XCTAssertEqual(
+                field(&interner, 1, "apns-topic", "com.example.app"),
+                HeaderField(name: "apns-topic", value: "com.example.app"))
         }
         XCTAssertEqual(interner.reused, 4, "the second and third blocks reuse both fields")
     }
@@ -27,8 +34,12 @@ final class HeaderFieldInternerTests: XCTestCase {
     func testChangedValueOrNameAtAPositionIsMadeAnew() {
         var interner = HeaderFieldInterner()
         _ = field(&interner, 0, "apns-topic", "com.example.app")
-        XCTAssertEqual(field(&interner, 0, "apns-topic", "com.example.xyz"), HeaderField(name: "apns-topic", value: "com.example.xyz"), "same length, other bytes")
-        XCTAssertEqual(field(&interner, 0, "apns-topix", "com.example.xyz"), HeaderField(name: "apns-topix", value: "com.example.xyz"), "same value, other name")
+        XCTAssertEqual(
+            field(&interner, 0, "apns-topic", "com.example.xyz"),
+            HeaderField(name: "apns-topic", value: "com.example.xyz"), "same length, other bytes")
+        XCTAssertEqual(
+            field(&interner, 0, "apns-topix", "com.example.xyz"),
+            HeaderField(name: "apns-topix", value: "com.example.xyz"), "same value, other name")
         XCTAssertEqual(field(&interner, 0, "apns-topic", ""), HeaderField(name: "apns-topic", value: ""), "empty value")
         XCTAssertEqual(field(&interner, 0, "apns-topic", ""), HeaderField(name: "apns-topic", value: ""))
         XCTAssertEqual(interner.reused, 1, "only the repeated empty value")
@@ -50,7 +61,8 @@ final class HeaderFieldInternerTests: XCTestCase {
         XCTAssertEqual(field(&interner, 0, Array("x-a".utf8), invalid).value, repaired)
         XCTAssertEqual(field(&interner, 0, Array("x-a".utf8), invalid).value, repaired)
         XCTAssertEqual(interner.reused, 0, "the stored string's bytes are the repaired ones")
-        XCTAssertEqual(field(&interner, 0, "x-a", repaired).value, repaired, "the repaired text itself, sent as valid UTF-8")
+        XCTAssertEqual(
+            field(&interner, 0, "x-a", repaired).value, repaired, "the repaired text itself, sent as valid UTF-8")
         XCTAssertEqual(interner.reused, 1)
     }
 
@@ -59,11 +71,14 @@ final class HeaderFieldInternerTests: XCTestCase {
         var interner = HeaderFieldInterner()
         for _ in 0..<2 {
             XCTAssertEqual(field(&interner, 0, ":method", "POST"), HeaderField(name: ":method", value: "POST"))
-            XCTAssertEqual(field(&interner, 2, "apns-topic", "com.example.app"),
-                           HeaderField(name: "apns-topic", value: "com.example.app"))
+            XCTAssertEqual(
+                field(&interner, 2, "apns-topic", "com.example.app"),
+                HeaderField(name: "apns-topic", value: "com.example.app"))
         }
         XCTAssertEqual(interner.reused, 2, "both fields of the second block")
-        XCTAssertEqual(field(&interner, 1, "", ""), HeaderField(name: "", value: ""), "a skipped position holds only the empty field")
+        XCTAssertEqual(
+            field(&interner, 1, "", ""), HeaderField(name: "", value: ""),
+            "a skipped position holds only the empty field")
         XCTAssertEqual(field(&interner, 1, "x-a", ""), HeaderField(name: "x-a", value: ""))
     }
 

@@ -1,5 +1,6 @@
-@testable import HTTP2Transport
 import XCTest
+
+@testable import HTTP2Transport
 
 /// `RequestAssembler`, driven as nghttp2's callbacks drive it (fields, end of the header block,
 /// DATA, trailers), without sockets: each case is a sequence of requests on one assembler, as on
@@ -31,54 +32,115 @@ final class RequestAssemblerTests: XCTestCase {
     }
 
     static let token = String(repeating: "ab", count: 32)
-    static let pseudo = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/" + token), (":authority", "api.push.apple.com")]
-    static let block = pseudo + [("apns-topic", "com.example.app"), ("apns-push-type", "alert"), ("user-agent", "h2load nghttp2/1.52.0")]
-    static let other = pseudo + [("apns-topic", "com.example.other"), ("apns-push-type", "alert"), ("user-agent", "h2load nghttp2/1.52.0")]
+    static let pseudo = [
+        (":method", "POST"), (":scheme", "https"), (":path", "/3/device/" + token),
+        (":authority", "api.push.apple.com"),
+    ]
+    static let block =
+        pseudo + [
+            ("apns-topic", "com.example.app"), ("apns-push-type", "alert"), ("user-agent", "h2load nghttp2/1.52.0"),
+        ]
+    static let other =
+        pseudo + [
+            ("apns-topic", "com.example.other"), ("apns-push-type", "alert"), ("user-agent", "h2load nghttp2/1.52.0"),
+        ]
 
     static let cases: [Case] = [
         Case(name: "a first block is stored field by field", steps: [Step(fields: block)]),
-        Case(name: "an identical block gets the previous list itself", steps: [
-            Step(fields: block), Step(fields: block, shared: true), Step(fields: block, shared: true)]),
+        Case(
+            name: "an identical block gets the previous list itself",
+            steps: [
+                Step(fields: block), Step(fields: block, shared: true), Step(fields: block, shared: true),
+            ]),
         Case(name: "a value differing in the middle", steps: [Step(fields: block), Step(fields: other)]),
-        Case(name: "a differing block becomes the one compared with", steps: [
-            Step(fields: block), Step(fields: other), Step(fields: other, shared: true), Step(fields: block)]),
-        Case(name: "a shorter block (the previous one's first fields)", steps: [
-            Step(fields: block), Step(fields: Array(block.dropLast())), Step(fields: Array(block.dropLast()), shared: true)]),
+        Case(
+            name: "a differing block becomes the one compared with",
+            steps: [
+                Step(fields: block), Step(fields: other), Step(fields: other, shared: true), Step(fields: block),
+            ]),
+        Case(
+            name: "a shorter block (the previous one's first fields)",
+            steps: [
+                Step(fields: block), Step(fields: Array(block.dropLast())),
+                Step(fields: Array(block.dropLast()), shared: true),
+            ]),
         Case(name: "a longer block", steps: [Step(fields: block), Step(fields: block + [("apns-priority", "5")])]),
-        Case(name: "the same fields at other positions", steps: [
-            Step(fields: block), Step(fields: [(":method", "POST")] + block)]),
-        Case(name: "no :authority: nil, and :scheme makes no field", steps: [
-            Step(fields: [(":method", "GET"), (":scheme", "https"), (":path", "/")])]),
-        Case(name: "an empty value and an empty block", steps: [
-            Step(fields: pseudo + [("x-empty", "")]), Step(fields: pseudo + [("x-empty", "")], shared: true),
-            Step(fields: pseudo)]),
-        Case(name: "invalid UTF-8 is repaired, never matched as raw bytes", steps: [
-            Step(fields: pseudo + [("x-bad", "caf\u{FFFD}")]), Step(fields: pseudo + [("x-bad", "caf\u{FFFD}")])]),
-        Case(name: "a header list over the limit keeps nothing; the next request is whole", maxHeaderListSize: 500, steps: [
-            Step(fields: block), Step(fields: block + [("x-big", String(repeating: "x", count: 300))], tooLarge: true),
-            Step(fields: block, shared: true)]),
-        Case(name: "the limit counts name + value + 32 per field", maxHeaderListSize: (7 + 4 + 32) + (5 + 1 + 32) + (7 + 5 + 32), steps: [
-            Step(fields: [(":method", "POST"), (":path", "/"), (":scheme", "https")]),
-            Step(fields: [(":method", "POST"), (":path", "//"), (":scheme", "https")], tooLarge: true)]),
-        Case(name: "trailers are appended, counted on their own, and do not become the previous block", maxHeaderListSize: 500, steps: [
-            Step(fields: block, trailers: [("x-trailer", String(repeating: "t", count: 100))]),
-            Step(fields: block), Step(fields: block, shared: true)]),
-        Case(name: "trailers after a repeated block", steps: [
-            Step(fields: block), Step(fields: block, trailers: [("x-trailer", "1")], shared: true), Step(fields: block)]),
-        Case(name: "a block that never completed does not count as the previous one", steps: [
-            Step(fields: block), Step(fields: other, completes: false), Step(fields: block), Step(fields: block, shared: true)]),
-        Case(name: "a block cut short after repeating fields", steps: [
-            Step(fields: block), Step(fields: Array(block.prefix(5)), completes: false), Step(fields: block, shared: true)]),
-        Case(name: "the body is kept up to the limit and counted whole", maxStoredBodyBytes: 10, steps: [
-            Step(fields: block, body: [Array("0123456".utf8), Array("789abc".utf8)], storedBody: 10),
-            Step(fields: block, body: [Array("{}".utf8)], shared: true)]),
-        Case(name: "no body", maxStoredBodyBytes: 0, steps: [Step(fields: block, body: [Array("{}".utf8)], storedBody: 0)]),
+        Case(
+            name: "the same fields at other positions",
+            steps: [
+                Step(fields: block), Step(fields: [(":method", "POST")] + block),
+            ]),
+        Case(
+            name: "no :authority: nil, and :scheme makes no field",
+            steps: [
+                Step(fields: [(":method", "GET"), (":scheme", "https"), (":path", "/")])
+            ]),
+        Case(
+            name: "an empty value and an empty block",
+            steps: [
+                Step(fields: pseudo + [("x-empty", "")]), Step(fields: pseudo + [("x-empty", "")], shared: true),
+                Step(fields: pseudo),
+            ]),
+        Case(
+            name: "invalid UTF-8 is repaired, never matched as raw bytes",
+            steps: [
+                Step(fields: pseudo + [("x-bad", "caf\u{FFFD}")]), Step(fields: pseudo + [("x-bad", "caf\u{FFFD}")]),
+            ]),
+        Case(
+            name: "a header list over the limit keeps nothing; the next request is whole", maxHeaderListSize: 500,
+            steps: [
+                Step(fields: block),
+                Step(fields: block + [("x-big", String(repeating: "x", count: 300))], tooLarge: true),
+                Step(fields: block, shared: true),
+            ]),
+        Case(
+            name: "the limit counts name + value + 32 per field",
+            maxHeaderListSize: (7 + 4 + 32) + (5 + 1 + 32) + (7 + 5 + 32),
+            steps: [
+                Step(fields: [(":method", "POST"), (":path", "/"), (":scheme", "https")]),
+                Step(fields: [(":method", "POST"), (":path", "//"), (":scheme", "https")], tooLarge: true),
+            ]),
+        Case(
+            name: "trailers are appended, counted on their own, and do not become the previous block",
+            maxHeaderListSize: 500,
+            steps: [
+                Step(fields: block, trailers: [("x-trailer", String(repeating: "t", count: 100))]),
+                Step(fields: block), Step(fields: block, shared: true),
+            ]),
+        Case(
+            name: "trailers after a repeated block",
+            steps: [
+                Step(fields: block), Step(fields: block, trailers: [("x-trailer", "1")], shared: true),
+                Step(fields: block),
+            ]),
+        Case(
+            name: "a block that never completed does not count as the previous one",
+            steps: [
+                Step(fields: block), Step(fields: other, completes: false), Step(fields: block),
+                Step(fields: block, shared: true),
+            ]),
+        Case(
+            name: "a block cut short after repeating fields",
+            steps: [
+                Step(fields: block), Step(fields: Array(block.prefix(5)), completes: false),
+                Step(fields: block, shared: true),
+            ]),
+        Case(
+            name: "the body is kept up to the limit and counted whole", maxStoredBodyBytes: 10,
+            steps: [
+                Step(fields: block, body: [Array("0123456".utf8), Array("789abc".utf8)], storedBody: 10),
+                Step(fields: block, body: [Array("{}".utf8)], shared: true),
+            ]),
+        Case(
+            name: "no body", maxStoredBodyBytes: 0,
+            steps: [Step(fields: block, body: [Array("{}".utf8)], storedBody: 0)]),
     ]
 
     func testCases() {
         for testCase in RequestAssemblerTests.cases {
-            let assembler = RequestAssembler(maxHeaderListSize: testCase.maxHeaderListSize,
-                                             maxStoredBodyBytes: testCase.maxStoredBodyBytes)
+            let assembler = RequestAssembler(
+                maxHeaderListSize: testCase.maxHeaderListSize,
+                maxStoredBodyBytes: testCase.maxStoredBodyBytes)
             var previous: [HeaderField] = []
             var streamID: Int32 = 1
             for (index, step) in testCase.steps.enumerated() {
@@ -91,9 +153,13 @@ final class RequestAssemblerTests: XCTestCase {
                 let early = assembler.headersRequest(on: stream.id, from: stream)
                 // `early` copies the list the block ended with: the previous block's own storage
                 // when it repeated (an empty list's storage is shared by all, so none counts).
-                let sharesPrevious = !previous.isEmpty && early.headers.withUnsafeBufferPointer { $0.baseAddress }
-                    == previous.withUnsafeBufferPointer { $0.baseAddress }
-                for chunk in step.body { chunk.withUnsafeBufferPointer { assembler.body(on: stream, $0.baseAddress!, $0.count) } }
+                let sharesPrevious =
+                    !previous.isEmpty
+                    && early.headers.withUnsafeBufferPointer { $0.baseAddress }
+                        == previous.withUnsafeBufferPointer { $0.baseAddress }
+                for chunk in step.body {
+                    chunk.withUnsafeBufferPointer { assembler.body(on: stream, $0.baseAddress!, $0.count) }
+                }
                 feed(assembler, stream, step.trailers)
                 assembler.finishHeaderBlock(stream)  // a second time: nothing changes
                 let request = assembler.takeRequest(on: stream.id, from: stream)
@@ -165,8 +231,9 @@ final class RequestAssemblerTests: XCTestCase {
                 valueBytes.withUnsafeBufferPointer { v in
                     // A non-nil pointer for empty values, as nghttp2 gives.
                     withUnsafePointer(to: UInt8(0)) { empty in
-                        assembler.header(on: stream, name: n.baseAddress ?? empty, nameLength: n.count,
-                                         value: v.baseAddress ?? empty, valueLength: v.count)
+                        assembler.header(
+                            on: stream, name: n.baseAddress ?? empty, nameLength: n.count,
+                            value: v.baseAddress ?? empty, valueLength: v.count)
                     }
                 }
             }

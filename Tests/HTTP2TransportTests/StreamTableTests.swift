@@ -1,5 +1,6 @@
-@testable import HTTP2Transport
 import XCTest
+
+@testable import HTTP2Transport
 
 /// `StreamTable` finds every open stream, also when two open streams share a slot; `SpareStreams`
 /// hands back objects reset for a new stream and stays within its bounds.

@@ -49,7 +49,8 @@ final class ClosestMatchTests: XCTestCase {
 
     func testHint() {
         XCTAssertEqual(ClosestMatch.hint("prot", among: ["port"]), " (did you mean \"port\"?)")
-        XCTAssertEqual(ClosestMatch.hint("--hepl", among: ["--help"], quote: { "'\($0)'" }), " (did you mean '--help'?)")
+        XCTAssertEqual(
+            ClosestMatch.hint("--hepl", among: ["--help"], quote: { "'\($0)'" }), " (did you mean '--help'?)")
         XCTAssertEqual(ClosestMatch.hint("zzz", among: ["port"]), "")
     }
 }

@@ -51,7 +51,8 @@ final class ISO8601TimestampTests: XCTestCase {
         let seconds: [(Double, String)] = [
             (1_796_028_543.1239, "2026-11-30T08:49:03.123Z"), (0.0009, "1970-01-01T00:00:00.000Z"),
             (-5, "1970-01-01T00:00:00.000Z"), (.nan, "1970-01-01T00:00:00.000Z"),
-            (.infinity, "9999-12-31T23:59:59.999Z"), (-.infinity, "1970-01-01T00:00:00.000Z"), (1e300, "9999-12-31T23:59:59.999Z"),
+            (.infinity, "9999-12-31T23:59:59.999Z"), (-.infinity, "1970-01-01T00:00:00.000Z"),
+            (1e300, "9999-12-31T23:59:59.999Z"),
         ]
         for (value, expected) in seconds {
             XCTAssertEqual(ISO8601Timestamp.format(epochSeconds: value), expected, "\(value)")
@@ -83,7 +84,10 @@ final class ISO8601TimestampTests: XCTestCase {
             ("-1", "unregisteredAt: expected \(ISO8601Timestamp.inputExpectation), got -1"),
             ("253402300800000", "unregisteredAt: expected \(ISO8601Timestamp.inputExpectation), got 253402300800000"),
             ("1.5", "unregisteredAt: expected \(ISO8601Timestamp.inputExpectation), got 1.5"),
-            (#""1969-12-31T23:59:59Z""#, #"unregisteredAt: expected \#(ISO8601Timestamp.inputExpectation), got "1969-12-31T23:59:59Z""#),
+            (
+                #""1969-12-31T23:59:59Z""#,
+                #"unregisteredAt: expected \#(ISO8601Timestamp.inputExpectation), got "1969-12-31T23:59:59Z""#
+            ),
             (#""yesterday""#, #"unregisteredAt: expected \#(ISO8601Timestamp.inputExpectation), got "yesterday""#),
             ("true", "unregisteredAt: expected \(ISO8601Timestamp.inputExpectation), got true"),
             ("null", "absent"),
@@ -92,7 +96,8 @@ final class ISO8601TimestampTests: XCTestCase {
             let json = #"{"unregisteredAt": \#(value)}"#
             let outcome: String
             do {
-                outcome = try StrictJSONDecoder().decode(Device.self, from: Array(json.utf8)).unregisteredAt
+                outcome =
+                    try StrictJSONDecoder().decode(Device.self, from: Array(json.utf8)).unregisteredAt
                     .map { String($0.epochMilliseconds) } ?? "absent"
             } catch {
                 outcome = error.description

@@ -4,13 +4,19 @@ import XCTest
 final class InputErrorTests: XCTestCase {
     func testDescriptionJoinsThePartsPresent() {
         let cases: [(InputError, String)] = [
-            (InputError(path: "listeners[0].port", message: "expected an integer from 1 to 65535, got \"x\""),
-             "listeners[0].port: expected an integer from 1 to 65535, got \"x\""),
+            (
+                InputError(path: "listeners[0].port", message: "expected an integer from 1 to 65535, got \"x\""),
+                "listeners[0].port: expected an integer from 1 to 65535, got \"x\""
+            ),
             (InputError(path: "", message: "the document is empty"), "the document is empty"),
-            (InputError(path: "", message: "trailing comma before '}'", line: 3, column: 12),
-             "line 3, column 12: trailing comma before '}'"),
-            (InputError(path: "faults[0]", message: "duplicate key \"id\"", line: 2, column: 9),
-             "faults[0] (line 2, column 9): duplicate key \"id\""),
+            (
+                InputError(path: "", message: "trailing comma before '}'", line: 3, column: 12),
+                "line 3, column 12: trailing comma before '}'"
+            ),
+            (
+                InputError(path: "faults[0]", message: "duplicate key \"id\"", line: 2, column: 9),
+                "faults[0] (line 2, column 9): duplicate key \"id\""
+            ),
         ]
         for (error, expected) in cases {
             XCTAssertEqual(error.description, expected)
@@ -44,8 +50,10 @@ final class InputErrorTests: XCTestCase {
     func testPathFromCodingPath() {
         let cases: [([any CodingKey], String)] = [
             ([], ""),
-            ([Key(stringValue: "faults"), Key(intValue: 2), Key(stringValue: "action"), Key(stringValue: "type")],
-             "faults[2].action.type"),
+            (
+                [Key(stringValue: "faults"), Key(intValue: 2), Key(stringValue: "action"), Key(stringValue: "type")],
+                "faults[2].action.type"
+            ),
             ([Key(intValue: 0), Key(intValue: 1)], "[0][1]"),
             // A key with an integer value that is not a position stays a key.
             ([Key(stringValue: "map"), IntKeys.zero], "map.zero"),

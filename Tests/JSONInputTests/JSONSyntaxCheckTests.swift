@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONInput
 import XCTest
+
+@testable import JSONInput
 
 final class JSONSyntaxCheckTests: XCTestCase {
     /// The first problem's line and column (1-based), message and field path.
@@ -87,8 +88,9 @@ final class JSONSyntaxCheckTests: XCTestCase {
             }
             XCTAssertEqual(problem.line, line, text.debugDescription)
             XCTAssertEqual(problem.column, column, text.debugDescription)
-            XCTAssertTrue(problem.message.hasPrefix(message) || problem.message.contains(message),
-                          "\(text.debugDescription): \(problem.message)")
+            XCTAssertTrue(
+                problem.message.hasPrefix(message) || problem.message.contains(message),
+                "\(text.debugDescription): \(problem.message)")
             XCTAssertEqual(problem.path, path, text.debugDescription)
         }
     }
@@ -122,8 +124,10 @@ final class JSONSyntaxCheckTests: XCTestCase {
 
     func testTextPosition() {
         let text = Array("ab\ncé\r\n😀x".utf8)
-        let cases: [(Int, Int, Int)] = [(0, 1, 1), (1, 1, 2), (2, 1, 3), (3, 2, 1), (4, 2, 2), (6, 2, 3), (7, 2, 4),
-                                        (8, 3, 1), (12, 3, 2), (13, 3, 3)]
+        let cases: [(Int, Int, Int)] = [
+            (0, 1, 1), (1, 1, 2), (2, 1, 3), (3, 2, 1), (4, 2, 2), (6, 2, 3), (7, 2, 4),
+            (8, 3, 1), (12, 3, 2), (13, 3, 3),
+        ]
         for (offset, line, column) in cases {
             let position = TextPosition.lineAndColumn(of: offset, in: text)
             XCTAssertEqual([position.line, position.column], [line, column], "offset \(offset)")
@@ -157,7 +161,8 @@ final class JSONSyntaxCheckJSON5Tests: XCTestCase {
         for document in documents {
             let decoder = JSONDecoder()
             decoder.allowsJSON5 = true
-            XCTAssertNoThrow(try decoder.decode(JSONNode.Builder.self, from: Data(document.utf8)), "Foundation: \(document)")
+            XCTAssertNoThrow(
+                try decoder.decode(JSONNode.Builder.self, from: Data(document.utf8)), "Foundation: \(document)")
             XCTAssertNil(located(document).map { "\($0)" }, document)
         }
     }

@@ -25,7 +25,8 @@ final class RangeDecodingTests: XCTestCase {
     private func outcome(_ json: String) -> String {
         do {
             let limits = try StrictJSONDecoder().decode(Limits.self, from: Array(json.utf8))
-            return "ok \(limits.port) \(limits.workers.map(String.init) ?? "-") \(limits.streams.map(String.init) ?? "-") "
+            return
+                "ok \(limits.port) \(limits.workers.map(String.init) ?? "-") \(limits.streams.map(String.init) ?? "-") "
                 + "\(limits.drain.map { "\($0)" } ?? "-") \(limits.ratio.map { "\($0)" } ?? "-")"
         } catch {
             return error.description
@@ -48,7 +49,10 @@ final class RangeDecodingTests: XCTestCase {
             (#"{}"#, "port: missing; expected an integer from 1 to 65535"),
             // `CodingKeys` not `CaseIterable`: the valid keys are those asked for before the error.
             (#"{"prt": 1}"#, #"prt: unknown key (did you mean "port"?); valid keys here: port"#),
-            (#"{"port": 1, "drian": 1}"#, #"drian: unknown key (did you mean "drain"?); valid keys here: port, workers, streams, drain, ratio"#),
+            (
+                #"{"port": 1, "drian": 1}"#,
+                #"drian: unknown key (did you mean "drain"?); valid keys here: port, workers, streams, drain, ratio"#
+            ),
             // Open ranges, and null or absent for the optional ones.
             (#"{"port": 1, "workers": -1}"#, "workers: expected an integer of at least 0, got -1"),
             (#"{"port": 1, "workers": null, "streams": null, "drain": null}"#, "ok 1 - - - -"),
@@ -73,10 +77,13 @@ final class RangeDecodingTests: XCTestCase {
         // JSON5 admits NaN and Infinity; a closed finite range refuses them.
         for literal in ["NaN", "Infinity", "-Infinity"] {
             let json = #"{"port": 1, "drain": \#(literal)}"#
-            XCTAssertThrowsError(try StrictJSONDecoder(options: .init(syntax: .json5)).decode(Limits.self, from: Array(json.utf8)),
-                                 literal) { error in
+            XCTAssertThrowsError(
+                try StrictJSONDecoder(options: .init(syntax: .json5)).decode(Limits.self, from: Array(json.utf8)),
+                literal
+            ) { error in
                 XCTAssertEqual((error as? InputError)?.path, "drain")
-                XCTAssertTrue((error as? InputError)?.message.hasPrefix("expected a number from 0 to 3600, got ") ?? false)
+                XCTAssertTrue(
+                    (error as? InputError)?.message.hasPrefix("expected a number from 0 to 3600, got ") ?? false)
             }
         }
     }
@@ -84,9 +91,12 @@ final class RangeDecodingTests: XCTestCase {
     func testSingleValueRanges() throws {
         struct Percent: Decodable {
             var value: Int
-            init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Int.self, in: 0...100) }
+            init(from decoder: any Decoder) throws {
+                value = try decoder.singleValueContainer().decode(Int.self, in: 0...100)
+            }
         }
-        XCTAssertEqual(try StrictJSONDecoder().decode([Percent].self, from: Array("[0, 100]".utf8)).map(\.value), [0, 100])
+        XCTAssertEqual(
+            try StrictJSONDecoder().decode([Percent].self, from: Array("[0, 100]".utf8)).map(\.value), [0, 100])
         XCTAssertThrowsError(try StrictJSONDecoder().decode([Percent].self, from: Array("[0, 101]".utf8))) { error in
             XCTAssertEqual((error as? InputError)?.description, "[1]: expected an integer from 0 to 100, got 101")
         }

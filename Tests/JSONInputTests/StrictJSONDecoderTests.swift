@@ -3,8 +3,10 @@ import JSONInput
 import XCTest
 
 final class StrictJSONDecoderTests: XCTestCase {
-    private func error<T: Decodable>(_ type: T.Type, _ json: String, _ options: StrictJSONDecoder.Options = .init(),
-                                     file: StaticString = #filePath, line: UInt = #line) -> InputError? {
+    private func error<T: Decodable>(
+        _ type: T.Type, _ json: String, _ options: StrictJSONDecoder.Options = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> InputError? {
         do {
             _ = try StrictJSONDecoder(options: options).decode(type, from: Array(json.utf8))
             XCTFail("accepted \(json)", file: file, line: line)
@@ -14,18 +16,34 @@ final class StrictJSONDecoderTests: XCTestCase {
         }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ json: String, _ options: StrictJSONDecoder.Options = .init()) throws -> T {
+    private func decode<T: Decodable>(_ type: T.Type, _ json: String, _ options: StrictJSONDecoder.Options = .init())
+        throws -> T
+    {
         try StrictJSONDecoder(options: options).decode(type, from: Array(json.utf8))
     }
 
     func testDecodesModels() throws {
-        XCTAssertEqual(try decode(Settings.self, #"{"listeners": [{"port": 2197, "name": "a"}, {"port": 443, "plaintext": true}], "environment": "production", "deviceId": "d1"}"#),
-                       Settings(listeners: [Listener(name: "a", port: 2197), Listener(port: 443, plaintext: true)],
-                                environment: .production, deviceID: "d1"))
+        XCTAssertEqual(
+            try decode(
+                Settings.self,
+                #"{"listeners": [{"port": 2197, "name": "a"}, {"port": 443, "plaintext": true}], "environment": "production", "deviceId": "d1"}"#
+            ),
+            Settings(
+                listeners: [Listener(name: "a", port: 2197), Listener(port: 443, plaintext: true)],
+                environment: .production, deviceID: "d1"))
         XCTAssertEqual(try decode(Settings.self, "{}"), Settings())
         XCTAssertEqual(try decode(Settings.self, #"{"listeners": null}"#), Settings())
-        XCTAssertEqual(try decode(RuleList.self, #"{"faults": [{"ruleId": "r1", "action": {"type": "delay", "ms": 5, "then": {"type": "respond", "status": 503}}}]}"#),
-                       RuleList(faults: [Rule(ruleID: "r1", action: .delay(milliseconds: 5, then: try decode(Action.Box.self, #"{"type": "respond", "status": 503}"#)))]))
+        XCTAssertEqual(
+            try decode(
+                RuleList.self,
+                #"{"faults": [{"ruleId": "r1", "action": {"type": "delay", "ms": 5, "then": {"type": "respond", "status": 503}}}]}"#
+            ),
+            RuleList(faults: [
+                Rule(
+                    ruleID: "r1",
+                    action: .delay(
+                        milliseconds: 5, then: try decode(Action.Box.self, #"{"type": "respond", "status": 503}"#)))
+            ]))
         XCTAssertEqual(try decode([String: Int].self, #"{"any": 1, "keys": 2}"#), ["any": 1, "keys": 2])
         XCTAssertEqual(try decode([Int].self, "[1, 2.0, 3e0]"), [1, 2, 3])
         XCTAssertEqual(try decode(String.self, #""top-level scalar""#), "top-level scalar")
@@ -34,30 +52,50 @@ final class StrictJSONDecoderTests: XCTestCase {
 
     func testUnknownKeysAreRefused() {
         let cases: [(any Decodable.Type, String, String)] = [
-            (Settings.self, #"{"listenrs": []}"#,
-             #"listenrs: unknown key (did you mean "listeners"?); valid keys here: listeners, environment, deviceId"#),
+            (
+                Settings.self, #"{"listenrs": []}"#,
+                #"listenrs: unknown key (did you mean "listeners"?); valid keys here: listeners, environment, deviceId"#
+            ),
             // CaseIterable keys are listed in full, in their order.
-            (Settings.self, #"{"listeners": [{"port": 1}, {"port": 2, "plaintxt": true}]}"#,
-             #"listeners[1].plaintxt: unknown key (did you mean "plaintext"?); valid keys here: name, port, plaintext"#),
+            (
+                Settings.self, #"{"listeners": [{"port": 1}, {"port": 2, "plaintxt": true}]}"#,
+                #"listeners[1].plaintxt: unknown key (did you mean "plaintext"?); valid keys here: name, port, plaintext"#
+            ),
             // A typo of a required key is reported as the typo, not as the key missing.
-            (Settings.self, #"{"listeners": [{"prot": 80}]}"#,
-             #"listeners[0].prot: unknown key (did you mean "port"?); valid keys here: name, port, plaintext"#),
+            (
+                Settings.self, #"{"listeners": [{"prot": 80}]}"#,
+                #"listeners[0].prot: unknown key (did you mean "port"?); valid keys here: name, port, plaintext"#
+            ),
             // Wire names, not Swift names.
-            (Settings.self, #"{"deviceID": "x"}"#,
-             #"deviceID: unknown key (did you mean "deviceId"?); valid keys here: listeners, environment, deviceId"#),
-            (RuleList.self, #"{"faults": [{"ruleID": "r", "action": {"type": "respond", "status": 500}}]}"#,
-             #"faults[0].ruleID: unknown key (did you mean "ruleId"?); valid keys here: ruleId, action"#),
+            (
+                Settings.self, #"{"deviceID": "x"}"#,
+                #"deviceID: unknown key (did you mean "deviceId"?); valid keys here: listeners, environment, deviceId"#
+            ),
+            (
+                RuleList.self, #"{"faults": [{"ruleID": "r", "action": {"type": "respond", "status": 500}}]}"#,
+                #"faults[0].ruleID: unknown key (did you mean "ruleId"?); valid keys here: ruleId, action"#
+            ),
             // The fields of another type of a discriminated object.
-            (RuleList.self, #"{"faults": [{"action": {"type": "respond", "status": 500, "ms": 5}}]}"#,
-             "faults[0].action.ms: unknown key; valid keys here: type, status, reason"),
-            (RuleList.self, #"{"faults": [{"action": {"type": "delay", "ms": 5, "then": {"type": "respond", "status": 500, "then": null}}}]}"#,
-             "faults[0].action.then.then: unknown key; valid keys here: type, status, reason"),
+            (
+                RuleList.self, #"{"faults": [{"action": {"type": "respond", "status": 500, "ms": 5}}]}"#,
+                "faults[0].action.ms: unknown key; valid keys here: type, status, reason"
+            ),
+            (
+                RuleList.self,
+                #"{"faults": [{"action": {"type": "delay", "ms": 5, "then": {"type": "respond", "status": 500, "then": null}}}]}"#,
+                "faults[0].action.then.then: unknown key; valid keys here: type, status, reason"
+            ),
             // Objects read through nested containers, and objects whose type reads no key.
-            (Nested.self, #"{"outer": {"inner": 1, "iner": 2}}"#,
-             #"outer.iner: unknown key (did you mean "inner"?); valid keys here: inner"#),
+            (
+                Nested.self, #"{"outer": {"inner": 1, "iner": 2}}"#,
+                #"outer.iner: unknown key (did you mean "inner"?); valid keys here: inner"#
+            ),
             (Empty.self, #"{"x": 1}"#, "x: unknown key; this object takes no keys"),
             // Several unknown keys: the first in sorted order, every time.
-            (Settings.self, #"{"zeta": 1, "alpha": 2}"#, "alpha: unknown key; valid keys here: listeners, environment, deviceId"),
+            (
+                Settings.self, #"{"zeta": 1, "alpha": 2}"#,
+                "alpha: unknown key; valid keys here: listeners, environment, deviceId"
+            ),
         ]
         for (type, json, expected) in cases {
             XCTAssertEqual(error(type, json)?.description, expected, json)
@@ -66,8 +104,9 @@ final class StrictJSONDecoderTests: XCTestCase {
 
     func testUnknownKeysMayBeIgnored() throws {
         let options = StrictJSONDecoder.Options(unknownKeys: .ignore)
-        XCTAssertEqual(try decode(Settings.self, #"{"later": 1, "listeners": [{"port": 1, "x": 2}]}"#, options),
-                       Settings(listeners: [Listener(port: 1)]))
+        XCTAssertEqual(
+            try decode(Settings.self, #"{"later": 1, "listeners": [{"port": 1, "x": 2}]}"#, options),
+            Settings(listeners: [Listener(port: 1)]))
         XCTAssertEqual(try decode(Nested.self, #"{"outer": {"inner": 1, "iner": 2}}"#, options).inner, 1)
     }
 
@@ -90,17 +129,23 @@ final class StrictJSONDecoderTests: XCTestCase {
             (#"{"a": [1, "2"]}"#, #"a[1]: expected an integer, got "2""#),
             (#"{"o": []}"#, "o: expected an object, got an array"),
             (#"{"o": {"k": false}}"#, "o.k: expected an integer, got false"),
-            (#"{"e": "sandbx"}"#, #"e: expected one of "sandbox", "production", got "sandbx" (did you mean "sandbox"?)"#),
+            (
+                #"{"e": "sandbx"}"#,
+                #"e: expected one of "sandbox", "production", got "sandbx" (did you mean "sandbox"?)"#
+            ),
             (#"{"e": 3}"#, #"e: expected one of "sandbox", "production", got 3"#),
-            (#"{"s": "\#(String(repeating: "x", count: 70))", "i": "\#(String(repeating: "y", count: 70))"}"#,
-             #"i: expected an integer, got ""# + String(repeating: "y", count: 60) + #"...""#),
+            (
+                #"{"s": "\#(String(repeating: "x", count: 70))", "i": "\#(String(repeating: "y", count: 70))"}"#,
+                #"i: expected an integer, got ""# + String(repeating: "y", count: 60) + #"...""#
+            ),
         ]
         for (json, expected) in cases {
             XCTAssertEqual(error(Kinds.self, json)?.description, expected, json)
         }
         XCTAssertEqual(error(Kinds.self, "[1]")?.description, "expected an object, got an array")
         XCTAssertEqual(error([Int].self, "{}")?.description, "expected an array, got an object")
-        XCTAssertEqual(error(Required.self, #"{"name": null, "count": 1}"#)?.description, "name: expected a string, got null")
+        XCTAssertEqual(
+            error(Required.self, #"{"name": null, "count": 1}"#)?.description, "name: expected a string, got null")
         XCTAssertEqual(error(Required.self, #"{"count": 1}"#)?.description, "name: missing; expected a string")
         XCTAssertEqual(error(Required.self, #"{"name": "n"}"#)?.description, "count: missing; expected an integer")
         XCTAssertEqual(error(RuleList.self, #"{"faults": [{}]}"#)?.description, "faults[0].action: missing (required)")
@@ -116,11 +161,18 @@ final class StrictJSONDecoderTests: XCTestCase {
 
     func testFieldPathsReachDeepValues() {
         let cases: [(String, String)] = [
-            (#"{"faults": [{"action": {"type": "respond", "status": 500}}, {"action": {"type": "respond", "status": "x"}}]}"#,
-             #"faults[1].action.status: expected an integer from 400 to 599, got "x""#),
-            (#"{"faults": [{"action": {"type": "respnd"}}]}"#, #"faults[0].action.type: unknown action "respnd" (did you mean "respond"?)"#),
-            (#"{"faults": [{"action": {"type": "delay", "ms": 1, "then": {"type": "delay", "ms": -1}}}]}"#,
-             "faults[0].action.then.ms: expected an integer from 0 to 60000, got -1"),
+            (
+                #"{"faults": [{"action": {"type": "respond", "status": 500}}, {"action": {"type": "respond", "status": "x"}}]}"#,
+                #"faults[1].action.status: expected an integer from 400 to 599, got "x""#
+            ),
+            (
+                #"{"faults": [{"action": {"type": "respnd"}}]}"#,
+                #"faults[0].action.type: unknown action "respnd" (did you mean "respond"?)"#
+            ),
+            (
+                #"{"faults": [{"action": {"type": "delay", "ms": 1, "then": {"type": "delay", "ms": -1}}}]}"#,
+                "faults[0].action.then.ms: expected an integer from 0 to 60000, got -1"
+            ),
             (#"{"faults": {}}"#, "faults: expected an array, got an object"),
         ]
         for (json, expected) in cases {
@@ -131,11 +183,22 @@ final class StrictJSONDecoderTests: XCTestCase {
     func testSyntaxErrorsCarryLineAndColumn() {
         let cases: [(String, String)] = [
             ("{\"listeners\": [\n  {\"port\": 1},\n]}", "listeners (line 2, column 14): trailing comma before ']'"),
-            ("{\n  \"environment\": \"sandbox\"\n  \"deviceId\": \"x\"\n}",
-             "line 3, column 3: expected ',' or '}' after an object member, got '\"'"),
-            ("{\"deviceId\": \"é\\x\"}", "deviceId (line 1, column 16): invalid escape '\\x' (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"),
-            ("{\"deviceId\": \"x", "deviceId (line 1, column 14): unterminated string: no closing quote before the end of the document"),
-            ("{\"environment\": \"sandbox\", \"environment\": \"production\"}", "line 1, column 28: duplicate key \"environment\""),
+            (
+                "{\n  \"environment\": \"sandbox\"\n  \"deviceId\": \"x\"\n}",
+                "line 3, column 3: expected ',' or '}' after an object member, got '\"'"
+            ),
+            (
+                "{\"deviceId\": \"é\\x\"}",
+                "deviceId (line 1, column 16): invalid escape '\\x' (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+            ),
+            (
+                "{\"deviceId\": \"x",
+                "deviceId (line 1, column 14): unterminated string: no closing quote before the end of the document"
+            ),
+            (
+                "{\"environment\": \"sandbox\", \"environment\": \"production\"}",
+                "line 1, column 28: duplicate key \"environment\""
+            ),
             ("", "the document is empty; expected a JSON value"),
             (" \n\t", "the document is empty; expected a JSON value"),
         ]
@@ -162,14 +225,19 @@ final class StrictJSONDecoderTests: XCTestCase {
               'environment': 'sandbox',
             }
             """
-        XCTAssertEqual(try decode(Settings.self, json, options), Settings(listeners: [Listener(port: 2197)], environment: .sandbox))
+        XCTAssertEqual(
+            try decode(Settings.self, json, options), Settings(listeners: [Listener(port: 2197)], environment: .sandbox)
+        )
         XCTAssertEqual(error(Settings.self, "{listenrs: []}", options)?.path, "listenrs")
         XCTAssertEqual(error(Settings.self, json)?.line, 1)  // strict JSON refuses the comment
         // Foundation refuses, the check locates: Foundation says neither line nor column in JSON5.
-        XCTAssertEqual(error(Settings.self, "{\n  listeners: [\n}", options)?.description,
-                       "listeners[0] (line 3, column 1): expected a value, got '}'")
-        XCTAssertEqual(error(Settings.self, "{environment: 'sandbox', /* again */ environment: 'production'}", options)?.description,
-                       "line 1, column 38: duplicate key \"environment\"")
+        XCTAssertEqual(
+            error(Settings.self, "{\n  listeners: [\n}", options)?.description,
+            "listeners[0] (line 3, column 1): expected a value, got '}'")
+        XCTAssertEqual(
+            error(Settings.self, "{environment: 'sandbox', /* again */ environment: 'production'}", options)?
+                .description,
+            "line 1, column 38: duplicate key \"environment\"")
     }
 
     private struct Checked: Decodable {
@@ -180,7 +248,8 @@ final class StrictJSONDecoderTests: XCTestCase {
             let container = try decoder.container(keyedBy: Keys.self)
             switch try container.decode(String.self, forKey: .mode) {
             case "input": throw InputError(at: container.codingPath + [Keys.value], "must be even, got 3")
-            case "decoding": throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "bad value")
+            case "decoding":
+                throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "bad value")
             default: throw Custom()
             }
         }

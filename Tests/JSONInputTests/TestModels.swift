@@ -63,14 +63,17 @@ enum Action: Decodable, Equatable {
         let type = try container.decode(String.self, forKey: .type)
         switch type {
         case "respond":
-            self = .respond(status: try container.decode(Int.self, forKey: .status, in: 400...599),
-                            reason: try container.decodeIfPresent(String.self, forKey: .reason))
+            self = .respond(
+                status: try container.decode(Int.self, forKey: .status, in: 400...599),
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
         case "delay":
-            self = .delay(milliseconds: try container.decode(Int64.self, forKey: .ms, in: 0...60_000),
-                          then: try container.decodeIfPresent(Box.self, forKey: .then))
+            self = .delay(
+                milliseconds: try container.decode(Int64.self, forKey: .ms, in: 0...60_000),
+                then: try container.decodeIfPresent(Box.self, forKey: .then))
         default:
-            throw InputError(at: container.codingPath + [CodingKeys.type],
-                             "unknown action \(InputError.quoted(type))\(ClosestMatch.hint(type, among: ["respond", "delay"]))")
+            throw InputError(
+                at: container.codingPath + [CodingKeys.type],
+                "unknown action \(InputError.quoted(type))\(ClosestMatch.hint(type, among: ["respond", "delay"]))")
         }
     }
 }
@@ -117,7 +120,8 @@ struct Nested: Decodable {
     enum InnerKeys: String, CodingKey { case inner }
 
     init(from decoder: any Decoder) throws {
-        let outer = try decoder.container(keyedBy: CodingKeys.self).nestedContainer(keyedBy: InnerKeys.self, forKey: .outer)
+        let outer = try decoder.container(keyedBy: CodingKeys.self).nestedContainer(
+            keyedBy: InnerKeys.self, forKey: .outer)
         inner = try outer.decode(Int.self, forKey: .inner)
     }
 }

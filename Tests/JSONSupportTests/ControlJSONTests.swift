@@ -1,5 +1,6 @@
-@testable import JSONSupport
 import XCTest
+
+@testable import JSONSupport
 
 final class ControlJSONTests: XCTestCase {
     private func parse(_ text: String) -> ControlJSON? {
@@ -15,8 +16,9 @@ final class ControlJSONTests: XCTestCase {
     }
 
     func testParsesEveryTypeKeepingBoolsApartFromNumbers() {
-        XCTAssertEqual(parse(#" {"x":[1,2.5,"s",false,null,true,0,-3]} "#),
-                       ["x": .array([.int(1), .double(2.5), .string("s"), .bool(false), .null, .bool(true), .int(0), .int(-3)])])
+        XCTAssertEqual(
+            parse(#" {"x":[1,2.5,"s",false,null,true,0,-3]} "#),
+            ["x": .array([.int(1), .double(2.5), .string("s"), .bool(false), .null, .bool(true), .int(0), .int(-3)])])
     }
 
     func testRoundTripSortsKeysAndNormalisesNumbers() {
@@ -26,16 +28,18 @@ final class ControlJSONTests: XCTestCase {
             ("[1.0, -0, 2E-3, 1e3, 1.5, 9223372036854775807]", "[1,0,0.002,1000,1.5,9223372036854775807]"),
             (#""a\/b\u00e9\ud83d\ude00\n""#, "\"a/bé😀\\n\""),
             ("true", "true"), ("null", "null"), ("[]", "[]"), ("{}", "{}"),
-            (#"{"k":1,"k":2}"#, #"{"k":1}"#),   // a repeated key keeps its first value
+            (#"{"k":1,"k":2}"#, #"{"k":1}"#),  // a repeated key keeps its first value
         ]
         for (input, output) in rows { XCTAssertEqual(roundTrip(input), output, input) }
     }
 
     func testRejectsWhatIsNotJSON() {
         // Foundation's reader accepts trailing commas ("[1,]"), so they are not listed.
-        let bad = ["", " ", "{", "01", "1.", "-", ".5", "1e", "tru", "nul", "'a'", "1e400",
-                   "{a:1}", "\"tab\there\"", #""\x""#, #""\ud83d""#, #""\ud83dx""#, "[1] 2", "NaN",
-                   "\"\u{7}\"", "{\"a\" 1}", #"{"a":[1,01]}"#]
+        let bad = [
+            "", " ", "{", "01", "1.", "-", ".5", "1e", "tru", "nul", "'a'", "1e400",
+            "{a:1}", "\"tab\there\"", #""\x""#, #""\ud83d""#, #""\ud83dx""#, "[1] 2", "NaN",
+            "\"\u{7}\"", "{\"a\" 1}", #"{"a":[1,01]}"#,
+        ]
         for input in bad { XCTAssertNil(parse(input), input) }
         XCTAssertNil(try? ControlJSON(decoding: [0x22, 0xFF, 0x22]), "invalid UTF-8")
     }
@@ -51,7 +55,8 @@ final class ControlJSONTests: XCTestCase {
             "b": .string("q\"u/o\\te\n\u{1}é"), "a": .array([.int(-1), .uint(UInt64.max), .null, .bool(true)]),
             "c": .double(0.1), "d": .double(3), "e": .double(.infinity),
         ]
-        XCTAssertEqual(encoded(value),
-                       #"{"a":[-1,18446744073709551615,null,true],"b":"q\"u/o\\te\n\u0001é","c":0.1,"d":3,"e":null}"#)
+        XCTAssertEqual(
+            encoded(value),
+            #"{"a":[-1,18446744073709551615,null,true],"b":"q\"u/o\\te\n\u0001é","c":0.1,"d":3,"e":null}"#)
     }
 }

@@ -1,21 +1,28 @@
-import Foundation
 import APNsAuth
 import APNsCore
-@testable import MockAPNs
+import Foundation
 import XCTest
+
+@testable import MockAPNs
 
 /// `ConnectionState.authorizationResult` reuses the previous result only for an outcome that
 /// would be recorded alike: the same bytes and the same bits, not merely `==`.
 final class ConnectionStateTests: XCTestCase {
     private func state() -> ConnectionState {
         let listener = APNsRequestHandler.Listener(name: "sandbox", environment: .sandbox, authMode: .strict)
-        return ConnectionState(listener: listener, info: ConnectionInfo(id: 1, listener: "sandbox", environment: .sandbox,
-                                                                        peer: "127.0.0.1:1"))
+        return ConnectionState(
+            listener: listener,
+            info: ConnectionInfo(
+                id: 1, listener: "sandbox", environment: .sandbox,
+                peer: "127.0.0.1:1"))
     }
 
     private func rejected(kid: String, iss: String = "TEAM000001", iat: Double = 1_700_000_000) -> AuthOutcome {
-        AuthOutcome(reason: .invalidProviderToken, identity: AuthIdentity(kind: .token, keyID: kid, teamID: iss, issuedAt: iat,
-                                                                          verdict: "rejected: unknown key \(kid)"))
+        AuthOutcome(
+            reason: .invalidProviderToken,
+            identity: AuthIdentity(
+                kind: .token, keyID: kid, teamID: iss, issuedAt: iat,
+                verdict: "rejected: unknown key \(kid)"))
     }
 
     func testOutcomesEqualOnlyUnderSwiftEqualityGetTheirOwnResult() throws {
@@ -41,18 +48,27 @@ final class ConnectionStateTests: XCTestCase {
     /// object reuses the result, another object (a new token accepted) is compared as before.
     func testAcceptedTokenObjectDecidesReuse() {
         let state = state()
-        let first = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: "KEY0K", teamID: "TEAM000001",
-                                                                    issuedAt: 1, verdict: "verified"))
-        let second = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: "KEY0\u{212A}", teamID: "TEAM000001",
-                                                                     issuedAt: 1, verdict: "verified"))
+        let first = AuthOutcome(
+            reason: nil,
+            identity: AuthIdentity(
+                kind: .token, keyID: "KEY0K", teamID: "TEAM000001",
+                issuedAt: 1, verdict: "verified"))
+        let second = AuthOutcome(
+            reason: nil,
+            identity: AuthIdentity(
+                kind: .token, keyID: "KEY0\u{212A}", teamID: "TEAM000001",
+                issuedAt: 1, verdict: "verified"))
         let tokenA = NSObject(), tokenB = NSObject()
         let a = state.authorizationResult(for: first, accepted: tokenA)
         XCTAssertEqual(a.identity.keyId, "KEY0K")
-        XCTAssertTrue(state.authorizationResult(for: first, accepted: tokenA).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
+        XCTAssertTrue(
+            state.authorizationResult(for: first, accepted: tokenA).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
         // Another accepted token whose kid differs only canonically: its own result.
         let b = state.authorizationResult(for: second, accepted: tokenB)
         XCTAssertTrue(b.identity.keyId!.utf8.elementsEqual("KEY0\u{212A}".utf8))
-        XCTAssertTrue(state.authorizationResult(for: second, accepted: tokenB).identity.keyId!.utf8.elementsEqual("KEY0\u{212A}".utf8))
+        XCTAssertTrue(
+            state.authorizationResult(for: second, accepted: tokenB).identity.keyId!.utf8.elementsEqual(
+                "KEY0\u{212A}".utf8))
         // No accepted object (a full check): compared by bytes.
         XCTAssertTrue(state.authorizationResult(for: first).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
     }

@@ -13,7 +13,8 @@ final class DockerComposeTests: XCTestCase {
 
     /// The JSON-style flow list after `prefix` on its line, e.g. `command: ["serve", ...]`.
     func flowList(in text: String, after prefix: String) throws -> [String] {
-        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) })
+        let line = try XCTUnwrap(
+            text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) })
         let list = try XCTUnwrap(line.range(of: "[").map { String(line[$0.lowerBound...]) })
         return try JSONDecoder().decode([String].self, from: Data(list.utf8))
     }
@@ -32,13 +33,17 @@ final class DockerComposeTests: XCTestCase {
         XCTAssertEqual(configuration.control?.host, "0.0.0.0")
         for port in [apnsPort, controlPort] {
             XCTAssertTrue(compose.contains("\"\(port):\(port)\""), "compose does not publish \(port)")
-            XCTAssertTrue(dockerfile.contains("EXPOSE") && dockerfile.split(separator: "\n")
-                .contains { $0.hasPrefix("EXPOSE") && $0.contains(String(port)) }, "Dockerfile does not expose \(port)")
+            XCTAssertTrue(
+                dockerfile.contains("EXPOSE")
+                    && dockerfile.split(separator: "\n")
+                        .contains { $0.hasPrefix("EXPOSE") && $0.contains(String(port)) },
+                "Dockerfile does not expose \(port)")
         }
         for path in [configuration.listeners[0].tlsCertificatePath, configuration.listeners[0].tlsKeyPath] {
             let file = try XCTUnwrap(path)
             XCTAssertTrue(file.hasPrefix("/app/tls/"), file)
-            let local = RepositoryPaths.root.appendingPathComponent("tls").appendingPathComponent(String(file.dropFirst("/app/tls/".count)))
+            let local = RepositoryPaths.root.appendingPathComponent("tls").appendingPathComponent(
+                String(file.dropFirst("/app/tls/".count)))
             XCTAssertTrue(FileManager.default.fileExists(atPath: local.path), "\(local.path) is not in the repo")
         }
         for alias in ["api.sandbox.push.apple.com", "api.push.apple.com", "api.development.push.apple.com"] {

@@ -30,11 +30,13 @@ final class MockAPNsServerTests: XCTestCase {
         let server = try makeServer()
         defer { server.stop() }
         let ca = try trustFile(server)
-        let result = try ProcessRunner.run("/usr/bin/curl", [
-            "-sS", "-D", "-", "--http2", "--cacert", ca,
-            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-collapse-id: c1",
-            "-d", #"{"aps":{"alert":"hi"}}"#, "https://localhost:\(server.listeners[0].port)/3/device/\(token)",
-        ])
+        let result = try ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-D", "-", "--http2", "--cacert", ca,
+                "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-collapse-id: c1",
+                "-d", #"{"aps":{"alert":"hi"}}"#, "https://localhost:\(server.listeners[0].port)/3/device/\(token)",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
         let records = server.deliveries(matching: DeliveryFilter(token: token))
@@ -53,10 +55,13 @@ final class MockAPNsServerTests: XCTestCase {
         defer { server.stop() }
         let ca = try trustFile(server)
         let apnsID = "123e4567-e89b-12d3-a456-426614174000"
-        let result = try ProcessRunner.run("/usr/bin/curl", [
-            "-sS", "-D", "-", "--http2", "--cacert", ca, "-H", "apns-topic: com.example.app", "-H", "apns-id: \(apnsID)",
-            "-d", #"{"aps":{"badge":1}}"#, "https://127.0.0.1:\(server.listeners[0].port)/3/device/\(token)",
-        ])
+        let result = try ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-D", "-", "--http2", "--cacert", ca, "-H", "apns-topic: com.example.app", "-H",
+                "apns-id: \(apnsID)",
+                "-d", #"{"aps":{"badge":1}}"#, "https://127.0.0.1:\(server.listeners[0].port)/3/device/\(token)",
+            ])
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
         XCTAssertTrue(result.stdout.contains("apns-id: \(apnsID)"), result.stdout)
         XCTAssertFalse(result.stdout.contains("apns-unique-id"), result.stdout)
@@ -73,15 +78,20 @@ final class MockAPNsServerTests: XCTestCase {
         try #"{"aps":{"alert":"hi"}}"#.write(toFile: body, atomically: true, encoding: .utf8)
         // One connection, streams in order: rejected, accepted, rejected, accepted; -M 1 makes
         // nghttp wait for the first SETTINGS instead of assuming 100 streams (nghttp skips repeated URIs).
-        let result = try ProcessRunner.run("/usr/bin/nghttp", [
-            "-nv", "-M", "1", "-H", "apns-topic: com.example.app", "-d", body, base + "zz", base + token, base + "zy", base + String(repeating: "cd", count: 32),
-        ])
+        let result = try ProcessRunner.run(
+            "/usr/bin/nghttp",
+            [
+                "-nv", "-M", "1", "-H", "apns-topic: com.example.app", "-d", body, base + "zz", base + token,
+                base + "zy", base + String(repeating: "cd", count: 32),
+            ])
         // The values of MAX_CONCURRENT_STREAMS in the SETTINGS frames the client received.
         var values: [String] = []
         var inReceivedSettings = false
         for line in result.stdout.split(separator: "\n") {
             if line.hasPrefix("[") { inReceivedSettings = line.contains("recv SETTINGS") }
-            if inReceivedSettings, line.contains("SETTINGS_MAX_CONCURRENT_STREAMS"), let value = line.split(separator: ":").last {
+            if inReceivedSettings, line.contains("SETTINGS_MAX_CONCURRENT_STREAMS"),
+                let value = line.split(separator: ":").last
+            {
                 values.append(value.trimmingCharacters(in: CharacterSet(charactersIn: "] ")))
             }
         }
@@ -91,9 +101,12 @@ final class MockAPNsServerTests: XCTestCase {
     }
 
     /// A raw cleartext HTTP/2 client on the first listener: preface and empty SETTINGS sent.
-    private func rawHTTP2Client(_ server: MockAPNsServer, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+    private func rawHTTP2Client(_ server: MockAPNsServer, file: StaticString = #filePath, line: UInt = #line) throws
+        -> Int32
+    {
         let connected = LoopbackSocket.connect(port: server.listeners[0].port)
-        let fd = try XCTUnwrap(connected >= 0 ? connected : nil, "cannot connect to the listener", file: file, line: line)
+        let fd = try XCTUnwrap(
+            connected >= 0 ? connected : nil, "cannot connect to the listener", file: file, line: line)
         let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
         XCTAssertEqual(send(fd, preface, preface.count, 0), preface.count, file: file, line: line)
         return fd

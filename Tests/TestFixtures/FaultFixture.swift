@@ -1,28 +1,33 @@
 import APNsCore
-@testable import Faults
 import XCTest
+
+@testable import Faults
 
 /// Contexts, rules and engines for the fault tests.
 enum FaultFixture {
     static let token = String(repeating: "ab", count: 32)
     static let otherToken = String(repeating: "cd", count: 32)
     static let now: Int64 = 1_700_000_000_000
-    static let payload = #"{"aps":{"alert":{"title":"Hi"},"badge":3},"items":[{"n":1},{"n":2.5}],"flag":true,"none":null}"#
+    static let payload =
+        #"{"aps":{"alert":{"title":"Hi"},"badge":3},"items":[{"n":1},{"n":2.5}],"flag":true,"none":null}"#
     static let respond503 = FaultAction.respond(FaultResponse(reason: .serviceUnavailable))
 
     /// A push that validation accepted, on the sandbox listener, connection 1.
-    static func context(token: String? = FaultFixture.token, topic: String? = "com.example.app",
-                        pushTypeSent: String? = "alert", pushType: PushType? = .alert, priority: Int? = 10,
-                        listener: String = "sandbox", environment: APNsEnvironment = .sandbox,
-                        keyId: String? = "KEY1234567", teamId: String? = "TEAM123456",
-                        connection: UInt64 = 1, ordinal: UInt64? = nil,
-                        headers: [(String, String)] = [("apns-topic", "com.example.app"), ("authorization", "bearer x.y.z")],
-                        payload: String = FaultFixture.payload, now: Int64 = FaultFixture.now) -> FaultContext {
-        FaultContext(token: token, topic: topic, pushTypeSent: pushTypeSent, pushType: pushType, priority: priority,
-                     listener: listener, environment: environment, keyId: keyId, teamId: teamId,
-                     connectionID: connection, connectionOrdinal: ordinal,
-                     headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, payload: Array(payload.utf8),
-                     nowMilliseconds: now)
+    static func context(
+        token: String? = FaultFixture.token, topic: String? = "com.example.app",
+        pushTypeSent: String? = "alert", pushType: PushType? = .alert, priority: Int? = 10,
+        listener: String = "sandbox", environment: APNsEnvironment = .sandbox,
+        keyId: String? = "KEY1234567", teamId: String? = "TEAM123456",
+        connection: UInt64 = 1, ordinal: UInt64? = nil,
+        headers: [(String, String)] = [("apns-topic", "com.example.app"), ("authorization", "bearer x.y.z")],
+        payload: String = FaultFixture.payload, now: Int64 = FaultFixture.now
+    ) -> FaultContext {
+        FaultContext(
+            token: token, topic: topic, pushTypeSent: pushTypeSent, pushType: pushType, priority: priority,
+            listener: listener, environment: environment, keyId: keyId, teamId: teamId,
+            connectionID: connection, connectionOrdinal: ordinal,
+            headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, payload: Array(payload.utf8),
+            nowMilliseconds: now)
     }
 
     /// Decodes a rule, failing the test on error.

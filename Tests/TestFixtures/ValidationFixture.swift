@@ -12,16 +12,21 @@ enum ValidationFixture {
 
     /// A POST to `/3/device/<token>` with the baseline headers, plus `extra` headers, minus the
     /// names in `removing`, with `replacing` values substituted for existing names.
-    static func request(method: String = "POST", path: String? = nil, token: String = token,
-                        replacing: [String: String] = [:], removing: Set<String> = [],
-                        extra: [(String, String)] = [], body: String = alertBody) -> PushRequest {
-        request(method: method, path: path, token: token, replacing: replacing, removing: removing,
-                extra: extra, bytes: Array(body.utf8))
+    static func request(
+        method: String = "POST", path: String? = nil, token: String = token,
+        replacing: [String: String] = [:], removing: Set<String> = [],
+        extra: [(String, String)] = [], body: String = alertBody
+    ) -> PushRequest {
+        request(
+            method: method, path: path, token: token, replacing: replacing, removing: removing,
+            extra: extra, bytes: Array(body.utf8))
     }
 
-    static func request(method: String = "POST", path: String? = nil, token: String = token,
-                        replacing: [String: String] = [:], removing: Set<String> = [],
-                        extra: [(String, String)] = [], bytes: [UInt8]) -> PushRequest {
+    static func request(
+        method: String = "POST", path: String? = nil, token: String = token,
+        replacing: [String: String] = [:], removing: Set<String> = [],
+        extra: [(String, String)] = [], bytes: [UInt8]
+    ) -> PushRequest {
         var fields: [HeaderField] = []
         for (name, value) in baseHeaders where !removing.contains(name) {
             fields.append(HeaderField(name: name, value: replacing[name] ?? value))
@@ -33,11 +38,15 @@ enum ValidationFixture {
         return PushRequest(method: method, path: path ?? "/3/device/\(token)", headers: fields, body: bytes)
     }
 
-    static func validate(_ request: PushRequest, environment: APNsEnvironment = .sandbox,
-                         options: ValidationOptions = ValidationOptions(), defaultTopic: String? = nil,
-                         devices: [DeviceRegistration] = []) -> Verdict {
-        RequestValidator.validate(request, environment: environment, options: options, nowMilliseconds: now,
-                                  defaultTopic: defaultTopic) { key in devices.first { $0.token == key } }
+    static func validate(
+        _ request: PushRequest, environment: APNsEnvironment = .sandbox,
+        options: ValidationOptions = ValidationOptions(), defaultTopic: String? = nil,
+        devices: [DeviceRegistration] = []
+    ) -> Verdict {
+        RequestValidator.validate(
+            request, environment: environment, options: options, nowMilliseconds: now,
+            defaultTopic: defaultTopic
+        ) { key in devices.first { $0.token == key } }
     }
 }
 
@@ -52,9 +61,11 @@ struct ValidationRow {
     var devices: [DeviceRegistration] = []
     var line: UInt = #line
 
-    init(_ name: String, _ request: PushRequest, _ expected: Reason?, options: ValidationOptions = ValidationOptions(),
-         environment: APNsEnvironment = .sandbox, defaultTopic: String? = nil, devices: [DeviceRegistration] = [],
-         line: UInt = #line) {
+    init(
+        _ name: String, _ request: PushRequest, _ expected: Reason?, options: ValidationOptions = ValidationOptions(),
+        environment: APNsEnvironment = .sandbox, defaultTopic: String? = nil, devices: [DeviceRegistration] = [],
+        line: UInt = #line
+    ) {
         self.name = name
         self.request = request
         self.expected = expected
@@ -71,8 +82,9 @@ extension XCTestCase {
     @discardableResult
     func check(_ rows: [ValidationRow], file: StaticString = #filePath) -> [Verdict] {
         rows.map { row in
-            let verdict = ValidationFixture.validate(row.request, environment: row.environment, options: row.options,
-                                                     defaultTopic: row.defaultTopic, devices: row.devices)
+            let verdict = ValidationFixture.validate(
+                row.request, environment: row.environment, options: row.options,
+                defaultTopic: row.defaultTopic, devices: row.devices)
             XCTAssertEqual(verdict.reason, row.expected, row.name, file: file, line: row.line)
             XCTAssertEqual(verdict.status, row.expected?.status ?? 200, row.name, file: file, line: row.line)
             return verdict

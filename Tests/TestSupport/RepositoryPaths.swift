@@ -16,9 +16,11 @@ public enum RepositoryPaths {
     /// compiled through a symlink from another package.
     public static func find(filePath: String = #filePath) -> URL? {
         let file = URL(fileURLWithPath: filePath)
-        let starts = [file.deletingLastPathComponent(),
-                      file.resolvingSymlinksInPath().deletingLastPathComponent(),
-                      URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        let starts = [
+            file.deletingLastPathComponent(),
+            file.resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        ]
         for start in starts {
             var directory = start.standardizedFileURL
             while true {
@@ -38,9 +40,11 @@ public enum RepositoryPaths {
 
     private static func isRoot(_ directory: URL) -> Bool {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("fixtures").path, isDirectory: &isDirectory),
-              isDirectory.boolValue,
-              let manifest = try? String(contentsOf: directory.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("fixtures").path, isDirectory: &isDirectory),
+            isDirectory.boolValue,
+            let manifest = try? String(contentsOf: directory.appendingPathComponent("Package.swift"), encoding: .utf8)
         else { return false }
         return manifest.contains("name: \"MockAPNs\"")
     }

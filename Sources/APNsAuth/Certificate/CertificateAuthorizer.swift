@@ -8,8 +8,10 @@ public enum CertificateAuthorizer {
     /// `BadCertificateEnvironment` when the certificate is not for `environment` (Apple A2),
     /// else `nil`.
     /// - Parameter nowSeconds: the current time, seconds since the Unix epoch (clock offset applied).
-    public static func connectionReason(_ identity: CertificateIdentity, environment: APNsEnvironment,
-                                        nowSeconds: Double) -> Reason? {
+    public static func connectionReason(
+        _ identity: CertificateIdentity, environment: APNsEnvironment,
+        nowSeconds: Double
+    ) -> Reason? {
         if !identity.isValid(atSeconds: nowSeconds) { return .badCertificate }
         if !identity.environments.contains(environment) { return .badCertificateEnvironment }
         return nil
@@ -34,18 +36,22 @@ public enum CertificateAuthorizer {
     ///   - uncoveredTopicReason: Decision: 400 `TopicDisallowed` by default, Apple's reason for
     ///     "pushing to this topic is not allowed" (A2). pushy's mock answers `BadTopic`
     ///     (docs/apns-behaviour.md §5); pass `.badTopic` to match it.
-    public static func authorize(_ identity: CertificateIdentity, topic: String?, pushType: PushType?,
-                                 environment: APNsEnvironment, nowSeconds: Double,
-                                 uncoveredTopicReason: Reason = .topicDisallowed) -> CertificateAuthorization {
+    public static func authorize(
+        _ identity: CertificateIdentity, topic: String?, pushType: PushType?,
+        environment: APNsEnvironment, nowSeconds: Double,
+        uncoveredTopicReason: Reason = .topicDisallowed
+    ) -> CertificateAuthorization {
         func outcome(_ topic: String?, _ reason: Reason?, _ verdict: String) -> CertificateAuthorization {
-            CertificateAuthorization(topic: topic, reason: reason,
-                                     identity: AuthIdentity(kind: .certificate, subject: identity.subject, verdict: verdict))
+            CertificateAuthorization(
+                topic: topic, reason: reason,
+                identity: AuthIdentity(kind: .certificate, subject: identity.subject, verdict: verdict))
         }
         switch connectionReason(identity, environment: environment, nowSeconds: nowSeconds) {
         case .badCertificate?:
             return outcome(topic, .badCertificate, "rejected: certificate is outside its validity period")
         case .badCertificateEnvironment?:
-            return outcome(topic, .badCertificateEnvironment, "rejected: certificate is not for \(environment.rawValue)")
+            return outcome(
+                topic, .badCertificateEnvironment, "rejected: certificate is not for \(environment.rawValue)")
         default:
             break
         }

@@ -42,8 +42,10 @@ public struct CertificateIdentity: Sendable, Hashable {
 
     /// An identity from parts (tests, or certificates parsed elsewhere); `coveredTopics` and
     /// `defaultTopic` are derived. Times in seconds since the Unix epoch.
-    public init(subject: String, uid: String?, topics: [CertificateTopic], environments: Set<APNsEnvironment>,
-                declaresEnvironment: Bool, notBefore: Double, notAfter: Double) {
+    public init(
+        subject: String, uid: String?, topics: [CertificateTopic], environments: Set<APNsEnvironment>,
+        declaresEnvironment: Bool, notBefore: Double, notAfter: Double
+    ) {
         self.subject = subject
         self.uid = uid
         self.topics = topics

@@ -5,9 +5,12 @@ import Foundation
 /// Reads the parts of an X.509 certificate that APNs uses, with OpenSSL (docs/apns-behaviour.md §5).
 enum X509Reader {
     static func identity(of certificate: OpaquePointer) throws -> CertificateIdentity {
-        guard let name = X509_get_subject_name(certificate) else { throw AuthMaterialError("certificate has no subject") }
+        guard let name = X509_get_subject_name(certificate) else {
+            throw AuthMaterialError("certificate has no subject")
+        }
         guard let notBefore = seconds(X509_get0_notBefore(certificate)),
-              let notAfter = seconds(X509_get0_notAfter(certificate)) else {
+            let notAfter = seconds(X509_get0_notAfter(certificate))
+        else {
             throw AuthMaterialError.openSSL("certificate validity dates are unreadable")
         }
         var topics = extensionContent(certificate, oid: CertificateIdentity.topicsOID).map(pairedTopics) ?? []
@@ -20,10 +23,11 @@ enum X509Reader {
         if sandbox { environments.insert(.sandbox) }
         if production { environments.insert(.production) }
         ERR_clear_error()
-        return CertificateIdentity(subject: rfc2253(name), uid: uid(name), topics: topics,
-                                   environments: environments.isEmpty ? Set(APNsEnvironment.allCases) : environments,
-                                   declaresEnvironment: !environments.isEmpty,
-                                   notBefore: notBefore, notAfter: notAfter)
+        return CertificateIdentity(
+            subject: rfc2253(name), uid: uid(name), topics: topics,
+            environments: environments.isEmpty ? Set(APNsEnvironment.allCases) : environments,
+            declaresEnvironment: !environments.isEmpty,
+            notBefore: notBefore, notAfter: notAfter)
     }
 
     /// The name as one RFC 2253 line.
@@ -50,7 +54,8 @@ enum X509Reader {
         defer { ASN1_OBJECT_free(object) }
         let index = X509_get_ext_by_OBJ(certificate, object, -1)
         guard index >= 0, let ext = X509_get_ext(certificate, index),
-              let data = X509_EXTENSION_get_data(ext) else { return nil }
+            let data = X509_EXTENSION_get_data(ext)
+        else { return nil }
         return bytes(of: data)
     }
 
@@ -62,7 +67,9 @@ enum X509Reader {
         var result: [(topic: String, types: [String])] = []
         forEachElement(of: der) { type, value in
             if type == V_ASN1_SEQUENCE {
-                if !result.isEmpty, let inner = bytes(of: value) { result[result.count - 1].types += strings(in: inner) }
+                if !result.isEmpty, let inner = bytes(of: value) {
+                    result[result.count - 1].types += strings(in: inner)
+                }
             } else if let text = utf8(value, type: type) {
                 result.append((text, []))
             }
@@ -93,7 +100,9 @@ enum X509Reader {
     /// (parsed by `d2i_ASN1_SEQUENCE_ANY`); a nested SEQUENCE's value is its whole encoding.
     /// - Returns: whether `der` was a SEQUENCE.
     @discardableResult
-    private static func forEachElement(of der: [UInt8], _ body: (Int32, UnsafeMutablePointer<ASN1_STRING>?) -> Void) -> Bool {
+    private static func forEachElement(of der: [UInt8], _ body: (Int32, UnsafeMutablePointer<ASN1_STRING>?) -> Void)
+        -> Bool
+    {
         let sequence: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_ASN1_SEQUENCE_ANY(nil, &cursor, buffer.count)
@@ -114,7 +123,7 @@ enum X509Reader {
     private static func utf8(_ string: UnsafeMutablePointer<ASN1_STRING>?, type: Int32) -> String? {
         switch type {
         case V_ASN1_UTF8STRING, V_ASN1_IA5STRING, V_ASN1_PRINTABLESTRING, V_ASN1_BMPSTRING,
-             V_ASN1_UNIVERSALSTRING, V_ASN1_VISIBLESTRING, V_ASN1_T61STRING:
+            V_ASN1_UNIVERSALSTRING, V_ASN1_VISIBLESTRING, V_ASN1_T61STRING:
             return utf8(string)
         default:
             return nil

@@ -17,8 +17,9 @@ public final class ES256PrivateKey: @unchecked Sendable {
             pkey = try PEMKeyReader.privateKey(pem: pem, source: source)
         } catch {
             guard PEMKeyReader.holdsPublicKey(pem: pem) else { throw error }
-            throw AuthMaterialError("\(source) is a public key (PEM PUBLIC KEY); signing needs the private key: "
-                                    + "the .p8 auth key file (PEM PRIVATE KEY)")
+            throw AuthMaterialError(
+                "\(source) is a public key (PEM PUBLIC KEY); signing needs the private key: "
+                    + "the .p8 auth key file (PEM PRIVATE KEY)")
         }
     }
 

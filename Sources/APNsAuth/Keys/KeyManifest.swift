@@ -78,7 +78,8 @@ public enum KeyManifest {
             environments.insert(environment)
         }
         guard !environments.isEmpty else { throw AuthMaterialError("\(context): \"environments\" is empty") }
-        return ProviderKey(keyID: entry.keyId, teamID: entry.teamId, publicKey: publicKey, scope: scope,
-                           environments: environments, relatedKeyID: entry.relatedKeyId)
+        return ProviderKey(
+            keyID: entry.keyId, teamID: entry.teamId, publicKey: publicKey, scope: scope,
+            environments: environments, relatedKeyID: entry.relatedKeyId)
     }
 }

@@ -21,8 +21,10 @@ public final class ProviderKey: Sendable, Hashable {
     public let relatedKeyID: String?
 
     /// A key; `environments` defaults to both (an older dual-environment key, Apple A3).
-    public init(keyID: String, teamID: String, publicKey: ES256PublicKey, scope: KeyScope,
-                environments: Set<APNsEnvironment> = Set(APNsEnvironment.allCases), relatedKeyID: String? = nil) {
+    public init(
+        keyID: String, teamID: String, publicKey: ES256PublicKey, scope: KeyScope,
+        environments: Set<APNsEnvironment> = Set(APNsEnvironment.allCases), relatedKeyID: String? = nil
+    ) {
         self.keyID = keyID
         self.teamID = teamID
         self.publicKey = publicKey
@@ -33,8 +35,10 @@ public final class ProviderKey: Sendable, Hashable {
 
     /// Keys are equal when every field is.
     public static func == (lhs: ProviderKey, rhs: ProviderKey) -> Bool {
-        lhs === rhs || (lhs.keyID == rhs.keyID && lhs.teamID == rhs.teamID && lhs.publicKey == rhs.publicKey
-            && lhs.scope == rhs.scope && lhs.environments == rhs.environments && lhs.relatedKeyID == rhs.relatedKeyID)
+        lhs === rhs
+            || (lhs.keyID == rhs.keyID && lhs.teamID == rhs.teamID && lhs.publicKey == rhs.publicKey
+                && lhs.scope == rhs.scope && lhs.environments == rhs.environments
+                && lhs.relatedKeyID == rhs.relatedKeyID)
     }
 
     /// Hashes the key ID and public key.

@@ -20,8 +20,10 @@ final class AcceptedToken: Sendable {
     /// What the push was answered.
     let outcome: AuthOutcome
 
-    init(authorization: String, keys: KeyStore, key: ProviderKey?, mode: AuthMode, environment: APNsEnvironment,
-         issuedAt: Double, outcome: AuthOutcome) {
+    init(
+        authorization: String, keys: KeyStore, key: ProviderKey?, mode: AuthMode, environment: APNsEnvironment,
+        issuedAt: Double, outcome: AuthOutcome
+    ) {
         self.authorization = authorization
         self.keys = keys
         self.key = key
@@ -33,7 +35,7 @@ final class AcceptedToken: Sendable {
 
     /// Whether a push with `authorization`, checked with these settings, repeats this one.
     func repeats(_ authorization: String, keys: KeyStore, mode: AuthMode, environment: APNsEnvironment) -> Bool {
-        self.keys === keys && self.mode == mode && self.environment == environment 
+        self.keys === keys && self.mode == mode && self.environment == environment
             && UTF8Bytes.equal(self.authorization, authorization)  // bytes: `==` merges equivalent text
     }
 }

@@ -15,8 +15,10 @@ final class CheckedToken: Sendable {
     /// Whether `key` verified the signature; `false` when there is no key.
     let signatureValid: Bool
 
-    init(jwt: String, keys: KeyStore, parsed: Result<ProviderToken, ProviderTokenError>, key: ProviderKey?,
-         signatureValid: Bool) {
+    init(
+        jwt: String, keys: KeyStore, parsed: Result<ProviderToken, ProviderTokenError>, key: ProviderKey?,
+        signatureValid: Bool
+    ) {
         self.jwt = jwt
         self.keys = keys
         self.parsed = parsed

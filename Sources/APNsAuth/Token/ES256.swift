@@ -12,7 +12,8 @@ public enum ES256 {
     /// Whether `signature` (raw `r‖s` or DER) is `key`'s signature of `message`.
     public static func verify(signature: [UInt8], message: [UInt8], key: ES256PublicKey) -> Bool {
         if signature.count == rawSignatureSize, let der = der(fromRaw: signature),
-           verifyDER(der, message: message, key: key) {
+            verifyDER(der, message: message, key: key)
+        {
             return true
         }
         // A DER signature is 8 to 72 bytes, so 64 bytes is rare but possible: try both.

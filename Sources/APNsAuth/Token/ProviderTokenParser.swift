@@ -54,16 +54,22 @@ public enum ProviderTokenParser {
     public static func parse(jwt: Substring) -> Result<ProviderToken, ProviderTokenError> {
         let utf8 = jwt.utf8
         guard let firstDot = utf8.firstIndex(of: UInt8(ascii: ".")),
-              let lastDot = utf8.lastIndex(of: UInt8(ascii: ".")), firstDot != lastDot,
-              !utf8[utf8.index(after: firstDot)..<lastDot].contains(UInt8(ascii: "."))
+            let lastDot = utf8.lastIndex(of: UInt8(ascii: ".")), firstDot != lastDot,
+            !utf8[utf8.index(after: firstDot)..<lastDot].contains(UInt8(ascii: "."))
         else { return .failure(.malformed("not three dot-separated parts")) }
         let headerText = jwt[..<firstDot]
         let claimsText = jwt[jwt.index(after: firstDot)..<lastDot]
         let signatureText = jwt[jwt.index(after: lastDot)...]
 
-        guard let headerBytes = Base64URL.decode(headerText) else { return .failure(.malformed("header is not base64url")) }
-        guard let claimsBytes = Base64URL.decode(claimsText) else { return .failure(.malformed("claims are not base64url")) }
-        guard let signature = Base64URL.decode(signatureText) else { return .failure(.malformed("signature is not base64url")) }
+        guard let headerBytes = Base64URL.decode(headerText) else {
+            return .failure(.malformed("header is not base64url"))
+        }
+        guard let claimsBytes = Base64URL.decode(claimsText) else {
+            return .failure(.malformed("claims are not base64url"))
+        }
+        guard let signature = Base64URL.decode(signatureText) else {
+            return .failure(.malformed("signature is not base64url"))
+        }
         guard !signature.isEmpty else { return .failure(.malformed("the signature is empty")) }
 
         let decoder = JSONDecoder()
@@ -84,8 +90,10 @@ public enum ProviderTokenParser {
         guard let kid = header.kid, !kid.isEmpty else { return .failure(.malformed("kid is missing")) }
         guard let iss = claims.iss, !iss.isEmpty else { return .failure(.malformed("iss is missing")) }
         guard let iat = claims.iat else { return .failure(.malformed("iat is missing")) }
-        return .success(ProviderToken(keyID: kid, teamID: iss, issuedAt: iat.seconds,
-                                      signingInput: Array(utf8[..<lastDot]), signature: signature))
+        return .success(
+            ProviderToken(
+                keyID: kid, teamID: iss, issuedAt: iat.seconds,
+                signingInput: Array(utf8[..<lastDot]), signature: signature))
     }
 
     private struct Header: Decodable {

@@ -27,8 +27,9 @@ public struct ProviderTokenSigner: Sendable {
     /// A signed token (compact JWS) issued at `issuedAt`, in whole seconds since the Unix epoch.
     public func token(issuedAt: Int64) throws -> String {
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID], options: [.sortedKeys])
-        let claims = try JSONSerialization.data(withJSONObject: ["iss": teamID, "iat": issuedAt] as [String: Any],
-                                                options: [.sortedKeys])
+        let claims = try JSONSerialization.data(
+            withJSONObject: ["iss": teamID, "iat": issuedAt] as [String: Any],
+            options: [.sortedKeys])
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         guard let signature = ES256.sign(message: Array(signingInput.utf8), key: key) else {
             throw AuthMaterialError.openSSL("cannot sign the provider token")

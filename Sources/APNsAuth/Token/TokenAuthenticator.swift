@@ -49,16 +49,21 @@ public enum TokenAuthenticator {
     ///   - keys: the configured keys.
     ///   - policy: the time rules (Apple's by default).
     ///   - state: the connection's state, read and updated.
-    public static func authenticate(authorization: String?, topic: String?, environment: APNsEnvironment,
-                                    mode: AuthMode, certificateAuthenticated: Bool = false, nowSeconds: Double,
-                                    keys: KeyStore, policy: TokenPolicy = .apple,
-                                    state: inout TokenConnectionState) -> AuthOutcome {
+    public static func authenticate(
+        authorization: String?, topic: String?, environment: APNsEnvironment,
+        mode: AuthMode, certificateAuthenticated: Bool = false, nowSeconds: Double,
+        keys: KeyStore, policy: TokenPolicy = .apple,
+        state: inout TokenConnectionState
+    ) -> AuthOutcome {
         if mode == .none { return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .none, verdict: "unchecked")) }
         if certificateAuthenticated {
-            return AuthOutcome(reason: nil, identity: AuthIdentity(kind: .certificate, verdict: "certificate-authenticated"))
+            return AuthOutcome(
+                reason: nil, identity: AuthIdentity(kind: .certificate, verdict: "certificate-authenticated"))
         }
-        if let quick = state.quickOutcome(authorization: authorization, topic: topic, environment: environment,
-                                          mode: mode, nowSeconds: nowSeconds, keys: keys, policy: policy) {
+        if let quick = state.quickOutcome(
+            authorization: authorization, topic: topic, environment: environment,
+            mode: mode, nowSeconds: nowSeconds, keys: keys, policy: policy)
+        {
             return quick
         }
         let jwt: Substring
@@ -68,7 +73,8 @@ public enum TokenAuthenticator {
         case .failure(.missing) where mode == .permissive:
             return noToken
         case .failure(let error):
-            return AuthOutcome(reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
+            return AuthOutcome(
+                reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
         }
 
         let checked = check(jwt, keys: keys, state: &state)
@@ -76,11 +82,15 @@ public enum TokenAuthenticator {
         switch checked.parsed {
         case .success(let parsed): token = parsed
         case .failure(let error):
-            return AuthOutcome(reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
+            return AuthOutcome(
+                reason: error.reason, identity: AuthIdentity(kind: .token, verdict: "rejected: \(error)"))
         }
         func reject(_ reason: Reason, _ why: String) -> AuthOutcome {
-            AuthOutcome(reason: reason, identity: AuthIdentity(kind: .token, keyID: token.keyID, teamID: token.teamID,
-                                                               issuedAt: token.issuedAt, verdict: "rejected: \(why)"))
+            AuthOutcome(
+                reason: reason,
+                identity: AuthIdentity(
+                    kind: .token, keyID: token.keyID, teamID: token.teamID,
+                    issuedAt: token.issuedAt, verdict: "rejected: \(why)"))
         }
 
         let key = checked.key
@@ -95,7 +105,9 @@ public enum TokenAuthenticator {
 
         let age = nowSeconds - token.issuedAt
         if age > policy.maximumAge {
-            return reject(.expiredProviderToken, "iat is \(Self.seconds(age)) s old (maximum \(Self.seconds(policy.maximumAge)) s)")
+            return reject(
+                .expiredProviderToken,
+                "iat is \(Self.seconds(age)) s old (maximum \(Self.seconds(policy.maximumAge)) s)")
         }
         if -age > policy.allowedFutureSkew {
             return reject(.invalidProviderToken, "iat is \(Self.seconds(-age)) s in the future")
@@ -107,7 +119,8 @@ public enum TokenAuthenticator {
             return reject(.invalidProviderToken, "team \(token.teamID) is not the connection's team \(boundTeam)")
         }
         if let key, let boundKey = state.boundKey, !boundKey.isRelated(to: key) {
-            return reject(.unrelatedKeyIdInToken, "key \(key.keyID) is unrelated to the connection's key \(boundKey.keyID)")
+            return reject(
+                .unrelatedKeyIdInToken, "key \(key.keyID) is unrelated to the connection's key \(boundKey.keyID)")
         }
         if let key, let topic, !(state.scopeKey === key && state.scopeTopic == topic) {
             guard key.allows(topic: topic) else {
@@ -118,8 +131,10 @@ public enum TokenAuthenticator {
         }
         let changesToken = state.current.map { !UTF8Bytes.equal($0.jwt, checked.jwt) } ?? true
         if changesToken, let since = state.currentTokenSince, nowSeconds - since < policy.minimumRefreshInterval {
-            return reject(.tooManyProviderTokenUpdates,
-                          "new token \(Int(nowSeconds - since)) s after the previous one (minimum \(Int(policy.minimumRefreshInterval)) s)")
+            return reject(
+                .tooManyProviderTokenUpdates,
+                "new token \(Int(nowSeconds - since)) s after the previous one (minimum \(Int(policy.minimumRefreshInterval)) s)"
+            )
         }
 
         if changesToken {
@@ -134,12 +149,16 @@ public enum TokenAuthenticator {
             state.boundKeyID = token.keyID
             state.boundKey = key
         }
-        let outcome = AuthOutcome(reason: nil, identity: AuthIdentity(kind: .token, keyID: token.keyID, teamID: token.teamID,
-                                                                      issuedAt: token.issuedAt,
-                                                                      verdict: key == nil ? "unknown-key-accepted" : "verified"))
+        let outcome = AuthOutcome(
+            reason: nil,
+            identity: AuthIdentity(
+                kind: .token, keyID: token.keyID, teamID: token.teamID,
+                issuedAt: token.issuedAt,
+                verdict: key == nil ? "unknown-key-accepted" : "verified"))
         if let authorization {
-            state.accepted = AcceptedToken(authorization: authorization, keys: keys, key: key, mode: mode,
-                                           environment: environment, issuedAt: token.issuedAt, outcome: outcome)
+            state.accepted = AcceptedToken(
+                authorization: authorization, keys: keys, key: key, mode: mode,
+                environment: environment, issuedAt: token.issuedAt, outcome: outcome)
         }
         return outcome
     }
@@ -157,7 +176,8 @@ public enum TokenAuthenticator {
             signatureValid = ES256.verify(signature: token.signature, message: token.signingInput, key: found.publicKey)
             state.verifications += 1
         }
-        let checked = CheckedToken(jwt: String(jwt), keys: keys, parsed: parsed, key: key, signatureValid: signatureValid)
+        let checked = CheckedToken(
+            jwt: String(jwt), keys: keys, parsed: parsed, key: key, signatureValid: signatureValid)
         state.candidate = checked
         return checked
     }

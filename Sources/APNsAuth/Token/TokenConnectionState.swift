@@ -70,14 +70,19 @@ public struct TokenConnectionState: Sendable {
     /// `mutating` only to count repeats in `repeatsAnswered`). Ask only where `authenticate` would
     /// reach its token checks (mode not `none`, no trusted certificate). Parameters as for
     /// `authenticate`.
-    public mutating func quickOutcome(authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
-                                      nowSeconds: Double, keys: KeyStore, policy: TokenPolicy = .apple) -> AuthOutcome? {
+    public mutating func quickOutcome(
+        authorization: String?, topic: String?, environment: APNsEnvironment, mode: AuthMode,
+        nowSeconds: Double, keys: KeyStore, policy: TokenPolicy = .apple
+    ) -> AuthOutcome? {
         if authorization == nil && mode == .permissive { return TokenAuthenticator.noToken }
         guard let accepted, let authorization,
-              accepted.repeats(authorization, keys: keys, mode: mode, environment: environment) else { return nil }
+            accepted.repeats(authorization, keys: keys, mode: mode, environment: environment)
+        else { return nil }
         let age = nowSeconds - accepted.issuedAt
         guard age <= policy.maximumAge && -age <= policy.allowedFutureSkew else { return nil }
-        guard topic == nil || accepted.key == nil || (scopeKey === accepted.key && scopeTopic == topic) else { return nil }
+        guard topic == nil || accepted.key == nil || (scopeKey === accepted.key && scopeTopic == topic) else {
+            return nil
+        }
         repeatsAnswered += 1
         return accepted.outcome
     }

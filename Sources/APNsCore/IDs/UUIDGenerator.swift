@@ -26,8 +26,8 @@ public final class UUIDGenerator: Sendable {
         let base = counter.add(2, ordering: .relaxed).oldValue
         var high = UUIDGenerator.mix(base &* key)
         var low = UUIDGenerator.mix((base &+ 1) &* key)
-        high = (high & ~0xF000) | 0x4000                          // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000 // variant 10
+        high = (high & ~0xF000) | 0x4000  // version 4
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         return Bits(high: high, low: low, uppercase: uppercase)
     }
 

@@ -9,41 +9,65 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     /// `none` (not checked, or no credential in permissive mode), `token` or `certificate`.
     public var kind: String {
         get { storage.kind }
-        _modify { unique(); yield &storage.kind }
+        _modify {
+            unique()
+            yield &storage.kind
+        }
     }
     /// The provider token's `kid` (Key ID) and `iss` (Team ID), when a token was parsed.
     public var keyId: String? {
         get { storage.keyId }
-        _modify { unique(); yield &storage.keyId }
+        _modify {
+            unique()
+            yield &storage.keyId
+        }
     }
     public var teamId: String? {
         get { storage.teamId }
-        _modify { unique(); yield &storage.teamId }
+        _modify {
+            unique()
+            yield &storage.teamId
+        }
     }
     /// The token's `iat`, seconds since the Unix epoch.
     public var issuedAt: Double? {
         get { storage.issuedAt }
-        _modify { unique(); yield &storage.issuedAt }
+        _modify {
+            unique()
+            yield &storage.issuedAt
+        }
     }
     /// The client certificate's subject (RFC 2253) and the topics it covers.
     public var subject: String? {
         get { storage.subject }
-        _modify { unique(); yield &storage.subject }
+        _modify {
+            unique()
+            yield &storage.subject
+        }
     }
     public var topics: [String]? {
         get { storage.topics }
-        _modify { unique(); yield &storage.topics }
+        _modify {
+            unique()
+            yield &storage.topics
+        }
     }
     /// What authentication concluded, e.g. `verified`, `unknown-key-accepted`, `rejected: bad signature`.
     public var verdict: String {
         get { storage.verdict }
-        _modify { unique(); yield &storage.verdict }
+        _modify {
+            unique()
+            yield &storage.verdict
+        }
     }
 
-    public init(kind: String, keyId: String? = nil, teamId: String? = nil, issuedAt: Double? = nil,
-                subject: String? = nil, topics: [String]? = nil, verdict: String) {
-        storage = Storage(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject, topics: topics,
-                          verdict: verdict)
+    public init(
+        kind: String, keyId: String? = nil, teamId: String? = nil, issuedAt: Double? = nil,
+        subject: String? = nil, topics: [String]? = nil, verdict: String
+    ) {
+        storage = Storage(
+            kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject, topics: topics,
+            verdict: verdict)
     }
 
     /// True when `self` and `other` share their fields' storage: copies of one identity, so
@@ -51,15 +75,17 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     public func isSameInstance(as other: CredentialIdentity) -> Bool { storage === other.storage }
 
     public static func == (a: CredentialIdentity, b: CredentialIdentity) -> Bool {
-        a.storage === b.storage || (a.kind == b.kind && a.keyId == b.keyId && a.teamId == b.teamId
-            && a.issuedAt == b.issuedAt && a.subject == b.subject && a.topics == b.topics && a.verdict == b.verdict)
+        a.storage === b.storage
+            || (a.kind == b.kind && a.keyId == b.keyId && a.teamId == b.teamId
+                && a.issuedAt == b.issuedAt && a.subject == b.subject && a.topics == b.topics && a.verdict == b.verdict)
     }
 
     /// Copies the box before a write unless this identity is its only owner.
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject,
-                              topics: topics, verdict: verdict)
+            storage = Storage(
+                kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject,
+                topics: topics, verdict: verdict)
         }
     }
 
@@ -75,8 +101,10 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
         @exclusivity(unchecked) var topics: [String]?
         @exclusivity(unchecked) var verdict: String
 
-        init(kind: String, keyId: String?, teamId: String?, issuedAt: Double?, subject: String?, topics: [String]?,
-             verdict: String) {
+        init(
+            kind: String, keyId: String?, teamId: String?, issuedAt: Double?, subject: String?, topics: [String]?,
+            verdict: String
+        ) {
             self.kind = kind
             self.keyId = keyId
             self.teamId = teamId

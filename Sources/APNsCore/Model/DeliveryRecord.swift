@@ -41,10 +41,12 @@ public struct DeliveryRecord: Sendable {
     public var fault: FaultRecord?
 
     @inlinable
-    public init(seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
-                connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
-                apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,
-                status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil) {
+    public init(
+        seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
+        connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
+        apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,
+        status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil
+    ) {
         self.seq = seq
         self.receivedAt = receivedAt
         self.environment = environment

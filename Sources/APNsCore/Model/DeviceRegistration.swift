@@ -13,8 +13,10 @@ public struct DeviceRegistration: Sendable, Equatable, Codable {
     /// marking when that is absent).
     public var expired: Bool
 
-    public init(token: String, topic: String? = nil, environment: APNsEnvironment,
-                unregisteredAt: Int64? = nil, expired: Bool = false) {
+    public init(
+        token: String, topic: String? = nil, environment: APNsEnvironment,
+        unregisteredAt: Int64? = nil, expired: Bool = false
+    ) {
         self.token = token
         self.topic = topic
         self.environment = environment

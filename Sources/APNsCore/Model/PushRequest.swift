@@ -18,8 +18,10 @@ public struct PushRequest: Sendable {
     /// The arguments are consumed (moved in, not copied): the transport hands over its own.
     /// Inlinable, so the caller builds the request in place (else it was built, copied and destroyed).
     @inlinable
-    public init(method: consuming String, path: consuming String, authority: consuming String? = nil,
-                headers: consuming [HeaderField], body: consuming [UInt8], bodyLength: Int? = nil) {
+    public init(
+        method: consuming String, path: consuming String, authority: consuming String? = nil,
+        headers: consuming [HeaderField], body: consuming [UInt8], bodyLength: Int? = nil
+    ) {
         self.bodyLength = bodyLength ?? body.count
         self.method = method
         self.path = path

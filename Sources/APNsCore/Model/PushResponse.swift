@@ -15,7 +15,9 @@ public struct PushResponse: Sendable, Equatable {
     /// values, kept as bits and spelled by the transport (no `String` each).
     public var uuidHeaders: UUIDHeaderFields
 
-    public init(status: Int, headers: [HeaderField], body: [UInt8] = [], uuidHeaders: UUIDHeaderFields = UUIDHeaderFields()) {
+    public init(
+        status: Int, headers: [HeaderField], body: [UInt8] = [], uuidHeaders: UUIDHeaderFields = UUIDHeaderFields()
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -38,12 +38,12 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     public var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority,
-             .badTopic, .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType,
-             .missingDeviceToken, .missingTopic, .payloadEmpty, .topicDisallowed:
+            .badTopic, .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType,
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .topicDisallowed:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-             .badEnvironmentKeyIdInToken:
+            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+            .badEnvironmentKeyIdInToken:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405

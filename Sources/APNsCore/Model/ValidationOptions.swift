@@ -12,8 +12,10 @@ public struct ValidationOptions: Sendable, Equatable {
     /// Open or closed device registry.
     public var registry: RegistryMode
 
-    public init(tokenLength: Int? = nil, maxTokenLength: Int = 200, lintsAsErrors: Bool = false,
-                invalidPayloadReason: Reason = .payloadEmpty, registry: RegistryMode = .open) {
+    public init(
+        tokenLength: Int? = nil, maxTokenLength: Int = 200, lintsAsErrors: Bool = false,
+        invalidPayloadReason: Reason = .payloadEmpty, registry: RegistryMode = .open
+    ) {
         self.tokenLength = tokenLength
         self.maxTokenLength = maxTokenLength
         self.lintsAsErrors = lintsAsErrors

@@ -22,53 +22,77 @@ public struct Verdict: Sendable, Equatable {
     /// The device token from `:path`, lowercased; `nil` when the path carried none.
     public var deviceToken: String? {
         get { texts.deviceToken }
-        _modify { uniqueTexts(); yield &texts.deviceToken }
+        _modify {
+            uniqueTexts()
+            yield &texts.deviceToken
+        }
     }
     /// `apns-topic` as sent, or the default topic applied.
     public var topic: String? {
         get { texts.topic }
-        _modify { uniqueTexts(); yield &texts.topic }
+        _modify {
+            uniqueTexts()
+            yield &texts.topic
+        }
     }
     /// `apns-push-type` exactly as sent.
     public var pushTypeSent: String? {
         get { texts.pushTypeSent }
-        _modify { uniqueTexts(); yield &texts.pushTypeSent }
+        _modify {
+            uniqueTexts()
+            yield &texts.pushTypeSent
+        }
     }
     /// `apns-collapse-id` as sent.
     public var collapseID: String? {
         get { texts.collapseID }
-        _modify { uniqueTexts(); yield &texts.collapseID }
+        _modify {
+            uniqueTexts()
+            yield &texts.collapseID
+        }
     }
     /// `apns-id` as sent and valid; `nil` when absent or invalid (the gateway then generates one).
     public var apnsID: String? {
         get { texts.apnsID }
-        _modify { uniqueTexts(); yield &texts.apnsID }
+        _modify {
+            uniqueTexts()
+            yield &texts.apnsID
+        }
     }
     /// Payload lint warnings: each names the Apple rule it refers to.
     public var lints: [String] {
         get { texts.lints }
-        _modify { uniqueTexts(); yield &texts.lints }
+        _modify {
+            uniqueTexts()
+            yield &texts.lints
+        }
     }
     /// The JSON parser's message when the body is not a JSON object.
     public var payloadError: String? {
         get { texts.payloadError }
-        _modify { uniqueTexts(); yield &texts.payloadError }
+        _modify {
+            uniqueTexts()
+            yield &texts.payloadError
+        }
     }
 
     /// The HTTP status to answer: 200 when accepted, else the reason's status.
     public var status: Int { reason?.status ?? 200 }
 
-    public init(reason: Reason? = nil, timestamp: Int64? = nil, deviceToken: String? = nil,
-                topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
-                priority: Int? = nil, expiration: Int64? = nil, collapseID: String? = nil,
-                apnsID: String? = nil, lints: [String] = [], payloadError: String? = nil) {
+    public init(
+        reason: Reason? = nil, timestamp: Int64? = nil, deviceToken: String? = nil,
+        topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
+        priority: Int? = nil, expiration: Int64? = nil, collapseID: String? = nil,
+        apnsID: String? = nil, lints: [String] = [], payloadError: String? = nil
+    ) {
         self.reason = reason
         self.timestamp = timestamp
         self.pushType = pushType
         self.priority = priority
         self.expiration = expiration
-        texts = Texts(deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
-                      apnsID: apnsID, lints: lints, payloadError: payloadError)
+        texts = Texts(
+            deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
+            apnsID: apnsID, lints: lints, payloadError: payloadError)
     }
 
     public static func == (a: Verdict, b: Verdict) -> Bool {
@@ -93,8 +117,10 @@ public struct Verdict: Sendable, Equatable {
         @exclusivity(unchecked) var lints: [String]
         @exclusivity(unchecked) var payloadError: String?
 
-        init(deviceToken: String?, topic: String?, pushTypeSent: String?, collapseID: String?, apnsID: String?,
-             lints: [String], payloadError: String?) {
+        init(
+            deviceToken: String?, topic: String?, pushTypeSent: String?, collapseID: String?, apnsID: String?,
+            lints: [String], payloadError: String?
+        ) {
             self.deviceToken = deviceToken
             self.topic = topic
             self.pushTypeSent = pushTypeSent
@@ -105,8 +131,9 @@ public struct Verdict: Sendable, Equatable {
         }
 
         func copy() -> Texts {
-            Texts(deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
-                  apnsID: apnsID, lints: lints, payloadError: payloadError)
+            Texts(
+                deviceToken: deviceToken, topic: topic, pushTypeSent: pushTypeSent, collapseID: collapseID,
+                apnsID: apnsID, lints: lints, payloadError: payloadError)
         }
 
         func equals(_ other: Texts) -> Bool {

@@ -79,7 +79,8 @@ public enum DeviceTokenRule {
         guard word & high == 0 else { return nil }
         let lowered = word | (0x20 &* ones)  // A-F become a-f; digits keep their 0x20 bit
         let digit = (word &+ (0x80 - 0x30) &* ones) & ~(word &+ (0x7F - 0x39) &* ones) & high  // '0'...'9'
-        let letter = (lowered &+ (0x80 - 0x61) &* ones) & ~(lowered &+ (0x7F - 0x66) &* ones) & high  // 'a'...'f' after lowering
+        // 'a'...'f' after lowering
+        let letter = (lowered &+ (0x80 - 0x61) &* ones) & ~(lowered &+ (0x7F - 0x66) &* ones) & high
         return digit | letter == high ? lowered : nil
     }
 

@@ -36,8 +36,9 @@ package enum PayloadInspector {
         do {
             parsed = try body.withUnsafeBufferPointer { buffer -> Any in
                 guard let base = buffer.baseAddress else { throw EmptyBody() }
-                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
-                                deallocator: .none)
+                let data = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
+                    deallocator: .none)
                 return try JSONSerialization.jsonObject(with: data)
             }
         } catch is EmptyBody {

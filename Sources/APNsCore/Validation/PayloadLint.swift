@@ -59,7 +59,8 @@ public enum PayloadLint: Sendable, Hashable {
             return "\(type.rawValue) push without an aps dictionary: Apple puts the notification content of alert and "
                 + "background pushes in aps (Generating a remote notification)"
         case .apsNotDictionary:
-            return "aps is not a dictionary: Apple defines aps as a dictionary of keys (Generating a remote notification)"
+            return
+                "aps is not a dictionary: Apple defines aps as a dictionary of keys (Generating a remote notification)"
         case .backgroundAtPriority10:
             return """
                 background push at priority 10: Apple requires apns-priority 5 for background pushes \
@@ -119,7 +120,7 @@ public enum PayloadLint: Sendable, Hashable {
         case .missingPushType, .missingAps, .backgroundWithVisibleContent, .backgroundWithoutContentAvailable:
             return .invalidPushType
         case .apsNotDictionary, .contentAvailableNotOne, .alertWrongType, .badgeNotNumber, .soundWrongType,
-             .customApsKeys:
+            .customApsKeys:
             return invalidPayloadReason
         }
     }

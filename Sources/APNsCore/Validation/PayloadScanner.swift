@@ -25,7 +25,9 @@ enum PayloadScanner {
         guard let base = body.baseAddress, preflight(body) else { return nil }
         var state = ScanState()
         let ok = withUnsafeMutablePointer(to: &state) { context -> Bool in
-            guard let handle = withUnsafePointer(to: &callbacks, { yajl_alloc($0, nil, UnsafeMutableRawPointer(context)) })
+            guard
+                let handle = withUnsafePointer(
+                    to: &callbacks, { yajl_alloc($0, nil, UnsafeMutableRawPointer(context)) })
             else { return false }
             defer { yajl_free(handle) }
             guard yajl_parse(handle, base, body.count) == yajl_status_ok else { return false }
@@ -66,7 +68,8 @@ enum PayloadScanner {
 
     @inline(__always)
     private static func isSurrogateSecondDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "8")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        (UInt8(ascii: "8")...UInt8(ascii: "9")).contains(byte)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     /// Deeper nesting goes to Foundation (whose limit is about 512 levels).
@@ -117,7 +120,10 @@ enum PayloadScanner {
             if depth == 1 {
                 keyIsAps = ScanState.matches(key, "aps")
                 // A later `aps` replaces an earlier one, as in Foundation's dictionary.
-                if keyIsAps { facts = PayloadFacts(); unknownSeen = [] }
+                if keyIsAps {
+                    facts = PayloadFacts()
+                    unknownSeen = []
+                }
             } else if depth == 2 && inAps {
                 apsKey = ScanState.apsKey(key)
                 if apsKey != .contentAvailable { facts.apsHasOtherKeys = true }
@@ -171,25 +177,49 @@ enum PayloadScanner {
     // yajl's callbacks: each returns 1 to go on.
     nonisolated(unsafe) private static var callbacks: yajl_callbacks = {
         var callbacks = yajl_callbacks()
-        callbacks.yajl_null = { context in state(context).value(.null); return 1 }
-        callbacks.yajl_boolean = { context, _ in state(context).value(.boolean); return 1 }
+        callbacks.yajl_null = { context in
+            state(context).value(.null)
+            return 1
+        }
+        callbacks.yajl_boolean = { context, _ in
+            state(context).value(.boolean)
+            return 1
+        }
         callbacks.yajl_number = { context, text, length in
             let state = state(context)
             // Foundation refuses numbers that overflow a Double; long or exponent forms go to it.
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text!).assumingMemoryBound(to: UInt8.self), count: length)
-            if length > 15 || bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { state.pointee.undecided = true }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(text!).assumingMemoryBound(to: UInt8.self), count: length)
+            if length > 15 || bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+                state.pointee.undecided = true
+            }
             state.pointee.value(.number, number: bytes)
             return 1
         }
-        callbacks.yajl_string = { context, _, _ in state(context).value(.string); return 1 }
-        callbacks.yajl_start_map = { context in state(context).open(.dictionary); return 1 }
+        callbacks.yajl_string = { context, _, _ in
+            state(context).value(.string)
+            return 1
+        }
+        callbacks.yajl_start_map = { context in
+            state(context).open(.dictionary)
+            return 1
+        }
         callbacks.yajl_map_key = { context, key, length in
             state(context).key(UnsafeBufferPointer(start: key, count: length))
             return 1
         }
-        callbacks.yajl_end_map = { context in state(context).close(); return 1 }
-        callbacks.yajl_start_array = { context in state(context).open(.array); return 1 }
-        callbacks.yajl_end_array = { context in state(context).close(); return 1 }
+        callbacks.yajl_end_map = { context in
+            state(context).close()
+            return 1
+        }
+        callbacks.yajl_start_array = { context in
+            state(context).open(.array)
+            return 1
+        }
+        callbacks.yajl_end_array = { context in
+            state(context).close()
+            return 1
+        }
         return callbacks
     }()
 

@@ -12,8 +12,10 @@ enum RegistryRule {
     /// matches the environment"); another topic → `DeviceTokenNotForTopic`; expired → 410
     /// `ExpiredToken` at `unregisteredAt ?? now`; unregistered → 410 `Unregistered` at
     /// `unregisteredAt`; unknown under a closed registry → `BadDeviceToken`.
-    static func check(_ registration: DeviceRegistration?, topic: String, environment: APNsEnvironment,
-                      mode: RegistryMode, nowMilliseconds: Int64) -> Refusal? {
+    static func check(
+        _ registration: DeviceRegistration?, topic: String, environment: APNsEnvironment,
+        mode: RegistryMode, nowMilliseconds: Int64
+    ) -> Refusal? {
         guard let registration else {
             return mode == .closed ? Refusal(reason: .badDeviceToken) : nil
         }

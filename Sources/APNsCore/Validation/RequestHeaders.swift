@@ -27,7 +27,8 @@ struct RequestHeaders {
             case 13 where name == "apns-priority": Self.store(field.value, in: &priority, duplicate: &hasDuplicates)
             case 14 where name == "apns-push-type": Self.store(field.value, in: &pushType, duplicate: &hasDuplicates)
             case 15 where name == "apns-expiration": Self.store(field.value, in: &expiration, duplicate: &hasDuplicates)
-            case 16 where name == "apns-collapse-id": Self.store(field.value, in: &collapseID, duplicate: &hasDuplicates)
+            case 16 where name == "apns-collapse-id":
+                Self.store(field.value, in: &collapseID, duplicate: &hasDuplicates)
             default:
                 // Other headers are few (user-agent, content-length...): compare with earlier names.
                 if hasDuplicates || name == "cookie" { continue }
@@ -35,7 +36,10 @@ struct RequestHeaders {
                 var j = 0
                 while j < i {
                     let other = fields[j].name
-                    if other.utf8.count == length && other == name { hasDuplicates = true; break }
+                    if other.utf8.count == length && other == name {
+                        hasDuplicates = true
+                        break
+                    }
                     j += 1
                 }
             }

@@ -34,9 +34,11 @@ public enum RequestValidator {
     ///   - lookup: the device registry, called with the lowercase token, only for requests that
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
-    package static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
-                                 nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
-                                 lookup: (String) -> DeviceRegistration?) -> Verdict {
+    package static func validate(
+        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
+        lookup: (String) -> DeviceRegistration?
+    ) -> Verdict {
         // The verdict's fields, gathered here and put together once at the end: its text
         // fields share a box, and each write through it is a uniqueness and an exclusivity check.
         var deviceToken: String?, apnsID: String?, pushTypeSent: String?
@@ -55,7 +57,9 @@ public enum RequestValidator {
         case .missingToken:
             if reason == nil { reason = .missingDeviceToken }
         case .token(let text):
-            if let token = memo.map({ $0.normalizedToken(text, options: options) }) ?? DeviceTokenRule.normalized(text, options: options) {
+            if let token = memo.map({ $0.normalizedToken(text, options: options) })
+                ?? DeviceTokenRule.normalized(text, options: options)
+            {
                 validToken = token
                 deviceToken = token
             } else {
@@ -110,8 +114,10 @@ public enum RequestValidator {
 
         // 7. Registry: consulted only for an otherwise acceptable request (it may take a lock).
         if reason == nil, let token = validToken, let topic,
-           let refusal = RegistryRule.check(lookup(token), topic: topic, environment: environment,
-                                            mode: options.registry, nowMilliseconds: nowMilliseconds) {
+            let refusal = RegistryRule.check(
+                lookup(token), topic: topic, environment: environment,
+                mode: options.registry, nowMilliseconds: nowMilliseconds)
+        {
             reason = refusal.reason
             timestamp = refusal.timestamp
         }
@@ -138,8 +144,9 @@ public enum RequestValidator {
 
         // 9. Lints, for any body that parsed as an object.
         if let facts {
-            let lints = PayloadLints.lints(facts, pushType: pushType, pushTypeSent: headers.pushType != nil,
-                                           priority: priority)
+            let lints = PayloadLints.lints(
+                facts, pushType: pushType, pushTypeSent: headers.pushType != nil,
+                priority: priority)
             if let first = lints.first {
                 if options.lintsAsErrors && reason == nil {
                     reason = first.rejectionReason(invalidPayloadReason: options.invalidPayloadReason)
@@ -148,17 +155,21 @@ public enum RequestValidator {
             }
         }
 
-        return Verdict(reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
-                       pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
-                       collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
+        return Verdict(
+            reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
+            pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
+            collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
     }
 
     /// Validates `request` for a listener of `environment`, checking everything (no memo of the
     /// connection's previous request); the parameters are those of the overload above.
-    public static func validate(_ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
-                                nowMilliseconds: Int64, defaultTopic: String? = nil,
-                                lookup: (String) -> DeviceRegistration?) -> Verdict {
-        validate(request, environment: environment, options: options, nowMilliseconds: nowMilliseconds,
-                 defaultTopic: defaultTopic, memo: nil, lookup: lookup)
+    public static func validate(
+        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        nowMilliseconds: Int64, defaultTopic: String? = nil,
+        lookup: (String) -> DeviceRegistration?
+    ) -> Verdict {
+        validate(
+            request, environment: environment, options: options, nowMilliseconds: nowMilliseconds,
+            defaultTopic: defaultTopic, memo: nil, lookup: lookup)
     }
 }

@@ -52,8 +52,9 @@ package enum UTF8Bytes {
     /// One `memcmp`; shared storage compares equal at once.
     @inlinable @inline(__always)
     package static func equal(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress
-            || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+        x.count == y.count
+            && (x.count == 0 || x.baseAddress == y.baseAddress
+                || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
     }
 
     /// `equal` for optionals: both nil, or both present with the same bytes.

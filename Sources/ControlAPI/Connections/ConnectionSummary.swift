@@ -25,8 +25,10 @@ public struct ConnectionSummary: Sendable, Equatable, Encodable {
     /// Milliseconds since the connection was accepted.
     public var ageMilliseconds: Int64
 
-    public init(id: UInt64, peer: String, listener: String, environment: APNsEnvironment, alpn: String?, tls: Bool,
-                auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64) {
+    public init(
+        id: UInt64, peer: String, listener: String, environment: APNsEnvironment, alpn: String?, tls: Bool,
+        auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64
+    ) {
         self.id = id
         self.peer = peer
         self.listener = listener

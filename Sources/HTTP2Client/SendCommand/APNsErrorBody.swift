@@ -17,8 +17,9 @@ public struct APNsErrorBody: Sendable, Equatable {
     /// Parses `body`; nil when it is not a JSON object with a string `reason`.
     public init?(body: [UInt8]) {
         guard !body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let reason = object["reason"] as? String else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let reason = object["reason"] as? String
+        else { return nil }
         self.reason = reason
         if let number = object["timestamp"] as? NSNumber {
             timestamp = number.int64Value

@@ -82,7 +82,9 @@ public struct OptionScanner: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name }) else { throw .unknownOption(name) }
-            guard option.repeatable || scanned.values[name] == nil else { throw .misused("\(name) is given more than once") }
+            guard option.repeatable || scanned.values[name] == nil else {
+                throw .misused("\(name) is given more than once")
+            }
             let value: String
             if let placeholder = option.value {
                 if let inlineValue {

@@ -1,32 +1,34 @@
 import JSONInput
+
 /// Turns the arguments after `mock-apns send` into `SendOptions`. Pure: reads no files (the
 /// command checks them when it runs).
 public enum SendArgumentParser {
     private typealias Option = OptionScanner.Option
 
     /// Every option, in the order of the help text; the rest is positional (the payload).
-    static let scanner = OptionScanner(options: [
-        Option(name: "--url", value: "URL"),
-        Option(name: "--cacert", value: "FILE"),
-        Option(name: "--insecure", value: nil),
-        Option(name: "--cert", value: "FILE"),
-        Option(name: "--cert-key", value: "FILE"),
-        Option(name: "--timeout", value: "SECONDS"),
-        Option(name: "--device-token", value: "TOKEN"),
-        Option(name: "--topic", value: "TOPIC"),
-        Option(name: "--push-type", value: "TYPE"),
-        Option(name: "--priority", value: "N"),
-        Option(name: "--expiration", value: "SECONDS"),
-        Option(name: "--collapse-id", value: "ID"),
-        Option(name: "--apns-id", value: "UUID"),
-        Option(name: "--authorization", value: "VALUE"),
-        Option(name: "--key", value: "FILE"),
-        Option(name: "--key-id", value: "ID"),
-        Option(name: "--team-id", value: "ID"),
-        Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
-        Option(name: "--count", value: "N"),
-        Option(name: "--concurrency", value: "M"),
-    ], takesPositional: true)
+    static let scanner = OptionScanner(
+        options: [
+            Option(name: "--url", value: "URL"),
+            Option(name: "--cacert", value: "FILE"),
+            Option(name: "--insecure", value: nil),
+            Option(name: "--cert", value: "FILE"),
+            Option(name: "--cert-key", value: "FILE"),
+            Option(name: "--timeout", value: "SECONDS"),
+            Option(name: "--device-token", value: "TOKEN"),
+            Option(name: "--topic", value: "TOPIC"),
+            Option(name: "--push-type", value: "TYPE"),
+            Option(name: "--priority", value: "N"),
+            Option(name: "--expiration", value: "SECONDS"),
+            Option(name: "--collapse-id", value: "ID"),
+            Option(name: "--apns-id", value: "UUID"),
+            Option(name: "--authorization", value: "VALUE"),
+            Option(name: "--key", value: "FILE"),
+            Option(name: "--key-id", value: "ID"),
+            Option(name: "--team-id", value: "ID"),
+            Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
+            Option(name: "--count", value: "N"),
+            Option(name: "--concurrency", value: "M"),
+        ], takesPositional: true)
 
     /// The most requests one run sends, and the most streams it keeps open.
     static let maximumCount = 1_000_000
@@ -49,7 +51,9 @@ public enum SendArgumentParser {
     }
 
     /// Checks and converts the collected values.
-    private static func makeOptions(from values: [String: [String]], positional: [String]) throws(SendUsageError) -> SendOptions {
+    private static func makeOptions(from values: [String: [String]], positional: [String]) throws(SendUsageError)
+        -> SendOptions
+    {
         func single(_ name: String) -> String? { values[name]?.first }
         func text(_ name: String) throws(SendUsageError) -> String? {
             guard let value = single(name) else { return nil }
@@ -125,7 +129,8 @@ public enum SendArgumentParser {
             throw SendUsageError("missing --device-token TOKEN (the device to notify)")
         }
         guard let payload = positional.first else {
-            throw SendUsageError("missing the payload: give the JSON, @FILE or @- (e.g. '{\"aps\":{\"alert\":\"Hello\"}}')")
+            throw SendUsageError(
+                "missing the payload: give the JSON, @FILE or @- (e.g. '{\"aps\":{\"alert\":\"Hello\"}}')")
         }
         guard positional.count == 1 else {
             let listed = positional.map { "'\($0)'" }.joined(separator: ", ")
@@ -149,8 +154,9 @@ public enum SendArgumentParser {
         guard flags.contains(where: { values[$0] != nil }) else { return nil }
         let missing = flags.filter { values[$0] == nil }
         guard missing.isEmpty else {
-            throw SendUsageError("missing \(missing.joined(separator: " and ")): a provider token needs "
-                                 + "--key FILE --key-id ID --team-id ID")
+            throw SendUsageError(
+                "missing \(missing.joined(separator: " and ")): a provider token needs "
+                    + "--key FILE --key-id ID --team-id ID")
         }
         guard values["--authorization"] == nil else {
             throw SendUsageError("--key and --authorization both set the authorization header: give one")

@@ -28,8 +28,10 @@ public enum SendCommand {
     /// Runs `mock-apns send` with a parser of the caller's (e.g. one that also signs a provider
     /// token): usage errors exit 2, `--help` prints, a send line executes.
     /// - Returns: the exit status.
-    public static func run(_ arguments: [String], output: SendOutput,
-                           parse: ([String]) throws(SendUsageError) -> SendCommandLine) -> Int32 {
+    public static func run(
+        _ arguments: [String], output: SendOutput,
+        parse: ([String]) throws(SendUsageError) -> SendCommandLine
+    ) -> Int32 {
         let commandLine: SendCommandLine
         do {
             commandLine = try parse(arguments)
@@ -69,8 +71,9 @@ public enum SendCommand {
         let request = SendRequestBuilder.request(options, payload: payload)
         let concurrency = min(options.concurrency, options.count)
         let started = MonotonicClock.nanoseconds()
-        let results = connection.send(Array(repeating: request, count: options.count),
-                                      concurrency: concurrency, timeout: options.timeout)
+        let results = connection.send(
+            Array(repeating: request, count: options.count),
+            concurrency: concurrency, timeout: options.timeout)
         let elapsed = MonotonicClock.milliseconds(since: started)
 
         if options.count == 1, let result = results.first {
@@ -97,7 +100,8 @@ public enum SendCommand {
         case .clientKeyMissing(let path, inCertificateFile: true):
             return "the certificate file \(path) holds no private key: pass the key with --cert-key FILE"
         case .clientKeyMissing(let path, inCertificateFile: false):
-            return "the --cert-key file \(path) holds no private key (it takes the PEM private key of the --cert certificate)"
+            return
+                "the --cert-key file \(path) holds no private key (it takes the PEM private key of the --cert certificate)"
         case .tlsVerificationFailed(let reason) where reason.contains("mismatch"):
             // "hostname mismatch", "IP address mismatch": the chain is trusted, the name is not in it.
             return "\(error) (the server's certificate does not name this host; connect to a name or address "
@@ -114,8 +118,9 @@ public enum SendCommand {
     /// quietly test the wrong thing.
     private static func checkSigned(_ options: SendOptions) throws(SendUsageError) {
         guard options.providerKey != nil else { return }
-        throw SendUsageError("--key needs the provider-token signer of the mock-apns executable "
-                             + "(run 'mock-apns send'); or give --authorization 'bearer <JWT>' from 'mock-apns jwt'")
+        throw SendUsageError(
+            "--key needs the provider-token signer of the mock-apns executable "
+                + "(run 'mock-apns send'); or give --authorization 'bearer <JWT>' from 'mock-apns jwt'")
     }
 
     /// Fails with a usage error naming the first TLS file that cannot be read.

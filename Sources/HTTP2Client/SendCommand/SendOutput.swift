@@ -15,11 +15,13 @@ public struct SendOutput {
 
     /// The process's standard output and standard error.
     public static var console: SendOutput {
-        SendOutput(standardOutput: { line in
-            print(line)
-        }, standardError: { line in
-            fflush(nil)  // flush stdout first: keeps interleaved lines in order
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        })
+        SendOutput(
+            standardOutput: { line in
+                print(line)
+            },
+            standardError: { line in
+                fflush(nil)  // flush stdout first: keeps interleaved lines in order
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            })
     }
 }

@@ -13,6 +13,7 @@ public enum SendRequestBuilder {
         if let authorization = options.authorization { fields.append(HTTP2Header("authorization", authorization)) }
         let replaced = Set(options.extraHeaders.map(\.name))
         fields = fields.filter { !replaced.contains($0.name) } + options.extraHeaders
-        return HTTP2ClientRequest(method: "POST", path: "/3/device/\(options.deviceToken)", headers: fields, body: payload)
+        return HTTP2ClientRequest(
+            method: "POST", path: "/3/device/\(options.deviceToken)", headers: fields, body: payload)
     }
 }

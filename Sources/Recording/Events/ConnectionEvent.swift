@@ -29,8 +29,10 @@ public struct ConnectionEvent: Sendable, Equatable {
     public var origin: ConnectionEventOrigin
 
     /// Creates an event; `seq` is overwritten when it is stored.
-    public init(seq: UInt64 = 0, time: Double, listener: String, environment: APNsEnvironment, connectionID: UInt64?,
-                peer: String, action: ConnectionEventAction, origin: ConnectionEventOrigin) {
+    public init(
+        seq: UInt64 = 0, time: Double, listener: String, environment: APNsEnvironment, connectionID: UInt64?,
+        peer: String, action: ConnectionEventAction, origin: ConnectionEventOrigin
+    ) {
         self.seq = seq
         self.time = time
         self.listener = listener

@@ -52,8 +52,9 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// other debug data and other kinds.
     public var goawayReason: String? {
         guard case .goaway(_, _, let data, _) = self, !data.isEmpty,
-              case .object(let object)? = try? ControlJSON(decoding: data),
-              case .string(let reason)? = object["reason"] else { return nil }
+            case .object(let object)? = try? ControlJSON(decoding: data),
+            case .string(let reason)? = object["reason"]
+        else { return nil }
         return reason
     }
 
@@ -72,11 +73,13 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .reset(let moment): return "reset (TCP RST)" + (moment.map { " \($0.rawValue)" } ?? "")
         case .settings(let limit, let previous): return "SETTINGS MAX_CONCURRENT_STREAMS \(previous) -> \(limit)"
         case .windowStallStart(let ms): return "no WINDOW_UPDATE for \(ms) ms"
-        case .windowStallEnd(let ms, let bytes): return "WINDOW_UPDATE resumed after \(ms) ms, \(bytes) bytes acknowledged"
+        case .windowStallEnd(let ms, let bytes):
+            return "WINDOW_UPDATE resumed after \(ms) ms, \(bytes) bytes acknowledged"
         case .handshakeDelay(let ms): return "handshake delayed \(ms) ms"
         case .silentAccept: return "accepted silently, never answered"
         case .refused: return "refused with a TCP reset"
-        case .closed(let requests, let age): return "closed after \(requests) request\(requests == 1 ? "" : "s") and \(age) ms"
+        case .closed(let requests, let age):
+            return "closed after \(requests) request\(requests == 1 ? "" : "s") and \(age) ms"
         }
     }
 }

@@ -25,9 +25,11 @@ public struct ConnectionEventFilter: Sendable, Equatable {
     public var until: Int64?
 
     /// Creates a filter.
-    public init(listener: String? = nil, environment: APNsEnvironment? = nil, connectionID: UInt64? = nil,
-                kinds: Set<ConnectionEventKind>? = nil, origin: String? = nil, ruleId: String? = nil,
-                after: UInt64? = nil, since: Int64? = nil, until: Int64? = nil) {
+    public init(
+        listener: String? = nil, environment: APNsEnvironment? = nil, connectionID: UInt64? = nil,
+        kinds: Set<ConnectionEventKind>? = nil, origin: String? = nil, ruleId: String? = nil,
+        after: UInt64? = nil, since: Int64? = nil, until: Int64? = nil
+    ) {
         self.listener = listener
         self.environment = environment
         self.connectionID = connectionID
@@ -67,8 +69,9 @@ public struct ConnectionEventFilter: Sendable, Equatable {
             guard let value = try text(name) else { return nil }
             if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let ms = Int64(value) { return ms }
             guard let ms = ISO8601Millis.parse(value) else {
-                throw .badRequest("\(name) must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z "
-                    + "or an integer of milliseconds since the epoch, got '\(value)'")
+                throw .badRequest(
+                    "\(name) must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z "
+                        + "or an integer of milliseconds since the epoch, got '\(value)'")
             }
             return ms
         }
@@ -85,10 +88,12 @@ public struct ConnectionEventFilter: Sendable, Equatable {
             var kinds = Set<ConnectionEventKind>()
             for name in value.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let kind = ConnectionEventKind(rawValue: String(name)) else {
-                    let near = ClosestMatch.find(String(name), among: ConnectionEventKind.names)
+                    let near =
+                        ClosestMatch.find(String(name), among: ConnectionEventKind.names)
                         .map { " (did you mean '\($0)'?)" } ?? ""
-                    throw .badRequest("kind: unknown kind '\(name)'\(near); expected one or more, comma-separated, of: "
-                        + ConnectionEventKind.names.joined(separator: ", "))
+                    throw .badRequest(
+                        "kind: unknown kind '\(name)'\(near); expected one or more, comma-separated, of: "
+                            + ConnectionEventKind.names.joined(separator: ", "))
                 }
                 kinds.insert(kind)
             }
@@ -96,9 +101,12 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         }
         if let value = try text("origin") {
             guard ConnectionEventOrigin.names.contains(value) else {
-                let near = ClosestMatch.find(value, among: ConnectionEventOrigin.names).map { " (did you mean '\($0)'?)" } ?? ""
-                throw .badRequest("origin: unknown origin '\(value)'\(near); expected one of: "
-                    + ConnectionEventOrigin.names.joined(separator: ", "))
+                let near =
+                    ClosestMatch.find(value, among: ConnectionEventOrigin.names).map { " (did you mean '\($0)'?)" }
+                    ?? ""
+                throw .badRequest(
+                    "origin: unknown origin '\(value)'\(near); expected one of: "
+                        + ConnectionEventOrigin.names.joined(separator: ", "))
             }
             origin = value
         }

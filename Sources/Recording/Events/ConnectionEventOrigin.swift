@@ -21,8 +21,10 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
     case lifecycle
 
     /// The JSON `origin` and filter names, in documentation order.
-    public static let names = ["fault", "command", "listenerCondition", "idleTimeout", "streamProfile", "certificate",
-                               "shutdown", "lifecycle"]
+    public static let names = [
+        "fault", "command", "listenerCondition", "idleTimeout", "streamProfile", "certificate",
+        "shutdown", "lifecycle",
+    ]
 
     /// This origin's name (one of `names`).
     public var name: String {

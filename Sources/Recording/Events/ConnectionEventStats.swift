@@ -14,8 +14,10 @@ public struct ConnectionEventStats: Sendable, Equatable {
     public var capacity: Int
 
     /// Memberwise initializer.
-    public init(recorded: UInt64, byKind: [ConnectionEventKind: UInt64], records: Int, evicted: UInt64,
-                lastSeq: UInt64, capacity: Int) {
+    public init(
+        recorded: UInt64, byKind: [ConnectionEventKind: UInt64], records: Int, evicted: UInt64,
+        lastSeq: UInt64, capacity: Int
+    ) {
         self.recorded = recorded
         self.byKind = byKind
         self.records = records

@@ -69,7 +69,8 @@ public final class ConnectionEventStore: Sendable {
     /// page on with `after`). `nil` limit means all; a negative limit counts as 0.
     public func query(_ filter: ConnectionEventFilter, limit: Int? = nil) -> ConnectionEventQueryResult {
         state.withLock { state in
-            state.ring.query(after: filter.after, limit: limit, where: { _, event in filter.matches(event) }) { _, event in
+            state.ring.query(after: filter.after, limit: limit, where: { _, event in filter.matches(event) }) {
+                _, event in
                 copy event
             }
         }
@@ -78,8 +79,9 @@ public final class ConnectionEventStore: Sendable {
     /// Totals since start plus the ring's current fill.
     public func stats() -> ConnectionEventStats {
         state.withLock { state in
-            ConnectionEventStats(recorded: state.ring.lastSeq, byKind: state.byKind, records: state.ring.count,
-                                 evicted: state.ring.evicted, lastSeq: state.ring.lastSeq, capacity: capacity)
+            ConnectionEventStats(
+                recorded: state.ring.lastSeq, byKind: state.byKind, records: state.ring.count,
+                evicted: state.ring.evicted, lastSeq: state.ring.lastSeq, capacity: capacity)
         }
     }
 }

@@ -104,8 +104,10 @@ package struct CompactRecord: Sendable {
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard let modelChunk else {
             return try withExtendedLifetime(chunk) {
-                try body(UnsafeBufferPointer(start: (chunk.base + Int(offset)).assumingMemoryBound(to: UInt8.self),
-                                             count: Int(length)))
+                try body(
+                    UnsafeBufferPointer(
+                        start: (chunk.base + Int(offset)).assumingMemoryBound(to: UInt8.self),
+                        count: Int(length)))
             }
         }
         return try withExtendedLifetime((chunk, modelChunk)) {
@@ -113,7 +115,8 @@ package struct CompactRecord: Sendable {
             let model = modelBytes(in: modelChunk)
             let count = CompactRecordTemplate.materializedCount(delta: delta, modelCount: model.count)
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-                CompactRecordTemplate.materialize(delta: delta, model: model, to: UnsafeMutableRawPointer(buffer.baseAddress!))
+                CompactRecordTemplate.materialize(
+                    delta: delta, model: model, to: UnsafeMutableRawPointer(buffer.baseAddress!))
                 return try body(UnsafeBufferPointer(buffer))
             }
         }
@@ -128,8 +131,11 @@ package struct CompactRecord: Sendable {
     /// Why: filters scan the ring under the store's lock, so pushes wait while they run; writing
     /// every repeat out made a filtered scan of 100,000 repeats 2.5 to 5 times as long as on full
     /// records (20-45 ms against 5-20 ms for one `GET /v1/deliveries?apnsId=`, `token`, `status`).
-    func withFilterBytes<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: UnsafeBufferPointer<UInt8>?) throws -> R)
-        rethrows -> R {
+    func withFilterBytes<R>(
+        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: UnsafeBufferPointer<UInt8>?) throws -> R
+    )
+        rethrows -> R
+    {
         guard let modelChunk else { return try withBytes { try body($0, nil) } }
         return try withExtendedLifetime((chunk, modelChunk)) {
             let model = modelBytes(in: modelChunk)
@@ -142,8 +148,9 @@ package struct CompactRecord: Sendable {
 
     /// A repeat's model's bytes in `modelChunk` (its `modelChunk`); valid while that lives.
     private func modelBytes(in modelChunk: RecordChunk) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
-                            count: Int(modelLength))
+        UnsafeBufferPointer(
+            start: (modelChunk.base + Int(modelOffset)).assumingMemoryBound(to: UInt8.self),
+            count: Int(modelLength))
     }
 
     /// A repeat's delta in its chunk; valid while `chunk` lives.
@@ -191,8 +198,10 @@ package struct CompactRecord: Sendable {
     /// `ids`: the answered `apns-id` and `apns-unique-id` as the bits the gateway generated them
     /// from, when it did; they are written as their text would be (a packed UUID), and the
     /// record's `apnsID` / `uniqueID` text is then not read (nothing to spell, nothing to parse).
-    package static func withEncoded<R>(_ record: borrowing DeliveryRecord, ids: GeneratedIDs = GeneratedIDs(),
-                               _ body: (UnsafeBufferPointer<UInt8>, Landmarks) -> R) -> R {
+    package static func withEncoded<R>(
+        _ record: borrowing DeliveryRecord, ids: GeneratedIDs = GeneratedIDs(),
+        _ body: (UnsafeBufferPointer<UInt8>, Landmarks) -> R
+    ) -> R {
         let texts = VerdictTexts(record.verdict, identity: record.identity)
         let size = CompactRecord.maximumSize(of: record, texts: texts, ids: ids)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
@@ -268,8 +277,10 @@ package struct CompactRecord: Sendable {
         var uniqueID: Int?
     }
 
-    private static func write(_ record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs,
-                              to w: inout CompactRecordWriter) -> Landmarks {
+    private static func write(
+        _ record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs,
+        to w: inout CompactRecordWriter
+    ) -> Landmarks {
         let verdict = record.verdict
         var flags: UInt8 = record.environment == .production ? Flag.production : 0
         if verdict.timestamp != nil { flags |= Flag.timestamp }
@@ -294,7 +305,8 @@ package struct CompactRecord: Sendable {
 
         // The path, then the token it carries (the verdict's token is usually those very bytes).
         var tokenAt: Int?
-        if let path = w.prefixed(record.path, prefix: CompactStringTable.devicePathPrefix, sameRest: texts.deviceToken) {
+        if let path = w.prefixed(record.path, prefix: CompactStringTable.devicePathPrefix, sameRest: texts.deviceToken)
+        {
             if path.same { tokenAt = path.rest }
         } else {
             w.string(record.path)
@@ -309,8 +321,10 @@ package struct CompactRecord: Sendable {
             let at = w.string(header.value).at
             switch name {
             case CompactStringTable.apnsTopic where topicAt == nil: (topicAt, topicText) = (at, header.value)
-            case CompactStringTable.apnsPushType where pushTypeAt == nil: (pushTypeAt, pushTypeText) = (at, header.value)
-            case CompactStringTable.apnsCollapseID where collapseAt == nil: (collapseAt, collapseText) = (at, header.value)
+            case CompactStringTable.apnsPushType where pushTypeAt == nil:
+                (pushTypeAt, pushTypeText) = (at, header.value)
+            case CompactStringTable.apnsCollapseID where collapseAt == nil:
+                (collapseAt, collapseText) = (at, header.value)
             case CompactStringTable.apnsID where apnsIDAt == nil: (apnsIDAt, apnsIDText) = (at, header.value)
             default: break
             }
@@ -435,8 +449,9 @@ package struct CompactRecord: Sendable {
                 topics!.reserveCapacity(topicCount - 1)
                 for _ in 0..<(topicCount - 1) { topics!.append(r.string() ?? "") }
             }
-            identity = CredentialIdentity(kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt,
-                                          subject: subject, topics: topics, verdict: r.string() ?? "")
+            identity = CredentialIdentity(
+                kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt,
+                subject: subject, topics: topics, verdict: r.string() ?? "")
         }
         var fault: FaultRecord?
         if flags & Flag.fault != 0 {
@@ -445,12 +460,13 @@ package struct CompactRecord: Sendable {
             fault = FaultRecord(ruleId: ruleId, action: action, description: r.string() ?? "")
         }
         let payload = r.blob()
-        return DeliveryRecord(seq: seq, receivedAt: receivedAt,
-                              environment: flags & Flag.production != 0 ? .production : .sandbox,
-                              listener: listener, connectionID: connectionID, streamID: streamID, method: method,
-                              path: path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, headers: headers,
-                              payload: payload, payloadBytes: payloadBytes, status: status, reason: reason,
-                              identity: identity, fault: fault)
+        return DeliveryRecord(
+            seq: seq, receivedAt: receivedAt,
+            environment: flags & Flag.production != 0 ? .production : .sandbox,
+            listener: listener, connectionID: connectionID, streamID: streamID, method: method,
+            path: path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, headers: headers,
+            payload: payload, payloadBytes: payloadBytes, status: status, reason: reason,
+            identity: identity, fault: fault)
     }
 
     /// An upper bound of the encoded size of `record`: every string at its inline size.
@@ -458,7 +474,8 @@ package struct CompactRecord: Sendable {
         maximumSize(of: record, texts: VerdictTexts(record.verdict, identity: record.identity), ids: GeneratedIDs())
     }
 
-    private static func maximumSize(of record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs) -> Int {
+    private static func maximumSize(of record: borrowing DeliveryRecord, texts: VerdictTexts, ids: GeneratedIDs) -> Int
+    {
         func size(_ text: String?) -> Int { 11 + (text?.utf8.count ?? 0) }
         // A UUID given by its bits: 17 bytes packed; counted at its text's inline size.
         let uuid = 11 + 36

@@ -43,7 +43,8 @@ struct CompactRecordMatcher {
         precondition(bytes.count > CompactRecord.Offset.variable, "compact record: shorter than its fixed fields")
         if let reasonCode, bytes[CompactRecord.Offset.reason] != reasonCode { return false }
         if let environment = filter.environment,
-           (bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.production != 0) != (environment == .production) {
+            (bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.production != 0) != (environment == .production)
+        {
             return false
         }
         var r = CompactRecordReader(bytes, at: CompactRecord.Offset.variable)
@@ -67,12 +68,14 @@ struct CompactRecordMatcher {
         if let token, !Self.equal(bytes, at: tokenAt, token) { return false }
         if let topic, !Self.equal(bytes, at: topicAt, topic) { return false }
         if let pushType, !Self.equal(bytes, at: pushTypeAt, pushType),
-           inferredPushTypeCode == nil || bytes[CompactRecord.Offset.pushType] != inferredPushTypeCode {
+            inferredPushTypeCode == nil || bytes[CompactRecord.Offset.pushType] != inferredPushTypeCode
+        {
             return false
         }
         if let collapseID, !Self.equal(bytes, at: collapseAt, collapseID) { return false }
         if let apnsID {
-            let equal = apnsIDString.map { Self.equal($0, at: 0, apnsID, ignoringASCIICase: true) }
+            let equal =
+                apnsIDString.map { Self.equal($0, at: 0, apnsID, ignoringASCIICase: true) }
                 ?? Self.equal(bytes, at: apnsIDAt, apnsID, ignoringASCIICase: true)
             if !equal { return false }
         }
@@ -82,14 +85,17 @@ struct CompactRecordMatcher {
     /// Whether the string at `position` is `wanted`: the same bytes; with `ignoringASCIICase`,
     /// the stored string's ASCII uppercase letters compare as lowercase (`wanted` is lowercase
     /// already).
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ wanted: [UInt8],
-                              ignoringASCIICase: Bool = false) -> Bool {
+    private static func equal(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ wanted: [UInt8],
+        ignoringASCIICase: Bool = false
+    ) -> Bool {
         CompactRecordReader.withUTF8(in: bytes, at: position) { stored in
             guard let stored else { return false }
             if ignoringASCIICase {
-                return stored.count == wanted.count && zip(stored, wanted).allSatisfy { a, b in
-                    (a >= 0x41 && a <= 0x5A ? a + 0x20 : a) == b
-                }
+                return stored.count == wanted.count
+                    && zip(stored, wanted).allSatisfy { a, b in
+                        (a >= 0x41 && a <= 0x5A ? a + 0x20 : a) == b
+                    }
             }
             // Bytes, as `DeliveryFilter.matches`: canonically equivalent text sent differently
             // (a decomposed `é`, the Kelvin sign) is another value.

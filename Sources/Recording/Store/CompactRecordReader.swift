@@ -86,7 +86,8 @@ struct CompactRecordReader {
         case CompactStringTag.inline:
             let n = reader.count()
             precondition(n <= bytes.count - reader.position, "compact record: read past the end")
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + n)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[reader.position..<(reader.position + n)]), as: UTF8.self)
         default:
             return withUTF8(in: bytes, at: position) { $0.map { String(decoding: $0, as: UTF8.self) } }
         }
@@ -95,7 +96,9 @@ struct CompactRecordReader {
     /// Calls `body` with the UTF-8 bytes of the string whose tag is at `position` (following
     /// references), or with `nil` when it is absent. Builds no `String`: UUIDs, hex and
     /// prefixed strings are spelled out in a temporary buffer.
-    static func withUTF8<R>(in bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+    static func withUTF8<R>(
+        in bytes: UnsafeBufferPointer<UInt8>, at position: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R
+    ) -> R {
         var reader = CompactRecordReader(bytes, at: position)
         let tag = reader.byte()
         switch tag {
@@ -137,8 +140,10 @@ struct CompactRecordReader {
 
     /// Writes the UTF-8 bytes of the present string whose tag is at `position` into `buffer`
     /// from `offset`; returns the offset after them.
-    private static func spell(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
-                              at offset: Int) -> Int {
+    private static func spell(
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
+        at offset: Int
+    ) -> Int {
         var reader = CompactRecordReader(bytes, at: position)
         var offset = offset
         func put(_ c: UInt8) {

@@ -35,7 +35,8 @@ package struct CompactRecordTemplate {
     package init?(_ model: UnsafeBufferPointer<UInt8>, landmarks: CompactRecord.Landmarks, apnsIDGenerated: Bool) {
         func packedUUID(_ at: Int) -> (at: Int, tag: UInt8)? {
             guard at >= 0, at + 17 <= model.count,
-                  model[at] == CompactStringTag.uuidUpper || model[at] == CompactStringTag.uuidLower else { return nil }
+                model[at] == CompactStringTag.uuidUpper || model[at] == CompactStringTag.uuidLower
+            else { return nil }
             return (at, model[at])
         }
         var apnsID: (at: Int, tag: UInt8)?
@@ -53,7 +54,10 @@ package struct CompactRecordTemplate {
 
     /// `init(_:landmarks:apnsIDGenerated:)` on a record's bytes.
     init?(_ model: CompactRecord, landmarks: CompactRecord.Landmarks, apnsIDGenerated: Bool) {
-        guard let template = model.withBytes({ CompactRecordTemplate($0, landmarks: landmarks, apnsIDGenerated: apnsIDGenerated) })
+        guard
+            let template = model.withBytes({
+                CompactRecordTemplate($0, landmarks: landmarks, apnsIDGenerated: apnsIDGenerated)
+            })
         else { return nil }
         self = template
     }
@@ -103,7 +107,8 @@ package struct CompactRecordTemplate {
                 }
             }
             if let model = self.uniqueID, let uniqueID {
-                guard pack(uniqueID, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: model.tag) else {
+                guard pack(uniqueID, into: UnsafeMutableBufferPointer(rebasing: scratch[20..<40]), like: model.tag)
+                else {
                     return false
                 }
             }
@@ -128,21 +133,33 @@ package struct CompactRecordTemplate {
         let head = streamID.lowerBound, tail = streamID.upperBound
         let source = UnsafeRawPointer(model.baseAddress!)
         out.copyMemory(from: source, byteCount: head)
-        withUnsafeBytes(of: &rewrite.stream) { (out + head).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes) }
+        withUnsafeBytes(of: &rewrite.stream) {
+            (out + head).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes)
+        }
         (out + head + rewrite.streamBytes).copyMemory(from: source + tail, byteCount: count - tail)
-        out.storeBytes(of: rewrite.receivedAt.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
+        out.storeBytes(
+            of: rewrite.receivedAt.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
         withUnsafeBytes(of: &rewrite.packed) { scratch in
-            if let model = apnsID { (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress!, byteCount: 17) }
-            if let model = uniqueID { (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17) }
+            if let model = apnsID {
+                (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress!, byteCount: 17)
+            }
+            if let model = uniqueID {
+                (out + model.at + rewrite.shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17)
+            }
         }
     }
 
     /// The record `model` (the one this template was made from) becomes with these values, in
     /// a chunk of its own; nil as `rewrite` says.
-    func record(from model: CompactRecord, receivedAt: Double, streamID: Int32, apnsID: String,
-                apnsIDBits: UUIDGenerator.Bits? = nil, uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil) -> CompactRecord? {
-        guard let rewrite = rewrite(receivedAt: receivedAt, streamID: streamID, apnsID: apnsIDBits.map { .uuid($0) } ?? .text(apnsID),
-                                    uniqueID: uniqueIDBits.map { .uuid($0) } ?? uniqueID.map { .text($0) }) else { return nil }
+    func record(
+        from model: CompactRecord, receivedAt: Double, streamID: Int32, apnsID: String,
+        apnsIDBits: UUIDGenerator.Bits? = nil, uniqueID: String?, uniqueIDBits: UUIDGenerator.Bits? = nil
+    ) -> CompactRecord? {
+        guard
+            let rewrite = rewrite(
+                receivedAt: receivedAt, streamID: streamID, apnsID: apnsIDBits.map { .uuid($0) } ?? .text(apnsID),
+                uniqueID: uniqueIDBits.map { .uuid($0) } ?? uniqueID.map { .text($0) })
+        else { return nil }
         let chunk = RecordChunk(capacity: rewrite.count)
         let offset = chunk.claim(rewrite.count)
         model.withBytes { write(rewrite, from: $0, to: chunk.base + offset) }
@@ -175,7 +192,9 @@ package struct CompactRecordTemplate {
         out.storeBytes(of: uniqueAt.littleEndian, toByteOffset: 10, as: UInt32.self)
         out.storeBytes(of: rewrite.receivedAt.littleEndian, toByteOffset: 14, as: UInt64.self)
         var at = Delta.fixed
-        withUnsafeBytes(of: &rewrite.stream) { (out + at).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes) }
+        withUnsafeBytes(of: &rewrite.stream) {
+            (out + at).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes)
+        }
         at += rewrite.streamBytes
         withUnsafeBytes(of: &rewrite.packed) { scratch in
             if apnsID != nil {
@@ -198,7 +217,9 @@ package struct CompactRecordTemplate {
     /// record has its model's `apns-id`.
     static func rewrittenAPNsID(delta: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         precondition(delta.count >= Delta.fixed, "compact record: delta shorter than its fixed fields")
-        guard UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 6, as: UInt32.self)) != Delta.absent else { return nil }
+        guard UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 6, as: UInt32.self)) != Delta.absent else {
+            return nil
+        }
         let at = Delta.fixed + Int(delta[5])
         precondition(at + 17 <= delta.count, "compact record: delta shorter than its apns-id")
         return UnsafeRawBufferPointer(rebasing: delta[at..<(at + 17)])
@@ -206,8 +227,10 @@ package struct CompactRecordTemplate {
 
     /// Writes the record `delta` stands for (`materializedCount` bytes) to `out`, from the bytes of
     /// the model it was made against.
-    static func materialize(delta: UnsafeRawBufferPointer, model: UnsafeBufferPointer<UInt8>,
-                            to out: UnsafeMutableRawPointer) {
+    static func materialize(
+        delta: UnsafeRawBufferPointer, model: UnsafeBufferPointer<UInt8>,
+        to out: UnsafeMutableRawPointer
+    ) {
         precondition(delta.count >= Delta.fixed, "compact record: delta shorter than its fixed fields")
         let streamAt = Int(UInt32(littleEndian: delta.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
         let oldStream = Int(delta[4]), newStream = Int(delta[5])
@@ -218,22 +241,29 @@ package struct CompactRecordTemplate {
             precondition(Int(at) + 17 <= model.count, "compact record: delta past its model")
             return (Int(at), model[Int(at)])
         }
-        let template = CompactRecordTemplate(count: model.count, streamID: streamAt..<(streamAt + oldStream),
-                                             apnsID: packed(apnsAt), uniqueID: packed(uniqueAt))
-        precondition(streamAt + oldStream <= model.count && newStream <= 10
-                     && delta.count == template.deltaCount(Rewrite(receivedAt: 0, streamBytes: newStream)),
-                     "compact record: delta does not fit its model")
-        var rewrite = Rewrite(receivedAt: UInt64(littleEndian: delta.loadUnaligned(fromByteOffset: 14, as: UInt64.self)),
-                              streamBytes: newStream)
+        let template = CompactRecordTemplate(
+            count: model.count, streamID: streamAt..<(streamAt + oldStream),
+            apnsID: packed(apnsAt), uniqueID: packed(uniqueAt))
+        precondition(
+            streamAt + oldStream <= model.count && newStream <= 10
+                && delta.count == template.deltaCount(Rewrite(receivedAt: 0, streamBytes: newStream)),
+            "compact record: delta does not fit its model")
+        var rewrite = Rewrite(
+            receivedAt: UInt64(littleEndian: delta.loadUnaligned(fromByteOffset: 14, as: UInt64.self)),
+            streamBytes: newStream)
         var at = Delta.fixed
-        withUnsafeMutableBytes(of: &rewrite.stream) { $0.baseAddress!.copyMemory(from: delta.baseAddress! + at, byteCount: newStream) }
+        withUnsafeMutableBytes(of: &rewrite.stream) {
+            $0.baseAddress!.copyMemory(from: delta.baseAddress! + at, byteCount: newStream)
+        }
         at += newStream
         withUnsafeMutableBytes(of: &rewrite.packed) { scratch in
             if template.apnsID != nil {
                 scratch.baseAddress!.copyMemory(from: delta.baseAddress! + at, byteCount: 17)
                 at += 17
             }
-            if template.uniqueID != nil { (scratch.baseAddress! + 20).copyMemory(from: delta.baseAddress! + at, byteCount: 17) }
+            if template.uniqueID != nil {
+                (scratch.baseAddress! + 20).copyMemory(from: delta.baseAddress! + at, byteCount: 17)
+            }
         }
         rewrite.shift = newStream - oldStream
         rewrite.count = model.count + rewrite.shift

@@ -119,7 +119,8 @@ struct CompactRecordWriter {
         let prefix = CompactStringTable.bytes(of: code)
         return text.withUTF8 { utf8 -> (rest: Int, same: Bool)? in
             guard utf8.count >= prefix.count,
-                  CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix) else {
+                CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix)
+            else {
                 return nil
             }
             byte(CompactStringTag.prefixed)
@@ -136,7 +137,9 @@ struct CompactRecordWriter {
     /// `8-4-4-4-12` hex digits, all uppercase or all lowercase: 16 bytes after the tag. Writes
     /// nothing and returns false for anything else.
     private mutating func uuid(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else { return false }
+        guard utf8.count == 36, utf8[8] == 0x2D, utf8[13] == 0x2D, utf8[18] == 0x2D, utf8[23] == 0x2D else {
+            return false
+        }
         let start = position
         byte(0)  // the tag, once the case is known
         guard let seen = packHexPairs(utf8, uuidDashes: true), let lower = HexDigits.lowercase(seen) else {

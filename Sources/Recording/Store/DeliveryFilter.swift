@@ -24,9 +24,11 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var after: UInt64?
 
     /// Creates a filter; `token` and `apnsID` are lowercased.
-    public init(token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
-                reason: Reason? = nil, apnsID: String? = nil, collapseID: String? = nil,
-                environment: APNsEnvironment? = nil, after: UInt64? = nil) {
+    public init(
+        token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
+        reason: Reason? = nil, apnsID: String? = nil, collapseID: String? = nil,
+        environment: APNsEnvironment? = nil, after: UInt64? = nil
+    ) {
         self.token = token?.lowercased()
         self.topic = topic
         self.pushType = pushType
@@ -65,11 +67,14 @@ public struct DeliveryFilter: Sendable, Equatable {
         }
         if let value = try text("reason") {
             // Accept any letter case: reasons are easy to mistype as lowercase in a URL.
-            guard let reason = Reason.allCases.first(where: {
-                $0.rawValue.lowercased() == value.lowercased()
-            }) else {
-                throw .badRequest("reason must be an APNs reason, one of: "
-                    + Reason.allCases.map(\.rawValue).joined(separator: ", "))
+            guard
+                let reason = Reason.allCases.first(where: {
+                    $0.rawValue.lowercased() == value.lowercased()
+                })
+            else {
+                throw .badRequest(
+                    "reason must be an APNs reason, one of: "
+                        + Reason.allCases.map(\.rawValue).joined(separator: ", "))
             }
             self.reason = reason
         }
@@ -99,7 +104,10 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let token, !UTF8Bytes.equal(record.verdict.deviceToken, token) { return false }
         if let topic, !UTF8Bytes.equal(record.verdict.topic, topic) { return false }
         if let pushType, !UTF8Bytes.equal(record.verdict.pushTypeSent, pushType),
-           record.verdict.pushType?.rawValue != pushType { return false }
+            record.verdict.pushType?.rawValue != pushType
+        {
+            return false
+        }
         if let collapseID, !UTF8Bytes.equal(record.verdict.collapseID, collapseID) { return false }
         if let apnsID, !Self.equalIgnoringASCIICase(record.apnsID, apnsID) { return false }
         return true

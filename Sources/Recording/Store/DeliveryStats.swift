@@ -18,8 +18,10 @@ public struct DeliveryStats: Sendable, Equatable {
     public var capacity: Int
 
     /// Memberwise initializer.
-    public init(requests: UInt64, byStatus: [Int: UInt64], byReason: [Reason: UInt64], records: Int,
-                evicted: UInt64, lastSeq: UInt64, capacity: Int) {
+    public init(
+        requests: UInt64, byStatus: [Int: UInt64], byReason: [Reason: UInt64], records: Int,
+        evicted: UInt64, lastSeq: UInt64, capacity: Int
+    ) {
         self.requests = requests
         self.byStatus = byStatus
         self.byReason = byReason

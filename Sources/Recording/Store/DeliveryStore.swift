@@ -48,8 +48,10 @@ public final class DeliveryStore: Sendable {
     /// path. One concrete call from the Gateway target: calling `CompactRecord.withEncoded`
     /// (generic) from there ran it unspecialized, about 120 instructions a push more (callgrind,
     /// fan-out `-c 4 -m 100`).
-    package func append(encoding record: borrowing DeliveryRecord, ids: CompactRecord.GeneratedIDs,
-                        _ body: (UnsafeBufferPointer<UInt8>, CompactRecord.Landmarks, UInt64) -> Void) -> UInt64 {
+    package func append(
+        encoding record: borrowing DeliveryRecord, ids: CompactRecord.GeneratedIDs,
+        _ body: (UnsafeBufferPointer<UInt8>, CompactRecord.Landmarks, UInt64) -> Void
+    ) -> UInt64 {
         let status = record.status
         let reason = record.reason
         return CompactRecord.withEncoded(record, ids: ids) { bytes, landmarks in
@@ -66,8 +68,9 @@ public final class DeliveryStore: Sendable {
         let seq = state.withLock { state -> UInt64 in
             let (chunk, offset) = state.place(bytes.count)
             (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            return place(CompactRecord(chunk: chunk, offset: offset, count: bytes.count), status: status, reason: reason,
-                         in: &state, evicted: &evicted)
+            return place(
+                CompactRecord(chunk: chunk, offset: offset, count: bytes.count), status: status, reason: reason,
+                in: &state, evicted: &evicted)
         }
         return seq  // `evicted`, if any, is released here, outside the lock
     }
@@ -76,8 +79,10 @@ public final class DeliveryStore: Sendable {
     /// template's model) as a repeat of it (a delta of about 60 bytes, `CompactRecord`) and
     /// returns its sequence number; nil, storing nothing, when that record is no longer stored
     /// (evicted or cleared), is itself a repeat, or is not the template's model.
-    package func append(repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
-                        status: Int, reason: Reason?) -> UInt64? {
+    package func append(
+        repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
+        status: Int, reason: Reason?
+    ) -> UInt64? {
         var evicted: CompactRecord?
         let deltaCount = template.deltaCount(rewrite)
         let seq = state.withLock { state -> UInt64? in
@@ -86,16 +91,19 @@ public final class DeliveryStore: Sendable {
             }
             let (chunk, offset) = state.place(deltaCount)
             template.writeDelta(rewrite, to: chunk.base + offset)
-            return place(CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: deltaCount),
-                         status: status, reason: reason, in: &state, evicted: &evicted)
+            return place(
+                CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: deltaCount),
+                status: status, reason: reason, in: &state, evicted: &evicted)
         }
         return seq
     }
 
     /// Puts `record` in the ring and counts it; the record it evicts, if any, goes to `evicted`
     /// for the caller to release outside the lock.
-    private func place(_ record: CompactRecord, status: Int, reason: Reason?, in state: inout State,
-                       evicted: inout CompactRecord?) -> UInt64 {
+    private func place(
+        _ record: CompactRecord, status: Int, reason: Reason?, in state: inout State,
+        evicted: inout CompactRecord?
+    ) -> UInt64 {
         if status >= 0 && status < state.byStatus.count {
             state.byStatus[status] &+= 1
         } else {
@@ -154,7 +162,9 @@ public final class DeliveryStore: Sendable {
     package func compactQuery(_ filter: DeliveryFilter, limit: Int? = nil) -> CompactQueryResult {
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            state.ring.query(after: filter.after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }) {
+            state.ring.query(
+                after: filter.after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }
+            ) {
                 seq, record in (seq, copy record)
             }
         }
@@ -173,7 +183,8 @@ public final class DeliveryStore: Sendable {
     /// every stored match instead and says `restarted`. Returns the `lastSeq` and clear count the
     /// answer is consistent with.
     package func countMatching(_ filter: DeliveryFilter, clears: UInt64, afterSeq: UInt64)
-        -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64) {
+        -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64)
+    {
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
             let restarted = state.clears != clears
@@ -188,9 +199,10 @@ public final class DeliveryStore: Sendable {
         state.withLock { state in
             var byStatus = state.otherStatuses
             for (status, n) in state.byStatus.enumerated() where n > 0 { byStatus[status] = n }
-            return DeliveryStats(requests: state.ring.lastSeq, byStatus: byStatus, byReason: state.byReason,
-                                 records: state.ring.count, evicted: state.ring.evicted,
-                                 lastSeq: state.ring.lastSeq, capacity: capacity)
+            return DeliveryStats(
+                requests: state.ring.lastSeq, byStatus: byStatus, byReason: state.byReason,
+                records: state.ring.count, evicted: state.ring.evicted,
+                lastSeq: state.ring.lastSeq, capacity: capacity)
         }
     }
 }

@@ -109,14 +109,19 @@ struct SequenceRing<Element> {
     /// The elements numbered above `after` that `isIncluded` accepts, oldest first, each as
     /// `transform` makes it: at most `limit` of them (the oldest ones; `nil` means all, a
     /// negative limit counts as 0), `more` telling whether others matched.
-    func query<T>(after: UInt64?, limit: Int?, where isIncluded: (UInt64, borrowing Element) -> Bool,
-                  _ transform: (UInt64, borrowing Element) -> T) -> SequenceQueryResult<T> {
+    func query<T>(
+        after: UInt64?, limit: Int?, where isIncluded: (UInt64, borrowing Element) -> Bool,
+        _ transform: (UInt64, borrowing Element) -> T
+    ) -> SequenceQueryResult<T> {
         let limit = limit.map { max(0, $0) } ?? Int.max
         var found: [T] = []
         var more = false
         scan(after: after) { seq, element in
             guard isIncluded(seq, element) else { return true }
-            if found.count == limit { more = true; return false }
+            if found.count == limit {
+                more = true
+                return false
+            }
             found.append(transform(seq, element))
             return true
         }

@@ -1,6 +1,7 @@
-@testable import APNsCore
 import Foundation
 import XCTest
+
+@testable import APNsCore
 
 final class UUIDGeneratorTests: XCTestCase {
     func testMakesDistinctVersion4UUIDsInTheAskedCase() {
@@ -26,9 +27,12 @@ final class UUIDFormatTests: XCTestCase {
     func testFormatsBothWordsInOrder() {
         let high: UInt64 = 0x0123_4567_89AB_CDEF
         let low: UInt64 = 0xFEDC_BA98_7654_3210
-        XCTAssertEqual(UUIDGenerator.format(high: high, low: low, uppercase: true), "01234567-89AB-CDEF-FEDC-BA9876543210")
-        XCTAssertEqual(UUIDGenerator.format(high: high, low: low, uppercase: false), "01234567-89ab-cdef-fedc-ba9876543210")
-        XCTAssertEqual(UUIDGenerator.format(high: 0, low: .max, uppercase: true), "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
+        XCTAssertEqual(
+            UUIDGenerator.format(high: high, low: low, uppercase: true), "01234567-89AB-CDEF-FEDC-BA9876543210")
+        XCTAssertEqual(
+            UUIDGenerator.format(high: high, low: low, uppercase: false), "01234567-89ab-cdef-fedc-ba9876543210")
+        XCTAssertEqual(
+            UUIDGenerator.format(high: 0, low: .max, uppercase: true), "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
     }
 }
 

@@ -1,12 +1,14 @@
-@testable import APNsCore
 import XCTest
+
+@testable import APNsCore
 
 /// `Verdict` and `CredentialIdentity` keep their text in a shared copy-on-write box: copies
 /// share it, a write through one copy never shows in another, and equality is by value.
 final class CopyOnWriteTests: XCTestCase {
-    private static let verdict = Verdict(reason: .badDeviceToken, timestamp: 5, deviceToken: "ab", topic: "com.example.app",
-                                         pushTypeSent: "alert", pushType: .alert, priority: 10, expiration: 7,
-                                         collapseID: "c", apnsID: "id", lints: ["one"], payloadError: "bad")
+    private static let verdict = Verdict(
+        reason: .badDeviceToken, timestamp: 5, deviceToken: "ab", topic: "com.example.app",
+        pushTypeSent: "alert", pushType: .alert, priority: 10, expiration: 7,
+        collapseID: "c", apnsID: "id", lints: ["one"], payloadError: "bad")
 
     func testAVerdictCopyWrittenThroughLeavesTheOriginal() {
         let original = Self.verdict
@@ -14,7 +16,8 @@ final class CopyOnWriteTests: XCTestCase {
         let writes: [(String, (inout Verdict) -> Void)] = [
             ("deviceToken", { $0.deviceToken = "cd" }), ("topic", { $0.topic = nil }),
             ("pushTypeSent", { $0.pushTypeSent = "background" }), ("collapseID", { $0.collapseID = "d" }),
-            ("apnsID", { $0.apnsID = nil }), ("lints", { $0.lints.append("two") }), ("payloadError", { $0.payloadError = nil }),
+            ("apnsID", { $0.apnsID = nil }), ("lints", { $0.lints.append("two") }),
+            ("payloadError", { $0.payloadError = nil }),
         ]
         for (name, write) in writes {
             var copy = original
@@ -49,8 +52,9 @@ final class CopyOnWriteTests: XCTestCase {
     }
 
     func testAnIdentityCopyWrittenThroughLeavesTheOriginal() {
-        let original = CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1, subject: nil,
-                                          topics: ["a"], verdict: "verified")
+        let original = CredentialIdentity(
+            kind: "token", keyId: "K", teamId: "T", issuedAt: 1, subject: nil,
+            topics: ["a"], verdict: "verified")
         var copy = original
         XCTAssertTrue(copy.isSameInstance(as: original))
         copy.topics?.append("b")
@@ -61,7 +65,8 @@ final class CopyOnWriteTests: XCTestCase {
         renamed.verdict = "rejected: bad signature"
         XCTAssertEqual(original.verdict, "verified")
         XCTAssertNotEqual(renamed, original)
-        XCTAssertEqual(CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1, topics: ["a"], verdict: "verified"),
-                       original, "separately built, equal fields")
+        XCTAssertEqual(
+            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1, topics: ["a"], verdict: "verified"),
+            original, "separately built, equal fields")
     }
 }

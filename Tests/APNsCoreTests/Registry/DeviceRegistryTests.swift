@@ -1,9 +1,12 @@
 import XCTest
+
 @testable import APNsCore
 
 final class DeviceRegistryTests: XCTestCase {
     func testInitLowercasesAndLookupFindsEitherCase() {
-        let registry = DeviceRegistry(devices: [DeviceRegistration(token: "AABB", topic: "com.a", environment: .sandbox)])
+        let registry = DeviceRegistry(devices: [
+            DeviceRegistration(token: "AABB", topic: "com.a", environment: .sandbox)
+        ])
         XCTAssertEqual(registry.lookup("aabb")?.topic, "com.a")
         XCTAssertEqual(registry.lookup("AaBb")?.token, "aabb")
         XCTAssertNil(registry.lookup("ccdd"))

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import APNsCore
 @testable import TestFixtures
-import XCTest
 
 /// Device-token format (docs/apns-behaviour.md §9 "Device token format", §3; docs/field-cases.md C13).
 final class DeviceTokenRuleTests: XCTestCase {
@@ -17,14 +18,18 @@ final class DeviceTokenRuleTests: XCTestCase {
             ValidationRow("108", F.request(token: Self.hex108), nil),
             ValidationRow("160", F.request(token: Self.hex160), nil),
             ValidationRow("200 (the default maximum)", F.request(token: String(repeating: "ab", count: 100)), nil),
-            ValidationRow("202, over the maximum", F.request(token: String(repeating: "ab", count: 101)), .badDeviceToken),
+            ValidationRow(
+                "202, over the maximum", F.request(token: String(repeating: "ab", count: 101)), .badDeviceToken),
             ValidationRow("odd length", F.request(token: String(Self.hex64.dropLast())), .badDeviceToken),
             ValidationRow("non-hex letters", F.request(token: String(repeating: "zz", count: 32)), .badDeviceToken),
-            ValidationRow("iOS 13 description",
-                          F.request(token: "{length=32,bytes=0x3c5e4c6f2b1a9d8e...7a6b5c4d3e2f1a0b}"), .badDeviceToken),
-            ValidationRow("NSData description", F.request(token: "<3c5e4c6f 2b1a9d8e 7a6b5c4d 3e2f1a0b>"), .badDeviceToken),
-            ValidationRow("NSData description percent-encoded",
-                          F.request(token: "%3C3c5e4c6f%202b1a9d8e%207a6b5c4d%203e2f1a0b%3E"), .badDeviceToken),
+            ValidationRow(
+                "iOS 13 description",
+                F.request(token: "{length=32,bytes=0x3c5e4c6f2b1a9d8e...7a6b5c4d3e2f1a0b}"), .badDeviceToken),
+            ValidationRow(
+                "NSData description", F.request(token: "<3c5e4c6f 2b1a9d8e 7a6b5c4d 3e2f1a0b>"), .badDeviceToken),
+            ValidationRow(
+                "NSData description percent-encoded",
+                F.request(token: "%3C3c5e4c6f%202b1a9d8e%207a6b5c4d%203e2f1a0b%3E"), .badDeviceToken),
             ValidationRow("<abcd ef>", F.request(token: "<abcd ef>"), .badDeviceToken),
             ValidationRow("<abcd ef> percent-encoded", F.request(token: "%3Cabcd%20ef%3E"), .badDeviceToken),
             ValidationRow("percent-encoded hex is not decoded", F.request(token: "%61%62"), .badDeviceToken),
@@ -43,8 +48,9 @@ final class DeviceTokenRuleTests: XCTestCase {
         check([
             ValidationRow("exact 64 accepts 64", F.request(token: Self.hex64), nil, options: exact64),
             ValidationRow("exact 64 refuses 108", F.request(token: Self.hex108), .badDeviceToken, options: exact64),
-            ValidationRow("exact 64 refuses 62", F.request(token: String(Self.hex64.dropLast(2))), .badDeviceToken,
-                          options: exact64),
+            ValidationRow(
+                "exact 64 refuses 62", F.request(token: String(Self.hex64.dropLast(2))), .badDeviceToken,
+                options: exact64),
             ValidationRow("max 100 accepts 64", F.request(token: Self.hex64), nil, options: max100),
             ValidationRow("max 100 refuses 108", F.request(token: Self.hex108), .badDeviceToken, options: max100),
         ])
@@ -64,8 +70,13 @@ final class DeviceTokenRuleTests: XCTestCase {
     func testLookupUsesLowercaseToken() {
         var keys: [String] = []
         let request = F.request(token: Self.hex64.uppercased())
-        let verdict = RequestValidator.validate(request, environment: .sandbox, options: ValidationOptions(),
-                                                nowMilliseconds: F.now) { key in keys.append(key); return nil }
+        let verdict = RequestValidator.validate(
+            request, environment: .sandbox, options: ValidationOptions(),
+            nowMilliseconds: F.now
+        ) { key in
+            keys.append(key)
+            return nil
+        }
         XCTAssertNil(verdict.reason)
         XCTAssertEqual(keys, [Self.hex64])
     }
@@ -74,7 +85,8 @@ final class DeviceTokenRuleTests: XCTestCase {
 /// `DeviceTokenRule.lowercasedHex`, eight bytes at a time, against a byte-at-a-time definition.
 final class DeviceTokenHexTests: XCTestCase {
     private func reference(_ bytes: [UInt8]) -> String? {
-        for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x46).contains(byte) && !(0x61...0x66).contains(byte) {
+        for byte in bytes
+        where !(0x30...0x39).contains(byte) && !(0x41...0x46).contains(byte) && !(0x61...0x66).contains(byte) {
             return nil
         }
         return String(decoding: bytes.map { (0x41...0x46).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)

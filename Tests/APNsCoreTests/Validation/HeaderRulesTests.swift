@@ -1,6 +1,7 @@
 import APNsCore
-@testable import TestFixtures
 import XCTest
+
+@testable import TestFixtures
 
 /// The APNs request headers (docs/apns-behaviour.md §1.2) and `DuplicateHeaders`.
 final class HeaderRulesTests: XCTestCase {
@@ -13,9 +14,13 @@ final class HeaderRulesTests: XCTestCase {
             ValidationRow("lowercase UUID", F.request(extra: [("apns-id", lower)]), nil),
             ValidationRow("uppercase UUID", F.request(extra: [("apns-id", upper)]), nil),
             ValidationRow("not a UUID", F.request(extra: [("apns-id", "not-a-uuid")]), .badMessageId),
-            ValidationRow("no hyphens", F.request(extra: [("apns-id", "5a1f3c2e8b4d4e6f9a0b1c2d3e4f5a6b")]), .badMessageId),
-            ValidationRow("non-hex digit", F.request(extra: [("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6g")]), .badMessageId),
-            ValidationRow("hyphen misplaced", F.request(extra: [("apns-id", "5a1f3c2e8-b4d-4e6f-9a0b-1c2d3e4f5a6b")]), .badMessageId),
+            ValidationRow(
+                "no hyphens", F.request(extra: [("apns-id", "5a1f3c2e8b4d4e6f9a0b1c2d3e4f5a6b")]), .badMessageId),
+            ValidationRow(
+                "non-hex digit", F.request(extra: [("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6g")]), .badMessageId),
+            ValidationRow(
+                "hyphen misplaced", F.request(extra: [("apns-id", "5a1f3c2e8-b4d-4e6f-9a0b-1c2d3e4f5a6b")]),
+                .badMessageId),
             ValidationRow("braces", F.request(extra: [("apns-id", "{\(lower)}")]), .badMessageId),
             ValidationRow("one digit short", F.request(extra: [("apns-id", String(lower.dropLast()))]), .badMessageId),
             ValidationRow("empty", F.request(extra: [("apns-id", "")]), .badMessageId),
@@ -38,7 +43,8 @@ final class HeaderRulesTests: XCTestCase {
             ValidationRow("word", F.request(extra: [("apns-expiration", "tomorrow")]), .badExpirationDate),
             ValidationRow("empty", F.request(extra: [("apns-expiration", "")]), .badExpirationDate),
             ValidationRow("leading space", F.request(extra: [("apns-expiration", " 5")]), .badExpirationDate),
-            ValidationRow("beyond Int64", F.request(extra: [("apns-expiration", "99999999999999999999")]), .badExpirationDate),
+            ValidationRow(
+                "beyond Int64", F.request(extra: [("apns-expiration", "99999999999999999999")]), .badExpirationDate),
         ]
         let verdicts = check(rows)
         XCTAssertEqual(verdicts[0].expiration, 0)
@@ -93,12 +99,16 @@ final class HeaderRulesTests: XCTestCase {
 
     func testCollapseIDCountsUTF8Bytes() {
         let rows = [
-            ValidationRow("64 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 64))]), nil),
-            ValidationRow("65 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 65))]),
-                          .badCollapseId),
-            ValidationRow("32 × é = 64 bytes", F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 32))]), nil),
-            ValidationRow("33 × é = 66 bytes, 33 characters",
-                          F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 33))]), .badCollapseId),
+            ValidationRow(
+                "64 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 64))]), nil),
+            ValidationRow(
+                "65 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 65))]),
+                .badCollapseId),
+            ValidationRow(
+                "32 × é = 64 bytes", F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 32))]), nil),
+            ValidationRow(
+                "33 × é = 66 bytes, 33 characters",
+                F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 33))]), .badCollapseId),
             ValidationRow("empty", F.request(extra: [("apns-collapse-id", "")]), nil),
         ]
         let verdicts = check(rows)
@@ -109,22 +119,39 @@ final class HeaderRulesTests: XCTestCase {
         check([
             ValidationRow("apns-topic twice", F.request(extra: [("apns-topic", F.topic)]), .duplicateHeaders),
             ValidationRow("apns-push-type twice", F.request(extra: [("apns-push-type", "alert")]), .duplicateHeaders),
-            ValidationRow("apns-id twice, same value",
-                          F.request(extra: [("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b"),
-                                            ("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b")]), .duplicateHeaders),
-            ValidationRow("apns-priority twice", F.request(extra: [("apns-priority", "10"), ("apns-priority", "5")]),
-                          .duplicateHeaders),
-            ValidationRow("apns-expiration twice", F.request(extra: [("apns-expiration", "0"), ("apns-expiration", "0")]),
-                          .duplicateHeaders),
-            ValidationRow("apns-collapse-id twice", F.request(extra: [("apns-collapse-id", "a"), ("apns-collapse-id", "b")]),
-                          .duplicateHeaders),
-            ValidationRow("authorization twice", F.request(extra: [("authorization", "bearer a"), ("authorization", "bearer a")]),
-                          .duplicateHeaders),
-            ValidationRow("other header twice, apart", F.request(extra: [("user-agent", "x"), ("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b"),
-                                                                  ("user-agent", "y")]), .duplicateHeaders),
-            ValidationRow("cookie crumbs are not a repeat", F.request(extra: [("cookie", "a=1"), ("cookie", "b=2")]), nil),
-            ValidationRow("distinct headers", F.request(extra: [("user-agent", "x"), ("authorization", "bearer a"),
-                                                                ("content-type", "application/json")]), nil),
+            ValidationRow(
+                "apns-id twice, same value",
+                F.request(extra: [
+                    ("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b"),
+                    ("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b"),
+                ]), .duplicateHeaders),
+            ValidationRow(
+                "apns-priority twice", F.request(extra: [("apns-priority", "10"), ("apns-priority", "5")]),
+                .duplicateHeaders),
+            ValidationRow(
+                "apns-expiration twice", F.request(extra: [("apns-expiration", "0"), ("apns-expiration", "0")]),
+                .duplicateHeaders),
+            ValidationRow(
+                "apns-collapse-id twice", F.request(extra: [("apns-collapse-id", "a"), ("apns-collapse-id", "b")]),
+                .duplicateHeaders),
+            ValidationRow(
+                "authorization twice",
+                F.request(extra: [("authorization", "bearer a"), ("authorization", "bearer a")]),
+                .duplicateHeaders),
+            ValidationRow(
+                "other header twice, apart",
+                F.request(extra: [
+                    ("user-agent", "x"), ("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6b"),
+                    ("user-agent", "y"),
+                ]), .duplicateHeaders),
+            ValidationRow(
+                "cookie crumbs are not a repeat", F.request(extra: [("cookie", "a=1"), ("cookie", "b=2")]), nil),
+            ValidationRow(
+                "distinct headers",
+                F.request(extra: [
+                    ("user-agent", "x"), ("authorization", "bearer a"),
+                    ("content-type", "application/json"),
+                ]), nil),
         ])
     }
 }

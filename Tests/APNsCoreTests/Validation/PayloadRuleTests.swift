@@ -1,6 +1,7 @@
 import APNsCore
-@testable import TestFixtures
 import XCTest
+
+@testable import TestFixtures
 
 /// Body rules: emptiness, size in bytes, JSON object (docs/apns-behaviour.md §1.1, §9).
 final class PayloadRuleTests: XCTestCase {
@@ -25,12 +26,16 @@ final class PayloadRuleTests: XCTestCase {
             ValidationRow("alert 4096 bytes of multi-byte UTF-8", F.request(body: body4096), nil),
             ValidationRow("alert 4097 bytes", F.request(body: Self.alertBody(bytes: 4097)), .payloadTooLarge),
             ValidationRow("voip 5120 bytes", F.request(replacing: voip, body: Self.alertBody(bytes: 5120)), nil),
-            ValidationRow("voip 5121 bytes", F.request(replacing: voip, body: Self.alertBody(bytes: 5121)), .payloadTooLarge),
-            ValidationRow("voip size for an alert push", F.request(body: Self.alertBody(bytes: 5120)), .payloadTooLarge),
-            ValidationRow("no push type: 4096 limit", F.request(removing: ["apns-push-type"], body: Self.alertBody(bytes: 4097)),
-                          .payloadTooLarge),
-            ValidationRow("5000 bytes of garbage: size before parse",
-                          F.request(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 5000)), .payloadTooLarge),
+            ValidationRow(
+                "voip 5121 bytes", F.request(replacing: voip, body: Self.alertBody(bytes: 5121)), .payloadTooLarge),
+            ValidationRow(
+                "voip size for an alert push", F.request(body: Self.alertBody(bytes: 5120)), .payloadTooLarge),
+            ValidationRow(
+                "no push type: 4096 limit", F.request(removing: ["apns-push-type"], body: Self.alertBody(bytes: 4097)),
+                .payloadTooLarge),
+            ValidationRow(
+                "5000 bytes of garbage: size before parse",
+                F.request(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 5000)), .payloadTooLarge),
         ])
         XCTAssertEqual(Reason.payloadTooLarge.status, 413)
     }
@@ -44,13 +49,17 @@ final class PayloadRuleTests: XCTestCase {
             ValidationRow("JSON string", F.request(body: #""hello""#), .payloadEmpty),
             ValidationRow("plain text", F.request(body: "hello"), .payloadEmpty),
             ValidationRow("empty object (Wallet)", F.request(body: "{}"), nil),
-            ValidationRow("MDM payload without aps",
-                          F.request(replacing: ["apns-push-type": "mdm", "apns-topic": "com.apple.mgmt.External.5a1f3c2e"],
-                                    body: #"{"mdm":"3C5E4C6F-2B1A-4D8E-9A6B-5C4D3E2F1A0B"}"#), nil),
-            ValidationRow("invalid JSON, configured reason", F.request(body: "nope"), .badMessageId,
-                          options: ValidationOptions(invalidPayloadReason: .badMessageId)),
-            ValidationRow("empty body ignores the configured reason", F.request(body: ""), .payloadEmpty,
-                          options: ValidationOptions(invalidPayloadReason: .badMessageId)),
+            ValidationRow(
+                "MDM payload without aps",
+                F.request(
+                    replacing: ["apns-push-type": "mdm", "apns-topic": "com.apple.mgmt.External.5a1f3c2e"],
+                    body: #"{"mdm":"3C5E4C6F-2B1A-4D8E-9A6B-5C4D3E2F1A0B"}"#), nil),
+            ValidationRow(
+                "invalid JSON, configured reason", F.request(body: "nope"), .badMessageId,
+                options: ValidationOptions(invalidPayloadReason: .badMessageId)),
+            ValidationRow(
+                "empty body ignores the configured reason", F.request(body: ""), .payloadEmpty,
+                options: ValidationOptions(invalidPayloadReason: .badMessageId)),
         ]
         let verdicts = check(rows)
         XCTAssertNil(verdicts[0].payloadError, "an empty body is not a parse error")

@@ -1,5 +1,6 @@
-@testable import APNsCore
 import XCTest
+
+@testable import APNsCore
 
 /// `PayloadScanner` (yajl) must give exactly what `JSONSerialization` gives: the same verdict
 /// (object or not) and the same `PayloadFacts`, or hand the body to Foundation. A differential
@@ -26,7 +27,10 @@ final class PayloadScannerTests: XCTestCase {
     func testScannerDecidesOrdinaryPayloads() {
         let rows: [(String, PayloadFacts.Kind, Bool)] = [
             (#"{"aps":{"alert":"hello"}}"#, .string, false),
-            (#"{"aps":{"alert":{"title":"T","body":"B"},"badge":3,"sound":"default"},"k":[1,2.5,true,null]}"#, .dictionary, false),
+            (
+                #"{"aps":{"alert":{"title":"T","body":"B"},"badge":3,"sound":"default"},"k":[1,2.5,true,null]}"#,
+                .dictionary, false
+            ),
             (#"{"aps":{"content-available":1}}"#, .absent, true),
             (#"{"aps":{"content-available":1.0}}"#, .absent, true),
             (#"{"aps":{"alert":"é 🙂 \u00e9"}}"#, .string, false),
@@ -89,8 +93,11 @@ final class PayloadScannerTests: XCTestCase {
     /// 20,000 random mutations (replace, insert, delete 1-4 bytes) of a payload that uses every
     /// JSON form; the same seed every run.
     func testRandomMutationsAgreeWithFoundation() {
-        let seed = Array(#"{"aps":{"alert":{"title":"T","body":"B"},"badge":3,"sound":"d","content-available":1,"x-y":[]},"k":[1,2.5,-300,true,false,null,"\u00e9\n\"é"]}"#.utf8)
-        let alphabet = Array(#"{}[]:,"\ u0123456789abcdefABCDEF.eE+-truefalsenul"#.utf8)
+        let seed = Array(
+            #"{"aps":{"alert":{"title":"T","body":"B"},"badge":3,"sound":"d","content-available":1,"x-y":[]},"k":[1,2.5,-300,true,false,null,"\u00e9\n\"é"]}"#
+                .utf8)
+        let alphabet =
+            Array(#"{}[]:,"\ u0123456789abcdefABCDEF.eE+-truefalsenul"#.utf8)
             + [0x00, 0x01, 0x0B, 0x0C, 0x7F, 0x80, 0xC3, 0xA9, 0xED, 0xFF]
         var random = Xorshift(state: 0x9E37_79B9_7F4A_7C15)
         var decided = 0

@@ -1,44 +1,59 @@
 import APNsCore
-@testable import TestFixtures
 import XCTest
+
+@testable import TestFixtures
 
 /// Registry outcomes (docs/apns-behaviour.md §9: unknown tokens, other environment, 410s).
 final class RegistryRuleTests: XCTestCase {
     typealias F = ValidationFixture
 
-    func device(topic: String? = F.topic, environment: APNsEnvironment = .sandbox, unregisteredAt: Int64? = nil,
-                expired: Bool = false) -> [DeviceRegistration] {
-        [DeviceRegistration(token: F.token, topic: topic, environment: environment, unregisteredAt: unregisteredAt,
-                            expired: expired)]
+    func device(
+        topic: String? = F.topic, environment: APNsEnvironment = .sandbox, unregisteredAt: Int64? = nil,
+        expired: Bool = false
+    ) -> [DeviceRegistration] {
+        [
+            DeviceRegistration(
+                token: F.token, topic: topic, environment: environment, unregisteredAt: unregisteredAt,
+                expired: expired)
+        ]
     }
 
     func testRegistryTable() {
         let closed = ValidationOptions(registry: .closed)
         let rows = [
             ValidationRow("registered, same environment and topic", F.request(), nil, devices: device()),
-            ValidationRow("registered for production, sandbox listener", F.request(), .badDeviceToken,
-                          devices: device(environment: .production)),
-            ValidationRow("registered for sandbox, production listener", F.request(), .badDeviceToken,
-                          environment: .production, devices: device()),
-            ValidationRow("registered for another topic", F.request(), .deviceTokenNotForTopic,
-                          devices: device(topic: "com.example.other")),
-            ValidationRow("registered for the bundle ID, voip push to its .voip topic",
-                          F.request(replacing: ["apns-push-type": "voip", "apns-topic": "com.example.app.voip"]), nil,
-                          devices: device()),
-            ValidationRow("registered for the bundle ID, another app's .voip topic",
-                          F.request(replacing: ["apns-push-type": "voip", "apns-topic": "com.example.other.voip"]),
-                          .deviceTokenNotForTopic, devices: device()),
-            ValidationRow("registered without a topic", F.request(replacing: ["apns-topic": "com.any.app"]), nil,
-                          devices: device(topic: nil)),
-            ValidationRow("unregistered", F.request(), .unregistered, devices: device(unregisteredAt: 1_690_000_000_000)),
-            ValidationRow("expired with a time", F.request(), .expiredToken,
-                          devices: device(unregisteredAt: 1_680_000_000_000, expired: true)),
+            ValidationRow(
+                "registered for production, sandbox listener", F.request(), .badDeviceToken,
+                devices: device(environment: .production)),
+            ValidationRow(
+                "registered for sandbox, production listener", F.request(), .badDeviceToken,
+                environment: .production, devices: device()),
+            ValidationRow(
+                "registered for another topic", F.request(), .deviceTokenNotForTopic,
+                devices: device(topic: "com.example.other")),
+            ValidationRow(
+                "registered for the bundle ID, voip push to its .voip topic",
+                F.request(replacing: ["apns-push-type": "voip", "apns-topic": "com.example.app.voip"]), nil,
+                devices: device()),
+            ValidationRow(
+                "registered for the bundle ID, another app's .voip topic",
+                F.request(replacing: ["apns-push-type": "voip", "apns-topic": "com.example.other.voip"]),
+                .deviceTokenNotForTopic, devices: device()),
+            ValidationRow(
+                "registered without a topic", F.request(replacing: ["apns-topic": "com.any.app"]), nil,
+                devices: device(topic: nil)),
+            ValidationRow(
+                "unregistered", F.request(), .unregistered, devices: device(unregisteredAt: 1_690_000_000_000)),
+            ValidationRow(
+                "expired with a time", F.request(), .expiredToken,
+                devices: device(unregisteredAt: 1_680_000_000_000, expired: true)),
             ValidationRow("expired without a time", F.request(), .expiredToken, devices: device(expired: true)),
             ValidationRow("unknown, open registry", F.request(), nil),
             ValidationRow("unknown, closed registry", F.request(), .badDeviceToken, options: closed),
             ValidationRow("known, closed registry", F.request(), nil, options: closed, devices: device()),
-            ValidationRow("other environment, closed registry", F.request(), .badDeviceToken, options: closed,
-                          environment: .production, devices: device()),
+            ValidationRow(
+                "other environment, closed registry", F.request(), .badDeviceToken, options: closed,
+                environment: .production, devices: device()),
         ]
         let verdicts = check(rows)
         XCTAssertEqual(verdicts[7].timestamp, 1_690_000_000_000)
@@ -51,8 +66,10 @@ final class RegistryRuleTests: XCTestCase {
 
     func testRegistryIsNotConsultedForRefusedRequests() {
         var calls = 0
-        let verdict = RequestValidator.validate(F.request(extra: [("apns-priority", "7")]), environment: .sandbox,
-                                                options: ValidationOptions(), nowMilliseconds: F.now) { _ in
+        let verdict = RequestValidator.validate(
+            F.request(extra: [("apns-priority", "7")]), environment: .sandbox,
+            options: ValidationOptions(), nowMilliseconds: F.now
+        ) { _ in
             calls += 1
             return nil
         }

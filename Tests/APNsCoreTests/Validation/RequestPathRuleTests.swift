@@ -1,6 +1,7 @@
 import APNsCore
-@testable import TestFixtures
 import XCTest
+
+@testable import TestFixtures
 
 /// `:method` and `:path` (docs/apns-behaviour.md §1.1, §3).
 final class RequestPathRuleTests: XCTestCase {
@@ -20,10 +21,12 @@ final class RequestPathRuleTests: XCTestCase {
             ValidationRow("root", F.request(path: "/"), .badPath),
             ValidationRow("empty path", F.request(path: ""), .badPath),
             ValidationRow("uppercase DEVICE", F.request(path: "/3/DEVICE/\(F.token)"), .badPath),
-            ValidationRow("extra segment is part of the token", F.request(path: "/3/device/\(F.token)/x"),
-                          .badDeviceToken),
-            ValidationRow("query string is part of the token", F.request(path: "/3/device/\(F.token)?a=1"),
-                          .badDeviceToken),
+            ValidationRow(
+                "extra segment is part of the token", F.request(path: "/3/device/\(F.token)/x"),
+                .badDeviceToken),
+            ValidationRow(
+                "query string is part of the token", F.request(path: "/3/device/\(F.token)?a=1"),
+                .badDeviceToken),
         ])
     }
 

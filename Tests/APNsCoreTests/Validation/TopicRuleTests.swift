@@ -1,6 +1,7 @@
 import APNsCore
-@testable import TestFixtures
 import XCTest
+
+@testable import TestFixtures
 
 /// `apns-topic` and the push-type/topic-suffix rules (docs/apns-behaviour.md §1.2, §1.3, §9; docs/field-cases.md C11).
 final class TopicRuleTests: XCTestCase {
@@ -11,8 +12,9 @@ final class TopicRuleTests: XCTestCase {
         let rows = [
             ValidationRow("bundle ID", F.request(), nil),
             ValidationRow("missing, no default", F.request(removing: ["apns-topic"]), .missingTopic),
-            ValidationRow("missing, certificate default", F.request(removing: ["apns-topic"]), nil,
-                          defaultTopic: "com.example.cert"),
+            ValidationRow(
+                "missing, certificate default", F.request(removing: ["apns-topic"]), nil,
+                defaultTopic: "com.example.cert"),
             ValidationRow("empty", F.request(replacing: ["apns-topic": ""]), .badTopic),
             ValidationRow("space", F.request(replacing: ["apns-topic": "com.example app"]), .badTopic),
             ValidationRow("control character", F.request(replacing: ["apns-topic": "com.example\u{1}app"]), .badTopic),
@@ -27,8 +29,9 @@ final class TopicRuleTests: XCTestCase {
             ValidationRow("pass type ID", F.request(replacing: ["apns-topic": "pass.com.example.card"]), nil),
             ValidationRow("underscore and digits", F.request(replacing: ["apns-topic": "com.example_2.App-1"]), nil),
             ValidationRow("single label", F.request(replacing: ["apns-topic": "example"]), nil),
-            ValidationRow("sent empty topic beats the default", F.request(replacing: ["apns-topic": ""]), .badTopic,
-                          defaultTopic: "com.example.cert"),
+            ValidationRow(
+                "sent empty topic beats the default", F.request(replacing: ["apns-topic": ""]), .badTopic,
+                defaultTopic: "com.example.cert"),
         ]
         let verdicts = check(rows)
         XCTAssertEqual(verdicts[2].topic, "com.example.cert", "default topic applied")
@@ -50,18 +53,24 @@ final class TopicRuleTests: XCTestCase {
             ValidationRow("voip to .voip", push("voip", "com.example.app.voip"), nil),
             ValidationRow("voip to .voip-ptt", push("voip", "com.example.app.voip-ptt"), .deviceTokenNotForTopic),
             ValidationRow("pushtotalk to .voip-ptt", push("pushtotalk", "com.example.app.voip-ptt"), nil),
-            ValidationRow("complication to bundle ID", push("complication", "com.example.app"), .deviceTokenNotForTopic),
+            ValidationRow(
+                "complication to bundle ID", push("complication", "com.example.app"), .deviceTokenNotForTopic),
             ValidationRow("complication to .complication", push("complication", "com.example.app.complication"), nil),
-            ValidationRow("liveactivity to bundle ID", push("liveactivity", "com.example.app"), .deviceTokenNotForTopic),
-            ValidationRow("liveactivity to widgets topic", push("liveactivity", "com.example.app.push-type.widgets"),
-                          .deviceTokenNotForTopic),
+            ValidationRow(
+                "liveactivity to bundle ID", push("liveactivity", "com.example.app"), .deviceTokenNotForTopic),
+            ValidationRow(
+                "liveactivity to widgets topic", push("liveactivity", "com.example.app.push-type.widgets"),
+                .deviceTokenNotForTopic),
             ValidationRow("widgets to bundle ID", push("widgets", "com.example.app"), .deviceTokenNotForTopic),
             ValidationRow("controls to bundle ID", push("controls", "com.example.app"), .deviceTokenNotForTopic),
-            ValidationRow("fileprovider to bundle ID", push("fileprovider", "com.example.app"), .deviceTokenNotForTopic),
+            ValidationRow(
+                "fileprovider to bundle ID", push("fileprovider", "com.example.app"), .deviceTokenNotForTopic),
             ValidationRow("location to bundle ID", push("location", "com.example.app"), .deviceTokenNotForTopic),
-            ValidationRow("alert to .complication", push("alert", "com.example.app.complication"), .deviceTokenNotForTopic),
-            ValidationRow("background to .push-type.liveactivity",
-                          push("background", "com.example.app.push-type.liveactivity"), .deviceTokenNotForTopic),
+            ValidationRow(
+                "alert to .complication", push("alert", "com.example.app.complication"), .deviceTokenNotForTopic),
+            ValidationRow(
+                "background to .push-type.liveactivity",
+                push("background", "com.example.app.push-type.liveactivity"), .deviceTokenNotForTopic),
             ValidationRow("alert to bundle ID", push("alert", "com.example.app"), nil),
             ValidationRow("no push type to .voip is not checked", push(nil, "com.example.app.voip"), nil),
             ValidationRow("voip to a bare '.voip' topic", push("voip", "voip"), .deviceTokenNotForTopic),

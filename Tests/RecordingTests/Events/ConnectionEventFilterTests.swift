@@ -1,15 +1,17 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 final class ConnectionEventFilterTests: XCTestCase {
     private typealias E = EventFixtures
 
     func testEachFieldSelects() {
         // 2026-11-30T08:49:03.123Z
-        let goaway = E.event(.goaway(errorCode: 0, lastStreamID: 3, debugData: [], closeAfterMilliseconds: 0),
-                             origin: .fault(ruleId: "f1", action: "goaway"), time: 1_796_028_543.1239)
+        let goaway = E.event(
+            .goaway(errorCode: 0, lastStreamID: 3, debugData: [], closeAfterMilliseconds: 0),
+            origin: .fault(ruleId: "f1", action: "goaway"), time: 1_796_028_543.1239)
         let rows: [(ConnectionEventFilter, Bool, UInt)] = [
             (ConnectionEventFilter(), true, #line),
             (ConnectionEventFilter(listener: "sandbox"), true, #line),
@@ -47,14 +49,25 @@ final class ConnectionEventFilterTests: XCTestCase {
     func testQueryParametersParse() throws {
         let rows: [([String: String], ConnectionEventFilter, UInt)] = [
             ([:], ConnectionEventFilter(), #line),
-            (["listener": "sandbox", "environment": "Production"], ConnectionEventFilter(listener: "sandbox", environment: .production), #line),
+            (
+                ["listener": "sandbox", "environment": "Production"],
+                ConnectionEventFilter(listener: "sandbox", environment: .production), #line
+            ),
             (["connectionId": "12", "after": "7"], ConnectionEventFilter(connectionID: 12, after: 7), #line),
             (["kind": "goaway"], ConnectionEventFilter(kinds: [.goaway]), #line),
-            (["kind": "goaway,reset,windowStallEnd"], ConnectionEventFilter(kinds: [.goaway, .reset, .windowStallEnd]), #line),
-            (["origin": "idleTimeout", "ruleId": "f3"], ConnectionEventFilter(origin: "idleTimeout", ruleId: "f3"), #line),
+            (
+                ["kind": "goaway,reset,windowStallEnd"],
+                ConnectionEventFilter(kinds: [.goaway, .reset, .windowStallEnd]), #line
+            ),
+            (
+                ["origin": "idleTimeout", "ruleId": "f3"], ConnectionEventFilter(origin: "idleTimeout", ruleId: "f3"),
+                #line
+            ),
             (["since": "1796028543123"], ConnectionEventFilter(since: 1_796_028_543_123), #line),
-            (["since": "2026-11-30T08:49:03.123Z", "until": "2026-11-30T10:49:03.124+02:00"],
-             ConnectionEventFilter(since: 1_796_028_543_123, until: 1_796_028_543_124), #line),
+            (
+                ["since": "2026-11-30T08:49:03.123Z", "until": "2026-11-30T10:49:03.124+02:00"],
+                ConnectionEventFilter(since: 1_796_028_543_123, until: 1_796_028_543_124), #line
+            ),
         ]
         for (query, expected, line) in rows {
             XCTAssertEqual(try ConnectionEventFilter(query: query), expected, line: line)
@@ -68,10 +81,21 @@ final class ConnectionEventFilterTests: XCTestCase {
             (["connectionId": "-1"], "connectionId must be a non-negative integer (a connection id), got '-1'", #line),
             (["connectionId": "x"], "connectionId must be a non-negative integer", #line),
             (["after": "1.5"], "after must be a non-negative integer (a seq), got '1.5'", #line),
-            (["kind": "goawy"], "kind: unknown kind 'goawy' (did you mean 'goaway'?); expected one or more, comma-separated, of: opened, goaway,", #line),
+            (
+                ["kind": "goawy"],
+                "kind: unknown kind 'goawy' (did you mean 'goaway'?); expected one or more, comma-separated, of: opened, goaway,",
+                #line
+            ),
             (["kind": "goaway,"], "kind: unknown kind ''", #line),
-            (["origin": "faults"], "origin: unknown origin 'faults' (did you mean 'fault'?); expected one of: fault, command,", #line),
-            (["since": "yesterday"], "since must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z or an integer of milliseconds since the epoch, got 'yesterday'", #line),
+            (
+                ["origin": "faults"],
+                "origin: unknown origin 'faults' (did you mean 'fault'?); expected one of: fault, command,", #line
+            ),
+            (
+                ["since": "yesterday"],
+                "since must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z or an integer of milliseconds since the epoch, got 'yesterday'",
+                #line
+            ),
             (["until": "2026-13-01T00:00:00Z"], "until must be an ISO 8601 time", #line),
             (["since": "2000", "until": "2000"], "until must be later than since", #line),
         ]

@@ -1,7 +1,8 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 final class ConnectionEventStoreTests: XCTestCase {
     func testSequenceNumbersCountFromOneAndSurviveAClear() {
@@ -54,13 +55,19 @@ final class ConnectionEventStoreTests: XCTestCase {
 
     func testStatsCountByKindSinceStart() {
         let store = ConnectionEventStore(capacity: 2)
-        store.append(EventFixtures.event(.opened(alpn: "h2", tls: true, maxConcurrentStreams: 1000), origin: .lifecycle))
-        store.append(EventFixtures.event(.goaway(errorCode: 0, lastStreamID: 1, debugData: [], closeAfterMilliseconds: 0)))
-        store.append(EventFixtures.event(.goaway(errorCode: 0, lastStreamID: 3, debugData: [], closeAfterMilliseconds: 0)))
+        store.append(
+            EventFixtures.event(.opened(alpn: "h2", tls: true, maxConcurrentStreams: 1000), origin: .lifecycle))
+        store.append(
+            EventFixtures.event(.goaway(errorCode: 0, lastStreamID: 1, debugData: [], closeAfterMilliseconds: 0)))
+        store.append(
+            EventFixtures.event(.goaway(errorCode: 0, lastStreamID: 3, debugData: [], closeAfterMilliseconds: 0)))
         store.clear()
         store.append(EventFixtures.event(.refused, origin: .listenerCondition, connection: nil))
-        XCTAssertEqual(store.stats(), ConnectionEventStats(recorded: 4, byKind: [.opened: 1, .goaway: 2, .refused: 1],
-                                                           records: 1, evicted: 0, lastSeq: 4, capacity: 2))
+        XCTAssertEqual(
+            store.stats(),
+            ConnectionEventStats(
+                recorded: 4, byKind: [.opened: 1, .goaway: 2, .refused: 1],
+                records: 1, evicted: 0, lastSeq: 4, capacity: 2))
     }
 
     func testGenerationChangesOnAppendAndClear() {
@@ -83,7 +90,10 @@ final class ConnectionEventStoreTests: XCTestCase {
         ring.append("e")  // holds c(3) d(4) e(5), wrapped
         func scan(after: UInt64?) -> [String] {
             var seen: [String] = []
-            ring.forEach(after: after) { seen.append($0); return true }
+            ring.forEach(after: after) {
+                seen.append($0)
+                return true
+            }
             return seen
         }
         XCTAssertEqual(scan(after: nil), ["c", "d", "e"])

@@ -1,8 +1,9 @@
+import XCTest
+
 @testable import APNsCore
 @testable import JSONSupport
 @testable import Recording
 @testable import TestFixtures
-import XCTest
 
 final class DeliveryStoreTests: XCTestCase {
     private typealias F = StoreFixtures
@@ -73,15 +74,15 @@ final class DeliveryStoreTests: XCTestCase {
 
     func testEachFilterField() {
         let store = DeliveryStore()
-        store.append(F.record(token: "aa11"))                                                  // 1
-        store.append(F.record(topic: "com.other"))                                             // 2
-        store.append(F.record(pushTypeSent: nil, pushType: .background))                        // 3
-        store.append(F.record(status: 400, reason: .badTopic))                                  // 4
-        store.append(F.record(status: 400, reason: .missingTopic))                              // 5
-        store.append(F.record(apnsID: "ABCDEF00-0000-0000-0000-000000000001"))                 // 6
-        store.append(F.record(collapseID: "c1"))                                               // 7
-        store.append(F.record(environment: .production))                                       // 8
-        store.append(F.record(pushTypeSent: "bogus", pushType: .alert))                         // 9
+        store.append(F.record(token: "aa11"))  // 1
+        store.append(F.record(topic: "com.other"))  // 2
+        store.append(F.record(pushTypeSent: nil, pushType: .background))  // 3
+        store.append(F.record(status: 400, reason: .badTopic))  // 4
+        store.append(F.record(status: 400, reason: .missingTopic))  // 5
+        store.append(F.record(apnsID: "ABCDEF00-0000-0000-0000-000000000001"))  // 6
+        store.append(F.record(collapseID: "c1"))  // 7
+        store.append(F.record(environment: .production))  // 8
+        store.append(F.record(pushTypeSent: "bogus", pushType: .alert))  // 9
         func seqs(_ filter: DeliveryFilter) -> [UInt64] { store.query(filter).deliveries.map(\.seq) }
         XCTAssertEqual(seqs(DeliveryFilter(token: "AA11")), [1])
         XCTAssertEqual(seqs(DeliveryFilter(topic: "com.other")), [2])
@@ -115,9 +116,12 @@ final class DeliveryStoreTests: XCTestCase {
             "token": "AABB", "topic": "t", "pushType": "voip", "status": "410", "reason": "unregistered",
             "apnsId": "ABC", "collapseId": "c", "environment": "Production", "after": "9",
         ])
-        XCTAssertEqual(filter, DeliveryFilter(token: "aabb", topic: "t", pushType: "voip", status: 410,
-                                              reason: .unregistered, apnsID: "abc", collapseID: "c",
-                                              environment: .production, after: 9))
+        XCTAssertEqual(
+            filter,
+            DeliveryFilter(
+                token: "aabb", topic: "t", pushType: "voip", status: 410,
+                reason: .unregistered, apnsID: "abc", collapseID: "c",
+                environment: .production, after: 9))
         let bad: [(String, String, String)] = [
             ("status", "abc", "status must be an integer"),
             ("status", "99", "status must be between 100 and 599"),

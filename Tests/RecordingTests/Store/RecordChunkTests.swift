@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import APNsCore
 @testable import Recording
-import XCTest
 
 /// The store keeps records back to back in shared chunks (`RecordChunk`): records of every size
 /// come back exactly, a chunk lives while any of its records is held and is freed after, and a
@@ -12,17 +13,20 @@ final class RecordChunkTests: XCTestCase {
     private static func record(_ n: Int, payload size: Int) -> DeliveryRecord {
         var verdict = Verdict()
         verdict.deviceToken = token
-        return DeliveryRecord(receivedAt: 1_796_000_000 + Double(n), environment: .sandbox, listener: "sandbox",
-                              connectionID: UInt64(n % 5), streamID: Int32(2 * n + 1), method: "POST",
-                              path: "/3/device/\(token)", verdict: verdict, apnsID: "rec-\(n)", uniqueID: nil,
-                              headers: [HeaderField(name: "x-n", value: "\(n)")],
-                              payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &+ n) }, payloadBytes: size,
-                              status: 200, reason: nil, identity: nil, fault: nil)
+        return DeliveryRecord(
+            receivedAt: 1_796_000_000 + Double(n), environment: .sandbox, listener: "sandbox",
+            connectionID: UInt64(n % 5), streamID: Int32(2 * n + 1), method: "POST",
+            path: "/3/device/\(token)", verdict: verdict, apnsID: "rec-\(n)", uniqueID: nil,
+            headers: [HeaderField(name: "x-n", value: "\(n)")],
+            payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &+ n) }, payloadBytes: size,
+            status: 200, reason: nil, identity: nil, fault: nil)
     }
 
     /// `compact` decodes to `expected` (whose encoding is lossless, `CompactRecordTests`).
-    private static func assertHolds(_ compact: CompactRecord, seq: UInt64, _ expected: DeliveryRecord,
-                                    file: StaticString = #filePath, line: UInt = #line) {
+    private static func assertHolds(
+        _ compact: CompactRecord, seq: UInt64, _ expected: DeliveryRecord,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(compact.bytes, CompactRecord(expected).bytes, "record \(seq)", file: file, line: line)
         let decoded = compact.decoded(seq: seq)
         XCTAssertEqual(decoded.seq, seq, file: file, line: line)
@@ -32,7 +36,9 @@ final class RecordChunkTests: XCTestCase {
 
     /// Sizes that fill chunks unevenly, with records past `RecordChunk.largeRecord` (a chunk of
     /// their own) and ones that just fit.
-    private static let sizes = [0, 25, 100, 4_096, RecordChunk.largeRecord - 200, RecordChunk.largeRecord + 1, 70_000, 1, 300]
+    private static let sizes = [
+        0, 25, 100, 4_096, RecordChunk.largeRecord - 200, RecordChunk.largeRecord + 1, 70_000, 1, 300,
+    ]
 
     func testRecordsOfEverySizeComeBackExactlyAcrossChunksAndEvictions() throws {
         let store = DeliveryStore(capacity: 300)
@@ -63,7 +69,9 @@ final class RecordChunkTests: XCTestCase {
         let store = DeliveryStore(capacity: 10)
         store.append(Self.record(0, payload: 10_000))
         weak let first = try XCTUnwrap(store.compactQuery(DeliveryFilter()).elements.first).record.chunk
-        func ringHoldsFirst() -> Bool { store.compactQuery(DeliveryFilter()).elements.contains { $0.record.chunk === first } }
+        func ringHoldsFirst() -> Bool {
+            store.compactQuery(DeliveryFilter()).elements.contains { $0.record.chunk === first }
+        }
         var n = 1
         while ringHoldsFirst() && n < 100 {
             XCTAssertNotNil(first, "alive while the ring holds one of its records (\(n) appended)")
@@ -98,10 +106,14 @@ final class RecordChunkTests: XCTestCase {
 
     /// Stores `record` in full and returns its sequence number and template (the echoed
     /// `apns-id` stays; receive time and stream id change).
-    private static func appendModel(_ record: DeliveryRecord, to store: DeliveryStore) throws -> (UInt64, CompactRecordTemplate) {
+    private static func appendModel(_ record: DeliveryRecord, to store: DeliveryStore) throws -> (
+        UInt64, CompactRecordTemplate
+    ) {
         let (seq, template) = CompactRecord.withEncoded(record) { bytes, landmarks in
-            (store.append(bytes, status: record.status, reason: record.reason),
-             CompactRecordTemplate(bytes, landmarks: landmarks, apnsIDGenerated: false))
+            (
+                store.append(bytes, status: record.status, reason: record.reason),
+                CompactRecordTemplate(bytes, landmarks: landmarks, apnsIDGenerated: false)
+            )
         }
         return (seq, try XCTUnwrap(template))
     }
@@ -135,9 +147,12 @@ final class RecordChunkTests: XCTestCase {
         while store.record(seq: modelSeq) != nil {
             let n = repeats.count + 1
             let next = Self.repeated(model, n)
-            let rewrite = try XCTUnwrap(template.rewrite(receivedAt: next.receivedAt, streamID: next.streamID,
-                                                         apnsID: .text(next.apnsID), uniqueID: nil))
-            let seq = try XCTUnwrap(store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil))
+            let rewrite = try XCTUnwrap(
+                template.rewrite(
+                    receivedAt: next.receivedAt, streamID: next.streamID,
+                    apnsID: .text(next.apnsID), uniqueID: nil))
+            let seq = try XCTUnwrap(
+                store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil))
             repeats.append((seq, next))
             let stored = newest()
             XCTAssertTrue(stored.isRepeat)
@@ -153,12 +168,15 @@ final class RecordChunkTests: XCTestCase {
         let repeatsHeld = repeats.filter { store.record(seq: $0.seq) != nil }.count
         XCTAssertGreaterThan(repeatsHeld, 0)
         XCTAssertEqual(store.count(matching: DeliveryFilter(apnsID: model.apnsID)), repeatsHeld)
-        XCTAssertEqual(store.query(DeliveryFilter(apnsID: model.apnsID)).elements.map(\.streamID),
-                       repeats.suffix(repeatsHeld).map(\.record.streamID))
+        XCTAssertEqual(
+            store.query(DeliveryFilter(apnsID: model.apnsID)).elements.map(\.streamID),
+            repeats.suffix(repeatsHeld).map(\.record.streamID))
 
-        let rewrite = try XCTUnwrap(template.rewrite(receivedAt: 1, streamID: 1, apnsID: .text(model.apnsID), uniqueID: nil))
-        XCTAssertNil(store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil),
-                     "no repeat of a model that has left the ring")
+        let rewrite = try XCTUnwrap(
+            template.rewrite(receivedAt: 1, streamID: 1, apnsID: .text(model.apnsID), uniqueID: nil))
+        XCTAssertNil(
+            store.append(repeating: modelSeq, template: template, rewrite, status: 200, reason: nil),
+            "no repeat of a model that has left the ring")
 
         // A repeat's model must be a full record.
         let lastRepeat = try XCTUnwrap(repeats.last).seq
