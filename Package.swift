@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibevent", pkgConfig: "libevent_pthreads",
             providers: [.apt(["libevent-dev"])]),
+        // OpenSSL's error queue as text and the monotonic clock: the C-library glue the transport,
+        // the client and provider authentication share.
+        .target(name: "SystemSupport", dependencies: ["COpenSSL"]),
         // `HeaderField`, shared by the transport and the APNs domain so that a push's header
         // fields cross between them without conversion. No dependencies.
         .target(name: "HTTPFields"),
@@ -51,9 +54,9 @@ let package = Package(
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
-            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent"]),
+            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "CLibevent", "SystemSupport"]),
         // Provider authentication: JWT ES256 tokens, key registry, client-certificate identity.
-        .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL"]),
+        .target(name: "APNsAuth", dependencies: ["APNsCore", "COpenSSL", "SystemSupport"]),
         // The gateway assembly and the embedding API.
         .target(
             name: "MockAPNs",
@@ -62,7 +65,8 @@ let package = Package(
                 "Configuration", "APNsAuth", "HTTP2Transport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
-        .target(name: "HTTP2Client", dependencies: ["CNGHTTP2", "COpenSSL", "JSONInput"]),
+        .target(
+            name: "HTTP2Client", dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
         .executableTarget(
@@ -72,6 +76,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONSupport", "TestFixtures"]),
@@ -94,7 +99,7 @@ let package = Package(
             name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
-        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
+        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "Configuration", "TestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import COpenSSL
+import SystemSupport
 
 /// A key, certificate or key manifest that could not be loaded. The message names the file or
 /// field and, for OpenSSL failures, OpenSSL's own error text.
@@ -14,14 +15,7 @@ public struct AuthMaterialError: Error, CustomStringConvertible, Hashable {
 
     /// An error carrying `context` and the texts on OpenSSL's error queue, which it empties.
     static func openSSL(_ context: String) -> AuthMaterialError {
-        var texts: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            texts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        let texts = OpenSSLErrorQueue.drainLines()
         return AuthMaterialError(texts.isEmpty ? context : "\(context): \(texts.joined(separator: "; "))")
     }
 }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import SystemSupport
 
 /// A connected nonblocking socket, optionally wrapped in TLS: reads and writes that never block.
 /// Owned by one `HTTP2ClientConnection` and used only on its thread.

@@ -1,3 +1,6 @@
+import HTTPFields
+import SystemSupport
+
 /// The state of one request in flight: what is left to send and what has arrived.
 final class ClientStream {
     /// The request's position in the array given to `send`.
@@ -10,7 +13,7 @@ final class ClientStream {
     var sentAt: UInt64?
     /// The response so far.
     var status: Int?
-    var headers: [HTTP2Header] = []
+    var headers: [HeaderField] = []
     var body: [UInt8] = []
     /// The code of a RST_STREAM the server sent for this stream.
     var resetByPeer: HTTP2ErrorCode?
@@ -28,7 +31,7 @@ final class ClientStream {
             if let status, (100..<200).contains(status) { headers.removeAll() }
             status = Int(value)
         } else if !name.hasPrefix(":") {
-            headers.append(HTTP2Header(name, value))
+            headers.append(HeaderField(name: name, value: value))
         }
     }
 }

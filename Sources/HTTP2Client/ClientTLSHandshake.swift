@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import SystemSupport
 
 /// Makes the client `SSL` for one connection and runs its handshake: TLS 1.2+, ALPN `h2`,
 /// SNI, server verification (CA file or system store, host name or IP address), optional

@@ -1,6 +1,7 @@
 import CNGHTTP2
 import COpenSSL
 import Glibc
+import SystemSupport
 
 /// One blocking HTTP/2 client connection: TCP, TLS with ALPN `h2` (or cleartext HTTP/2 with
 /// prior knowledge for `http://`), and an nghttp2 client session driven by `poll()`.

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// One request to send: method, path, header fields and body. `:scheme` and `:authority`
 /// come from the connection.
 public struct HTTP2ClientRequest: Sendable, Equatable {
@@ -6,12 +8,12 @@ public struct HTTP2ClientRequest: Sendable, Equatable {
     /// The path, e.g. `/3/device/<token>`.
     public var path: String
     /// Regular header fields, sent in order.
-    public var headers: [HTTP2Header]
+    public var headers: [HeaderField]
     /// The body; empty means HEADERS with END_STREAM and no DATA.
     public var body: [UInt8]
 
     /// Creates a request.
-    public init(method: String = "POST", path: String, headers: [HTTP2Header] = [], body: [UInt8] = []) {
+    public init(method: String = "POST", path: String, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.headers = headers

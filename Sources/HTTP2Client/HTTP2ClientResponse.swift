@@ -1,14 +1,16 @@
+import HTTPFields
+
 /// A complete response: status, header fields (trailers appended) and body.
 public struct HTTP2ClientResponse: Sendable, Equatable {
     /// The `:status`, e.g. 200.
     public var status: Int
     /// Regular header fields in arrival order, names lowercase.
-    public var headers: [HTTP2Header]
+    public var headers: [HeaderField]
     /// The body bytes.
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 
 /// Opens a nonblocking TCP connection, trying each resolved address in turn.
 enum TCPConnector {

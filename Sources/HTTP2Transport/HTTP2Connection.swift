@@ -1,6 +1,7 @@
 import CLibevent
 import CNGHTTP2
 import Glibc
+import SystemSupport
 
 /// One accepted connection: it ties a `SocketStream` (socket, optional TLS), an `HTTP2Session`
 /// (nghttp2), a `RequestAssembler` (requests from header fields and DATA) and the
@@ -489,11 +490,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     /// Monotonic seconds, for ages and timeouts.
-    public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    public static func monotonicSeconds() -> Double { MonotonicClock.seconds() }
 
     /// The number of streams open now.
     public var openStreamCount: Int { streams.count }

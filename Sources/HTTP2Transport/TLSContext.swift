@@ -1,22 +1,14 @@
 import COpenSSL
 import Glibc
+import SystemSupport
 
 /// Why a TLS context could not be made.
 public struct TLSError: Error, CustomStringConvertible {
     /// What failed, with OpenSSL's own message when it gave one.
     public var description: String
 
-    init(_ what: String) {
-        var detail = ""
-        let code = ERR_get_error()
-        if code != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            detail = ": " + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        ERR_clear_error()
-        description = what + detail
-    }
+    /// `what`, with the oldest text on OpenSSL's error queue (which it empties) when there is one.
+    init(_ what: String) { description = OpenSSLErrorQueue.describe(what) }
 }
 
 /// How a listener treats ALPN (docs/apns-behaviour.md §6: APNs clients connect both with and without it).

@@ -1,4 +1,5 @@
 import HTTP2Client
+import HTTPFields
 import XCTest
 
 /// The client against hand-built frames: GOAWAY, RST_STREAM, APNs headers, silence, SETTINGS limits.
@@ -22,7 +23,7 @@ final class ScriptedServerTests: XCTestCase {
 
     private func request(_ token: String = "abc") -> HTTP2ClientRequest {
         HTTP2ClientRequest(
-            path: "/3/device/\(token)", headers: [HTTP2Header("apns-topic", "com.example")],
+            path: "/3/device/\(token)", headers: [HeaderField(name: "apns-topic", value: "com.example")],
             body: Array(#"{"aps":{}}"#.utf8))
     }
 

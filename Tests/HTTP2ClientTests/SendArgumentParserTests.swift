@@ -1,4 +1,5 @@
 import HTTP2Client
+import HTTPFields
 import XCTest
 
 /// `mock-apns send` arguments: every flag, and every usage error with its message.
@@ -50,10 +51,14 @@ final class SendArgumentParserTests: XCTestCase {
             (["--authorization", "bearer abc.def.ghi"], { $0.authorization = "bearer abc.def.ghi" }),
             (
                 ["--header", "X-Custom: one", "--header", "apns-priority:10"],
-                { $0.extraHeaders = [HTTP2Header("x-custom", "one"), HTTP2Header("apns-priority", "10")] }
+                {
+                    $0.extraHeaders = [
+                        HeaderField(name: "x-custom", value: "one"), HeaderField(name: "apns-priority", value: "10"),
+                    ]
+                }
             ),
-            (["--header", "x-empty:"], { $0.extraHeaders = [HTTP2Header("x-empty", "")] }),
-            (["--header", "x-colon: a:b"], { $0.extraHeaders = [HTTP2Header("x-colon", "a:b")] }),
+            (["--header", "x-empty:"], { $0.extraHeaders = [HeaderField(name: "x-empty", value: "")] }),
+            (["--header", "x-colon: a:b"], { $0.extraHeaders = [HeaderField(name: "x-colon", value: "a:b")] }),
             (["--cacert", "tls/ca.pem"], { $0.tls.caCertificatePath = "tls/ca.pem" }),
             (["--insecure"], { $0.tls.insecure = true }),
             (["--cert", "client.pem"], { $0.tls.certificatePath = "client.pem" }),

@@ -1,9 +1,10 @@
 import HTTP2Client
+import HTTPFields
 import XCTest
 
 /// What `mock-apns send` prints, from result values: one answer, and the summary of many.
 final class SendOutputFormattingTests: XCTestCase {
-    private func response(_ status: Int, _ headers: [HTTP2Header] = [], body: String = "", latency: Double = 1)
+    private func response(_ status: Int, _ headers: [HeaderField] = [], body: String = "", latency: Double = 1)
         -> HTTP2ClientResult
     {
         HTTP2ClientResult(
@@ -19,8 +20,8 @@ final class SendOutputFormattingTests: XCTestCase {
         let result = response(
             200,
             [
-                HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
-                HTTP2Header("apns-unique-id", "a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c"),
+                HeaderField(name: "apns-id", value: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
+                HeaderField(name: "apns-unique-id", value: "a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c"),
             ])
         XCTAssertEqual(
             SendReport.lines(for: result, goAway: nil),
@@ -33,7 +34,7 @@ final class SendOutputFormattingTests: XCTestCase {
     }
 
     func testAPNsErrors() {
-        let id = HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E")
+        let id = HeaderField(name: "apns-id", value: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E")
         XCTAssertEqual(
             SendReport.lines(for: response(400, [id], body: #"{"reason":"BadDeviceToken"}"#), goAway: nil),
             [
@@ -135,15 +136,18 @@ final class SendOutputFormattingTests: XCTestCase {
         options.collapseID = "c"
         options.apnsID = "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"
         options.authorization = "bearer t"
-        options.extraHeaders = [HTTP2Header("apns-priority", "5"), HTTP2Header("x-extra", "1")]
+        options.extraHeaders = [
+            HeaderField(name: "apns-priority", value: "5"), HeaderField(name: "x-extra", value: "1"),
+        ]
         XCTAssertEqual(
             SendRequestBuilder.request(options, payload: []).headers,
             [
-                HTTP2Header("apns-topic", "com.example"), HTTP2Header("apns-push-type", "alert"),
-                HTTP2Header("apns-expiration", "0"), HTTP2Header("apns-collapse-id", "c"),
-                HTTP2Header("apns-id", "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
-                HTTP2Header("authorization", "bearer t"),
-                HTTP2Header("apns-priority", "5"), HTTP2Header("x-extra", "1"),
+                HeaderField(name: "apns-topic", value: "com.example"),
+                HeaderField(name: "apns-push-type", value: "alert"),
+                HeaderField(name: "apns-expiration", value: "0"), HeaderField(name: "apns-collapse-id", value: "c"),
+                HeaderField(name: "apns-id", value: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E"),
+                HeaderField(name: "authorization", value: "bearer t"),
+                HeaderField(name: "apns-priority", value: "5"), HeaderField(name: "x-extra", value: "1"),
             ])
     }
 

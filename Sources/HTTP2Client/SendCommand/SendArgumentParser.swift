@@ -1,3 +1,4 @@
+import HTTPFields
 import JSONInput
 
 /// Turns the arguments after `mock-apns send` into `SendOptions`. Pure: reads no files (the
@@ -171,7 +172,7 @@ public enum SendArgumentParser {
     }
 
     /// Parses `name: value` into a header field with a lowercase name.
-    private static func header(_ field: String) throws(SendUsageError) -> HTTP2Header {
+    private static func header(_ field: String) throws(SendUsageError) -> HeaderField {
         guard let colon = field.firstIndex(of: ":"), colon != field.startIndex else {
             throw SendUsageError("--header: expected 'NAME: VALUE', got '\(field)'")
         }
@@ -181,7 +182,7 @@ public enum SendArgumentParser {
         guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
             throw SendUsageError("--header: '\(name)' is not a valid header name (in '\(field)')")
         }
-        return HTTP2Header(name, value)
+        return HeaderField(name: name.lowercased(), value: value)
     }
 
     /// The known option nearest to `name` by edit distance, when close enough to be a typo

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 
 /// `mock-apns send`: sends a push notification (or `--count` of them) over one HTTP/2
 /// connection and prints the answer or a summary.

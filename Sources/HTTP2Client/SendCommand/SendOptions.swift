@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// Everything `mock-apns send` needs, parsed from its arguments by `SendArgumentParser`.
 public struct SendOptions: Sendable, Equatable {
     /// The gateway URL, `https://host[:port]` or `http://host[:port]`.
@@ -23,7 +25,7 @@ public struct SendOptions: Sendable, Equatable {
     /// `SendCommand.execute` refuses options where this is still set.
     public var providerKey: SendProviderKey?
     /// `--header 'name: value'` fields; each replaces a same-named field from the options above.
-    public var extraHeaders: [HTTP2Header] = []
+    public var extraHeaders: [HeaderField] = []
     /// Server verification and client certificate.
     public var tls = HTTP2ClientTLSOptions()
     /// How many times to send the notification.
