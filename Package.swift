@@ -101,6 +101,8 @@ let package = Package(
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
-        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "Configuration", "TestSupport"]),
+        .testTarget(
+            name: "MockAPNsTests",
+            dependencies: ["MockAPNs", "APNsCore", "Configuration", "HTTP2Client", "HTTPFields", "TestSupport"]),
     ]
 )

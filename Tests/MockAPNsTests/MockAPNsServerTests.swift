@@ -1,5 +1,7 @@
 import APNsCore
 import Foundation
+import HTTP2Client
+import HTTPFields
 import MockAPNs
 import TestSupport
 import XCTest
@@ -26,19 +28,34 @@ final class MockAPNsServerTests: XCTestCase {
         return path
     }
 
-    func testEmbeddedServerRecordsWhatCurlSent() throws {
+    /// One push over TLS with the repository's own HTTP/2 client, verifying the server's
+    /// certificate against the one the embedded server made; the response it got.
+    private func push(
+        _ server: MockAPNsServer, host: String, headers: [HeaderField], body: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> HTTP2ClientResponse {
+        let tls = HTTP2ClientTLSOptions(caCertificatePath: try trustFile(server))
+        let connection = try HTTP2ClientConnection.connect(
+            url: "https://\(host):\(server.listeners[0].port)", tls: tls, timeout: 5)
+        defer { connection.close() }
+        let request = HTTP2ClientRequest(path: "/3/device/\(token)", headers: headers, body: Array(body.utf8))
+        let result = try XCTUnwrap(connection.send([request], timeout: 5).first, file: file, line: line)
+        return try XCTUnwrap(result.response, "no response: \(result.outcome)", file: file, line: line)
+    }
+
+    func testEmbeddedServerRecordsWhatTheClientSent() throws {
         let server = try makeServer()
         defer { server.stop() }
-        let ca = try trustFile(server)
-        let result = try ProcessRunner.run(
-            "/usr/bin/curl",
-            [
-                "-sS", "-D", "-", "--http2", "--cacert", ca,
-                "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "apns-collapse-id: c1",
-                "-d", #"{"aps":{"alert":"hi"}}"#, "https://localhost:\(server.listeners[0].port)/3/device/\(token)",
-            ])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
+        let response = try push(
+            server, host: "localhost",
+            headers: [
+                HeaderField(name: "apns-topic", value: "com.example.app"),
+                HeaderField(name: "apns-push-type", value: "alert"),
+                HeaderField(name: "apns-collapse-id", value: "c1"),
+            ],
+            body: #"{"aps":{"alert":"hi"}}"#)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, [])
         let records = server.deliveries(matching: DeliveryFilter(token: token))
         XCTAssertEqual(records.count, 1)
         let record = try XCTUnwrap(records.first)
@@ -46,25 +63,24 @@ final class MockAPNsServerTests: XCTestCase {
         XCTAssertEqual(record.verdict.topic, "com.example.app")
         XCTAssertEqual(record.verdict.collapseID, "c1")
         XCTAssertEqual(record.environment, .sandbox)
-        XCTAssertTrue(result.stdout.lowercased().contains("apns-id: \(record.apnsID.lowercased())"), result.stdout)
+        XCTAssertEqual(response.header("apns-id"), record.apnsID)
         XCTAssertNotNil(record.uniqueID)
+        XCTAssertEqual(response.header("apns-unique-id"), record.uniqueID)
     }
 
     func testProductionListenerOmitsUniqueIDAndEchoesApnsID() throws {
         let server = try makeServer { $0.listeners[0].environment = .production }
         defer { server.stop() }
-        let ca = try trustFile(server)
         let apnsID = "123e4567-e89b-12d3-a456-426614174000"
-        let result = try ProcessRunner.run(
-            "/usr/bin/curl",
-            [
-                "-sS", "-D", "-", "--http2", "--cacert", ca, "-H", "apns-topic: com.example.app", "-H",
-                "apns-id: \(apnsID)",
-                "-d", #"{"aps":{"badge":1}}"#, "https://127.0.0.1:\(server.listeners[0].port)/3/device/\(token)",
-            ])
-        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("apns-id: \(apnsID)"), result.stdout)
-        XCTAssertFalse(result.stdout.contains("apns-unique-id"), result.stdout)
+        let response = try push(
+            server, host: "127.0.0.1",
+            headers: [
+                HeaderField(name: "apns-topic", value: "com.example.app"), HeaderField(name: "apns-id", value: apnsID),
+            ],
+            body: #"{"aps":{"badge":1}}"#)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("apns-id"), apnsID)
+        XCTAssertNil(response.header("apns-unique-id"))
     }
 
     func testAppleObservedProfileStartsTokenConnectionsAtOneStreamAndDropsAfterRejections() throws {
