@@ -76,6 +76,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
