@@ -92,6 +92,8 @@ final class DecodingState {
         if T.self == RawNode.self {
             return RawNode(node: node, path: PathComponent.render(path)) as! T
         }
+        // Any value, read whole: nothing inside it is an unknown key.
+        if T.self == JSONNode.self { return node as! T }
         var owned = false
         if case .object(let members) = node, logs[path] == nil {
             logs[path] = KeyLog(members: members)
