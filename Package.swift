@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
-        .testTarget(name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONSupport", "TestFixtures"]),
+        .testTarget(
+            name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
         .testTarget(
@@ -82,7 +83,7 @@ let package = Package(
             dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ControlAPITests",
-            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ConfigurationTests",
             dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),

@@ -1,5 +1,5 @@
 import Faults
-import Foundation
+import JSONInput
 import JSONSupport
 
 /// The `faults` and `scenarios` keys of a configuration file (issue "Fault injection",
@@ -22,8 +22,8 @@ extension ConfigurationFile {
                 throw ConfigurationError(field: path, message: "expected a fault rule object, got \(element.rendered)")
             }
             do {
-                // Back to JSON text: the JSON5 relaxations are gone once parsed.
-                rules.append(try FaultRule.decode(json: element.jsonBytes))
+                // The parsed value itself, read by the rules' own decoder (no JSON text in between).
+                rules.append(try FaultRule.decode(node: element.node))
             } catch {
                 throw ConfigurationError(field: FaultRuleError.join(path, error.field), message: error.message)
             }
@@ -91,10 +91,21 @@ extension JSONValue {
         }
     }
 
-    /// The value as compact JSON text (UTF-8).
-    var jsonBytes: [UInt8] {
-        // ControlJSON encodes every value it can hold; non-finite numbers, which a parsed
-        // document cannot contain, would become null.
-        (try? JSONEncoder().encode(controlJSON)).map { Array($0) } ?? Array("null".utf8)
+    /// The value as `StrictJSONDecoder` holds one: integral numbers that fit `Int64` as `.int`,
+    /// larger ones that fit `UInt64` as `.uint`, other numbers as `.double`.
+    var node: JSONNode {
+        switch self {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .number(let text):
+            if let integer = Int64(text) { return .int(integer) }
+            if let integer = UInt64(text) { return .uint(integer) }
+            return Double(text).map(JSONNode.double) ?? .null
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(\.node))
+        case .object(let members):
+            return .object(
+                Dictionary(members.map { ($0.key, $0.value.node) }, uniquingKeysWith: { first, _ in first }))
+        }
     }
 }

@@ -53,7 +53,7 @@ public struct FaultErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cus
         do {
             self = try Self(node: try decoder.singleValueContainer().decode(JSONNode.self))
         } catch let error as InputError {
-            throw FaultRuleError(field: FaultRuleError.path(decoder.codingPath), message: error.message)
+            throw InputError(at: decoder.codingPath, error.message)
         }
     }
 

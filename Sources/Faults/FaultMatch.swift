@@ -166,7 +166,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             seed: try o.optional("seed", UInt64.self, expected: "an integer from 0 to 18446744073709551615"),
             from: try o.optional("from", FaultInstant.self, expected: FaultInstant.expected),
             until: try o.optional("until", FaultInstant.self, expected: FaultInstant.expected))
-        try validate(at: o.path)
+        try o.validated { () throws(FaultRuleError) in try validate(at: o.path) }
     }
 
     /// `pushType` with a "did you mean" for a near miss.
@@ -177,10 +177,9 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         else { return nil }
         guard let type = PushType(rawValue: text) else {
             let near = ClosestMatch.hint(text, among: names)
-            throw FaultRuleError(
-                field: object.field("pushType"),
-                message:
-                    "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
+            throw object.error(
+                "pushType",
+                "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         return type

@@ -111,7 +111,7 @@ public struct GoawayFault: Sendable, Hashable {
             when: try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
                 ?? .beforeResponse,
             secondBareGoaway: try object.optional("secondBareGoaway", Bool.self, expected: "true or false") ?? false)
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {

@@ -61,7 +61,7 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
             try object.trueFlag("absent", opposite: "present")
             test = .absent
         }
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     public func encode(to encoder: any Encoder) throws {

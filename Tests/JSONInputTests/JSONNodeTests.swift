@@ -39,6 +39,19 @@ final class JSONNodeTests: XCTestCase {
         XCTAssertEqual(decoded.value, .array([.bool(false), .string("s"), .int(7)]))
     }
 
+    func testModelsDecodeFromAParsedValue() throws {
+        let node = JSONNode.object(["value": .int(3)])
+        XCTAssertEqual(try StrictJSONDecoder().decode(Code.self, from: node).value, .int(3))
+        XCTAssertThrowsError(try StrictJSONDecoder().decode(Code.self, from: .object(["vlaue": .int(3)]))) {
+            XCTAssertEqual(
+                ($0 as? InputError)?.prefixed("faults[2]").description,
+                #"faults[2].vlaue: unknown key (did you mean "value"?); valid keys here: value, extra"#)
+        }
+        XCTAssertThrowsError(try StrictJSONDecoder().decode(Code.self, from: .array([]))) {
+            XCTAssertEqual(($0 as? InputError)?.description, "expected an object, got an array")
+        }
+    }
+
     func testRenderedAsInMessages() {
         XCTAssertEqual(JSONNode.int(-1).rendered, "-1")
         XCTAssertEqual(JSONNode.double(1.5).rendered, "1.5")

@@ -25,13 +25,22 @@ enum ControlBody {
 
     /// The message of a 400 for `error`, reading a body of shape `form`.
     static func message(for error: InputError, form: String) -> String {
+        if let syntax = syntaxMessage(for: error, form: form) { return syntax }
+        if error.path.isEmpty, error.message.hasPrefix("expected ") {
+            return "body must be \(form): \(error.message)"
+        }
+        return error.description
+    }
+
+    /// The message for a body that is not JSON at all (empty, malformed, a key repeated), nil
+    /// for any other error.
+    static func syntaxMessage(for error: InputError, form: String) -> String? {
         if error.path.isEmpty, error.line == nil, error.message.hasPrefix("the document is empty") {
             return "the body is not valid JSON (it is empty); expected \(form)"
         }
-        if error.line != nil || (error.path.isEmpty && !error.message.hasPrefix("expected ")) {
+        if error.line != nil || (error.path.isEmpty && error.message.hasPrefix("not valid JSON")) {
             return "the body is not valid JSON: \(error.description); expected \(form)"
         }
-        guard error.path.isEmpty else { return error.description }
-        return "body must be \(form): \(error.message)"
+        return nil
     }
 }
