@@ -8,7 +8,8 @@ import JSONSupport
 ///
 /// The document is one JSON object, read as JSON5 (`JSONValue.decode(_:)`): `//` and `/* */`
 /// comments and trailing commas are allowed so a file can explain itself (see
-/// `fixtures/mock-apns.example.json`). Every key is optional and defaults as in
+/// `fixtures/mock-apns.example.json`); a key written twice is refused, and a syntax error names
+/// its line and column. Every key is optional and defaults as in
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,

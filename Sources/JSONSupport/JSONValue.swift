@@ -87,4 +87,9 @@ package enum JSONValue: Sendable, Equatable, Decodable {
 package struct JSONMember: Sendable, Equatable {
     package var key: String
     package var value: JSONValue
+
+    package init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
 }

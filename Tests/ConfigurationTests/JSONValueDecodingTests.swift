@@ -4,7 +4,7 @@ import XCTest
 @testable import Configuration
 @testable import JSONSupport
 
-/// `JSONValue.decode`: Foundation's JSON5 decoder, reduced to the values the configuration
+/// `JSONValue.decode`: `StrictJSONDecoder`'s JSON5, reduced to the values the configuration
 /// reader looks at.
 final class JSONValueDecodingTests: XCTestCase {
     private func decode(_ text: String) throws(ConfigurationError) -> JSONValue {
@@ -95,9 +95,36 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(try JSONValue.decode(bytes), .object([JSONMember(key: "a", value: .number("1"))]))
     }
 
-    /// Foundation's behaviour, documented on `JSONValue.object`.
-    func testOfDuplicateKeysTheFirstIsKept() throws {
-        XCTAssertEqual(try decode(#"{"a": 1, "a": 2}"#), .object([JSONMember(key: "a", value: .number("1"))]))
+    /// A key written twice is refused (it used to keep the first silently), with its place.
+    func testDuplicateKeysAreRefused() throws {
+        XCTAssertThrowsError(try decode(#"{"a": 1, "a": 2}"#)) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.message, #"not valid JSON: line 1, column 10: duplicate key "a""#)
+        }
+        XCTAssertThrowsError(try decode(#"{"listeners": [{"port": 1, "port": 2}]}"#)) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.description,
+                #"listeners[0]: not valid JSON: line 1, column 28: duplicate key "port""#)
+        }
+    }
+
+    func testSyntaxErrorsNameTheLineTheColumnAndTheField() {
+        let rows: [(String, String, String)] = [
+            (
+                "{\n  \"a\": 1,\n  \"b\" 2\n}", "",
+                "not valid JSON: line 3, column 7: expected ':' after the key \"b\", got '2'"
+            ),
+            (
+                "{\"listeners\": [{\"port\": tru}]}", "listeners[0].port",
+                "not valid JSON: line 1, column 25: expected a value, got 'tru' (the literals are true, false and null; strings take quotes)"
+            ),
+        ]
+        for (text, field, message) in rows {
+            XCTAssertThrowsError(try decode(text), text) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.field, field, text)
+                XCTAssertEqual((error as? ConfigurationError)?.message, message, text)
+            }
+        }
     }
 
     func testStructuralSyntaxErrorsSayTheDocumentIsNotJSON() {
@@ -110,9 +137,10 @@ final class JSONValueDecodingTests: XCTestCase {
         for text in rows {
             XCTAssertThrowsError(try decode(text), text) { error in
                 let error = error as? ConfigurationError
-                XCTAssertEqual(error?.field, "", text)
+                // Every one is located; one inside a value names that value's field too.
                 XCTAssertEqual(
-                    error?.message.hasPrefix("not valid JSON"), true, "\(text): \(String(describing: error))")
+                    error?.message.hasPrefix("not valid JSON: line "), true, "\(text): \(String(describing: error))")
+                XCTAssertEqual(error?.message.contains(", column "), true, "\(text): \(String(describing: error))")
             }
         }
     }
@@ -146,7 +174,9 @@ final class JSONValueDecodingTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try JSONValue.decode([0x7B, 0xFF, 0x7D])) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message, "the document is not valid UTF-8")
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.message,
+                "the document is not valid UTF-8 (byte 0xFF at line 1, column 2)")
         }
     }
 
