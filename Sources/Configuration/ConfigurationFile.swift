@@ -19,12 +19,8 @@ import JSONSupport
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
 /// each scenario's rules in order, so an explicit rule is tried before any scenario's.
 public enum ConfigurationFile {
-    static let topLevelKeys = [
-        "listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
-        "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-        "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
-        "idleTimeoutSeconds", "idleAction",
-    ]
+    /// The top-level keys, from the settings table (`ConfigurationSetting.all`).
+    static let topLevelKeys = ConfigurationSetting.topLevelFileKeys
     static let listenerKeys = [
         "name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
         "conditions",
@@ -67,9 +63,10 @@ public enum ConfigurationFile {
             configuration.control = try self.control(control, path: "control")
         }
         configuration.maxRecords =
-            try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
+            try root.integer("maxRecords", in: ConfigurationSetting.file("maxRecords").range)
+            ?? configuration.maxRecords
         configuration.maxEvents =
-            try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
+            try root.integer("maxEvents", in: ConfigurationSetting.file("maxEvents").range) ?? configuration.maxEvents
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
             guard case .array(let elements) = devices else {
@@ -83,12 +80,14 @@ public enum ConfigurationFile {
         if let http2 = root["http2"] {
             let reader = try JSONObjectReader(http2, path: "http2", keys: http2Keys)
             configuration.maxConcurrentStreams =
-                try reader.integer("maxConcurrentStreams", in: ConfigurationLimits.maxConcurrentStreams)
+                try reader.integer(
+                    "maxConcurrentStreams", in: ConfigurationSetting.file("http2.maxConcurrentStreams").range)
                 ?? configuration.maxConcurrentStreams
             configuration.streamProfile =
                 try reader.choice("streamProfile", StreamProfile.self) ?? configuration.streamProfile
         }
-        configuration.workers = try root.integer("workers", in: ConfigurationLimits.workers) ?? configuration.workers
+        configuration.workers =
+            try root.integer("workers", in: ConfigurationSetting.file("workers").range) ?? configuration.workers
         configuration.logLevel = try root.choice("logLevel", LogLevel.self) ?? configuration.logLevel
         if let drain = root["drainTimeoutSeconds"] {
             guard case .number(let text) = drain, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
@@ -258,7 +257,8 @@ public enum ConfigurationFile {
         var options = ValidationOptions()
         options.registry = try root.choice("registry", RegistryMode.self) ?? options.registry
         options.maxTokenLength =
-            try root.integer("maxTokenLength", in: ConfigurationLimits.maxTokenLength) ?? options.maxTokenLength
+            try root.integer("maxTokenLength", in: ConfigurationSetting.file("maxTokenLength").range)
+            ?? options.maxTokenLength
         if let tokenLength = root["tokenLength"], tokenLength != .null {
             // The range and evenness against maxTokenLength are checked by validate().
             options.tokenLength = try tokenLength.integer(

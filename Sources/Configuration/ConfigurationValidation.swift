@@ -12,12 +12,12 @@ extension Configuration {
     public func validate() throws(ConfigurationError) {
         try validateListeners()
         try validateControl()
-        try Self.check(maxRecords, in: ConfigurationLimits.maxRecords, field: "maxRecords")
-        try Self.check(maxEvents, in: ConfigurationLimits.maxEvents, field: "maxEvents")
+        try Self.check(maxRecords, in: ConfigurationSetting.file("maxRecords").range, field: "maxRecords")
+        try Self.check(maxEvents, in: ConfigurationSetting.file("maxEvents").range, field: "maxEvents")
         try Self.check(
-            maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
+            maxConcurrentStreams, in: ConfigurationSetting.file("http2.maxConcurrentStreams").range,
             field: "http2.maxConcurrentStreams")
-        try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")
+        try Self.check(workers, in: ConfigurationSetting.file("workers").range, field: "workers")
         guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0,
             drainTimeoutSeconds <= ConfigurationLimits.maxDrainTimeout
         else {
@@ -146,7 +146,7 @@ extension Configuration {
 
     private func validateValidationOptions() throws(ConfigurationError) {
         let maxTokenLength = validation.maxTokenLength
-        try Self.check(maxTokenLength, in: ConfigurationLimits.maxTokenLength, field: "maxTokenLength")
+        try Self.check(maxTokenLength, in: ConfigurationSetting.file("maxTokenLength").range, field: "maxTokenLength")
         if let tokenLength = validation.tokenLength,
             tokenLength < 2 || tokenLength > maxTokenLength || tokenLength % 2 != 0
         {

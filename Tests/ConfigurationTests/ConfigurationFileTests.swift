@@ -266,9 +266,10 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow("[]", "expected a JSON object at the top level, got an array"),
             ErrorRow(
                 #"{"maxRecord": 5}"#,
-                #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, control, maxRecords, "#
-                    + "maxEvents, registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
-                    + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds, faults, scenarios, idleTimeoutSeconds, idleAction"
+                #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
+                    + "control, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "idleTimeoutSeconds, idleAction, scenarios, logLevel, maxTokenLength, lintsAsErrors, "
+                    + "invalidPayloadReason, devices, faults"
             ),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(
