@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),
+            dependencies: ["Configuration", "APNsCore", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -10,7 +10,7 @@ extension ConfigurationFile {
     static let scenarioKeys = ["name", "parameters"]
 
     /// `faults`: an array of fault rule objects (`FaultRule`).
-    static func faultRules(_ value: JSONValue) throws(ConfigurationError) -> [FaultRule] {
+    static func faultRules(_ value: JSONNode) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
             throw ConfigurationError(
                 field: "faults", message: "expected an array of fault rule objects, got \(value.rendered)")
@@ -23,7 +23,7 @@ extension ConfigurationFile {
             }
             do {
                 // The parsed value itself, read by the rules' own decoder (no JSON text in between).
-                rules.append(try FaultRule.decode(node: element.node))
+                rules.append(try FaultRule.decode(node: element))
             } catch {
                 throw ConfigurationError(field: FaultRuleError.join(path, error.field), message: error.message)
             }
@@ -35,7 +35,7 @@ extension ConfigurationFile {
     /// scenarios' rules in order (`FaultScenario`).
     /// - Parameter nowMilliseconds: milliseconds since the Unix epoch from which scenario
     ///   durations and windows (`durationMs`, `windowMs`) are counted.
-    static func scenarioRules(_ value: JSONValue, nowMilliseconds: Int64) throws(ConfigurationError) -> [FaultRule] {
+    static func scenarioRules(_ value: JSONNode, nowMilliseconds: Int64) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
             throw ConfigurationError(
                 field: "scenarios",
@@ -54,7 +54,7 @@ extension ConfigurationFile {
             case nil, .null?:
                 break
             case .object(let members)?:
-                for member in members { parameters[member.key] = member.value.controlJSON }
+                parameters = members.mapValues(ControlJSON.init)
             case let other?:
                 throw ConfigurationError(
                     field: reader.field("parameters"),
@@ -70,42 +70,5 @@ extension ConfigurationFile {
             }
         }
         return rules
-    }
-}
-
-extension JSONValue {
-    /// The value as the control API holds JSON: integral numbers that fit `Int64` as `.int`,
-    /// other numbers as `.double`.
-    var controlJSON: ControlJSON {
-        switch self {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .number(let text):
-            if let integer = Int64(text) { return .int(integer) }
-            return Double(text).map(ControlJSON.double) ?? .null
-        case .string(let text): return .string(text)
-        case .array(let elements): return .array(elements.map(\.controlJSON))
-        case .object(let members):
-            return .object(
-                Dictionary(members.map { ($0.key, $0.value.controlJSON) }, uniquingKeysWith: { first, _ in first }))
-        }
-    }
-
-    /// The value as `StrictJSONDecoder` holds one: integral numbers that fit `Int64` as `.int`,
-    /// larger ones that fit `UInt64` as `.uint`, other numbers as `.double`.
-    var node: JSONNode {
-        switch self {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .number(let text):
-            if let integer = Int64(text) { return .int(integer) }
-            if let integer = UInt64(text) { return .uint(integer) }
-            return Double(text).map(JSONNode.double) ?? .null
-        case .string(let text): return .string(text)
-        case .array(let elements): return .array(elements.map(\.node))
-        case .object(let members):
-            return .object(
-                Dictionary(members.map { ($0.key, $0.value.node) }, uniquingKeysWith: { first, _ in first }))
-        }
     }
 }

@@ -6,7 +6,7 @@ import JSONSupport
 
 /// Reads a `Configuration` from a JSON document.
 ///
-/// The document is one JSON object, read as JSON5 (`JSONValue.decode(_:)`): `//` and `/* */`
+/// The document is one JSON object, read as JSON5 (`ConfigurationFile.document(_:)`): `//` and `/* */`
 /// comments and trailing commas are allowed so a file can explain itself (see
 /// `fixtures/mock-apns.example.json`); a key written twice is refused, and a syntax error names
 /// its line and column. Every key is optional and defaults as in
@@ -41,7 +41,7 @@ public enum ConfigurationFile {
     /// `parse(_:)` with scenario durations and windows counted from `nowMilliseconds`
     /// (milliseconds since the Unix epoch).
     static func parse(_ bytes: [UInt8], nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
-        let document = try JSONValue.decode(bytes)
+        let document = try Self.document(bytes)
         guard case .object = document else {
             throw ConfigurationError(
                 field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
@@ -90,7 +90,7 @@ public enum ConfigurationFile {
             try root.integer("workers", in: ConfigurationSetting.file("workers").range) ?? configuration.workers
         configuration.logLevel = try root.choice("logLevel", LogLevel.self) ?? configuration.logLevel
         if let drain = root["drainTimeoutSeconds"] {
-            guard case .number(let text) = drain, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            guard let seconds = drain.number, seconds.isFinite, seconds >= 0 else {
                 throw ConfigurationError(
                     field: "drainTimeoutSeconds",
                     message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drain.rendered)")
@@ -98,7 +98,7 @@ public enum ConfigurationFile {
             configuration.drainTimeoutSeconds = seconds
         }
         if let idle = root["idleTimeoutSeconds"], idle != .null {
-            guard case .number(let text) = idle, let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            guard let seconds = idle.number, seconds.isFinite, seconds > 0 else {
                 throw ConfigurationError(
                     field: "idleTimeoutSeconds",
                     message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
@@ -110,7 +110,7 @@ public enum ConfigurationFile {
             configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
         }
         if let offset = root["clockOffsetSeconds"] {
-            guard case .number(let text) = offset, let seconds = Double(text), seconds.isFinite else {
+            guard let seconds = offset.number, seconds.isFinite else {
                 throw ConfigurationError(
                     field: "clockOffsetSeconds",
                     message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
@@ -167,7 +167,7 @@ public enum ConfigurationFile {
 
     // MARK: Sections
 
-    private static func listener(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConfiguration {
+    private static func listener(_ value: JSONNode, path: String) throws(ConfigurationError) -> ListenerConfiguration {
         let reader = try JSONObjectReader(value, path: path, keys: listenerKeys)
         var listener = ListenerConfiguration()
         listener.environment = try reader.choice("environment", APNsEnvironment.self) ?? listener.environment
@@ -215,7 +215,7 @@ public enum ConfigurationFile {
     }
 
     /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
-    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError)
+    private static func listenerConditions(_ value: JSONNode, path: String) throws(ConfigurationError)
         -> ListenerConditionsUpdate
     {
         let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
@@ -231,7 +231,7 @@ public enum ConfigurationFile {
     }
 
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
-    private static func control(_ value: JSONValue, path: String) throws(ConfigurationError) -> ControlConfiguration? {
+    private static func control(_ value: JSONNode, path: String) throws(ConfigurationError) -> ControlConfiguration? {
         switch value {
         case .null, .string("off"):
             return nil
@@ -272,7 +272,7 @@ public enum ConfigurationFile {
                 var message =
                     "expected a reason with status 400 (\(candidates.joined(separator: ", "))), got \(reason.rendered)"
                 if case .string(let name) = reason, let near = ClosestMatch.find(name, among: candidates) {
-                    message += " (did you mean \(JSONValue.quoted(near))?)"
+                    message += " (did you mean \(InputError.quoted(near))?)"
                 }
                 throw ConfigurationError(field: "invalidPayloadReason", message: message)
             }
@@ -281,7 +281,7 @@ public enum ConfigurationFile {
         return options
     }
 
-    private static func device(_ value: JSONValue, path: String) throws(ConfigurationError) -> DeviceRegistration {
+    private static func device(_ value: JSONNode, path: String) throws(ConfigurationError) -> DeviceRegistration {
         let reader = try JSONObjectReader(value, path: path, keys: deviceKeys)
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
@@ -301,10 +301,10 @@ public enum ConfigurationFile {
     }
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.
-    private static func timestamp(_ value: JSONValue, at field: String) throws(ConfigurationError) -> Int64 {
+    private static func timestamp(_ value: JSONNode, at field: String) throws(ConfigurationError) -> Int64 {
         switch value {
-        case .number(let text):
-            if let milliseconds = JSONValue.wholeNumber(text), milliseconds >= 0 { return Int64(milliseconds) }
+        case .int(let milliseconds) where milliseconds >= 0:
+            return milliseconds
         case .string(let text):
             if let date = parseISO8601(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         default:

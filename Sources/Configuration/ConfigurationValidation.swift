@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 extension Configuration {
@@ -58,7 +59,7 @@ extension Configuration {
             if let first = firstIndexByID[id] {
                 throw ConfigurationError(
                     field: "\(path).id",
-                    message: "duplicate fault rule id \(JSONValue.quoted(id)) (also faults[\(first)])")
+                    message: "duplicate fault rule id \(InputError.quoted(id)) (also faults[\(first)])")
             }
             firstIndexByID[id] = index
         }
@@ -78,7 +79,7 @@ extension Configuration {
                 throw ConfigurationError(
                     field: "\(path).name",
                     message:
-                        "duplicate listener name \(JSONValue.quoted(listener.name)) (also listeners[\(first)]); names must be unique"
+                        "duplicate listener name \(InputError.quoted(listener.name)) (also listeners[\(first)]); names must be unique"
                 )
             }
             firstIndexByName[listener.name] = index
@@ -161,7 +162,7 @@ extension Configuration {
             throw ConfigurationError(
                 field: "invalidPayloadReason",
                 message:
-                    "expected a reason with status 400, got \(JSONValue.quoted(reason.rawValue)) (status \(reason.status))"
+                    "expected a reason with status 400, got \(InputError.quoted(reason.rawValue)) (status \(reason.status))"
             )
         }
     }
@@ -176,7 +177,7 @@ extension Configuration {
                 throw ConfigurationError(
                     field: "\(path).token",
                     message:
-                        "expected a non-empty, even-length, lowercase hexadecimal string, got \(JSONValue.quoted(token))"
+                        "expected a non-empty, even-length, lowercase hexadecimal string, got \(InputError.quoted(token))"
                 )
             }
             if let required = validation.tokenLength, token.count != required {
@@ -218,7 +219,7 @@ extension Configuration {
         if let problem = HostPort.hostProblem(host) {
             throw ConfigurationError(
                 field: field,
-                message: "expected a host name or IP address, got \(JSONValue.quoted(host)) (\(problem))")
+                message: "expected a host name or IP address, got \(InputError.quoted(host)) (\(problem))")
         }
     }
 }

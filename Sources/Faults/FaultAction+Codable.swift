@@ -12,7 +12,7 @@ extension FaultAction {
             let near = ClosestMatch.hint(type, among: Self.typeNames)
             throw object.error(
                 "type",
-                "unknown action \(JSONValue.quoted(type))\(near); "
+                "unknown action \(InputError.quoted(type))\(near); "
                     + "expected one of \(Self.typeNames.joined(separator: ", "))")
         }
         try object.allow(["type"] + Self.fields(of: type))

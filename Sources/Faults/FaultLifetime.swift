@@ -46,7 +46,7 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
                 throw InputError(
                     path: path,
                     message: "expected \"unlimited\" or an object with one of "
-                        + "\(Self.keys.joined(separator: ", ")); got \(JSONValue.quoted(text))")
+                        + "\(Self.keys.joined(separator: ", ")); got \(InputError.quoted(text))")
             }
             self = .unlimited
             return

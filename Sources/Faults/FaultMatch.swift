@@ -122,7 +122,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         for name in (headers ?? [:]).keys.sorted() where name.isEmpty || name.hasPrefix(":") {
             throw fail(
                 "headers",
-                "header names must be regular (not empty, not a :pseudo-header), got \(JSONValue.quoted(name))")
+                "header names must be regular (not empty, not a :pseudo-header), got \(InputError.quoted(name))")
         }
         for (index, condition) in (payload ?? []).enumerated() {
             try condition.validate(at: FaultRuleError.join(path, "payload[\(index)]"))
@@ -179,7 +179,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             let near = ClosestMatch.hint(text, among: names)
             throw object.error(
                 "pushType",
-                "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
+                "unknown push type \(InputError.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         return type

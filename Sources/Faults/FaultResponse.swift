@@ -60,7 +60,7 @@ public struct FaultResponse: Sendable, Hashable {
             let near = ClosestMatch.hint(reasonText, among: names)
             throw object.error(
                 "reason",
-                "unknown reason \(JSONValue.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))"
+                "unknown reason \(InputError.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         let status = try object.optional("status", Int.self, expected: "an integer from 400 to 599")

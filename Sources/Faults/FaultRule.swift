@@ -50,7 +50,7 @@ public struct FaultRule: Sendable, Equatable, Codable {
                 throw FaultRuleError(
                     field: FaultRuleError.join(path, "id"),
                     message: "must be 1 to \(FaultLimits.maxIDLength) "
-                        + "letters, digits, '.', '_' or '-', got \(JSONValue.quoted(id))")
+                        + "letters, digits, '.', '_' or '-', got \(InputError.quoted(id))")
             }
         }
         try match.validate(at: FaultRuleError.join(path, "match"))

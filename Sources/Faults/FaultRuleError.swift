@@ -64,7 +64,7 @@ public struct FaultRuleError: Error, CustomStringConvertible, Sendable, Equatabl
         case .int(let number): return String(number)
         case .uint(let number): return String(number)
         case .double(let number): return String(number)
-        case .string(let text): return JSONValue.quoted(text)
+        case .string(let text): return InputError.quoted(text)
         case .array: return "an array"
         case .object: return "an object"
         }

@@ -21,7 +21,7 @@ public enum FaultStep: Sendable, Hashable, Codable, CustomStringConvertible {
             guard text == "pass" else {
                 throw InputError(
                     at: decoder.codingPath,
-                    "expected \"pass\" or an action object, got \(JSONValue.quoted(text))")
+                    "expected \"pass\" or an action object, got \(InputError.quoted(text))")
             }
             self = .pass
         } else {

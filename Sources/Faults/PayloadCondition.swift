@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// A condition on the JSON payload of a fault rule's `match.payload`.
@@ -42,7 +43,7 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "path"),
                 message: "expected a dot path such as "
-                    + "\"aps.alert.title\" (no empty segments), got \(JSONValue.quoted(self.path))")
+                    + "\"aps.alert.title\" (no empty segments), got \(InputError.quoted(self.path))")
         }
     }
 
