@@ -214,20 +214,17 @@ public enum ConfigurationFile {
         return listener
     }
 
-    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
+    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional: `ListenerConditionsUpdate`'s
+    /// own decoding, the control API's, so the ranges are checked in one place.
     private static func listenerConditions(_ value: JSONNode, path: String) throws(ConfigurationError)
         -> ListenerConditionsUpdate
     {
-        let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
-        let delayRange = ListenerConditionsUpdate.handshakeDelayRange,
-            refuseRange = ListenerConditionsUpdate.refuseRange
-        return ListenerConditionsUpdate(
-            handshakeDelayMs: try reader.integer(
-                "handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)
-            ).map(Int64.init),
-            silent: try reader.boolean("silent"),
-            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(
-                Int64.init))
+        do {
+            return try StrictJSONDecoder().decode(ListenerConditionsUpdate.self, from: value)
+        } catch {
+            let located = error.prefixed(path)
+            throw ConfigurationError(field: located.path, message: located.message)
+        }
     }
 
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.

@@ -298,6 +298,11 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"listeners": [{"conditions": {"silent": "yes"}}]}"#,
                 #"listeners[0].conditions.silent: expected true or false, got "yes""#),
             ErrorRow(#"{"listeners": [{"conditions": 5}]}"#, "listeners[0].conditions: expected an object, got 5"),
+            // The control API's own reading of conditions: a near miss is named.
+            ErrorRow(
+                #"{"listeners": [{"conditions": {"silnet": true}}]}"#,
+                #"listeners[0].conditions.silnet: unknown key (did you mean "silent"?); valid keys here: handshakeDelayMs, silent, refuseMs"#
+            ),
             ErrorRow(
                 #"{"listeners": [{"clientCA": ["ca.pem"]}]}"#,
                 #"listeners[0].clientCA: unknown key (did you mean "clientCAs"?)"#, exact: false),
