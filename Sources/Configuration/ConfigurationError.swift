@@ -25,7 +25,15 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     }
 }
 
-extension ConfigurationError {
+extension ConfigurationError: InputErrorConvertible {
+    /// The error as `StrictJSONDecoder` passes it on when a section's reading throws it.
+    public var inputError: InputError { InputError(path: field, message: message) }
+
+    /// A refusal of the decoder: its field path and message.
+    init(_ error: InputError) {
+        self.init(field: error.path, message: error.message)
+    }
+
     /// A document the decoder cannot read, at the path of the value it was in (if any):
     /// `not valid JSON: line 3, column 12: expected ',' or '}' after an object member`.
     init(syntax error: InputError) {

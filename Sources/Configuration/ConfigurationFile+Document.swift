@@ -56,7 +56,7 @@ extension ConfigurationFile {
         codingPath.reduce("") { path, key in
             // Array positions are keys named "Index N"; an object key such as "0" has an intValue too.
             if let index = key.intValue, key.stringValue == "Index \(index)" { return path + "[\(index)]" }
-            return JSONObjectReader.join(path, key.stringValue)
+            return InputError.join(path, key.stringValue)
         }
     }
 

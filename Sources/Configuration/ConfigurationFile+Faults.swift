@@ -9,42 +9,38 @@ import JSONSupport
 extension ConfigurationFile {
     static let scenarioKeys = ["name", "parameters"]
 
-    /// `faults`: an array of fault rule objects (`FaultRule`).
-    static func faultRules(_ value: JSONNode) throws(ConfigurationError) -> [FaultRule] {
+    /// `faults`: an array of fault rule objects (`FaultRule`), each read by the rules' own
+    /// decoding inside this decoder, with the field paths of the file (`faults[1].action.status`).
+    static func faultRules(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
             throw ConfigurationError(
                 field: "faults", message: "expected an array of fault rule objects, got \(value.rendered)")
         }
-        var rules: [FaultRule] = []
         for (index, element) in elements.enumerated() {
-            let path = "faults[\(index)]"
             guard case .object = element else {
-                throw ConfigurationError(field: path, message: "expected a fault rule object, got \(element.rendered)")
-            }
-            do {
-                // The parsed value itself, read by the rules' own decoder (no JSON text in between).
-                rules.append(try FaultRule.decode(node: element))
-            } catch {
-                throw ConfigurationError(field: FaultRuleError.join(path, error.field), message: error.message)
+                throw ConfigurationError(
+                    field: "faults[\(index)]", message: "expected a fault rule object, got \(element.rendered)")
             }
         }
-        return rules
+        return try root.decode([FaultRule].self, "faults")
     }
 
     /// `scenarios`: an array of `{"name": "<scenario>", "parameters": {...}}`, expanded into the
     /// scenarios' rules in order (`FaultScenario`).
     /// - Parameter nowMilliseconds: milliseconds since the Unix epoch from which scenario
     ///   durations and windows (`durationMs`, `windowMs`) are counted.
-    static func scenarioRules(_ value: JSONNode, nowMilliseconds: Int64) throws(ConfigurationError) -> [FaultRule] {
-        guard case .array(let elements) = value else {
+    static func scenarioRules(_ value: JSONNode, in root: ConfigurationObject, nowMilliseconds: Int64)
+        throws(ConfigurationError) -> [FaultRule]
+    {
+        guard case .array = value else {
             throw ConfigurationError(
                 field: "scenarios",
                 message: "expected an array of {\"name\", \"parameters\"} objects, got \(value.rendered)")
         }
         let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
         var rules: [FaultRule] = []
-        for (index, element) in elements.enumerated() {
-            let reader = try JSONObjectReader(element, path: "scenarios[\(index)]", keys: scenarioKeys)
+        for element in try root.elements("scenarios") {
+            let reader = try ConfigurationObject(element, keys: scenarioKeys)
             guard let nameValue = reader["name"] else {
                 throw ConfigurationError(field: reader.field("name"), message: "missing; expected one of \(names)")
             }
@@ -65,7 +61,7 @@ extension ConfigurationFile {
             } catch {
                 // FaultScenario calls the name `scenario`; here it is `name`.
                 let field =
-                    error.field == "scenario" ? reader.field("name") : FaultRuleError.join(reader.path, error.field)
+                    error.field == "scenario" ? reader.field("name") : InputError.join(reader.path, error.field)
                 throw ConfigurationError(field: field, message: error.message)
             }
         }

@@ -46,21 +46,35 @@ public enum ConfigurationFile {
             throw ConfigurationError(
                 field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
         }
-        let root = try JSONObjectReader(document, path: "", keys: topLevelKeys)
+        var configuration: Configuration
+        do {
+            configuration = try StrictJSONDecoder(userInfo: [ConfigurationDocument.nowKey: nowMilliseconds])
+                .decode(ConfigurationDocument.self, from: document).configuration
+        } catch {
+            throw ConfigurationError(error)
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// The configuration the document of `decoder` (an object) describes, not yet validated;
+    /// unknown keys are refused by the decoder once it returns.
+    static func read(_ decoder: any Decoder, nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
+        let root = try ConfigurationObject(decoder, keys: topLevelKeys)
         var configuration = Configuration()
 
         if let listeners = root["listeners"] {
-            guard case .array(let elements) = listeners else {
+            guard case .array = listeners else {
                 throw ConfigurationError(
                     field: "listeners", message: "expected an array of listener objects, got \(listeners.rendered)")
             }
             configuration.listeners = []
-            for (index, element) in elements.enumerated() {
-                configuration.listeners.append(try listener(element, path: "listeners[\(index)]"))
+            for element in try root.elements("listeners") {
+                configuration.listeners.append(try listener(element))
             }
         }
         if let control = root["control"] {
-            configuration.control = try self.control(control, path: "control")
+            configuration.control = try self.control(control, in: root)
         }
         configuration.maxRecords =
             try root.integer("maxRecords", in: ConfigurationSetting.file("maxRecords").range)
@@ -69,16 +83,16 @@ public enum ConfigurationFile {
             try root.integer("maxEvents", in: ConfigurationSetting.file("maxEvents").range) ?? configuration.maxEvents
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
-            guard case .array(let elements) = devices else {
+            guard case .array = devices else {
                 throw ConfigurationError(
                     field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
-            for (index, element) in elements.enumerated() {
-                configuration.devices.append(try device(element, path: "devices[\(index)]"))
+            for element in try root.elements("devices") {
+                configuration.devices.append(try device(element))
             }
         }
-        if let http2 = root["http2"] {
-            let reader = try JSONObjectReader(http2, path: "http2", keys: http2Keys)
+        if root["http2"] != nil {
+            let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
             configuration.maxConcurrentStreams =
                 try reader.integer(
                     "maxConcurrentStreams", in: ConfigurationSetting.file("http2.maxConcurrentStreams").range)
@@ -119,12 +133,11 @@ public enum ConfigurationFile {
         }
         // Explicit rules before the scenarios' (see the type's comment).
         if let faults = root["faults"] {
-            configuration.faults = try faultRules(faults)
+            configuration.faults = try faultRules(faults, in: root)
         }
         if let scenarios = root["scenarios"] {
-            configuration.faults += try scenarioRules(scenarios, nowMilliseconds: nowMilliseconds)
+            configuration.faults += try scenarioRules(scenarios, in: root, nowMilliseconds: nowMilliseconds)
         }
-        try configuration.validate()
         return configuration
     }
 
@@ -167,8 +180,8 @@ public enum ConfigurationFile {
 
     // MARK: Sections
 
-    private static func listener(_ value: JSONNode, path: String) throws(ConfigurationError) -> ListenerConfiguration {
-        let reader = try JSONObjectReader(value, path: path, keys: listenerKeys)
+    private static func listener(_ decoder: any Decoder) throws(ConfigurationError) -> ListenerConfiguration {
+        let reader = try ConfigurationObject(decoder, keys: listenerKeys)
         var listener = ListenerConfiguration()
         listener.environment = try reader.choice("environment", APNsEnvironment.self) ?? listener.environment
         // Unnamed listeners take their environment's name: "sandbox" and "production" read well in records.
@@ -189,7 +202,7 @@ public enum ConfigurationFile {
         }
         listener.plaintext = try reader.boolean("plaintext") ?? listener.plaintext
         if let tls = reader["tls"], tls != .null {
-            let tlsReader = try JSONObjectReader(tls, path: reader.field("tls"), keys: tlsKeys)
+            let tlsReader = try ConfigurationObject(reader.decoder("tls"), keys: tlsKeys)
             listener.tlsCertificatePath = try tlsReader.text("certificate", expected: "a file path")
             listener.tlsKeyPath = try tlsReader.text("key", expected: "a file path")
         }
@@ -209,26 +222,17 @@ public enum ConfigurationFile {
             }
         }
         if let conditions = reader["conditions"], conditions != .null {
-            listener.conditions = try listenerConditions(conditions, path: reader.field("conditions"))
+            // ListenerConditionsUpdate's own decoding, the control API's: ranges checked in one place.
+            listener.conditions = try reader.decode(ListenerConditionsUpdate.self, "conditions")
         }
         return listener
     }
 
-    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional: `ListenerConditionsUpdate`'s
-    /// own decoding, the control API's, so the ranges are checked in one place.
-    private static func listenerConditions(_ value: JSONNode, path: String) throws(ConfigurationError)
-        -> ListenerConditionsUpdate
-    {
-        do {
-            return try StrictJSONDecoder().decode(ListenerConditionsUpdate.self, from: value)
-        } catch {
-            let located = error.prefixed(path)
-            throw ConfigurationError(field: located.path, message: located.message)
-        }
-    }
-
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
-    private static func control(_ value: JSONNode, path: String) throws(ConfigurationError) -> ControlConfiguration? {
+    private static func control(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError)
+        -> ControlConfiguration?
+    {
+        let path = root.field("control")
         switch value {
         case .null, .string("off"):
             return nil
@@ -236,7 +240,7 @@ public enum ConfigurationFile {
             let address = try value.address(at: path)
             return ControlConfiguration(host: address.host, port: address.port)
         case .object:
-            let reader = try JSONObjectReader(value, path: path, keys: controlKeys)
+            let reader = try ConfigurationObject(root.decoder("control"), keys: controlKeys)
             var control = ControlConfiguration()
             control.host =
                 try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
@@ -250,7 +254,7 @@ public enum ConfigurationFile {
         }
     }
 
-    private static func validationOptions(_ root: JSONObjectReader) throws(ConfigurationError) -> ValidationOptions {
+    private static func validationOptions(_ root: ConfigurationObject) throws(ConfigurationError) -> ValidationOptions {
         var options = ValidationOptions()
         options.registry = try root.choice("registry", RegistryMode.self) ?? options.registry
         options.maxTokenLength =
@@ -278,8 +282,8 @@ public enum ConfigurationFile {
         return options
     }
 
-    private static func device(_ value: JSONNode, path: String) throws(ConfigurationError) -> DeviceRegistration {
-        let reader = try JSONObjectReader(value, path: path, keys: deviceKeys)
+    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> DeviceRegistration {
+        let reader = try ConfigurationObject(decoder, keys: deviceKeys)
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
         }

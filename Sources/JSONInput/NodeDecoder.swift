@@ -132,6 +132,8 @@ final class DecodingState {
         -> InputError
     {
         switch error {
+        case let error as any InputErrorConvertible:
+            return error.inputError
         case let error as InputError:
             // An enumeration's raw value of the wrong kind (`3` for a string): its choices say more.
             if error.path == PathComponent.render(path),
