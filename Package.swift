@@ -80,7 +80,8 @@ let package = Package(
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
-        .testTarget(name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONSupport", "TestFixtures"]),
+        .testTarget(
+            name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
         .testTarget(
@@ -88,10 +89,10 @@ let package = Package(
             dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ControlAPITests",
-            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
+            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "APNsCore", "Faults", "JSONSupport", "TestSupport"]),
+            dependencies: ["Configuration", "APNsCore", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

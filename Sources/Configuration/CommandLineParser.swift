@@ -15,35 +15,12 @@ public enum CommandLineParser {
         let value: String?
     }
 
-    /// Every option, in the order of the help text.
-    static let options: [Option] = [
-        Option(name: "--config", value: "FILE"),
-        Option(name: "--listen", value: "HOST:PORT"),
-        Option(name: "--environment", value: "ENV"),
-        Option(name: "--plaintext", value: nil),
-        Option(name: "--tls-cert", value: "FILE"),
-        Option(name: "--tls-key", value: "FILE"),
-        Option(name: "--auth", value: "MODE"),
-        Option(name: "--client-ca", value: "FILE"),
-        Option(name: "--keys", value: "FILE"),
-        Option(name: "--clock-offset", value: "SECONDS"),
-        Option(name: "--control", value: "HOST:PORT|off"),
-        Option(name: "--max-records", value: "N"),
-        Option(name: "--max-events", value: "N"),
-        Option(name: "--registry", value: "open|closed"),
-        Option(name: "--token-length", value: "N"),
-        Option(name: "--max-concurrent-streams", value: "N"),
-        Option(name: "--stream-profile", value: "PROFILE"),
-        Option(name: "--workers", value: "N"),
-        Option(name: "--drain-timeout", value: "SECONDS"),
-        Option(name: "--idle-timeout", value: "SECONDS"),
-        Option(name: "--idle-action", value: "reset|goaway"),
-        Option(name: "--fault-scenario", value: "NAME"),
-        Option(name: "--log-level", value: "LEVEL"),
-        Option(name: "--help", value: nil),
-        Option(name: "-h", value: nil),
-        Option(name: "--version", value: nil),
-    ]
+    /// Every option, in the order of the help text: the flags of `ConfigurationSetting.all`,
+    /// then help and version.
+    static let options: [Option] =
+        ConfigurationSetting.all.compactMap { setting in
+            setting.flag.map { Option(name: $0, value: setting.placeholder) }
+        } + [Option(name: "--help", value: nil), Option(name: "-h", value: nil), Option(name: "--version", value: nil)]
 
     /// Subcommands, for suggestions. `serve` is the default; `send` and `jwt` are dispatched by
     /// the executable before this parser runs (APNsTools).
@@ -188,10 +165,10 @@ public enum CommandLineParser {
             }
         }
         if let text = values["--max-records"] {
-            configuration.maxRecords = try integer(text, in: ConfigurationLimits.maxRecords, option: "--max-records")
+            configuration.maxRecords = try integer(text, option: "--max-records")
         }
         if let text = values["--max-events"] {
-            configuration.maxEvents = try integer(text, in: ConfigurationLimits.maxEvents, option: "--max-events")
+            configuration.maxEvents = try integer(text, option: "--max-events")
         }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")
@@ -210,15 +187,13 @@ public enum CommandLineParser {
             configuration.validation.tokenLength = length
         }
         if let text = values["--max-concurrent-streams"] {
-            configuration.maxConcurrentStreams = try integer(
-                text, in: ConfigurationLimits.maxConcurrentStreams,
-                option: "--max-concurrent-streams")
+            configuration.maxConcurrentStreams = try integer(text, option: "--max-concurrent-streams")
         }
         if let text = values["--stream-profile"] {
             configuration.streamProfile = try choice(text, StreamProfile.self, option: "--stream-profile")
         }
         if let text = values["--workers"] {
-            configuration.workers = try integer(text, in: ConfigurationLimits.workers, option: "--workers")
+            configuration.workers = try integer(text, option: "--workers")
         }
         if let text = values["--drain-timeout"] {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
@@ -276,10 +251,12 @@ public enum CommandLineParser {
         }
     }
 
+    /// The integer `text` gives, in the range of the setting of `option` (or `range`).
     private static func integer(
-        _ text: String, in range: ClosedRange<Int>, option: String,
+        _ text: String, in range: ClosedRange<Int>? = nil, option: String,
         expected: String? = nil
     ) throws(CommandLineError) -> Int {
+        let range = range ?? ConfigurationSetting.flag(option).range
         guard let value = Int(text), range.contains(value) else {
             throw CommandLineError(
                 message: "\(option): expected \(expected ?? ConfigurationLimits.expectation(range)), got '\(text)'")

@@ -1,3 +1,5 @@
+import JSONInput
+
 /// A configuration that cannot be used: malformed JSON, a wrong key or value, or values that
 /// contradict each other. The description names where and what, for example
 /// `listeners[1].port: expected an integer from 0 to 65535, got "abc"`.
@@ -20,5 +22,34 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     /// `file: field: message`, leaving out the parts that are absent.
     public var description: String {
         [file, field.isEmpty ? nil : field, message].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+extension ConfigurationError: InputErrorConvertible {
+    /// The error as `StrictJSONDecoder` passes it on when a section's reading throws it.
+    public var inputError: InputError { InputError(path: field, message: message) }
+
+    /// A refusal of the decoder: its field path and message.
+    init(_ error: InputError) {
+        self.init(field: error.path, message: error.message)
+    }
+
+    /// A document the decoder cannot read, at the path of the value it was in (if any):
+    /// `not valid JSON: line 3, column 12: expected ',' or '}' after an object member`.
+    init(syntax error: InputError) {
+        let position = error.line.map { line in "line \(line), column \(error.column ?? 0): " } ?? ""
+        let detail =
+            error.message.hasPrefix("not valid JSON")
+            ? String(error.message.dropFirst("not valid JSON".count).drop { $0 == ":" || $0 == " " })
+            : error.message
+        if error.message.hasPrefix("not valid UTF-8") {
+            // `not valid UTF-8 (byte 0xFF)`: the byte and where it is.
+            let byte = detail.dropFirst("not valid UTF-8 (".count).dropLast()
+            self.init(
+                field: error.path,
+                message: "the document is not valid UTF-8 (\(byte) at \(position.dropLast(2)))")
+        } else {
+            self.init(field: error.path, message: "not valid JSON: \(position)\(detail)")
+        }
     }
 }

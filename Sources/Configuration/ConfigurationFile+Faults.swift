@@ -1,5 +1,5 @@
 import Faults
-import Foundation
+import JSONInput
 import JSONSupport
 
 /// The `faults` and `scenarios` keys of a configuration file (issue "Fault injection",
@@ -9,42 +9,38 @@ import JSONSupport
 extension ConfigurationFile {
     static let scenarioKeys = ["name", "parameters"]
 
-    /// `faults`: an array of fault rule objects (`FaultRule`).
-    static func faultRules(_ value: JSONValue) throws(ConfigurationError) -> [FaultRule] {
+    /// `faults`: an array of fault rule objects (`FaultRule`), each read by the rules' own
+    /// decoding inside this decoder, with the field paths of the file (`faults[1].action.status`).
+    static func faultRules(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError) -> [FaultRule] {
         guard case .array(let elements) = value else {
             throw ConfigurationError(
                 field: "faults", message: "expected an array of fault rule objects, got \(value.rendered)")
         }
-        var rules: [FaultRule] = []
         for (index, element) in elements.enumerated() {
-            let path = "faults[\(index)]"
             guard case .object = element else {
-                throw ConfigurationError(field: path, message: "expected a fault rule object, got \(element.rendered)")
-            }
-            do {
-                // Back to JSON text: the JSON5 relaxations are gone once parsed.
-                rules.append(try FaultRule.decode(json: element.jsonBytes))
-            } catch {
-                throw ConfigurationError(field: FaultRuleError.join(path, error.field), message: error.message)
+                throw ConfigurationError(
+                    field: "faults[\(index)]", message: "expected a fault rule object, got \(element.rendered)")
             }
         }
-        return rules
+        return try root.decode([FaultRule].self, "faults")
     }
 
     /// `scenarios`: an array of `{"name": "<scenario>", "parameters": {...}}`, expanded into the
     /// scenarios' rules in order (`FaultScenario`).
     /// - Parameter nowMilliseconds: milliseconds since the Unix epoch from which scenario
     ///   durations and windows (`durationMs`, `windowMs`) are counted.
-    static func scenarioRules(_ value: JSONValue, nowMilliseconds: Int64) throws(ConfigurationError) -> [FaultRule] {
-        guard case .array(let elements) = value else {
+    static func scenarioRules(_ value: JSONNode, in root: ConfigurationObject, nowMilliseconds: Int64)
+        throws(ConfigurationError) -> [FaultRule]
+    {
+        guard case .array = value else {
             throw ConfigurationError(
                 field: "scenarios",
                 message: "expected an array of {\"name\", \"parameters\"} objects, got \(value.rendered)")
         }
         let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
         var rules: [FaultRule] = []
-        for (index, element) in elements.enumerated() {
-            let reader = try JSONObjectReader(element, path: "scenarios[\(index)]", keys: scenarioKeys)
+        for element in try root.elements("scenarios") {
+            let reader = try ConfigurationObject(element, keys: scenarioKeys)
             guard let nameValue = reader["name"] else {
                 throw ConfigurationError(field: reader.field("name"), message: "missing; expected one of \(names)")
             }
@@ -54,7 +50,7 @@ extension ConfigurationFile {
             case nil, .null?:
                 break
             case .object(let members)?:
-                for member in members { parameters[member.key] = member.value.controlJSON }
+                parameters = members.mapValues(ControlJSON.init)
             case let other?:
                 throw ConfigurationError(
                     field: reader.field("parameters"),
@@ -65,36 +61,10 @@ extension ConfigurationFile {
             } catch {
                 // FaultScenario calls the name `scenario`; here it is `name`.
                 let field =
-                    error.field == "scenario" ? reader.field("name") : FaultRuleError.join(reader.path, error.field)
+                    error.field == "scenario" ? reader.field("name") : InputError.join(reader.path, error.field)
                 throw ConfigurationError(field: field, message: error.message)
             }
         }
         return rules
-    }
-}
-
-extension JSONValue {
-    /// The value as the control API holds JSON: integral numbers that fit `Int64` as `.int`,
-    /// other numbers as `.double`.
-    var controlJSON: ControlJSON {
-        switch self {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .number(let text):
-            if let integer = Int64(text) { return .int(integer) }
-            return Double(text).map(ControlJSON.double) ?? .null
-        case .string(let text): return .string(text)
-        case .array(let elements): return .array(elements.map(\.controlJSON))
-        case .object(let members):
-            return .object(
-                Dictionary(members.map { ($0.key, $0.value.controlJSON) }, uniquingKeysWith: { first, _ in first }))
-        }
-    }
-
-    /// The value as compact JSON text (UTF-8).
-    var jsonBytes: [UInt8] {
-        // ControlJSON encodes every value it can hold; non-finite numbers, which a parsed
-        // document cannot contain, would become null.
-        (try? JSONEncoder().encode(controlJSON)).map { Array($0) } ?? Array("null".utf8)
     }
 }

@@ -6,9 +6,10 @@ import JSONSupport
 
 /// Reads a `Configuration` from a JSON document.
 ///
-/// The document is one JSON object, read as JSON5 (`JSONValue.decode(_:)`): `//` and `/* */`
+/// The document is one JSON object, read as JSON5 (`ConfigurationFile.document(_:)`): `//` and `/* */`
 /// comments and trailing commas are allowed so a file can explain itself (see
-/// `fixtures/mock-apns.example.json`). Every key is optional and defaults as in
+/// `fixtures/mock-apns.example.json`); a key written twice is refused, and a syntax error names
+/// its line and column. Every key is optional and defaults as in
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
@@ -18,12 +19,8 @@ import JSONSupport
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
 /// each scenario's rules in order, so an explicit rule is tried before any scenario's.
 public enum ConfigurationFile {
-    static let topLevelKeys = [
-        "listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
-        "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
-        "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios",
-        "idleTimeoutSeconds", "idleAction",
-    ]
+    /// The top-level keys, from the settings table (`ConfigurationSetting.all`).
+    static let topLevelKeys = ConfigurationSetting.topLevelFileKeys
     static let listenerKeys = [
         "name", "host", "port", "listen", "environment", "plaintext", "tls", "alpn", "auth", "clientCAs",
         "conditions",
@@ -44,53 +41,70 @@ public enum ConfigurationFile {
     /// `parse(_:)` with scenario durations and windows counted from `nowMilliseconds`
     /// (milliseconds since the Unix epoch).
     static func parse(_ bytes: [UInt8], nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
-        let document = try JSONValue.decode(bytes)
+        let document = try Self.document(bytes)
         guard case .object = document else {
             throw ConfigurationError(
                 field: "", message: "expected a JSON object at the top level, got \(document.rendered)")
         }
-        let root = try JSONObjectReader(document, path: "", keys: topLevelKeys)
+        var configuration: Configuration
+        do {
+            configuration = try StrictJSONDecoder(userInfo: [ConfigurationDocument.nowKey: nowMilliseconds])
+                .decode(ConfigurationDocument.self, from: document).configuration
+        } catch {
+            throw ConfigurationError(error)
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// The configuration the document of `decoder` (an object) describes, not yet validated;
+    /// unknown keys are refused by the decoder once it returns.
+    static func read(_ decoder: any Decoder, nowMilliseconds: Int64) throws(ConfigurationError) -> Configuration {
+        let root = try ConfigurationObject(decoder, keys: topLevelKeys)
         var configuration = Configuration()
 
         if let listeners = root["listeners"] {
-            guard case .array(let elements) = listeners else {
+            guard case .array = listeners else {
                 throw ConfigurationError(
                     field: "listeners", message: "expected an array of listener objects, got \(listeners.rendered)")
             }
             configuration.listeners = []
-            for (index, element) in elements.enumerated() {
-                configuration.listeners.append(try listener(element, path: "listeners[\(index)]"))
+            for element in try root.elements("listeners") {
+                configuration.listeners.append(try listener(element))
             }
         }
         if let control = root["control"] {
-            configuration.control = try self.control(control, path: "control")
+            configuration.control = try self.control(control, in: root)
         }
         configuration.maxRecords =
-            try root.integer("maxRecords", in: ConfigurationLimits.maxRecords) ?? configuration.maxRecords
+            try root.integer("maxRecords", in: ConfigurationSetting.file("maxRecords").range)
+            ?? configuration.maxRecords
         configuration.maxEvents =
-            try root.integer("maxEvents", in: ConfigurationLimits.maxEvents) ?? configuration.maxEvents
+            try root.integer("maxEvents", in: ConfigurationSetting.file("maxEvents").range) ?? configuration.maxEvents
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
-            guard case .array(let elements) = devices else {
+            guard case .array = devices else {
                 throw ConfigurationError(
                     field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
-            for (index, element) in elements.enumerated() {
-                configuration.devices.append(try device(element, path: "devices[\(index)]"))
+            for element in try root.elements("devices") {
+                configuration.devices.append(try device(element))
             }
         }
-        if let http2 = root["http2"] {
-            let reader = try JSONObjectReader(http2, path: "http2", keys: http2Keys)
+        if root["http2"] != nil {
+            let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
             configuration.maxConcurrentStreams =
-                try reader.integer("maxConcurrentStreams", in: ConfigurationLimits.maxConcurrentStreams)
+                try reader.integer(
+                    "maxConcurrentStreams", in: ConfigurationSetting.file("http2.maxConcurrentStreams").range)
                 ?? configuration.maxConcurrentStreams
             configuration.streamProfile =
                 try reader.choice("streamProfile", StreamProfile.self) ?? configuration.streamProfile
         }
-        configuration.workers = try root.integer("workers", in: ConfigurationLimits.workers) ?? configuration.workers
+        configuration.workers =
+            try root.integer("workers", in: ConfigurationSetting.file("workers").range) ?? configuration.workers
         configuration.logLevel = try root.choice("logLevel", LogLevel.self) ?? configuration.logLevel
         if let drain = root["drainTimeoutSeconds"] {
-            guard case .number(let text) = drain, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            guard let seconds = drain.number, seconds.isFinite, seconds >= 0 else {
                 throw ConfigurationError(
                     field: "drainTimeoutSeconds",
                     message: "expected \(ConfigurationLimits.drainTimeoutExpectation), got \(drain.rendered)")
@@ -98,7 +112,7 @@ public enum ConfigurationFile {
             configuration.drainTimeoutSeconds = seconds
         }
         if let idle = root["idleTimeoutSeconds"], idle != .null {
-            guard case .number(let text) = idle, let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            guard let seconds = idle.number, seconds.isFinite, seconds > 0 else {
                 throw ConfigurationError(
                     field: "idleTimeoutSeconds",
                     message: "expected \(ConfigurationLimits.idleTimeoutExpectation), got \(idle.rendered)")
@@ -110,7 +124,7 @@ public enum ConfigurationFile {
             configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
         }
         if let offset = root["clockOffsetSeconds"] {
-            guard case .number(let text) = offset, let seconds = Double(text), seconds.isFinite else {
+            guard let seconds = offset.number, seconds.isFinite else {
                 throw ConfigurationError(
                     field: "clockOffsetSeconds",
                     message: "expected \(ConfigurationLimits.clockOffsetExpectation), got \(offset.rendered)")
@@ -119,12 +133,11 @@ public enum ConfigurationFile {
         }
         // Explicit rules before the scenarios' (see the type's comment).
         if let faults = root["faults"] {
-            configuration.faults = try faultRules(faults)
+            configuration.faults = try faultRules(faults, in: root)
         }
         if let scenarios = root["scenarios"] {
-            configuration.faults += try scenarioRules(scenarios, nowMilliseconds: nowMilliseconds)
+            configuration.faults += try scenarioRules(scenarios, in: root, nowMilliseconds: nowMilliseconds)
         }
-        try configuration.validate()
         return configuration
     }
 
@@ -167,8 +180,8 @@ public enum ConfigurationFile {
 
     // MARK: Sections
 
-    private static func listener(_ value: JSONValue, path: String) throws(ConfigurationError) -> ListenerConfiguration {
-        let reader = try JSONObjectReader(value, path: path, keys: listenerKeys)
+    private static func listener(_ decoder: any Decoder) throws(ConfigurationError) -> ListenerConfiguration {
+        let reader = try ConfigurationObject(decoder, keys: listenerKeys)
         var listener = ListenerConfiguration()
         listener.environment = try reader.choice("environment", APNsEnvironment.self) ?? listener.environment
         // Unnamed listeners take their environment's name: "sandbox" and "production" read well in records.
@@ -189,7 +202,7 @@ public enum ConfigurationFile {
         }
         listener.plaintext = try reader.boolean("plaintext") ?? listener.plaintext
         if let tls = reader["tls"], tls != .null {
-            let tlsReader = try JSONObjectReader(tls, path: reader.field("tls"), keys: tlsKeys)
+            let tlsReader = try ConfigurationObject(reader.decoder("tls"), keys: tlsKeys)
             listener.tlsCertificatePath = try tlsReader.text("certificate", expected: "a file path")
             listener.tlsKeyPath = try tlsReader.text("key", expected: "a file path")
         }
@@ -209,29 +222,17 @@ public enum ConfigurationFile {
             }
         }
         if let conditions = reader["conditions"], conditions != .null {
-            listener.conditions = try listenerConditions(conditions, path: reader.field("conditions"))
+            // ListenerConditionsUpdate's own decoding, the control API's: ranges checked in one place.
+            listener.conditions = try reader.decode(ListenerConditionsUpdate.self, "conditions")
         }
         return listener
     }
 
-    /// `{"handshakeDelayMs", "silent", "refuseMs"}`, each optional, in the control API's ranges.
-    private static func listenerConditions(_ value: JSONValue, path: String) throws(ConfigurationError)
-        -> ListenerConditionsUpdate
-    {
-        let reader = try JSONObjectReader(value, path: path, keys: conditionsKeys)
-        let delayRange = ListenerConditionsUpdate.handshakeDelayRange,
-            refuseRange = ListenerConditionsUpdate.refuseRange
-        return ListenerConditionsUpdate(
-            handshakeDelayMs: try reader.integer(
-                "handshakeDelayMs", in: Int(delayRange.lowerBound)...Int(delayRange.upperBound)
-            ).map(Int64.init),
-            silent: try reader.boolean("silent"),
-            refuseMs: try reader.integer("refuseMs", in: Int(refuseRange.lowerBound)...Int(refuseRange.upperBound)).map(
-                Int64.init))
-    }
-
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
-    private static func control(_ value: JSONValue, path: String) throws(ConfigurationError) -> ControlConfiguration? {
+    private static func control(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError)
+        -> ControlConfiguration?
+    {
+        let path = root.field("control")
         switch value {
         case .null, .string("off"):
             return nil
@@ -239,7 +240,7 @@ public enum ConfigurationFile {
             let address = try value.address(at: path)
             return ControlConfiguration(host: address.host, port: address.port)
         case .object:
-            let reader = try JSONObjectReader(value, path: path, keys: controlKeys)
+            let reader = try ConfigurationObject(root.decoder("control"), keys: controlKeys)
             var control = ControlConfiguration()
             control.host =
                 try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
@@ -253,11 +254,12 @@ public enum ConfigurationFile {
         }
     }
 
-    private static func validationOptions(_ root: JSONObjectReader) throws(ConfigurationError) -> ValidationOptions {
+    private static func validationOptions(_ root: ConfigurationObject) throws(ConfigurationError) -> ValidationOptions {
         var options = ValidationOptions()
         options.registry = try root.choice("registry", RegistryMode.self) ?? options.registry
         options.maxTokenLength =
-            try root.integer("maxTokenLength", in: ConfigurationLimits.maxTokenLength) ?? options.maxTokenLength
+            try root.integer("maxTokenLength", in: ConfigurationSetting.file("maxTokenLength").range)
+            ?? options.maxTokenLength
         if let tokenLength = root["tokenLength"], tokenLength != .null {
             // The range and evenness against maxTokenLength are checked by validate().
             options.tokenLength = try tokenLength.integer(
@@ -271,7 +273,7 @@ public enum ConfigurationFile {
                 var message =
                     "expected a reason with status 400 (\(candidates.joined(separator: ", "))), got \(reason.rendered)"
                 if case .string(let name) = reason, let near = ClosestMatch.find(name, among: candidates) {
-                    message += " (did you mean \(JSONValue.quoted(near))?)"
+                    message += " (did you mean \(InputError.quoted(near))?)"
                 }
                 throw ConfigurationError(field: "invalidPayloadReason", message: message)
             }
@@ -280,8 +282,8 @@ public enum ConfigurationFile {
         return options
     }
 
-    private static func device(_ value: JSONValue, path: String) throws(ConfigurationError) -> DeviceRegistration {
-        let reader = try JSONObjectReader(value, path: path, keys: deviceKeys)
+    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> DeviceRegistration {
+        let reader = try ConfigurationObject(decoder, keys: deviceKeys)
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
         }
@@ -300,10 +302,10 @@ public enum ConfigurationFile {
     }
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.
-    private static func timestamp(_ value: JSONValue, at field: String) throws(ConfigurationError) -> Int64 {
+    private static func timestamp(_ value: JSONNode, at field: String) throws(ConfigurationError) -> Int64 {
         switch value {
-        case .number(let text):
-            if let milliseconds = JSONValue.wholeNumber(text), milliseconds >= 0 { return Int64(milliseconds) }
+        case .int(let milliseconds) where milliseconds >= 0:
+            return milliseconds
         case .string(let text):
             if let date = parseISO8601(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         default:

@@ -1,17 +1,8 @@
-/// The accepted ranges of numeric settings, shared by the file parser, the command-line parser
-/// and `Configuration.validate()` so all three accept and explain the same values.
+/// The accepted ranges and wordings of values shared by the file parser, the command-line parser
+/// and `Configuration.validate()` that are not a setting's own (those are in
+/// `ConfigurationSetting.all`): ports, token lengths, seconds, timestamps.
 enum ConfigurationLimits {
     static let port = 0...65535
-    /// Records take about 1 KB each; ten million is already 10 GB of memory.
-    static let maxRecords = 1...10_000_000
-    /// Events take a few hundred bytes each.
-    static let maxEvents = 1...10_000_000
-    /// HTTP/2 allows 0 to 2^31-1; 0 would refuse every push, so it is left out.
-    static let maxConcurrentStreams = 1...Int(Int32.max)
-    /// Far above any core count; a larger number is a typo, not a wish.
-    static let workers = 0...1024
-    static let maxTokenLength = 2...Int.max
-
     /// "an integer from 0 to 65535", or "an integer of at least 1" for an open range.
     static func expectation(_ range: ClosedRange<Int>) -> String {
         range.upperBound == Int.max

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 extension Configuration {
@@ -12,12 +13,12 @@ extension Configuration {
     public func validate() throws(ConfigurationError) {
         try validateListeners()
         try validateControl()
-        try Self.check(maxRecords, in: ConfigurationLimits.maxRecords, field: "maxRecords")
-        try Self.check(maxEvents, in: ConfigurationLimits.maxEvents, field: "maxEvents")
+        try Self.check(maxRecords, in: ConfigurationSetting.file("maxRecords").range, field: "maxRecords")
+        try Self.check(maxEvents, in: ConfigurationSetting.file("maxEvents").range, field: "maxEvents")
         try Self.check(
-            maxConcurrentStreams, in: ConfigurationLimits.maxConcurrentStreams,
+            maxConcurrentStreams, in: ConfigurationSetting.file("http2.maxConcurrentStreams").range,
             field: "http2.maxConcurrentStreams")
-        try Self.check(workers, in: ConfigurationLimits.workers, field: "workers")
+        try Self.check(workers, in: ConfigurationSetting.file("workers").range, field: "workers")
         guard drainTimeoutSeconds.isFinite, drainTimeoutSeconds >= 0,
             drainTimeoutSeconds <= ConfigurationLimits.maxDrainTimeout
         else {
@@ -58,7 +59,7 @@ extension Configuration {
             if let first = firstIndexByID[id] {
                 throw ConfigurationError(
                     field: "\(path).id",
-                    message: "duplicate fault rule id \(JSONValue.quoted(id)) (also faults[\(first)])")
+                    message: "duplicate fault rule id \(InputError.quoted(id)) (also faults[\(first)])")
             }
             firstIndexByID[id] = index
         }
@@ -78,7 +79,7 @@ extension Configuration {
                 throw ConfigurationError(
                     field: "\(path).name",
                     message:
-                        "duplicate listener name \(JSONValue.quoted(listener.name)) (also listeners[\(first)]); names must be unique"
+                        "duplicate listener name \(InputError.quoted(listener.name)) (also listeners[\(first)]); names must be unique"
                 )
             }
             firstIndexByName[listener.name] = index
@@ -146,7 +147,7 @@ extension Configuration {
 
     private func validateValidationOptions() throws(ConfigurationError) {
         let maxTokenLength = validation.maxTokenLength
-        try Self.check(maxTokenLength, in: ConfigurationLimits.maxTokenLength, field: "maxTokenLength")
+        try Self.check(maxTokenLength, in: ConfigurationSetting.file("maxTokenLength").range, field: "maxTokenLength")
         if let tokenLength = validation.tokenLength,
             tokenLength < 2 || tokenLength > maxTokenLength || tokenLength % 2 != 0
         {
@@ -161,7 +162,7 @@ extension Configuration {
             throw ConfigurationError(
                 field: "invalidPayloadReason",
                 message:
-                    "expected a reason with status 400, got \(JSONValue.quoted(reason.rawValue)) (status \(reason.status))"
+                    "expected a reason with status 400, got \(InputError.quoted(reason.rawValue)) (status \(reason.status))"
             )
         }
     }
@@ -176,7 +177,7 @@ extension Configuration {
                 throw ConfigurationError(
                     field: "\(path).token",
                     message:
-                        "expected a non-empty, even-length, lowercase hexadecimal string, got \(JSONValue.quoted(token))"
+                        "expected a non-empty, even-length, lowercase hexadecimal string, got \(InputError.quoted(token))"
                 )
             }
             if let required = validation.tokenLength, token.count != required {
@@ -218,7 +219,7 @@ extension Configuration {
         if let problem = HostPort.hostProblem(host) {
             throw ConfigurationError(
                 field: field,
-                message: "expected a host name or IP address, got \(JSONValue.quoted(host)) (\(problem))")
+                message: "expected a host name or IP address, got \(InputError.quoted(host)) (\(problem))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// A bind address, `host:port`, as written in flags and config files: IPv6 hosts go in
@@ -56,7 +57,7 @@ struct HostPort: Sendable, Equatable, CustomStringConvertible {
         if host.isEmpty { return "the host is empty" }
         for character in host {
             let allowed = character.isASCII && (character.isLetter || character.isNumber || ".-_:%".contains(character))
-            if !allowed { return "invalid character \(JSONValue.quoted(String(character))) in the host" }
+            if !allowed { return "invalid character \(InputError.quoted(String(character))) in the host" }
         }
         return nil
     }

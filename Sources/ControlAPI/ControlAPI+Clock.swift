@@ -14,19 +14,10 @@ extension ControlAPI {
             ])
     }
 
-    /// Body `{"offsetSeconds": N}` (seconds, may be negative, finite); answers like GET.
+    /// Body `ClockBody` (`{"offsetSeconds": N}`, seconds, may be negative, finite, within
+    /// ±1e10; no other key); answers like GET. 400 naming the field otherwise.
     func putClock(body: [UInt8]) throws(ControlError) -> ControlResponse {
-        struct Body: Decodable { let offsetSeconds: Double }
-        let decoded: Body
-        do {
-            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
-        } catch {
-            throw .badRequest(
-                "body must be {\"offsetSeconds\": <seconds>}, a finite number (negative moves the clock back)")
-        }
-        guard decoded.offsetSeconds.isFinite, abs(decoded.offsetSeconds) <= 1e10 else {
-            throw .badRequest("offsetSeconds must be a finite number of seconds within ±1e10")
-        }
+        let decoded = try ControlBody.decode(ClockBody.self, from: body, form: ClockBody.form)
         credentialClock.offsetSeconds = decoded.offsetSeconds
         return clockResponse()
     }

@@ -1,7 +1,5 @@
 import APNsCore
 import Faults
-import Foundation
-import JSONInput
 import JSONSupport
 
 /// The `/v1/connections` endpoints: list the live APNs connections and act on one now
@@ -50,67 +48,10 @@ extension ControlAPI {
         return id
     }
 
-    /// The fields a goaway body may carry.
-    static let goawayFields = ["errorCode", "reason", "closeAfterMs"]
-
-    /// Parses a goaway body: empty, or a JSON object with `errorCode` (a name such as
-    /// `"NO_ERROR"`, any case, or a number; default NO_ERROR), `reason` (the debug data's
-    /// `{"reason": ...}`; default `Shutdown`; null sends no debug data) and `closeAfterMs`
-    /// (milliseconds until the socket is closed, 0 to one day; default 0, close once written;
-    /// null keeps it open, new streams ignored). 400 naming the field otherwise.
+    /// Parses a goaway body (`GoawayBody`): empty, or a JSON object with `errorCode`, `reason`
+    /// and `closeAfterMs`. 400 naming the field otherwise.
     static func goawayCommand(body: [UInt8]) throws(ControlError) -> ConnectionCommand {
-        var errorCode = FaultErrorCode.noError
-        var reason: String? = Reason.shutdown.rawValue
-        var closeAfter: Int64? = 0
-        // An empty body, the usual case, takes every default.
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            return .goaway(errorCode: errorCode.rawValue, reason: reason, closeAfterMilliseconds: closeAfter)
-        }
-        guard case .object(let object)? = try? ControlJSON(decoding: body) else {
-            throw .badRequest(
-                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#
-            )
-        }
-        let unknown = object.keys.filter { !goawayFields.contains($0) }.sorted()
-        if !unknown.isEmpty {
-            throw .badRequest(
-                "unknown field(s) in body: \(unknown.joined(separator: ", ")) "
-                    + "(allowed: \(goawayFields.joined(separator: ", ")))")
-        }
-        switch object["errorCode"] {
-        case nil, .null?: break
-        case .string(let name)?:
-            guard let code = FaultErrorCode(name: name) else {
-                let near =
-                    ClosestMatch.find(name, among: FaultErrorCode.names).map {
-                        " (did you mean \(JSONValue.quoted($0))?)"
-                    } ?? ""
-                throw .badRequest(
-                    "errorCode: unknown error code \(JSONValue.quoted(name))\(near); expected \(FaultErrorCode.expected)"
-                )
-            }
-            errorCode = code
-        case .int(let number)? where (0...Int64(UInt32.max)).contains(number):
-            errorCode = FaultErrorCode(rawValue: UInt32(number))
-        case let other?:
-            throw .badRequest("errorCode: expected \(FaultErrorCode.expected), got \(FaultRuleError.render(other))")
-        }
-        switch object["reason"] {
-        case nil: break
-        case .null?: reason = nil
-        case .string(let text)?: reason = text
-        case let other?: throw .badRequest("reason: expected a string or null, got \(FaultRuleError.render(other))")
-        }
-        switch object["closeAfterMs"] {
-        case nil: break
-        case .null?: closeAfter = nil
-        case .int(let ms)? where (0...FaultLimits.maxMilliseconds).contains(ms): closeAfter = ms
-        case let other?:
-            throw .badRequest(
-                "closeAfterMs: expected an integer of milliseconds from 0 to \(FaultLimits.maxMilliseconds), "
-                    + "or null to keep the connection open, got \(FaultRuleError.render(other))")
-        }
-        return .goaway(errorCode: errorCode.rawValue, reason: reason, closeAfterMilliseconds: closeAfter)
+        try GoawayBody.read(body).command
     }
 }
 

@@ -25,7 +25,8 @@ extension ControlAPI {
 
     func putDevice(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)
-        let device = try DeviceRegistration.fromControlBody(body, token: token, nowMilliseconds: nowMilliseconds)
+        let device = try ControlBody.decode(DeviceBody.self, from: body, form: DeviceBody.form)
+            .registration(token: token, nowMilliseconds: nowMilliseconds)
         let created = registry.put(device)
         return ControlResponse(status: created ? 201 : 200, json: device.jsonValue())
     }

@@ -1,5 +1,5 @@
 import Faults
-import Foundation
+import JSONInput
 import JSONSupport
 
 /// The `/v1/faults` endpoints: list, add, inspect and remove the fault rules of `faults`
@@ -46,68 +46,23 @@ extension ControlAPI {
         return ControlResponse(status: 200, json: ["deleted": .string(id)])
     }
 
-    /// What a `POST /v1/faults` body may be, for error messages.
-    static let faultBodyForms = #"a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}"#
-
     /// The keys of the scenario form of a `POST /v1/faults` body.
-    static let scenarioBodyKeys = ["scenario", "parameters"]
+    static let scenarioBodyKeys = FaultsBody.ScenarioKeys.allCases.map(\.rawValue)
 
-    /// The rules a `POST /v1/faults` body asks for, not yet added.
+    /// The rules a `POST /v1/faults` body (`FaultsBody`) asks for, not yet added.
     /// - Parameter nowMilliseconds: now, milliseconds since the Unix epoch: the start of a
     ///   scenario's window or duration.
     static func faultRules(body: [UInt8], nowMilliseconds: Int64) throws(FaultRuleError) -> [FaultRule] {
-        let parsed: ControlJSON
+        let decoded: FaultsBody
         do {
-            parsed = try ControlJSON(decoding: body)
-        } catch DecodingError.dataCorrupted(let context) {
-            throw FaultRuleError(
-                field: "",
-                message: "the body is not valid JSON (\(context.debugDescription)); expected \(faultBodyForms)")
+            decoded = try StrictJSONDecoder().decode(FaultsBody.self, from: body)
         } catch {
-            throw FaultRuleError(field: "", message: "the body is not valid JSON; expected \(faultBodyForms)")
-        }
-        switch parsed {
-        case .array(let items):
-            guard !items.isEmpty else {
-                throw FaultRuleError(field: "", message: "the array holds no rules; give at least one")
+            throw ControlBody.syntaxMessage(for: error, form: FaultsBody.forms).map {
+                FaultRuleError(field: "", message: $0)
             }
-            return try FaultRule.decodeList(json: body)
-        case .object(let members) where members["scenario"] != nil:
-            return try scenarioRules(members, nowMilliseconds: nowMilliseconds)
-        case .object:
-            return [try FaultRule.decode(json: body)]
-        default:
-            throw FaultRuleError(field: "", message: "expected \(faultBodyForms), got \(FaultRuleError.render(parsed))")
+                ?? FaultRuleError(field: error.path, message: error.message)
         }
-    }
-
-    /// The rules of `{"scenario": "<name>", "parameters": {...}}`.
-    private static func scenarioRules(
-        _ members: [String: ControlJSON],
-        nowMilliseconds: Int64
-    ) throws(FaultRuleError) -> [FaultRule] {
-        if let unknown = members.keys.sorted().first(where: { !scenarioBodyKeys.contains($0) }) {
-            throw FaultRuleError(
-                field: unknown,
-                message: "unknown key; a scenario body takes only "
-                    + scenarioBodyKeys.joined(separator: " and "))
-        }
-        guard case .string(let name)? = members["scenario"] else {
-            let names = FaultScenario.allCases.map(\.rawValue).joined(separator: ", ")
-            throw FaultRuleError(
-                field: "scenario",
-                message: "expected a scenario name (one of \(names)), got \(FaultRuleError.render(members["scenario"]))"
-            )
-        }
-        let parameters: [String: ControlJSON]
-        switch members["parameters"] {
-        case nil, .null?: parameters = [:]
-        case .object(let values)?: parameters = values
-        case let other?:
-            throw FaultRuleError(
-                field: "parameters", message: "expected an object of parameters, got \(FaultRuleError.render(other))")
-        }
-        return try FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: nowMilliseconds)
+        return try decoded.rules(nowMilliseconds: nowMilliseconds)
     }
 }
 

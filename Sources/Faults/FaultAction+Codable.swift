@@ -10,9 +10,9 @@ extension FaultAction {
             "type", String.self, expected: "one of \(Self.typeNames.joined(separator: ", "))")
         guard Self.typeNames.contains(type) else {
             let near = ClosestMatch.hint(type, among: Self.typeNames)
-            throw FaultRuleError(
-                field: object.field("type"),
-                message: "unknown action \(JSONValue.quoted(type))\(near); "
+            throw object.error(
+                "type",
+                "unknown action \(InputError.quoted(type))\(near); "
                     + "expected one of \(Self.typeNames.joined(separator: ", "))")
         }
         try object.allow(["type"] + Self.fields(of: type))
@@ -52,7 +52,7 @@ extension FaultAction {
             self = .rateLimit(try FaultRateLimit(reading: object))
         }
         // Nesting (a sequence inside a sequence) is checked by the enclosing action's validation.
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     /// The keys besides `type` each action takes.

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// The fault engine's mutable state, guarded by its mutex: the ordered rules, the id counter
@@ -28,7 +29,7 @@ struct FaultEngineState {
         if let id = rule.id {
             guard !taken.contains(id), !rules.contains(where: { $0.id == id }) else {
                 throw FaultRuleError(
-                    field: FaultRuleError.join(path, "id"), message: "\(JSONValue.quoted(id)) is already in use")
+                    field: FaultRuleError.join(path, "id"), message: "\(InputError.quoted(id)) is already in use")
             }
         } else {
             var id: String

@@ -50,21 +50,30 @@ public struct FaultErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cus
         "an HTTP/2 error code name such as \"REFUSED_STREAM\" or a number from 0 to 4294967295"
 
     public init(from decoder: any Decoder) throws {
-        let path = FaultRuleError.path(decoder.codingPath)
-        let value = try decoder.singleValueContainer().decode(ControlJSON.self)
-        switch value {
+        do {
+            self = try Self(node: try decoder.singleValueContainer().decode(JSONNode.self))
+        } catch let error as InputError {
+            throw InputError(at: decoder.codingPath, error.message)
+        }
+    }
+
+    /// The code `node` gives: a name (any case) or a number from 0 to 2^32-1.
+    /// - Throws: `InputError` without a path (the caller's field): `unknown error code "NO_ERRO"
+    ///   (did you mean "NO_ERROR"?); expected ...` or `expected ..., got -1`.
+    package init(node: JSONNode) throws(InputError) {
+        switch node {
         case .string(let text):
             guard let code = FaultErrorCode(name: text) else {
                 let near = ClosestMatch.hint(text, among: Self.names)
-                throw FaultRuleError(
-                    field: path,
-                    message: "unknown error code \(JSONValue.quoted(text))\(near); expected \(Self.expected)")
+                throw InputError(
+                    path: "", message: "unknown error code \(InputError.quoted(text))\(near); expected \(Self.expected)"
+                )
             }
             self = code
         case .int(let number) where number >= 0 && number <= Int64(UInt32.max):
             rawValue = UInt32(number)
         default:
-            throw FaultRuleError(field: path, message: "expected \(Self.expected), got \(FaultRuleError.render(value))")
+            throw InputError(path: "", message: "expected \(Self.expected), got \(node.rendered)")
         }
     }
 

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// A moment for fault time windows and lifetimes, in milliseconds since the Unix epoch.
@@ -22,19 +23,17 @@ public struct FaultInstant: Sendable, Hashable, Comparable, Codable, CustomStrin
         "an ISO 8601 time such as \"2026-11-30T08:49:03.123Z\" or an integer of milliseconds since the epoch"
 
     public init(from decoder: any Decoder) throws {
-        let path = FaultRuleError.path(decoder.codingPath)
-        let value = try decoder.singleValueContainer().decode(ControlJSON.self)
+        let value = try decoder.singleValueContainer().decode(JSONNode.self)
         switch value {
         case .string(let text):
             guard let ms = ISO8601Millis.parse(text) else {
-                throw FaultRuleError(
-                    field: path, message: "expected \(Self.expected), got \(FaultRuleError.render(value))")
+                throw InputError(at: decoder.codingPath, "expected \(Self.expected), got \(value.rendered)")
             }
             epochMilliseconds = ms
         case .int(let ms) where ms >= 0:
             epochMilliseconds = ms
         default:
-            throw FaultRuleError(field: path, message: "expected \(Self.expected), got \(FaultRuleError.render(value))")
+            throw InputError(at: decoder.codingPath, "expected \(Self.expected), got \(value.rendered)")
         }
     }
 

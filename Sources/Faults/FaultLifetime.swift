@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// How long a fault rule stays in force (issue "Fault injection"; docs/field-cases.md C1-C16).
@@ -39,13 +40,13 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
     private static let keys = ["times", "timesPerConnection", "until"]
 
     public init(from decoder: any Decoder) throws {
-        let path = FaultRuleError.path(decoder.codingPath)
+        let path = InputError.path(decoder.codingPath)
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "unlimited" else {
-                throw FaultRuleError(
-                    field: path,
+                throw InputError(
+                    path: path,
                     message: "expected \"unlimited\" or an object with one of "
-                        + "\(Self.keys.joined(separator: ", ")); got \(JSONValue.quoted(text))")
+                        + "\(Self.keys.joined(separator: ", ")); got \(InputError.quoted(text))")
             }
             self = .unlimited
             return
@@ -58,7 +59,7 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
             self = .timesPerConnection(try object.required("timesPerConnection", Int.self, expected: count))
         default: self = .until(try object.required("until", FaultInstant.self, expected: FaultInstant.expected))
         }
-        try validate(at: path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: path) }
     }
 
     public func encode(to encoder: any Encoder) throws {

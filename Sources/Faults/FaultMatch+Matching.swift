@@ -13,8 +13,8 @@ extension FaultMatch {
         if let until, context.nowMilliseconds >= until.epochMilliseconds { return false }
         if let listener, context.listener != listener { return false }
         if let topic, context.topic != topic { return false }
-        if let keyId, context.keyId != keyId { return false }
-        if let teamId, context.teamId != teamId { return false }
+        if let keyID, context.keyId != keyID { return false }
+        if let teamID, context.teamId != teamID { return false }
         if token != nil || tokenPrefix != nil {
             // Verdict tokens are lowercase already; lowercase only when they are not.
             guard var sent = context.token else { return false }

@@ -34,9 +34,9 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// The listener's name.
     public var listener: String?
     public var environment: APNsEnvironment?
-    /// The provider token's Key ID (`kid`) and Team ID (`iss`).
-    public var keyId: String?
-    public var teamId: String?
+    /// The provider token's Key ID (`kid`) and Team ID (`iss`); JSON `keyId` and `teamId`.
+    public var keyID: String?
+    public var teamID: String?
     /// One connection, by its id (`ConnectionInfo.id`, from 1).
     public var connection: UInt64?
     /// The Nth connection accepted, 1-based (`FaultContext.connectionOrdinal`).
@@ -62,7 +62,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     public init(
         token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
         priority: Int? = nil, listener: String? = nil, environment: APNsEnvironment? = nil,
-        keyId: String? = nil, teamId: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
+        keyID: String? = nil, teamID: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
         headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
         nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
         from: FaultInstant? = nil, until: FaultInstant? = nil
@@ -74,8 +74,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         self.priority = priority
         self.listener = listener
         self.environment = environment
-        self.keyId = keyId
-        self.teamId = teamId
+        self.keyID = keyID
+        self.teamID = teamID
         self.connection = connection
         self.nthConnection = nthConnection
         self.headers = headers
@@ -108,7 +108,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         }
         for (key, value) in [
             ("token", token), ("tokenPrefix", tokenPrefix), ("topic", topic), ("listener", listener),
-            ("keyId", keyId), ("teamId", teamId),
+            ("keyId", keyID), ("teamId", teamID),
         ] {
             if let value, value.isEmpty { throw fail(key, "must not be empty") }
         }
@@ -122,7 +122,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         for name in (headers ?? [:]).keys.sorted() where name.isEmpty || name.hasPrefix(":") {
             throw fail(
                 "headers",
-                "header names must be regular (not empty, not a :pseudo-header), got \(JSONValue.quoted(name))")
+                "header names must be regular (not empty, not a :pseudo-header), got \(InputError.quoted(name))")
         }
         for (index, condition) in (payload ?? []).enumerated() {
             try condition.validate(at: FaultRuleError.join(path, "payload[\(index)]"))
@@ -137,7 +137,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     }
 
     private enum Key: String, CaseIterable {
-        case token, tokenPrefix, topic, pushType, priority, listener, environment, keyId, teamId, connection
+        case token, tokenPrefix, topic, pushType, priority, listener, environment
+        case keyID = "keyId", teamID = "teamId", connection
         case nthConnection, headers, payload, nth, everyKth, probability, seed, from, until
     }
 
@@ -152,8 +153,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             priority: try o.optional("priority", Int.self, expected: "1, 5 or 10"),
             listener: try o.optional("listener", String.self, expected: "a listener name"),
             environment: try o.optional("environment", APNsEnvironment.self, expected: "\"sandbox\" or \"production\""),
-            keyId: try o.optional("keyId", String.self, expected: text),
-            teamId: try o.optional("teamId", String.self, expected: text),
+            keyID: try o.optional("keyId", String.self, expected: text),
+            teamID: try o.optional("teamId", String.self, expected: text),
             connection: try o.optional("connection", UInt64.self, expected: "a connection id (an integer from 1)"),
             nthConnection: try o.optional("nthConnection", UInt64.self, expected: "an integer from 1"),
             headers: try o.optional(
@@ -166,7 +167,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             seed: try o.optional("seed", UInt64.self, expected: "an integer from 0 to 18446744073709551615"),
             from: try o.optional("from", FaultInstant.self, expected: FaultInstant.expected),
             until: try o.optional("until", FaultInstant.self, expected: FaultInstant.expected))
-        try validate(at: o.path)
+        try o.validated { () throws(FaultRuleError) in try validate(at: o.path) }
     }
 
     /// `pushType` with a "did you mean" for a near miss.
@@ -177,10 +178,9 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         else { return nil }
         guard let type = PushType(rawValue: text) else {
             let near = ClosestMatch.hint(text, among: names)
-            throw FaultRuleError(
-                field: object.field("pushType"),
-                message:
-                    "unknown push type \(JSONValue.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
+            throw object.error(
+                "pushType",
+                "unknown push type \(InputError.quoted(text))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         return type
@@ -198,8 +198,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         try put(.priority, priority)
         try put(.listener, listener)
         try put(.environment, environment)
-        try put(.keyId, keyId)
-        try put(.teamId, teamId)
+        try put(.keyID, keyID)
+        try put(.teamID, teamID)
         try put(.connection, connection)
         try put(.nthConnection, nthConnection)
         try put(.headers, headers)

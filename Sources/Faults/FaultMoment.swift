@@ -1,4 +1,4 @@
-import JSONSupport
+import JSONInput
 
 /// When a connection-level fault strikes relative to the stream that triggered it.
 public enum FaultMoment: String, Sendable, Hashable, CaseIterable, Codable {
@@ -9,12 +9,10 @@ public enum FaultMoment: String, Sendable, Hashable, CaseIterable, Codable {
     case afterResponse = "after-response"
 
     public init(from decoder: any Decoder) throws {
-        let path = FaultRuleError.path(decoder.codingPath)
-        let value = try decoder.singleValueContainer().decode(ControlJSON.self)
+        let value = try decoder.singleValueContainer().decode(JSONNode.self)
         guard case .string(let text) = value, let moment = FaultMoment(rawValue: text) else {
-            throw FaultRuleError(
-                field: path,
-                message: "expected \"before-response\" or \"after-response\", got \(FaultRuleError.render(value))")
+            throw InputError(
+                at: decoder.codingPath, "expected \"before-response\" or \"after-response\", got \(value.rendered)")
         }
         self = moment
     }

@@ -40,7 +40,7 @@ public struct FaultRateLimit: Sendable, Hashable {
         self.init(
             perSecond: try object.required("perSecond", Double.self, expected: "a number of requests per second"),
             burst: try object.optional("burst", Int.self, expected: "an integer of at least 1"))
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {

@@ -58,17 +58,16 @@ public struct FaultResponse: Sendable, Hashable {
         guard let reason = Reason(rawValue: reasonText) else {
             let names = Reason.allCases.map(\.rawValue)
             let near = ClosestMatch.hint(reasonText, among: names)
-            throw FaultRuleError(
-                field: object.field("reason"),
-                message:
-                    "unknown reason \(JSONValue.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))"
+            throw object.error(
+                "reason",
+                "unknown reason \(InputError.quoted(reasonText))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         let status = try object.optional("status", Int.self, expected: "an integer from 400 to 599")
         let timestamp = try object.optional(
             "timestamp", Int64.self, expected: "an integer of milliseconds since the epoch")
         self.init(status: status, reason: reason, timestamp: timestamp)
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     /// Writes `status`, `reason` and `timestamp` (when set) into an action object.

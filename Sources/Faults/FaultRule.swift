@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import JSONSupport
 
 /// One fault injection rule: which pushes (`match`), for how long (`lifetime`), and what to do
@@ -49,7 +50,7 @@ public struct FaultRule: Sendable, Equatable, Codable {
                 throw FaultRuleError(
                     field: FaultRuleError.join(path, "id"),
                     message: "must be 1 to \(FaultLimits.maxIDLength) "
-                        + "letters, digits, '.', '_' or '-', got \(JSONValue.quoted(id))")
+                        + "letters, digits, '.', '_' or '-', got \(InputError.quoted(id))")
             }
         }
         try match.validate(at: FaultRuleError.join(path, "match"))
@@ -67,17 +68,23 @@ public struct FaultRule: Sendable, Equatable, Codable {
         try decodeJSON([FaultRule].self, from: bytes)
     }
 
+    /// `type` read by `StrictJSONDecoder` (strict JSON, unknown keys refused), its errors as
+    /// `FaultRuleError`s.
     private static func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(FaultRuleError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch let error as FaultRuleError {
-            throw error
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw FaultRuleError(
-                field: "",
-                message: "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+            return try StrictJSONDecoder().decode(T.self, from: bytes)
         } catch {
-            throw FaultRuleError(field: "", message: "cannot read the rule: \(error)")
+            throw FaultRuleError(error)
+        }
+    }
+
+    /// Decodes one rule from a value already parsed (a configuration file's `faults` entry),
+    /// through the same decoder as `decode(json:)`; field paths are relative to the rule.
+    public static func decode(node: JSONNode) throws(FaultRuleError) -> FaultRule {
+        do {
+            return try StrictJSONDecoder().decode(FaultRule.self, from: node)
+        } catch {
+            throw FaultRuleError(error)
         }
     }
 
@@ -92,7 +99,7 @@ public struct FaultRule: Sendable, Equatable, Codable {
             ?? .unlimited
         action = try object.required("action", FaultAction.self, expected: "an action object with a \"type\"")
         description = try object.optional("description", String.self, expected: "a string")
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// A fault rule (or scenario) that cannot be used: a wrong key, type or value. The description
@@ -13,6 +14,22 @@ public struct FaultRuleError: Error, CustomStringConvertible, Sendable, Equatabl
         self.field = field
         self.message = message
     }
+
+    /// A decoding error as a rule error: the field path and the message; a syntax error's message
+    /// starts with `not valid JSON: ` and carries its line and column (`not valid JSON: line 1,
+    /// column 2: ...`).
+    package init(_ error: InputError) {
+        if error.line != nil || (error.path.isEmpty && error.message.hasPrefix("the document is empty")) {
+            self.init(field: "", message: "not valid JSON: \(error.description)")
+        } else if error.path.isEmpty, error.message.hasPrefix("not valid JSON") {
+            self.init(field: "", message: error.message)
+        } else {
+            self.init(field: error.path, message: error.message)
+        }
+    }
+
+    /// The error as decoding reports it, for a model's `init(from:)`.
+    package var inputError: InputError { InputError(path: field, message: message) }
 
     /// `field: message`, or the message alone when the field is empty.
     public var description: String { field.isEmpty ? message : "\(field): \(message)" }
@@ -47,7 +64,7 @@ public struct FaultRuleError: Error, CustomStringConvertible, Sendable, Equatabl
         case .int(let number): return String(number)
         case .uint(let number): return String(number)
         case .double(let number): return String(number)
-        case .string(let text): return JSONValue.quoted(text)
+        case .string(let text): return InputError.quoted(text)
         case .array: return "an array"
         case .object: return "an object"
         }

@@ -57,7 +57,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             throw FaultRuleError(
                 field: "scenario",
                 message:
-                    "unknown scenario \(JSONValue.quoted(name))\(near); expected one of \(names.joined(separator: ", "))"
+                    "unknown scenario \(InputError.quoted(name))\(near); expected one of \(names.joined(separator: ", "))"
             )
         }
         return try scenario.rules(parameters: parameters, nowMilliseconds: nowMilliseconds)

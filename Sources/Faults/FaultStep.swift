@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// One step of a `sequence` action: a fault, or `pass` (no fault: the push is answered
@@ -18,9 +19,9 @@ public enum FaultStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "pass" else {
-                throw FaultRuleError(
-                    field: FaultRuleError.path(decoder.codingPath),
-                    message: "expected \"pass\" or an action object, got \(JSONValue.quoted(text))")
+                throw InputError(
+                    at: decoder.codingPath,
+                    "expected \"pass\" or an action object, got \(InputError.quoted(text))")
             }
             self = .pass
         } else {

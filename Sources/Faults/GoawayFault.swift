@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import JSONSupport
 
 /// The parameters of a `goaway` fault: an HTTP/2 GOAWAY frame, then (by default) the end of the
@@ -66,7 +67,7 @@ public struct GoawayFault: Sendable, Hashable {
         var text = "GOAWAY \(errorCode)"
         if let lastStreamId { text += " last-stream-id \(lastStreamId)" }
         if let reason { text += " reason \(reason)" }
-        if let debugData { text += " debug data \(JSONValue.quoted(debugData))" }
+        if let debugData { text += " debug data \(InputError.quoted(debugData))" }
         if secondBareGoaway { text += " + bare GOAWAY" }
         text += keepOpen ? ", keep open" : ", close after \(closeAfterMs) ms"
         if when == .afterResponse { text += ", after the response" }
@@ -111,7 +112,7 @@ public struct GoawayFault: Sendable, Hashable {
             when: try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
                 ?? .beforeResponse,
             secondBareGoaway: try object.optional("secondBareGoaway", Bool.self, expected: "true or false") ?? false)
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {

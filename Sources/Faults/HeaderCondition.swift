@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import JSONSupport
 
 /// A condition on one request header of a fault rule's `match.headers`.
@@ -14,7 +15,7 @@ public enum HeaderCondition: Sendable, Hashable, Codable, CustomStringConvertibl
         switch self {
         case .present: return "present"
         case .absent: return "absent"
-        case .equals(let value): return "equals \(JSONValue.quoted(value))"
+        case .equals(let value): return "equals \(InputError.quoted(value))"
         }
     }
 

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 
 /// A condition on the JSON payload of a fault rule's `match.payload`.
@@ -42,7 +43,7 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "path"),
                 message: "expected a dot path such as "
-                    + "\"aps.alert.title\" (no empty segments), got \(JSONValue.quoted(self.path))")
+                    + "\"aps.alert.title\" (no empty segments), got \(InputError.quoted(self.path))")
         }
     }
 
@@ -61,7 +62,7 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
             try object.trueFlag("absent", opposite: "present")
             test = .absent
         }
-        try validate(at: object.path)
+        try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -2,8 +2,26 @@ import Foundation
 
 /// A parsed JSON value as `StrictJSONDecoder` walks it. Built by Foundation's `JSONDecoder`
 /// (`JSONNode.parse`), which parses; this only keeps the kinds apart.
-enum JSONNode: Sendable, Equatable {
+///
+/// Also the model's way to take a value of any kind at one key (a name or a number, a string
+/// or null) and word its own message with `rendered`:
+///
+/// ```swift
+/// switch try container.decodeIfPresent(JSONNode.self, forKey: .errorCode) {
+/// case .string(let name)?: ...
+/// case .int(let number)?: ...
+/// case let other?: throw InputError(at: ..., "expected a name or a number, got \(other.rendered)")
+/// case nil: ...
+/// }
+/// ```
+///
+/// Decoding a `JSONNode` reads the whole value: keys inside it are never refused as unknown.
+/// Under another decoder (Foundation's `JSONDecoder`) it is rebuilt from that decoder's
+/// containers, kind by kind.
+public enum JSONNode: Sendable, Equatable, Decodable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integral number that fits `Int64` (`2197`, `2197.0`, `2.197e3`).
     case int(Int64)
@@ -11,15 +29,17 @@ enum JSONNode: Sendable, Equatable {
     case uint(UInt64)
     /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONNode])
     /// Members by key. A repeated key is refused before (`JSONSyntaxCheck`) in strict JSON;
     /// in JSON5 Foundation keeps the first.
     case object([String: JSONNode])
 
     /// The value as written in a message's "got ...": scalars as JSON text (strings quoted and
-    /// cut at 60 characters), containers by kind.
-    var rendered: String {
+    /// cut at 60 characters), containers by kind (`an array`, `an object`).
+    public var rendered: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
@@ -29,6 +49,15 @@ enum JSONNode: Sendable, Equatable {
         case .string(let text): return InputError.quoted(text)
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+
+    /// Decodes any JSON value (see the type's comment).
+    public init(from decoder: any Decoder) throws {
+        if let decoder = decoder as? NodeDecoder {
+            self = decoder.node
+        } else {
+            self = try Builder(from: decoder).node
         }
     }
 

@@ -92,6 +92,8 @@ final class DecodingState {
         if T.self == RawNode.self {
             return RawNode(node: node, path: PathComponent.render(path)) as! T
         }
+        // Any value, read whole: nothing inside it is an unknown key.
+        if T.self == JSONNode.self { return node as! T }
         var owned = false
         if case .object(let members) = node, logs[path] == nil {
             logs[path] = KeyLog(members: members)
@@ -130,6 +132,8 @@ final class DecodingState {
         -> InputError
     {
         switch error {
+        case let error as any InputErrorConvertible:
+            return error.inputError
         case let error as InputError:
             // An enumeration's raw value of the wrong kind (`3` for a string): its choices say more.
             if error.path == PathComponent.render(path),

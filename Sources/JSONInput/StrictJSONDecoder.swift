@@ -113,6 +113,19 @@ public struct StrictJSONDecoder: Sendable {
         }
     }
 
+    /// Decodes `type` from a value already parsed, e.g. one entry of a document read before;
+    /// field paths in errors are relative to `node` (`InputError.prefixed(_:)` puts the entry's
+    /// own path before them). Unknown keys are handled as by `decode(_:from:)`.
+    /// - Throws: `InputError` for any key or value the model refuses.
+    public func decode<T: Decodable>(_ type: T.Type, from node: JSONNode) throws(InputError) -> T {
+        let state = DecodingState(options: options, userInfo: userInfo)
+        do {
+            return try state.decode(type, from: node, path: [], codingPath: [])
+        } catch {
+            throw DecodingState.inputError(error, decoding: type, node: node, path: [])
+        }
+    }
+
     /// `decode(_:from:)` for `Data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(InputError) -> T {
         try decode(type, from: [UInt8](data))

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 
 /// A JSON value as the control API builds its answers and holds decoded payloads. Encoding and
 /// decoding are Foundation's (`ControlResponse` encodes with sorted keys; `JSONDecoder`
@@ -25,6 +26,20 @@ public enum ControlJSON: Sendable, Equatable, Codable, ExpressibleByDictionaryLi
     /// An object from a literal.
     public init(dictionaryLiteral elements: (String, ControlJSON)...) {
         self = .object(Dictionary(uniqueKeysWithValues: elements))
+    }
+
+    /// A value as `StrictJSONDecoder` parsed it, kind for kind.
+    public init(_ node: JSONNode) {
+        switch node {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .int(let number): self = .int(number)
+        case .uint(let number): self = .uint(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .array(let items): self = .array(items.map(ControlJSON.init))
+        case .object(let members): self = .object(members.mapValues(ControlJSON.init))
+        }
     }
 
     /// `value` as a string, or `null` when absent.

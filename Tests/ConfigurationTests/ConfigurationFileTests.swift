@@ -266,9 +266,10 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow("[]", "expected a JSON object at the top level, got an array"),
             ErrorRow(
                 #"{"maxRecord": 5}"#,
-                #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, control, maxRecords, "#
-                    + "maxEvents, registry, tokenLength, maxTokenLength, lintsAsErrors, invalidPayloadReason, devices, http2, workers, "
-                    + "logLevel, drainTimeoutSeconds, keys, clockOffsetSeconds, faults, scenarios, idleTimeoutSeconds, idleAction"
+                #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
+                    + "control, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "idleTimeoutSeconds, idleAction, scenarios, logLevel, maxTokenLength, lintsAsErrors, "
+                    + "invalidPayloadReason, devices, faults"
             ),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(
@@ -297,6 +298,11 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"listeners": [{"conditions": {"silent": "yes"}}]}"#,
                 #"listeners[0].conditions.silent: expected true or false, got "yes""#),
             ErrorRow(#"{"listeners": [{"conditions": 5}]}"#, "listeners[0].conditions: expected an object, got 5"),
+            // The control API's own reading of conditions: a near miss is named.
+            ErrorRow(
+                #"{"listeners": [{"conditions": {"silnet": true}}]}"#,
+                #"listeners[0].conditions.silnet: unknown key (did you mean "silent"?); valid keys here: handshakeDelayMs, silent, refuseMs"#
+            ),
             ErrorRow(
                 #"{"listeners": [{"clientCA": ["ca.pem"]}]}"#,
                 #"listeners[0].clientCA: unknown key (did you mean "clientCAs"?)"#, exact: false),

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import TestSupport
 import XCTest
 
@@ -78,14 +79,14 @@ final class ExampleConfigurationTests: XCTestCase {
     }
 
     func testTheExampleUsesEveryKey() throws {
-        let document = try JSONValue.decode(Array(Data(contentsOf: exampleURL())))
+        let document = try ConfigurationFile.document(Array(Data(contentsOf: exampleURL())))
         var used: [String: Set<String>] = [:]
-        func collect(_ value: JSONValue, section: String) {
+        func collect(_ value: JSONNode, section: String) {
             switch value {
             case .object(let members):
-                for member in members {
-                    used[section, default: []].insert(member.key)
-                    collect(member.value, section: section.isEmpty ? member.key : "\(section).\(member.key)")
+                for (key, member) in members {
+                    used[section, default: []].insert(key)
+                    collect(member, section: section.isEmpty ? key : "\(section).\(key)")
                 }
             case .array(let elements):
                 elements.forEach { collect($0, section: section) }

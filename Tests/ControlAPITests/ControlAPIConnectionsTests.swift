@@ -103,7 +103,6 @@ final class ControlAPIConnectionsTests: XCTestCase {
     func testErrorTable() {
         let directory = Fake([Fake.summary(id: 1)])
         let api = makeAPI(directory)
-        let allowed = "allowed: errorCode, reason, closeAfterMs"
         // (method, target, body, status, the error message)
         let rows: [(String, String, String, Int, String, UInt)] = [
             (
@@ -130,17 +129,21 @@ final class ControlAPIConnectionsTests: XCTestCase {
             ("POST", "/v1/connections/99/goaway", "", 404, "no open connection with id 99", #line),
             (
                 "POST", "/v1/connections/1/goaway", "[1]", 400,
-                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#,
+                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}: expected an object, got an array"#,
                 #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", "{oops", 400,
-                #"body must be empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#,
+                #"the body is not valid JSON: line 1, column 2: expected a key in double quotes, got 'o'; expected empty or a JSON object like {"errorCode": "NO_ERROR", "reason": "Shutdown", "closeAfterMs": 0}"#,
                 #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"colour": 1, "code": 2}"#, 400,
-                "unknown field(s) in body: code, colour (\(allowed))", #line
+                "code: unknown key; valid keys here: errorCode, reason, closeAfterMs", #line
+            ),
+            (
+                "POST", "/v1/connections/1/goaway", #"{"reasn": "x"}"#, 400,
+                #"reasn: unknown key (did you mean "reason"?); valid keys here: errorCode, reason, closeAfterMs"#, #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"errorCode": "NO_ERRO"}"#, 400,

@@ -110,6 +110,16 @@ final class ControlAPIFaultsTests: XCTestCase {
             ("POST", "/v1/faults", "", 400, "the body is not valid JSON", #line),
             ("POST", "/v1/faults", "{oops", 400, "the body is not valid JSON", #line),
             (
+                "POST", "/v1/faults", "[{\"action\": {\"type\": \"noResponse\"}},\n]", 400,
+                "the body is not valid JSON: line 1, column 36: trailing comma before ']'; expected a rule object, …",
+                #line
+            ),
+            (
+                "POST", "/v1/faults", #"{"action": {"type": "noResponse"}, "action": {"type": "close"}}"#, 400,
+                #"the body is not valid JSON: line 1, column 36: duplicate key "action"; expected a rule object, …"#,
+                #line
+            ),
+            (
                 "POST", "/v1/faults", "5", 400,
                 #"expected a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}, got 5"#,
                 #line

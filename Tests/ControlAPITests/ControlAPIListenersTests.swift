@@ -53,7 +53,17 @@ final class ControlAPIListenersTests: XCTestCase {
             ("sandbox", #"{"handshakeDelayMs": -1}"#, 400, "handshakeDelayMs"),
             ("sandbox", #"{"handshakeDelayMs": 600001}"#, 400, "handshakeDelayMs"),
             ("sandbox", #"{"refuseMs": "soon"}"#, 400, "refuseMs"),
-            ("sandbox", #"{"slow": true}"#, 400, "unknown field 'slow'"),
+            (
+                "sandbox", #"{"slow": true}"#, 400,
+                "slow: unknown key; valid keys here: handshakeDelayMs, silent, refuseMs"
+            ),
+            ("sandbox", #"{"silnet": true}"#, 400, #"silnet: unknown key (did you mean \"silent\"?)"#),
+            (
+                "sandbox", #"{"handshakeDelayMs": -1}"#, 400,
+                "handshakeDelayMs: expected an integer from 0 to 600000, got -1"
+            ),
+            ("sandbox", #"{"silent": 1}"#, 400, "silent: expected true or false, got 1"),
+            ("sandbox", "{", 400, "the body is not valid JSON: line 1, column 2"),
             ("sandbox", "[]", 400, "JSON object"),
         ]
         for (name, body, status, message) in rows {

@@ -89,7 +89,24 @@ final class ControlAPIOpenAPITests: XCTestCase {
             properties("Device"),
             Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys)
         )
-        XCTAssertEqual(properties("DeviceInput"), Set(DeviceRegistration.jsonFields))
+        XCTAssertEqual(properties("DeviceInput"), Set(DeviceBody.CodingKeys.allCases.map(\.stringValue)))
+    }
+
+    /// Every body schema lists its model's wire names and refuses other keys, as the decoder does.
+    func testBodySchemasListTheDecodedKeysAndRefuseOthers() throws {
+        let doc = try document()
+        let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let bodies: [(String, [String])] = [
+            ("ClockInput", ClockBody.CodingKeys.allCases.map(\.stringValue)),
+            ("DeviceInput", DeviceBody.CodingKeys.allCases.map(\.stringValue)),
+            ("GoawayInput", GoawayBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
+        ]
+        for (name, keys) in bodies {
+            let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
+            XCTAssertEqual(Set((schema["properties"] as? [String: Any] ?? [:]).keys), Set(keys), name)
+            XCTAssertEqual(schema["additionalProperties"] as? Bool, false, name)
+        }
     }
 
     func testFaultAndConnectionSchemasListTheRenderedKeys() throws {
@@ -106,7 +123,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
         XCTAssertEqual(properties("FaultRuleStatus"), Set(StoreFixtures.object(encoding: status).keys))
         XCTAssertEqual(
             properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
-        XCTAssertEqual(properties("GoawayInput"), Set(ControlAPI.goawayFields))
+        XCTAssertEqual(properties("GoawayInput"), Set(GoawayBody.CodingKeys.allCases.map(\.stringValue)))
         XCTAssertEqual(properties("ScenarioInput"), Set(ControlAPI.scenarioBodyKeys))
         let scenarios =
             ((schemas["ScenarioInput"] as? [String: Any])?["properties"] as? [String: Any])?["scenario"]

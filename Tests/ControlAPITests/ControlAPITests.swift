@@ -65,37 +65,56 @@ final class ControlAPITests: XCTestCase {
             ("PUT", "/v1/devices/ccdd", "{oops", 400, "body is not valid JSON"),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":01}"#, 400,
-                "request body is not valid JSON: "
+                "the body is not valid JSON: unregisteredAt (line 1, column 44): a number cannot have a leading zero; expected a JSON object like"
             ),
             ("PUT", "/v1/devices/ccdd", "", 400, "body is not valid JSON"),
-            ("PUT", "/v1/devices/ccdd", "[1]", 400, "body must be a JSON object"),
-            ("PUT", "/v1/devices/ccdd", #"{"topic":"a"}"#, 400, "environment is required"),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"dev"}"#, 400, "environment must be sandbox or production"),
+            ("PUT", "/v1/devices/ccdd", "[1]", 400, "body must be a JSON object like"),
+            ("PUT", "/v1/devices/ccdd", "[1]", 400, "expected an object, got an array"),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"topic":"a"}"#, 400,
+                #"environment: missing (required); expected "sandbox" or "production""#
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"dev"}"#, 400,
+                #"environment: expected "sandbox" or "production", got "dev""#
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbx"}"#, 400,
+                #"environment: expected "sandbox" or "production", got "sandbx" (did you mean "sandbox"?)"#
+            ),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","topci":"a"}"#, 400,
+                #"topci: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired"#
+            ),
+            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","environment":"production"}"#, 400, "duplicate key"),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","colour":1}"#, 400,
-                "unknown field(s) in body: colour"
+                "colour: unknown key; valid keys here: token, topic, environment, unregisteredAt, expired"
             ),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","topic":5}"#, 400,
-                "topic must be a non-empty string"
+                "topic: expected a non-empty string or null, got 5"
             ),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","expired":1}"#, 400,
-                "expired must be true or false"
+                "expired: expected true or false, got 1"
             ),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":"yesterday"}"#, 400,
-                "unregisteredAt must be"
+                "unregisteredAt: expected a non-negative integer (milliseconds since the epoch) or an ISO 8601 string"
             ),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":1.5}"#, 400,
-                "unregisteredAt must be"
+                "unregisteredAt: expected a non-negative integer (milliseconds since the epoch) or an ISO 8601 string"
             ),
             (
                 "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","unregisteredAt":true}"#, 400,
-                "unregisteredAt must be"
+                "unregisteredAt: expected a non-negative integer (milliseconds since the epoch) or an ISO 8601 string"
             ),
-            ("PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","token":"eeff"}"#, 400, "token in body must equal"),
+            (
+                "PUT", "/v1/devices/ccdd", #"{"environment":"sandbox","token":"eeff"}"#, 400,
+                #"token: must equal the token in the path (ccdd), got "eeff""#
+            ),
             ("PUT", "/v1/devices/ccd", #"{"environment":"sandbox"}"#, 400, "token must be"),
         ]
         for (method, target, body, status, text) in rows {
@@ -374,5 +393,47 @@ final class ControlAPIClockTests: XCTestCase {
             XCTAssertTrue(String(decoding: rejected.body, as: UTF8.self).contains("offsetSeconds"), bad)
         }
         XCTAssertEqual(clock.offsetSeconds, 4000, "a rejected PUT leaves the offset alone")
+    }
+
+    /// `/v1/clock` refuses unknown keys like every other body, with the field and a "did you mean".
+    func testClockBodyNamesTheField() {
+        let clock = ServerClock()
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 4), registry: DeviceRegistry(), credentialClock: clock,
+            status: {
+                ControlStatus(version: "t", uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [], workers: 1)
+            })
+        let rows: [(String, String)] = [
+            (
+                #"{"offsetSeconds": 5, "offsetSecond": 6}"#,
+                #"offsetSecond: unknown key (did you mean "offsetSeconds"?); valid keys here: offsetSeconds"#
+            ),
+            (
+                #"{"offsetSecond": 6}"#,
+                #"offsetSecond: unknown key (did you mean "offsetSeconds"?); valid keys here: offsetSeconds"#
+            ),
+            (
+                #"{"offsetSeconds": 1e300}"#,
+                "offsetSeconds: expected a number from -10000000000 to 10000000000, got 1e+300"
+            ),
+            (
+                #"{"offsetSeconds": "x"}"#,
+                #"offsetSeconds: expected a number from -10000000000 to 10000000000, got "x""#
+            ),
+            ("{}", "offsetSeconds: missing; expected a number from -10000000000 to 10000000000"),
+            ("[]", "body must be \(ClockBody.form): expected an object, got an array"),
+        ]
+        for (body, message) in rows {
+            guard
+                case .response(let rejected) = api.handle(
+                    ControlRequest(method: "PUT", path: "/v1/clock", body: Array(body.utf8)))
+            else {
+                return XCTFail("PUT must answer at once")
+            }
+            XCTAssertEqual(rejected.status, 400, body)
+            let json = try? JSONDecoder().decode([String: String].self, from: Data(rejected.body))
+            XCTAssertEqual(json?["error"], message, body)
+        }
+        XCTAssertEqual(clock.offsetSeconds, 0, "a rejected PUT leaves the offset alone")
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -9,6 +10,12 @@ final class FaultRuleValidationTests: XCTestCase {
     static let rows: [(String, String)] = [
         ("[]", "expected an object, got an array"),
         ("{", "not valid JSON"),
+        (#"{"action":{"type":"noResponse"},}"#, "not valid JSON: line 1, column 32: trailing comma before '}'"),
+        (
+            #"{"id":"a","action":{"type":"noResponse"},"id":"b"}"#,
+            #"not valid JSON: line 1, column 42: duplicate key "id""#
+        ),
+        ("", "not valid JSON: the document is empty; expected a JSON value"),
         (#"{}"#, "action: required: an action object with a \"type\""),
         (
             #"{"action":{"type":"noResponse"},"mtach":{}}"#,
@@ -76,7 +83,11 @@ final class FaultRuleValidationTests: XCTestCase {
         (#"{"action":{"type":"goaway","lastStreamId":-3}}"#, "action.lastStreamId: must be 0 to 2147483647, got -3"),
         (
             #"{"action":{"type":"close","when":"later"}}"#,
-            #"action.when: expected "before-response" or "after-response", got "later""#
+            #"action.when: expected one of "before-response", "after-response", got "later""#
+        ),
+        (
+            #"{"action":{"type":"close","when":"after-respnose"}}"#,
+            #"action.when: expected one of "before-response", "after-response", got "after-respnose" (did you mean "after-response"?)"#
         ),
         (
             #"{"action":{"type":"settings","maxConcurrentStreams":-1}}"#,
@@ -120,7 +131,7 @@ final class FaultRuleValidationTests: XCTestCase {
         ),
         (
             #"{"match":{"environment":"prod"},"action":{"type":"noResponse"}}"#,
-            #"match.environment: expected "sandbox" or "production", got "prod""#
+            #"match.environment: expected one of "sandbox", "production", got "prod""#
         ),
         (
             #"{"match":{"topc":"x"},"action":{"type":"noResponse"}}"#,
@@ -179,6 +190,22 @@ final class FaultRuleValidationTests: XCTestCase {
                     XCTAssertEqual(text, expected, json)
                 }
             }
+        }
+    }
+
+    /// A value parsed before (a configuration file's entry) reads like the same JSON text.
+    func testRulesDecodeFromAParsedValue() throws {
+        let node = JSONNode.object([
+            "id": .string("r1"), "match": .object(["priority": .int(5)]),
+            "action": .object(["type": .string("respond"), "reason": .string("BadTopic")]),
+        ])
+        XCTAssertEqual(
+            try FaultRule.decode(node: node),
+            FaultRule(id: "r1", match: FaultMatch(priority: 5), action: .respond(FaultResponse(reason: .badTopic))))
+        XCTAssertThrowsError(
+            try FaultRule.decode(node: .object(["action": .object(["type": .string("delay"), "ms": .string("5")])]))
+        ) {
+            XCTAssertEqual("\($0)", #"action.ms: expected an integer of milliseconds, got "5""#)
         }
     }
 

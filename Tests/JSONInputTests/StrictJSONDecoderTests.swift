@@ -267,6 +267,22 @@ final class StrictJSONDecoderTests: XCTestCase {
         }
     }
 
+    /// A domain error with its own field path, thrown from deep inside a model.
+    private struct DomainError: InputErrorConvertible {
+        let field: String
+        var inputError: InputError { InputError(path: field, message: "domain rule broken") }
+    }
+
+    private struct Strict: Decodable {
+        init(from decoder: any Decoder) throws {
+            throw DomainError(field: InputError.path(decoder.codingPath) + ".rule")
+        }
+    }
+
+    func testDomainErrorsKeepTheirOwnPath() {
+        XCTAssertEqual(error([[Strict]].self, "[[], [{}]]")?.description, "[1][0].rule: domain rule broken")
+    }
+
     private struct Contextual: Decodable {
         static let key = CodingUserInfoKey(rawValue: "unit")!
         var unit: String

@@ -1,7 +1,13 @@
+import JSONInput
+
 /// A change to one listener's conditions, every field optional: the body of
 /// `PUT /v1/listeners/{name}/conditions`, and a listener's `"conditions"` in the config file
 /// (where it applies from start). docs/field-cases.md C15.
-public struct ListenerConditionsUpdate: Sendable, Equatable {
+///
+/// JSON: `{"handshakeDelayMs": 0-600000, "silent": bool, "refuseMs": 0-86400000}`, each
+/// optional (absent or `null`: unchanged); decoding checks the ranges and, under
+/// `StrictJSONDecoder`, refuses other keys.
+public struct ListenerConditionsUpdate: Sendable, Equatable, Decodable {
     /// Milliseconds each new connection waits before its handshake, 0 to 600,000 (10 minutes);
     /// 0 ends a delay. nil: unchanged.
     public var handshakeDelayMs: Int64?
@@ -16,7 +22,22 @@ public struct ListenerConditionsUpdate: Sendable, Equatable {
     /// The accepted range of `refuseMs`, milliseconds.
     public static let refuseRange: ClosedRange<Int64> = 0...86_400_000
     /// The field names, as in JSON.
-    public static let fields = ["handshakeDelayMs", "silent", "refuseMs"]
+    public static let fields = CodingKeys.allCases.map(\.stringValue)
+
+    /// The wire names.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case handshakeDelayMs, silent, refuseMs
+    }
+
+    /// Decodes the JSON form; a field out of range is an error naming it and its range
+    /// (`handshakeDelayMs: expected an integer from 0 to 600000, got -1`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        handshakeDelayMs = try container.decodeIfPresent(
+            Int64.self, forKey: .handshakeDelayMs, in: Self.handshakeDelayRange)
+        silent = try container.decodeIfPresent(Bool.self, forKey: .silent)
+        refuseMs = try container.decodeIfPresent(Int64.self, forKey: .refuseMs, in: Self.refuseRange)
+    }
 
     public init(handshakeDelayMs: Int64? = nil, silent: Bool? = nil, refuseMs: Int64? = nil) {
         self.handshakeDelayMs = handshakeDelayMs

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 
 /// The JSON body of an APNs error response: `{"reason":"BadDeviceToken"}`, with `timestamp`
 /// (milliseconds since 1970) for `Unregistered`.
@@ -14,18 +15,27 @@ public struct APNsErrorBody: Sendable, Equatable {
         self.timestamp = timestamp
     }
 
-    /// Parses `body`; nil when it is not a JSON object with a string `reason`.
+    /// Parses `body` (`StrictJSONDecoder`; keys other than `reason` and `timestamp` are ignored,
+    /// as a later APNs may add some); nil when it is not a JSON object with a string `reason`.
+    /// `timestamp` may be a number (a fraction is cut off) or a string of digits.
     public init?(body: [UInt8]) {
-        guard !body.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let reason = object["reason"] as? String
+        guard
+            let wire = try? StrictJSONDecoder(options: .init(unknownKeys: .ignore)).decode(Wire.self, from: body)
         else { return nil }
-        self.reason = reason
-        if let number = object["timestamp"] as? NSNumber {
-            timestamp = number.int64Value
-        } else if let text = object["timestamp"] as? String {
-            timestamp = Int64(text)
+        reason = wire.reason
+        switch wire.timestamp {
+        case .int(let number)?: timestamp = number
+        case .uint(let number)?: timestamp = Int64(exactly: number)
+        case .double(let number)? where number.isFinite: timestamp = Int64(exactly: number.rounded(.towardZero))
+        case .string(let text)?: timestamp = Int64(text)
+        default: timestamp = nil
         }
+    }
+
+    /// The body as sent.
+    private struct Wire: Decodable {
+        let reason: String
+        let timestamp: JSONNode?
     }
 
     /// `timestamp` as ISO 8601 UTC with milliseconds, e.g. `2023-11-14T22:13:20.000Z`.

@@ -156,6 +156,13 @@ final class SendOutputFormattingTests: XCTestCase {
             APNsErrorBody(body: Array(#"{"reason":"Unregistered","timestamp":"12"}"#.utf8)),
             APNsErrorBody(reason: "Unregistered", timestamp: 12))
         XCTAssertNil(APNsErrorBody(body: Array(#"{"reason":3}"#.utf8)))
+        XCTAssertEqual(
+            APNsErrorBody(body: Array(#"{"reason":"Unregistered","timestamp":1700000000000.9,"later":{"x":1}}"#.utf8)),
+            APNsErrorBody(reason: "Unregistered", timestamp: 1_700_000_000_000), "unknown keys are ignored")
+        XCTAssertEqual(
+            APNsErrorBody(body: Array(#"{"timestamp":null,"reason":"BadTopic"}"#.utf8)),
+            APNsErrorBody(reason: "BadTopic"))
+        XCTAssertNil(APNsErrorBody(body: Array(#"["reason"]"#.utf8)))
         XCTAssertNil(APNsErrorBody(body: Array("not json".utf8)))
         XCTAssertNil(APNsErrorBody(body: []))
     }

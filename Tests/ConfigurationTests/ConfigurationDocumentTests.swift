@@ -1,14 +1,14 @@
+import JSONInput
 import XCTest
 
 @testable import APNsCore
 @testable import Configuration
-@testable import JSONSupport
 
-/// `JSONValue.decode`: Foundation's JSON5 decoder, reduced to the values the configuration
-/// reader looks at.
-final class JSONValueDecodingTests: XCTestCase {
-    private func decode(_ text: String) throws(ConfigurationError) -> JSONValue {
-        try JSONValue.decode(Array(text.utf8))
+/// `ConfigurationFile.document`: `StrictJSONDecoder`'s JSON5, the tree the configuration reader
+/// walks.
+final class ConfigurationDocumentTests: XCTestCase {
+    private func decode(_ text: String) throws(ConfigurationError) -> JSONNode {
+        try ConfigurationFile.document(Array(text.utf8))
     }
 
     func testValuesOfEveryKindWithMembersSortedByKey() throws {
@@ -17,14 +17,14 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(
             value,
             .object([
-                JSONMember(key: "a", value: .array([.number("1"), .array([])])),
-                JSONMember(key: "f", value: .bool(false)),
-                JSONMember(key: "n", value: .number("-2500")),
-                JSONMember(key: "nil", value: .null),
-                JSONMember(key: "o", value: .object([])),
-                JSONMember(key: "s", value: .string("x")),
-                JSONMember(key: "t", value: .bool(true)),
-                JSONMember(key: "z", value: .number("0")),
+                "a": .array([.int(1), .array([])]),
+                "f": .bool(false),
+                "n": .int(-2500),
+                "nil": .null,
+                "o": .object([:]),
+                "s": .string("x"),
+                "t": .bool(true),
+                "z": .int(0),
             ]))
     }
 
@@ -41,9 +41,9 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(
             try decode(text),
             .object([
-                JSONMember(key: "a", value: .number("1")),
-                JSONMember(key: "b", value: .array([.number("1"), .number("2"), .number("3")])),
-                JSONMember(key: "c", value: .object([JSONMember(key: "d", value: .bool(true))])),
+                "a": .int(1),
+                "b": .array([.int(1), .int(2), .int(3)]),
+                "c": .object(["d": .bool(true)]),
             ]))
     }
 
@@ -51,8 +51,8 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(
             try decode("{maxRecords: 5, 'name': 'x'}"),
             .object([
-                JSONMember(key: "maxRecords", value: .number("5")),
-                JSONMember(key: "name", value: .string("x")),
+                "maxRecords": .int(5),
+                "name": .string("x"),
             ]))
     }
 
@@ -60,8 +60,8 @@ final class JSONValueDecodingTests: XCTestCase {
         XCTAssertEqual(
             try decode(#"{"url": "http://example.com/*x*/", "p": "a//b"}"#),
             .object([
-                JSONMember(key: "p", value: .string("a//b")),
-                JSONMember(key: "url", value: .string("http://example.com/*x*/")),
+                "p": .string("a//b"),
+                "url": .string("http://example.com/*x*/"),
             ]))
     }
 
@@ -70,19 +70,21 @@ final class JSONValueDecodingTests: XCTestCase {
     func testBooleansStayApartFromNumbers() throws {
         XCTAssertEqual(
             try decode("[true, false, 1, 0, 1.0]"),
-            .array([.bool(true), .bool(false), .number("1"), .number("0"), .number("1")]))
+            .array([.bool(true), .bool(false), .int(1), .int(0), .int(1)]))
     }
 
+    /// Integral numbers in any notation are integers; beyond `Int64` they are unsigned, then doubles.
     func testNumbersAreCanonical() throws {
         let value = try decode(
             "[2197, 2197.0, 2.197e3, -0, 1.5, -2.25, 1e30, 9223372036854775807, 9223372036854775808]")
         XCTAssertEqual(
             value,
-            .array(
-                [
-                    "2197", "2197", "2197", "0", "1.5", "-2.25", "1e+30", "9223372036854775807",
-                    "9.223372036854776e+18",
-                ].map(JSONValue.number)))
+            .array([
+                .int(2197), .int(2197), .int(2197), .int(0), .double(1.5), .double(-2.25), .double(1e30),
+                .int(9_223_372_036_854_775_807), .uint(9_223_372_036_854_775_808),
+            ]))
+        XCTAssertEqual(try decode("[1e30, 1.5]").rendered, "an array")
+        XCTAssertEqual(JSONNode.double(1e30).rendered, "1e+30")
     }
 
     func testStringEscapes() throws {
@@ -92,12 +94,39 @@ final class JSONValueDecodingTests: XCTestCase {
 
     func testByteOrderMarkAndCRLFAreAccepted() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{\r\n\"a\": 1\r\n}\r\n".utf8)
-        XCTAssertEqual(try JSONValue.decode(bytes), .object([JSONMember(key: "a", value: .number("1"))]))
+        XCTAssertEqual(try ConfigurationFile.document(bytes), .object(["a": .int(1)]))
     }
 
-    /// Foundation's behaviour, documented on `JSONValue.object`.
-    func testOfDuplicateKeysTheFirstIsKept() throws {
-        XCTAssertEqual(try decode(#"{"a": 1, "a": 2}"#), .object([JSONMember(key: "a", value: .number("1"))]))
+    /// A key written twice is refused (it used to keep the first silently), with its place.
+    func testDuplicateKeysAreRefused() throws {
+        XCTAssertThrowsError(try decode(#"{"a": 1, "a": 2}"#)) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.message, #"not valid JSON: line 1, column 10: duplicate key "a""#)
+        }
+        XCTAssertThrowsError(try decode(#"{"listeners": [{"port": 1, "port": 2}]}"#)) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.description,
+                #"listeners[0]: not valid JSON: line 1, column 28: duplicate key "port""#)
+        }
+    }
+
+    func testSyntaxErrorsNameTheLineTheColumnAndTheField() {
+        let rows: [(String, String, String)] = [
+            (
+                "{\n  \"a\": 1,\n  \"b\" 2\n}", "",
+                "not valid JSON: line 3, column 7: expected ':' after the key \"b\", got '2'"
+            ),
+            (
+                "{\"listeners\": [{\"port\": tru}]}", "listeners[0].port",
+                "not valid JSON: line 1, column 25: expected a value, got 'tru' (the literals are true, false and null; strings take quotes)"
+            ),
+        ]
+        for (text, field, message) in rows {
+            XCTAssertThrowsError(try decode(text), text) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.field, field, text)
+                XCTAssertEqual((error as? ConfigurationError)?.message, message, text)
+            }
+        }
     }
 
     func testStructuralSyntaxErrorsSayTheDocumentIsNotJSON() {
@@ -110,9 +139,10 @@ final class JSONValueDecodingTests: XCTestCase {
         for text in rows {
             XCTAssertThrowsError(try decode(text), text) { error in
                 let error = error as? ConfigurationError
-                XCTAssertEqual(error?.field, "", text)
+                // Every one is located; one inside a value names that value's field too.
                 XCTAssertEqual(
-                    error?.message.hasPrefix("not valid JSON"), true, "\(text): \(String(describing: error))")
+                    error?.message.hasPrefix("not valid JSON: line "), true, "\(text): \(String(describing: error))")
+                XCTAssertEqual(error?.message.contains(", column "), true, "\(text): \(String(describing: error))")
             }
         }
     }
@@ -145,8 +175,10 @@ final class JSONValueDecodingTests: XCTestCase {
                 XCTAssertEqual((error as? ConfigurationError)?.message, "the document is empty; expected a JSON object")
             }
         }
-        XCTAssertThrowsError(try JSONValue.decode([0x7B, 0xFF, 0x7D])) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message, "the document is not valid UTF-8")
+        XCTAssertThrowsError(try ConfigurationFile.document([0x7B, 0xFF, 0x7D])) { error in
+            XCTAssertEqual(
+                (error as? ConfigurationError)?.message,
+                "the document is not valid UTF-8 (byte 0xFF at line 1, column 2)")
         }
     }
 
@@ -160,13 +192,13 @@ final class JSONValueDecodingTests: XCTestCase {
     }
 
     func testRenderingForMessages() {
-        XCTAssertEqual(JSONValue.string("a\"b\\c\n\u{01}").rendered, #""a\"b\\c\n\u0001""#)
-        XCTAssertEqual(JSONValue.number("1e+30").rendered, "1e+30")
-        XCTAssertEqual(JSONValue.array([]).rendered, "an array")
-        XCTAssertEqual(JSONValue.object([]).rendered, "an object")
-        XCTAssertEqual(JSONValue.null.rendered, "null")
+        XCTAssertEqual(JSONNode.string("a\"b\\c\n\u{01}").rendered, #""a\"b\\c\n\u0001""#)
+        XCTAssertEqual(JSONNode.double(1e30).rendered, "1e+30")
+        XCTAssertEqual(JSONNode.array([]).rendered, "an array")
+        XCTAssertEqual(JSONNode.object([:]).rendered, "an object")
+        XCTAssertEqual(JSONNode.null.rendered, "null")
         XCTAssertEqual(
-            JSONValue.string(String(repeating: "x", count: 70)).rendered,
+            JSONNode.string(String(repeating: "x", count: 70)).rendered,
             "\"" + String(repeating: "x", count: 60) + "...\"")
     }
 }
