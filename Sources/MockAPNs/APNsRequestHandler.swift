@@ -229,7 +229,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
             // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
-            let debugData = ResponseBuilder.body(reason: closingReason, timestamp: nil)
+            let debugData = GoawayDebugData.reason(closingReason)
             events.record(
                 .goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
                 origin: .certificate, on: connection)

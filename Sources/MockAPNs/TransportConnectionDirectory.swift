@@ -1,6 +1,5 @@
 import APNsCore
 import ControlAPI
-import Foundation
 import HTTP2Transport
 
 /// The control API's view of the live connections, read from the transport's workers. Commands
@@ -48,7 +47,7 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                                 + "or has ended, so there is no GOAWAY to send; use close or reset")
                     ]
                 }
-                let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
+                let debugData = reason.map { GoawayDebugData.reason($0) } ?? []
                 events.record(
                     .goaway(
                         errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
