@@ -38,21 +38,33 @@ public final class Gateway: Sendable {
         self.makeID = makeID
     }
 
+    /// Decides, records and answers one request, checking no credentials (tests, and listeners
+    /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:)`.
+    public func handle(
+        _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
+        memo: RequestMemo? = nil
+    ) -> GatewayOutcome {
+        handle(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: NoCredentialCheck.shared)
+    }
+
     /// Decides, records and answers one request.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
     ///     parsed again, a repeated device token not checked again, a repeated header list not
     ///     redacted again; `nil` does everything.
-    ///   - authorize: the credential check, given what validation parsed; it returns nil when the
-    ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
-    ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
-    ///     before looking at the device token (docs/apns-behaviour.md §9, order of checks).
+    ///   - credentials: the connection's credential check (`CredentialChecker`), given what
+    ///     validation parsed; told whether the push was accepted before this returns. Its reason
+    ///     ranks after method and path (405, 404, MissingDeviceToken) and before every other
+    ///     check (docs/apns-behaviour.md §9, order of checks). Generic, not an existential: no
+    ///     box per push.
     /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
     ///   and the stored record's sequence number.
-    public func handle(
+    public func handle<Credentials: CredentialChecker>(
         _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-        memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }
+        memo: RequestMemo? = nil, credentials: Credentials
     ) -> GatewayOutcome {
         let now = clock()
         let registry = self.registry
@@ -75,7 +87,7 @@ public final class Gateway: Sendable {
         }
         var identity: CredentialIdentity?
         var connectionEnds = false
-        if let result = authorize(verdict) {
+        if let result = credentials.check(verdict, of: request) {
             identity = result.identity
             if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
                 verdict.reason = reason
@@ -147,6 +159,8 @@ public final class Gateway: Sendable {
             reason: answer.status == 200 ? nil : answer.reason,
             timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
             status: answer.status == 0 ? nil : answer.status)
+        // Accepted: answered 200 as the gateway answers (a fault's answer is never 200).
+        credentials.settle(accepted: answer.status == 200)
         return GatewayOutcome(
             response: response, seq: seq, fault: fault,
             connectionEndReason: connectionEnds ? verdict.reason : nil)

@@ -66,12 +66,13 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// (Apple, *Sending notification requests to APNs*; docs/apns-behaviour.md §4).
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings {
         let state = state(of: connection)
-        let listener = state.listener
+        let credentials = state.credentials
         if let presented = connection.info.clientCertificate {
-            adoptCertificate(presented, listener: listener, state: state)
-            connection.decideOnHeaders = listener.authMode != .none && state.certificateRejection != nil
+            credentials.adoptCertificate(
+                der: presented.der, verified: presented.verified, verifyError: presented.verifyError)
+            connection.decideOnHeaders = credentials.mode != .none && credentials.certificateRejection != nil
         }
-        guard profile == .appleObserved, state.certificate == nil else { return proposed }
+        guard profile == .appleObserved, credentials.certificate == nil else { return proposed }
         state.streamsLowered = true
         var settings = proposed
         settings.maxConcurrentStreams = 1
@@ -87,31 +88,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             listener: listener,
             info: ConnectionInfo(
                 id: connection.info.id, listener: listener.name, environment: listener.environment,
-                peer: connection.info.peer))
+                peer: connection.info.peer),
+            credentials: ConnectionCredentials(
+                mode: listener.authMode, environment: listener.environment, keys: keys, clock: clock))
         connection.context = state
         return state
-    }
-
-    private func adoptCertificate(_ presented: ClientCertificate, listener: Listener, state: ConnectionState) {
-        do {
-            let identity = try CertificateIdentity(der: presented.der)
-            state.certificate = identity
-            if !presented.verified {
-                state.certificateRejection = (.badCertificate, presented.verifyError ?? "not trusted")
-            } else if let reason = CertificateAuthorizer.connectionReason(
-                identity, environment: listener.environment,
-                nowSeconds: clock.now())
-            {
-                state.certificateRejection = (
-                    reason,
-                    reason == .badCertificateEnvironment
-                        ? "certificate is not for the \(listener.environment.rawValue) environment"
-                        : "certificate is expired or not yet valid"
-                )
-            }
-        } catch {
-            state.certificateRejection = (.badCertificate, "unreadable certificate: \(error)")
-        }
     }
 
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
@@ -166,14 +147,6 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
-        // Read from `state` where needed rather than copied (the copy retains the listener's name).
-        let authMode = state.listener.authMode
-        let environment = state.listener.environment
-        var authorization: String?
-        // The length first: most names differ in it, and String == is slow to find that.
-        for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
-            authorization = field.value
-        }
         // The transport's strings and header list are moved, not copied (the debug log reads the
         // method and path from `push`); the body is shared, its storage going back to the transport.
         let push = PushRequest(
@@ -182,44 +155,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
             bodyLength: request.bodyLength)
 
-        // Token state changes only when the push is accepted: the first accepted push binds the
-        // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
-        // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
-        var tokenAfter: TokenConnectionState?
-        // Not escaping, so nothing it captures is moved to the heap.
         var outcome = gateway.handle(
             push, connection: state.info, streamID: request.streamID,
-            defaultTopic: state.defaultTopic, memo: state.memo
-        ) { verdict in
-            guard authMode != .none else { return nil }
-            if let certificate = state.certificate {
-                return APNsRequestHandler.authorizeCertificate(
-                    certificate, state: state, verdict: verdict,
-                    environment: environment, now: clock.now())
-            }
-            // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
-            if authorization == nil && authMode == .permissive { return state.noTokenResult }
-            let now = clock.now()
-            if let quick = state.token.quickOutcome(
-                authorization: authorization, topic: verdict.topic,
-                environment: environment, mode: authMode,
-                nowSeconds: now, keys: keys)
-            {
-                return state.authorizationResult(for: quick, accepted: state.token.acceptedToken)
-            }
-            var after = state.token
-            let outcome = TokenAuthenticator.authenticate(
-                authorization: authorization, topic: verdict.topic,
-                environment: environment, mode: authMode,
-                nowSeconds: now, keys: keys, state: &after)
-            tokenAfter = after
-            return state.authorizationResult(for: outcome)
-        }
+            defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials)
         let status = outcome.response.status
         let accepted = status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
-        if let tokenAfter {
-            if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
-        }
         if debug {
             logger.log(
                 .debug,
@@ -255,26 +195,6 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         return taken
     }
 
-    private static func authorizeCertificate(
-        _ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
-        environment: APNsEnvironment, now: Double
-    ) -> AuthorizationResult {
-        if let rejection = state.certificateRejection {
-            return AuthorizationResult(
-                reason: rejection.reason,
-                identity: CredentialIdentity(
-                    certificate: certificate, verdict: "rejected: \(rejection.problem)"),
-                closesConnection: true)
-        }
-        let result = CertificateAuthorizer.authorize(
-            certificate, topic: verdict.topic, pushType: verdict.pushType,
-            environment: environment, nowSeconds: now)
-        return AuthorizationResult(
-            reason: result.reason,
-            identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict),
-            closesConnection: result.closesConnection)
-    }
-
     /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
     /// listener's (observed: openradar 27870881, pushy #732; docs/apns-behaviour.md §6).
     private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
@@ -293,21 +213,5 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
             origin: .streamProfile, on: connection)
         connection.setMaxConcurrentStreams(limit)
-    }
-}
-
-extension CredentialIdentity {
-    /// The record's view of an APNsAuth identity.
-    init(_ identity: AuthIdentity) {
-        self.init(
-            kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
-            issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
-    }
-
-    /// A certificate connection's identity: subject and covered topics.
-    init(certificate: CertificateIdentity, verdict: String) {
-        self.init(
-            kind: "certificate", subject: certificate.subject, topics: certificate.coveredTopics.sorted(),
-            verdict: verdict)
     }
 }

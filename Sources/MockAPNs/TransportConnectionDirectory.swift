@@ -25,7 +25,7 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 return ConnectionSummary(
                     id: connection.info.id, peer: connection.info.peer, listener: listener.name,
                     environment: listener.environment, alpn: connection.info.alpn, tls: connection.info.tls,
-                    auth: (connection.context as? ConnectionState)?.authSummary ?? "none",
+                    auth: (connection.context as? ConnectionState)?.credentials.summary ?? "none",
                     openStreams: connection.openStreamCount,
                     maxConcurrentStreams: connection.announcedMaxConcurrentStreams,
                     requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000))
