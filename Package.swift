@@ -96,6 +96,8 @@ let package = Package(
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
-        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "Configuration", "TestSupport"]),
+        .testTarget(
+            name: "MockAPNsTests",
+            dependencies: ["MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Gateway", "TestSupport"]),
     ]
 )

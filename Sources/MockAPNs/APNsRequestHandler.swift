@@ -29,6 +29,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     let listeners: [Listener]
     /// Where connection events go.
     let events: ConnectionEventRecorder
+    /// Carries out and records GOAWAY, close, reset, SETTINGS and window stalls.
+    let actions: ConnectionActionPerformer
     private let keys: KeyStore
     private let clock: ServerClock
     private let profile: StreamProfile
@@ -43,6 +45,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
         self.events = ConnectionEventRecorder(store: events, listeners: listeners, logger: logger)
+        actions = ConnectionActionPerformer(events: self.events)
         self.keys = keys
         self.clock = clock
         self.profile = profile
@@ -127,15 +130,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         case .heldSilent:
             events.record(.silentAccept, origin: .listenerCondition, on: connection)
         case .idleGoAway(let last, let debugData):
-            events.record(
-                .goaway(errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0),
+            actions.recordDoneByTransport(
+                .goaway(
+                    errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0, thenBare: false),
                 origin: .idleTimeout, on: connection)
         case .idleReset:
-            events.record(.reset(when: nil), origin: .idleTimeout, on: connection)
+            actions.recordDoneByTransport(.close(reset: true, when: nil), origin: .idleTimeout, on: connection)
         case .shutdownGoAway(let code, let last, let debugData):
-            events.record(
-                .goaway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil),
-                origin: .shutdown, on: connection)
+            actions.recordDoneByTransport(
+                .goaway(
+                    errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil,
+                    thenBare: false), origin: .shutdown, on: connection)
         }
     }
 
@@ -169,11 +174,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if let closingReason = outcome.connectionEndReason {
             // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
             // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
-            let debugData = GoawayDebugData.reason(closingReason)
-            events.record(
-                .goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
-                origin: .certificate, on: connection)
-            return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
+            actions.perform(.endConnection(closingReason), origin: .certificate, on: connection)
+            return .noResponse
         }
         if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
         // The outcome's arrays are moved into the answer, not copied.
@@ -184,7 +186,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         guard let fault = outcome.fault else { return .respond(answer) }
         return FaultExecutor.carryOut(
             fault.action, answer: answer, streamID: request.streamID, on: connection,
-            origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
+            origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), actions: actions)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -208,10 +210,6 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     private func setMaxConcurrentStreams(_ limit: UInt32, on connection: HTTP2Connection) {
-        guard connection.isOpen else { return }
-        events.record(
-            .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
-            origin: .streamProfile, on: connection)
-        connection.setMaxConcurrentStreams(limit)
+        actions.perform(.settings(maxConcurrentStreams: limit), origin: .streamProfile, on: connection)
     }
 }

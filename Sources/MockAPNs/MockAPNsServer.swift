@@ -162,7 +162,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                         version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [],
                         workers: 0)
             }
-            let directory = TransportConnectionDirectory(listeners: handler.listeners, events: handler.events)
+            let directory = TransportConnectionDirectory(listeners: handler.listeners, actions: handler.actions)
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
