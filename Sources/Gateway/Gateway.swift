@@ -39,17 +39,20 @@ public final class Gateway: Sendable {
     }
 
     /// Decides, records and answers one request, checking no credentials (tests, and listeners
-    /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:)`.
+    /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)`.
     public func handle(
         _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
         memo: RequestMemo? = nil
-    ) -> GatewayOutcome {
-        handle(
+    ) -> PushDecision {
+        var noProfile: StreamProfileState?
+        return handle(
             request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
-            credentials: NoCredentialCheck.shared)
+            credentials: NoCredentialCheck.shared, streamProfile: &noProfile)
     }
 
-    /// Decides, records and answers one request.
+    /// Decides, records and answers one request, in one pass: validation, the credential check,
+    /// fault rules, the record, and what all of it does to the stream, the connection, the
+    /// credential state and the stream profile.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
@@ -60,12 +63,13 @@ public final class Gateway: Sendable {
     ///     ranks after method and path (405, 404, MissingDeviceToken) and before every other
     ///     check (docs/apns-behaviour.md §9, order of checks). Generic, not an existential: no
     ///     box per push.
-    /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
-    ///   and the stored record's sequence number.
+    ///   - streamProfile: the connection's `apple-observed` stream profile, nil when the
+    ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
+    /// - Returns: everything decided (`PushDecision`).
     public func handle<Credentials: CredentialChecker>(
         _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-        memo: RequestMemo? = nil, credentials: Credentials
-    ) -> GatewayOutcome {
+        memo: RequestMemo? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+    ) -> PushDecision {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
@@ -102,14 +106,24 @@ public final class Gateway: Sendable {
         var answer = Answer(
             status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
+        var plan = connectionEnds ? ActionPlan.endConnection(verdict.reason ?? .badCertificate) : .normal
         if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(
                 FaultContext(
                     verdict: verdict, request: request, connection: connection,
                     identity: identity, nowMilliseconds: Int64(now * 1000)))
-            if let fault, let replaced = Gateway.answer(for: fault.action) {
-                answer = replaced
-                verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+            if let fault {
+                plan = ActionPlan(fault.action, streamID: streamID)
+                switch plan.answer {
+                case .normal:
+                    break
+                case .replaced(let response):
+                    answer = Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
+                    verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+                case .none:
+                    answer = Answer(status: 0, reason: nil, timestamp: nil)
+                    verdict.timestamp = nil
+                }
             }
         }
         let recordedReason = answer.status == 200 ? nil : answer.reason
@@ -160,10 +174,13 @@ public final class Gateway: Sendable {
             timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
             status: answer.status == 0 ? nil : answer.status)
         // Accepted: answered 200 as the gateway answers (a fault's answer is never 200).
-        credentials.settle(accepted: answer.status == 200)
-        return GatewayOutcome(
-            response: response, seq: seq, fault: fault,
-            connectionEndReason: connectionEnds ? verdict.reason : nil)
+        let accepted = answer.status == 200
+        credentials.settle(accepted: accepted)
+        // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
+        let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
+        return PushDecision(
+            response: response, plan: plan, seq: seq, accepted: accepted, fault: fault,
+            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit)
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.
@@ -174,7 +191,9 @@ public final class Gateway: Sendable {
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's
     /// result is the gateway's own (used to tell accepted pushes for stream profiles).
-    public static func answersNormally(_ action: FaultAction) -> Bool { answer(for: action) == nil }
+    public static func answersNormally(_ action: FaultAction) -> Bool {
+        ActionPlan(action, streamID: 1).answersNormally
+    }
 
     /// What the stream is answered: status (0 for no answer), reason and 410 timestamp.
     struct Answer {
@@ -183,43 +202,8 @@ public final class Gateway: Sendable {
         var timestamp: Int64?
     }
 
-    /// The answer a fault puts in place of the normal one: its own response, or none (status 0);
-    /// nil when the normal answer stands (after a delay, or before a connection action that comes
-    /// after the response).
-    static func answer(for action: FaultAction) -> Answer? {
-        let none = Answer(status: 0, reason: nil, timestamp: nil)
-        switch action {
-        case .respond(let response), .sickConnection(let response):
-            return Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
-        case .delay(_, let then):
-            return then.flatMap(answer(for:))
-        case .noResponse, .resetStream:
-            return none
-        case .goaway(let goaway):
-            return goaway.when == .afterResponse ? nil : none
-        case .close(let moment), .reset(let moment):
-            return moment == .afterResponse ? nil : none
-        case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
-            return nil
-        }
-    }
-
     /// Method and path problems are answered before credentials are looked at.
     static func outranksAuthentication(_ reason: Reason?) -> Bool {
         reason == .methodNotAllowed || reason == .badPath || reason == .missingDeviceToken
     }
-}
-
-/// What `Gateway.handle` decided for one push.
-public struct GatewayOutcome: Sendable {
-    /// The response to send (a fault's own when it chose one). Not sent when `fault` says the
-    /// stream gets no answer.
-    public var response: PushResponse
-    /// The stored record's sequence number.
-    public var seq: UInt64
-    /// The fault to carry out on the stream or connection, if a rule applied.
-    public var fault: FaultDecision?
-    /// Set when the credential check ends the whole connection with this reason (GOAWAY
-    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; docs/field-cases.md C2).
-    public var connectionEndReason: Reason?
 }

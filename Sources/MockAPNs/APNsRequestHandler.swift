@@ -1,18 +1,17 @@
 import APNsAuth
 import APNsCore
 import Configuration
-import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
-/// `PushRequest`, checks credentials (provider token or client certificate) with APNsAuth,
-/// lets the gateway decide and record it, and hands the response back. Also carries out the
-/// `apple-observed` stream profile's SETTINGS changes, and records connection events (opened,
-/// closed, listener conditions, idle timeouts, shutdown, and the GOAWAY, SETTINGS, close and
-/// reset that faults, the profile and certificate rejections send).
+/// `PushRequest`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
+/// (APNsAuth) and stream-profile state, and carries out the one `PushDecision` it returns (the
+/// profile's SETTINGS change, then the plan through `FaultExecutor`, or the answer). Also records
+/// connection events: opened, closed, listener conditions, and, through the
+/// `ConnectionActionPerformer`, the idle timeout's and shutdown's GOAWAY or reset.
 final class APNsRequestHandler: HTTP2RequestHandler {
     /// One entry per listener, in the transport's listener order.
     struct Listener: Sendable {
@@ -75,8 +74,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                 der: presented.der, verified: presented.verified, verifyError: presented.verifyError)
             connection.decideOnHeaders = credentials.mode != .none && credentials.certificateRejection != nil
         }
-        guard profile == .appleObserved, credentials.certificate == nil else { return proposed }
-        state.streamsLowered = true
+        guard profile == .appleObserved else { return proposed }
+        let lowered = credentials.certificate == nil
+        state.streamProfile = StreamProfileState(listenerLimit: proposed.maxConcurrentStreams, lowered: lowered)
+        guard lowered else { return proposed }
         var settings = proposed
         settings.maxConcurrentStreams = 1
         return settings
@@ -150,6 +151,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// Hands the request to `Gateway.handle` and carries out its `PushDecision`: the stream
+    /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
         // The transport's strings and header list are moved, not copied (the debug log reads the
@@ -159,34 +162,34 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             authority: APNsRequestHandler.take(&request.authority, nil),
             headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
             bodyLength: request.bodyLength)
-
-        var outcome = gateway.handle(
+        var decision = gateway.handle(
             push, connection: state.info, streamID: request.streamID,
-            defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials)
-        let status = outcome.response.status
-        let accepted = status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
+            defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
+            streamProfile: &state.streamProfile)
         if debug {
             logger.log(
                 .debug,
-                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))"
+                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(decision.response.status) (record \(decision.seq))"
             )
         }
-        if let closingReason = outcome.connectionEndReason {
-            // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
-            // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
-            actions.perform(.endConnection(closingReason), origin: .certificate, on: connection)
-            return .noResponse
+        if let limit = decision.streamLimitChange {
+            actions.perform(.settings(maxConcurrentStreams: limit), origin: .streamProfile, on: connection)
         }
-        if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        // The outcome's arrays are moved into the answer, not copied.
-        var answer = HTTP2Response(status: status)
-        swap(&answer.headers, &outcome.response.headers)
-        swap(&answer.body, &outcome.response.body)
-        answer.uuidHeaders = outcome.response.uuidHeaders
-        guard let fault = outcome.fault else { return .respond(answer) }
+        // The decision's arrays are moved into the answer, not copied.
+        var answer = HTTP2Response(status: decision.response.status)
+        swap(&answer.headers, &decision.response.headers)
+        swap(&answer.body, &decision.response.body)
+        answer.uuidHeaders = decision.response.uuidHeaders
+        if decision.plan.connection == nil && decision.plan.delayMilliseconds == nil {
+            switch decision.plan.stream {
+            case .answer: return .respond(answer)
+            case .leaveOpen: return .noResponse
+            case .reset(let code): return .resetStream(errorCode: code.rawValue)
+            }
+        }
         return FaultExecutor.carryOut(
-            fault.action, answer: answer, streamID: request.streamID, on: connection,
-            origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), actions: actions)
+            decision.plan, answer: answer, streamID: request.streamID, on: connection,
+            origin: decision.connectionOrigin, actions: actions)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -195,21 +198,5 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var taken = empty
         swap(&value, &taken)
         return taken
-    }
-
-    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
-    /// listener's (observed: openradar 27870881, pushy #732; docs/apns-behaviour.md §6).
-    private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
-        if !accepted && !state.streamsLowered {
-            state.streamsLowered = true
-            setMaxConcurrentStreams(1, on: connection)
-        } else if accepted && state.streamsLowered {
-            state.streamsLowered = false
-            setMaxConcurrentStreams(connection.settings.maxConcurrentStreams, on: connection)
-        }
-    }
-
-    private func setMaxConcurrentStreams(_ limit: UInt32, on connection: HTTP2Connection) {
-        actions.perform(.settings(maxConcurrentStreams: limit), origin: .streamProfile, on: connection)
     }
 }

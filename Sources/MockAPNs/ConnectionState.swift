@@ -11,8 +11,9 @@ final class ConnectionState {
     let info: ConnectionInfo
     /// Its credential check: provider-token state or client certificate.
     let credentials: ConnectionCredentials
-    /// True while MAX_CONCURRENT_STREAMS is lowered to 1 (`apple-observed` profile).
-    var streamsLowered = false
+    /// The `apple-observed` stream profile's state; nil when the listener runs another profile.
+    /// Unchecked: touched on the loop thread only, per request.
+    @exclusivity(unchecked) var streamProfile: StreamProfileState?
     /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
     let memo = RequestMemo()
 

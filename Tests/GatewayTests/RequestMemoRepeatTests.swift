@@ -53,10 +53,12 @@ final class RequestMemoRepeatTests: XCTestCase {
         identities: [CredentialIdentity?]? = nil
     ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in
+            var noProfile: StreamProfileState?
             let outcome = gateway.handle(
                 item.0, connection: connection, streamID: item.1, memo: memo,
                 credentials: FixedCredentials(
-                    identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }))
+                    identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }),
+                streamProfile: &noProfile)
             return try XCTUnwrap(gateway.store.record(seq: outcome.seq))
         }
     }
