@@ -12,16 +12,20 @@ public final class ConnectionCredentials: CredentialChecker {
     private let clock: ServerClock
     /// Provider-token state: bound team and key, current token, verification cache.
     /// Unchecked: touched on the loop thread only, never overlappingly, and per request (the
-    /// runtime exclusivity check is about 80 instructions).
+    /// runtime exclusivity check on each access buys nothing here).
     @exclusivity(unchecked) public private(set) var token = TokenConnectionState()
     /// What the last full token check made of `token`, kept or partly kept by `settle`.
     @exclusivity(unchecked) private var tokenAfter: TokenConnectionState?
     /// The client certificate, when one was presented (mutual TLS).
-    public private(set) var certificate: CertificateIdentity? {
-        didSet { defaultTopic = certificate?.defaultTopic }
+    /// Unchecked, as `token` (read per push).
+    @exclusivity(unchecked) public private(set) var certificate: CertificateIdentity? {
+        didSet { storedDefaultTopic = certificate?.defaultTopic }
     }
     /// The certificate's default topic, read per push without copying the whole certificate.
-    public private(set) var defaultTopic: String?
+    /// Behind an accessor because another module ignores `@exclusivity(unchecked)` and checks each
+    /// access to a stored property at run time.
+    public var defaultTopic: String? { storedDefaultTopic }
+    @exclusivity(unchecked) private var storedDefaultTopic: String?
     /// Set when the certificate disqualifies the whole connection (untrusted, expired, other
     /// environment): the first request is answered with GOAWAY carrying `reason`; `problem` says
     /// why, for the record.
@@ -117,11 +121,11 @@ public final class ConnectionCredentials: CredentialChecker {
 
     /// The answer to a push without a provider token under permissive authentication (it is
     /// always `TokenAuthenticator.noToken`), made once per connection.
-    private lazy var noTokenResult = AuthorizationResult(
+    private let noTokenResult = AuthorizationResult(
         reason: nil, identity: CredentialIdentity(TokenAuthenticator.noToken.identity))
 
     /// The last token outcome and the result made of it: a repeated outcome reuses the result.
-    private var lastAuthorization: LastAuthorization?
+    @exclusivity(unchecked) private var lastAuthorization: LastAuthorization?
 
     /// The record's form of a token outcome, reused while the outcome repeats byte for byte.
     /// `accepted`: `TokenConnectionState.acceptedToken` when `outcome` is a repeat of the last

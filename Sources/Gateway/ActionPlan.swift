@@ -5,7 +5,8 @@ import Faults
 /// fault action (`init(_:streamID:)`, the one switch over `FaultAction` that says what an action
 /// does), of a credential that ends the connection (`endConnection`), or of neither (`normal`).
 /// `FaultExecutor` (MockAPNs) carries a plan out on the transport; it does not look at the
-/// fault action again.
+/// fault action again. Made only here and by `Gateway` (the memberwise initializer, not an
+/// explicit one: with that, the optimizer copies each new plan once more).
 public struct ActionPlan: Sendable, Hashable {
     /// What the stream is answered, relative to the gateway's own answer.
     public enum Answer: Sendable, Hashable {
@@ -22,25 +23,14 @@ public struct ActionPlan: Sendable, Hashable {
     /// What happens to the stream (once the delay is over).
     public var stream: StreamAction
     /// What happens to the connection, if anything (once the delay is over).
-    public var connection: ConnectionAction?
+    public var connection: ConnectionAction? = nil
     /// True when `connection` comes after the stream's response: a GOAWAY once the response has
     /// been written, a close once it is (`ConnectionAction.close` with `when: .afterResponse`).
     /// False: before the response, or in place of it.
-    public var connectionAfterResponse: Bool
+    public var connectionAfterResponse = false
     /// Milliseconds to wait before `stream` and `connection` are carried out (the sum of nested
     /// `delay`s); nil: at once.
-    public var delayMilliseconds: Int64?
-
-    public init(
-        answer: Answer, stream: StreamAction, connection: ConnectionAction? = nil,
-        connectionAfterResponse: Bool = false, delayMilliseconds: Int64? = nil
-    ) {
-        self.answer = answer
-        self.stream = stream
-        self.connection = connection
-        self.connectionAfterResponse = connectionAfterResponse
-        self.delayMilliseconds = delayMilliseconds
-    }
+    public var delayMilliseconds: Int64? = nil
 
     /// No fault: the gateway's answer, now; nothing done to the connection.
     public static let normal = ActionPlan(answer: .normal, stream: .answer)
@@ -51,6 +41,12 @@ public struct ActionPlan: Sendable, Hashable {
         ActionPlan(answer: .none, stream: .leaveOpen, connection: .endConnection(reason))
     }
 
+    /// True when the stream is answered as the gateway would have answered it (then a 200 is an
+    /// accepted push: token binding and stream profiles count it).
+    public var answersNormally: Bool { answer == .normal }
+}
+
+extension ActionPlan {
     /// The plan of fault `action` for a push on `streamID` (docs/field-cases.md C1-C7). `action` is
     /// resolved (`FaultDecision.action`): a `sequence` or `rateLimit` left in it answers normally.
     public init(_ action: FaultAction, streamID: Int32) {
@@ -92,8 +88,4 @@ public struct ActionPlan: Sendable, Hashable {
             self = .normal
         }
     }
-
-    /// True when the stream is answered as the gateway would have answered it (then a 200 is an
-    /// accepted push: token binding and stream profiles count it).
-    public var answersNormally: Bool { answer == .normal }
 }

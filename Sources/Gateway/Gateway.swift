@@ -106,7 +106,8 @@ public final class Gateway: Sendable {
         var answer = Answer(
             status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
-        var plan = connectionEnds ? ActionPlan.endConnection(verdict.reason ?? .badCertificate) : .normal
+        var plan = ActionPlan(answer: .normal, stream: .answer)
+        if connectionEnds { plan = .endConnection(verdict.reason ?? .badCertificate) }
         if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(
                 FaultContext(
@@ -126,6 +127,11 @@ public final class Gateway: Sendable {
                 }
             }
         }
+        // Accepted: answered 200 as the gateway answers (a fault's answer is never 200).
+        let accepted = answer.status == 200
+        credentials.settle(accepted: accepted)
+        // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
+        let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
         let recordedReason = answer.status == 200 ? nil : answer.reason
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
@@ -169,17 +175,12 @@ public final class Gateway: Sendable {
                 seq = store.append(record)
             }
         }
-        let response = ResponseBuilder.response(
-            reason: answer.status == 200 ? nil : answer.reason,
-            timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
-            status: answer.status == 0 ? nil : answer.status)
-        // Accepted: answered 200 as the gateway answers (a fault's answer is never 200).
-        let accepted = answer.status == 200
-        credentials.settle(accepted: accepted)
-        // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
-        let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
         return PushDecision(
-            response: response, plan: plan, seq: seq, accepted: accepted, fault: fault,
+            response: ResponseBuilder.response(
+                reason: answer.status == 200 ? nil : answer.reason,
+                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                status: answer.status == 0 ? nil : answer.status),
+            plan: plan, seq: seq, accepted: accepted, fault: fault,
             connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit)
     }
 

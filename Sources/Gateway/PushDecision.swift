@@ -15,6 +15,10 @@ import Recording
 /// Issue 13 (a record that says "never answered"): a plan whose stream is answered later
 /// (`plan.delayMilliseconds`) or never (`.leaveOpen`) names its record by `seq`, so whoever sees
 /// the stream end without HEADERS can correct that record.
+///
+/// Made by `Gateway.handle` alone, with the memberwise initializer: with an explicit one the
+/// optimizer built each decision twice (a copy and a destroy of it per push, seen with
+/// bench/callgrind.sh). `ActionPlan` is made the same way for the same reason.
 public struct PushDecision: Sendable {
     /// The response the stream gets when `plan.stream` is `.answer` (a fault's own when it chose
     /// one); otherwise not sent.
@@ -38,19 +42,6 @@ public struct PushDecision: Sendable {
     /// (1 after a rejection, the listener's after an acceptance), nil for no change. Carried out
     /// before `plan.connection`.
     public var streamLimitChange: UInt32?
-
-    public init(
-        response: PushResponse, plan: ActionPlan, seq: UInt64, accepted: Bool, fault: FaultDecision? = nil,
-        connectionEndReason: Reason? = nil, streamLimitChange: UInt32? = nil
-    ) {
-        self.response = response
-        self.plan = plan
-        self.seq = seq
-        self.accepted = accepted
-        self.fault = fault
-        self.connectionEndReason = connectionEndReason
-        self.streamLimitChange = streamLimitChange
-    }
 
     /// What caused `plan.connection`, for its connection event: the fault rule, else the rejected
     /// certificate.

@@ -180,7 +180,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         swap(&answer.headers, &decision.response.headers)
         swap(&answer.body, &decision.response.body)
         answer.uuidHeaders = decision.response.uuidHeaders
-        if decision.plan.connection == nil && decision.plan.delayMilliseconds == nil {
+        if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
             switch decision.plan.stream {
             case .answer: return .respond(answer)
             case .leaveOpen: return .noResponse
