@@ -191,7 +191,8 @@ public final class Gateway: Sendable {
     }
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's
-    /// result is the gateway's own (used to tell accepted pushes for stream profiles).
+    /// result is the gateway's own (`ActionPlan.answersNormally` of its plan; only then can a
+    /// push be accepted, `PushDecision.accepted`).
     public static func answersNormally(_ action: FaultAction) -> Bool {
         ActionPlan(action, streamID: 1).answersNormally
     }

@@ -180,12 +180,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         swap(&answer.headers, &decision.response.headers)
         swap(&answer.body, &decision.response.body)
         answer.uuidHeaders = decision.response.uuidHeaders
+        // Nothing to wait for and nothing done to the connection (every push without a fault).
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
-            switch decision.plan.stream {
-            case .answer: return .respond(answer)
-            case .leaveOpen: return .noResponse
-            case .reset(let code): return .resetStream(errorCode: code.rawValue)
-            }
+            return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
         }
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: request.streamID, on: connection,

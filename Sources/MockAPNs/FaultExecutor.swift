@@ -41,7 +41,13 @@ enum FaultExecutor {
                 actions.perform(action, origin: origin, on: connection)
             }
         }
-        switch plan.stream {
+        return streamAction(plan.stream, answer: answer)
+    }
+
+    /// What the transport does with the stream for `action`: send `answer`, nothing, or RST_STREAM.
+    @inline(__always)
+    static func streamAction(_ action: StreamAction, answer: HTTP2Response) -> HTTP2Action {
+        switch action {
         case .answer: return .respond(answer)
         case .leaveOpen: return .noResponse
         case .reset(let code): return .resetStream(errorCode: code.rawValue)
