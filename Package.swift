@@ -105,6 +105,9 @@ let package = Package(
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsCore", "Configuration", "HTTP2Client", "HTTPFields", "TestSupport"]),
+            dependencies: [
+                "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Gateway", "HTTP2Client", "HTTPFields",
+                "TestSupport",
+            ]),
     ]
 )

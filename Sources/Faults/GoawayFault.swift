@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import JSONInput
 import JSONSupport
@@ -50,12 +51,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     /// The frame's debug data bytes: `{"reason":"X"}` (JSON-escaped), the raw `debugData`, or none.
     public var debugBytes: [UInt8] {
-        if let reason {
-            let data =
-                (try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.withoutEscapingSlashes]))
-                ?? Data()
-            return Array(data)
-        }
+        if let reason { return GoawayDebugData.reason(reason) }
         return debugData.map { Array($0.utf8) } ?? []
     }
 

@@ -38,22 +38,38 @@ public final class Gateway: Sendable {
         self.makeID = makeID
     }
 
-    /// Decides, records and answers one request.
+    /// Decides, records and answers one request, checking no credentials (tests, and listeners
+    /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)`.
+    public func handle(
+        _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
+        memo: RequestMemo? = nil
+    ) -> PushDecision {
+        var noProfile: StreamProfileState?
+        return handle(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: NoCredentialCheck.shared, streamProfile: &noProfile)
+    }
+
+    /// Decides, records and answers one request, in one pass: validation, the credential check,
+    /// fault rules, the record, and what all of it does to the stream, the connection, the
+    /// credential state and the stream profile.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
     ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
     ///     parsed again, a repeated device token not checked again, a repeated header list not
     ///     redacted again; `nil` does everything.
-    ///   - authorize: the credential check, given what validation parsed; it returns nil when the
-    ///     listener checks no credentials (the default). Its reason ranks after method and path (405, 404,
-    ///     MissingDeviceToken) and before every other check: APNs answers MissingProviderToken
-    ///     before looking at the device token (docs/apns-behaviour.md §9, order of checks).
-    /// - Returns: the response (the one a fault chose, when one did), the fault to carry out,
-    ///   and the stored record's sequence number.
-    public func handle(
+    ///   - credentials: the connection's credential check (`CredentialChecker`), given what
+    ///     validation parsed; told whether the push was accepted before this returns. Its reason
+    ///     ranks after method and path (405, 404, MissingDeviceToken) and before every other
+    ///     check (docs/apns-behaviour.md §9, order of checks). Generic, not an existential: no
+    ///     box per push.
+    ///   - streamProfile: the connection's `apple-observed` stream profile, nil when the
+    ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
+    /// - Returns: everything decided (`PushDecision`).
+    public func handle<Credentials: CredentialChecker>(
         _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-        memo: RequestMemo? = nil, authorize: (Verdict) -> AuthorizationResult? = { _ in nil }
-    ) -> GatewayOutcome {
+        memo: RequestMemo? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+    ) -> PushDecision {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
@@ -75,7 +91,7 @@ public final class Gateway: Sendable {
         }
         var identity: CredentialIdentity?
         var connectionEnds = false
-        if let result = authorize(verdict) {
+        if let result = credentials.check(verdict, of: request) {
             identity = result.identity
             if let reason = result.reason, !Gateway.outranksAuthentication(verdict.reason) {
                 verdict.reason = reason
@@ -90,16 +106,32 @@ public final class Gateway: Sendable {
         var answer = Answer(
             status: connectionEnds ? 0 : verdict.status, reason: verdict.reason, timestamp: verdict.timestamp)
         var fault: FaultDecision?
+        var plan = ActionPlan(answer: .normal, stream: .answer)
+        if connectionEnds { plan = .endConnection(verdict.reason ?? .badCertificate) }
         if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(
                 FaultContext(
                     verdict: verdict, request: request, connection: connection,
                     identity: identity, nowMilliseconds: Int64(now * 1000)))
-            if let fault, let replaced = Gateway.answer(for: fault.action) {
-                answer = replaced
-                verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+            if let fault {
+                plan = ActionPlan(fault.action, streamID: streamID)
+                switch plan.answer {
+                case .normal:
+                    break
+                case .replaced(let response):
+                    answer = Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
+                    verdict.timestamp = answer.timestamp  // the record's `timestamp` is the one answered
+                case .none:
+                    answer = Answer(status: 0, reason: nil, timestamp: nil)
+                    verdict.timestamp = nil
+                }
             }
         }
+        // Accepted: answered 200 as the gateway answers (a fault's answer is never 200).
+        let accepted = answer.status == 200
+        credentials.settle(accepted: accepted)
+        // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
+        let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
         let recordedReason = answer.status == 200 ? nil : answer.reason
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
@@ -143,13 +175,13 @@ public final class Gateway: Sendable {
                 seq = store.append(record)
             }
         }
-        let response = ResponseBuilder.response(
-            reason: answer.status == 200 ? nil : answer.reason,
-            timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
-            status: answer.status == 0 ? nil : answer.status)
-        return GatewayOutcome(
-            response: response, seq: seq, fault: fault,
-            connectionEndReason: connectionEnds ? verdict.reason : nil)
+        return PushDecision(
+            response: ResponseBuilder.response(
+                reason: answer.status == 200 ? nil : answer.reason,
+                timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
+                status: answer.status == 0 ? nil : answer.status),
+            plan: plan, seq: seq, accepted: accepted, fault: fault,
+            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit)
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.
@@ -159,8 +191,11 @@ public final class Gateway: Sendable {
     }
 
     /// True when `action` leaves the push to be answered as it would have been: the stream's
-    /// result is the gateway's own (used to tell accepted pushes for stream profiles).
-    public static func answersNormally(_ action: FaultAction) -> Bool { answer(for: action) == nil }
+    /// result is the gateway's own (`ActionPlan.answersNormally` of its plan; only then can a
+    /// push be accepted, `PushDecision.accepted`).
+    public static func answersNormally(_ action: FaultAction) -> Bool {
+        ActionPlan(action, streamID: 1).answersNormally
+    }
 
     /// What the stream is answered: status (0 for no answer), reason and 410 timestamp.
     struct Answer {
@@ -169,43 +204,8 @@ public final class Gateway: Sendable {
         var timestamp: Int64?
     }
 
-    /// The answer a fault puts in place of the normal one: its own response, or none (status 0);
-    /// nil when the normal answer stands (after a delay, or before a connection action that comes
-    /// after the response).
-    static func answer(for action: FaultAction) -> Answer? {
-        let none = Answer(status: 0, reason: nil, timestamp: nil)
-        switch action {
-        case .respond(let response), .sickConnection(let response):
-            return Answer(status: response.status, reason: response.reason, timestamp: response.timestamp)
-        case .delay(_, let then):
-            return then.flatMap(answer(for:))
-        case .noResponse, .resetStream:
-            return none
-        case .goaway(let goaway):
-            return goaway.when == .afterResponse ? nil : none
-        case .close(let moment), .reset(let moment):
-            return moment == .afterResponse ? nil : none
-        case .settings, .withholdWindowUpdate, .sequence, .rateLimit:
-            return nil
-        }
-    }
-
     /// Method and path problems are answered before credentials are looked at.
     static func outranksAuthentication(_ reason: Reason?) -> Bool {
         reason == .methodNotAllowed || reason == .badPath || reason == .missingDeviceToken
     }
-}
-
-/// What `Gateway.handle` decided for one push.
-public struct GatewayOutcome: Sendable {
-    /// The response to send (a fault's own when it chose one). Not sent when `fault` says the
-    /// stream gets no answer.
-    public var response: PushResponse
-    /// The stored record's sequence number.
-    public var seq: UInt64
-    /// The fault to carry out on the stream or connection, if a rule applied.
-    public var fault: FaultDecision?
-    /// Set when the credential check ends the whole connection with this reason (GOAWAY
-    /// instead of a stream answer: BadCertificate, BadCertificateEnvironment; docs/field-cases.md C2).
-    public var connectionEndReason: Reason?
 }

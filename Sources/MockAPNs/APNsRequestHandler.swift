@@ -1,18 +1,17 @@
 import APNsAuth
 import APNsCore
 import Configuration
-import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
-/// `PushRequest`, checks credentials (provider token or client certificate) with APNsAuth,
-/// lets the gateway decide and record it, and hands the response back. Also carries out the
-/// `apple-observed` stream profile's SETTINGS changes, and records connection events (opened,
-/// closed, listener conditions, idle timeouts, shutdown, and the GOAWAY, SETTINGS, close and
-/// reset that faults, the profile and certificate rejections send).
+/// `PushRequest`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
+/// (APNsAuth) and stream-profile state, and carries out the one `PushDecision` it returns (the
+/// profile's SETTINGS change, then the plan through `FaultExecutor`, or the answer). Also records
+/// connection events: opened, closed, listener conditions, and, through the
+/// `ConnectionActionPerformer`, the idle timeout's and shutdown's GOAWAY or reset.
 final class APNsRequestHandler: HTTP2RequestHandler {
     /// One entry per listener, in the transport's listener order.
     struct Listener: Sendable {
@@ -29,6 +28,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     let listeners: [Listener]
     /// Where connection events go.
     let events: ConnectionEventRecorder
+    /// Carries out and records GOAWAY, close, reset, SETTINGS and window stalls.
+    let actions: ConnectionActionPerformer
     private let keys: KeyStore
     private let clock: ServerClock
     private let profile: StreamProfile
@@ -43,6 +44,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
         self.events = ConnectionEventRecorder(store: events, listeners: listeners, logger: logger)
+        actions = ConnectionActionPerformer(events: self.events)
         self.keys = keys
         self.clock = clock
         self.profile = profile
@@ -66,13 +68,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// (Apple, *Sending notification requests to APNs*; docs/apns-behaviour.md §4).
     func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings {
         let state = state(of: connection)
-        let listener = state.listener
+        let credentials = state.credentials
         if let presented = connection.info.clientCertificate {
-            adoptCertificate(presented, listener: listener, state: state)
-            connection.decideOnHeaders = listener.authMode != .none && state.certificateRejection != nil
+            credentials.adoptCertificate(
+                der: presented.der, verified: presented.verified, verifyError: presented.verifyError)
+            connection.decideOnHeaders = credentials.mode != .none && credentials.certificateRejection != nil
         }
-        guard profile == .appleObserved, state.certificate == nil else { return proposed }
-        state.streamsLowered = true
+        guard profile == .appleObserved else { return proposed }
+        let lowered = credentials.certificate == nil
+        state.streamProfile = StreamProfileState(listenerLimit: proposed.maxConcurrentStreams, lowered: lowered)
+        guard lowered else { return proposed }
         var settings = proposed
         settings.maxConcurrentStreams = 1
         return settings
@@ -87,31 +92,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             listener: listener,
             info: ConnectionInfo(
                 id: connection.info.id, listener: listener.name, environment: listener.environment,
-                peer: connection.info.peer))
+                peer: connection.info.peer),
+            credentials: ConnectionCredentials(
+                mode: listener.authMode, environment: listener.environment, keys: keys, clock: clock))
         connection.context = state
         return state
-    }
-
-    private func adoptCertificate(_ presented: ClientCertificate, listener: Listener, state: ConnectionState) {
-        do {
-            let identity = try CertificateIdentity(der: presented.der)
-            state.certificate = identity
-            if !presented.verified {
-                state.certificateRejection = (.badCertificate, presented.verifyError ?? "not trusted")
-            } else if let reason = CertificateAuthorizer.connectionReason(
-                identity, environment: listener.environment,
-                nowSeconds: clock.now())
-            {
-                state.certificateRejection = (
-                    reason,
-                    reason == .badCertificateEnvironment
-                        ? "certificate is not for the \(listener.environment.rawValue) environment"
-                        : "certificate is expired or not yet valid"
-                )
-            }
-        } catch {
-            state.certificateRejection = (.badCertificate, "unreadable certificate: \(error)")
-        }
     }
 
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
@@ -146,15 +131,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         case .heldSilent:
             events.record(.silentAccept, origin: .listenerCondition, on: connection)
         case .idleGoAway(let last, let debugData):
-            events.record(
-                .goaway(errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0),
+            actions.recordDoneByTransport(
+                .goaway(
+                    errorCode: 0, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: 0, thenBare: false),
                 origin: .idleTimeout, on: connection)
         case .idleReset:
-            events.record(.reset(when: nil), origin: .idleTimeout, on: connection)
+            actions.recordDoneByTransport(.close(reset: true, when: nil), origin: .idleTimeout, on: connection)
         case .shutdownGoAway(let code, let last, let debugData):
-            events.record(
-                .goaway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil),
-                origin: .shutdown, on: connection)
+            actions.recordDoneByTransport(
+                .goaway(
+                    errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil,
+                    thenBare: false), origin: .shutdown, on: connection)
         }
     }
 
@@ -164,16 +151,10 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// Hands the request to `Gateway.handle` and carries out its `PushDecision`: the stream
+    /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
-        // Read from `state` where needed rather than copied (the copy retains the listener's name).
-        let authMode = state.listener.authMode
-        let environment = state.listener.environment
-        var authorization: String?
-        // The length first: most names differ in it, and String == is slow to find that.
-        for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
-            authorization = field.value
-        }
         // The transport's strings and header list are moved, not copied (the debug log reads the
         // method and path from `push`); the body is shared, its storage going back to the transport.
         let push = PushRequest(
@@ -181,70 +162,31 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             authority: APNsRequestHandler.take(&request.authority, nil),
             headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
             bodyLength: request.bodyLength)
-
-        // Token state changes only when the push is accepted: the first accepted push binds the
-        // team (Apple, *Establishing a token-based connection to APNs*). A push repeating the last
-        // accepted token, or one without a token in permissive mode, changes nothing and skips the copy.
-        var tokenAfter: TokenConnectionState?
-        // Not escaping, so nothing it captures is moved to the heap.
-        var outcome = gateway.handle(
+        var decision = gateway.handle(
             push, connection: state.info, streamID: request.streamID,
-            defaultTopic: state.defaultTopic, memo: state.memo
-        ) { verdict in
-            guard authMode != .none else { return nil }
-            if let certificate = state.certificate {
-                return APNsRequestHandler.authorizeCertificate(
-                    certificate, state: state, verdict: verdict,
-                    environment: environment, now: clock.now())
-            }
-            // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
-            if authorization == nil && authMode == .permissive { return state.noTokenResult }
-            let now = clock.now()
-            if let quick = state.token.quickOutcome(
-                authorization: authorization, topic: verdict.topic,
-                environment: environment, mode: authMode,
-                nowSeconds: now, keys: keys)
-            {
-                return state.authorizationResult(for: quick, accepted: state.token.acceptedToken)
-            }
-            var after = state.token
-            let outcome = TokenAuthenticator.authenticate(
-                authorization: authorization, topic: verdict.topic,
-                environment: environment, mode: authMode,
-                nowSeconds: now, keys: keys, state: &after)
-            tokenAfter = after
-            return state.authorizationResult(for: outcome)
-        }
-        let status = outcome.response.status
-        let accepted = status == 200 && outcome.fault.map({ Gateway.answersNormally($0.action) }) ?? true
-        if let tokenAfter {
-            if accepted { state.token = tokenAfter } else { state.token.keepChecks(of: tokenAfter) }
-        }
+            defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
+            streamProfile: &state.streamProfile)
         if debug {
             logger.log(
                 .debug,
-                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(status) (record \(outcome.seq))"
+                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(decision.response.status) (record \(decision.seq))"
             )
         }
-        if let closingReason = outcome.connectionEndReason {
-            // APNs ends such connections with GOAWAY {"reason":...} instead of answering (docs/apns-behaviour.md
-            // §5; docs/field-cases.md C2): last-stream-id 0, NO_ERROR.
-            let debugData = ResponseBuilder.body(reason: closingReason, timestamp: nil)
-            events.record(
-                .goaway(errorCode: 0, lastStreamID: 0, debugData: debugData, closeAfterMilliseconds: 0),
-                origin: .certificate, on: connection)
-            return .goAway(errorCode: 0, lastStreamID: 0, debugData: debugData)
+        if let limit = decision.streamLimitChange {
+            actions.perform(.settings(maxConcurrentStreams: limit), origin: .streamProfile, on: connection)
         }
-        if profile == .appleObserved { applyAppleObservedProfile(accepted: accepted, state: state, connection) }
-        // The outcome's arrays are moved into the answer, not copied.
-        var answer = HTTP2Response(status: status)
-        swap(&answer.headers, &outcome.response.headers)
-        swap(&answer.body, &outcome.response.body)
-        answer.uuidHeaders = outcome.response.uuidHeaders
-        guard let fault = outcome.fault else { return .respond(answer) }
+        // The decision's arrays are moved into the answer, not copied.
+        var answer = HTTP2Response(status: decision.response.status)
+        swap(&answer.headers, &decision.response.headers)
+        swap(&answer.body, &decision.response.body)
+        answer.uuidHeaders = decision.response.uuidHeaders
+        // Nothing to wait for and nothing done to the connection (every push without a fault).
+        if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
+            return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
+        }
         return FaultExecutor.carryOut(
-            fault.action, answer: answer, streamID: request.streamID, on: connection,
-            origin: .fault(ruleId: fault.ruleId, action: fault.ruleActionType), events: events)
+            decision.plan, answer: answer, streamID: request.streamID, on: connection,
+            origin: decision.connectionOrigin, actions: actions)
     }
 
     /// `value`, leaving `empty` in its place.
@@ -253,61 +195,5 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         var taken = empty
         swap(&value, &taken)
         return taken
-    }
-
-    private static func authorizeCertificate(
-        _ certificate: CertificateIdentity, state: ConnectionState, verdict: Verdict,
-        environment: APNsEnvironment, now: Double
-    ) -> AuthorizationResult {
-        if let rejection = state.certificateRejection {
-            return AuthorizationResult(
-                reason: rejection.reason,
-                identity: CredentialIdentity(
-                    certificate: certificate, verdict: "rejected: \(rejection.problem)"),
-                closesConnection: true)
-        }
-        let result = CertificateAuthorizer.authorize(
-            certificate, topic: verdict.topic, pushType: verdict.pushType,
-            environment: environment, nowSeconds: now)
-        return AuthorizationResult(
-            reason: result.reason,
-            identity: CredentialIdentity(certificate: certificate, verdict: result.identity.verdict),
-            closesConnection: result.closesConnection)
-    }
-
-    /// After a rejection MAX_CONCURRENT_STREAMS drops to 1; the next accepted push restores the
-    /// listener's (observed: openradar 27870881, pushy #732; docs/apns-behaviour.md §6).
-    private func applyAppleObservedProfile(accepted: Bool, state: ConnectionState, _ connection: HTTP2Connection) {
-        if !accepted && !state.streamsLowered {
-            state.streamsLowered = true
-            setMaxConcurrentStreams(1, on: connection)
-        } else if accepted && state.streamsLowered {
-            state.streamsLowered = false
-            setMaxConcurrentStreams(connection.settings.maxConcurrentStreams, on: connection)
-        }
-    }
-
-    private func setMaxConcurrentStreams(_ limit: UInt32, on connection: HTTP2Connection) {
-        guard connection.isOpen else { return }
-        events.record(
-            .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams),
-            origin: .streamProfile, on: connection)
-        connection.setMaxConcurrentStreams(limit)
-    }
-}
-
-extension CredentialIdentity {
-    /// The record's view of an APNsAuth identity.
-    init(_ identity: AuthIdentity) {
-        self.init(
-            kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
-            issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
-    }
-
-    /// A certificate connection's identity: subject and covered topics.
-    init(certificate: CertificateIdentity, verdict: String) {
-        self.init(
-            kind: "certificate", subject: certificate.subject, topics: certificate.coveredTopics.sorted(),
-            verdict: verdict)
     }
 }

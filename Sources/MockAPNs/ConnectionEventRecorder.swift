@@ -4,8 +4,8 @@ import HTTP2Transport
 import Recording
 
 /// Stamps connection events with the time, listener and connection, stores them, and logs them
-/// at debug level. Shared by the request handler, the fault executor and the control API's
-/// connection commands; thread-safe (the store is).
+/// at debug level. Used by the request handler (lifecycle and listener-condition events) and by
+/// the `ConnectionActionPerformer` (everything done to a connection); thread-safe (the store is).
 struct ConnectionEventRecorder: Sendable {
     /// Where events go (`GET /v1/events`).
     let store: ConnectionEventStore

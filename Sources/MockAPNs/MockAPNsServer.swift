@@ -127,7 +127,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             var settings = HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))
             settings.idleTimeout = configuration.idleTimeoutSeconds
             if configuration.idleAction == .goaway {
-                settings.idleGoAwayDebugData = ResponseBuilder.body(reason: .idleTimeout, timestamp: nil)
+                settings.idleGoAwayDebugData = GoawayDebugData.reason(.idleTimeout)
             }
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
@@ -162,7 +162,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                         version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [],
                         workers: 0)
             }
-            let directory = TransportConnectionDirectory(listeners: handler.listeners, events: handler.events)
+            let directory = TransportConnectionDirectory(listeners: handler.listeners, actions: handler.actions)
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
@@ -205,7 +205,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         guard wasRunning else { return }
         http2?.shutdown(
-            debugData: ResponseBuilder.body(reason: .shutdown, timestamp: nil),
+            debugData: GoawayDebugData.reason(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)
         if let control = self.control {
             // Long polls get their answer first; the replies need a moment on the wire before

@@ -1,6 +1,7 @@
 import APNsCore
 import ControlAPI
 import Foundation
+import Gateway
 import HTTP2Transport
 
 /// The control API's view of the live connections, read from the transport's workers. Commands
@@ -9,11 +10,11 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
     /// Set once at start, before the control API serves; read on the control thread.
     weak var server: HTTP2Server?
     private let listeners: [APNsRequestHandler.Listener]
-    private let events: ConnectionEventRecorder
+    private let actions: ConnectionActionPerformer
 
-    init(listeners: [APNsRequestHandler.Listener], events: ConnectionEventRecorder) {
+    init(listeners: [APNsRequestHandler.Listener], actions: ConnectionActionPerformer) {
         self.listeners = listeners
-        self.events = events
+        self.actions = actions
     }
 
     func connections() -> [ConnectionSummary] {
@@ -26,7 +27,7 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 return ConnectionSummary(
                     id: connection.info.id, peer: connection.info.peer, listener: listener.name,
                     environment: listener.environment, alpn: connection.info.alpn, tls: connection.info.tls,
-                    auth: (connection.context as? ConnectionState)?.authSummary ?? "none",
+                    auth: (connection.context as? ConnectionState)?.credentials.summary ?? "none",
                     openStreams: connection.openStreamCount,
                     maxConcurrentStreams: connection.announcedMaxConcurrentStreams,
                     requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000))
@@ -36,34 +37,32 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
 
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome {
         guard let server else { return .notFound }
-        let events = self.events
+        let actions = self.actions
+        let action = TransportConnectionDirectory.action(for: command)
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
-            switch command {
-            case .goaway(let code, let reason, let closeAfter):
-                guard connection.canSendGoAway else {
-                    return [
-                        .impossible(
-                            "its HTTP/2 session has not started (a handshake delay or a silent listener) "
-                                + "or has ended, so there is no GOAWAY to send; use close or reset")
-                    ]
-                }
-                let debugData = reason.flatMap { try? JSONEncoder().encode(["reason": $0]) }.map { Array($0) } ?? []
-                events.record(
-                    .goaway(
-                        errorCode: code, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
-                        closeAfterMilliseconds: closeAfter), origin: .command, on: connection)
-                connection.goAway(
-                    errorCode: code, debugData: debugData, closeAfter: closeAfter.map { Double($0) / 1000 })
-            case .close:
-                if !connection.isClosed { events.record(.close(when: nil), origin: .command, on: connection) }
-                connection.close()
-            case .reset:
-                if !connection.isClosed { events.record(.reset(when: nil), origin: .command, on: connection) }
-                connection.close(reset: true)
+            guard actions.perform(action, origin: .command, on: connection) else {
+                return [
+                    .impossible(
+                        "its HTTP/2 session has not started (a handshake delay or a silent listener) "
+                            + "or has ended, so there is no GOAWAY to send; use close or reset")
+                ]
             }
             return [.done]
         }
         return outcomes.first ?? .notFound
+    }
+
+    /// The connection action of a command: GOAWAY for the highest stream processed, with
+    /// `{"reason":...}` when a reason is given; close and reset now, not tied to a stream.
+    static func action(for command: ConnectionCommand) -> ConnectionAction {
+        switch command {
+        case .goaway(let code, let reason, let closeAfter):
+            return .goaway(
+                errorCode: code, lastStreamID: nil, debugData: reason.map { GoawayDebugData.reason($0) } ?? [],
+                closeAfterMilliseconds: closeAfter, thenBare: false)
+        case .close: return .close(reset: false, when: nil)
+        case .reset: return .close(reset: true, when: nil)
+        }
     }
 }

@@ -30,6 +30,14 @@ final class RequestMemoRepeatTests: XCTestCase {
             })
     }
 
+    /// Answers every push with `result`.
+    private final class FixedCredentials: CredentialChecker {
+        let result: AuthorizationResult?
+        init(_ result: AuthorizationResult?) { self.result = result }
+        func check(_ verdict: Verdict, of request: PushRequest) -> AuthorizationResult? { result }
+        func settle(accepted: Bool) {}
+    }
+
     private final class Counter: @unchecked Sendable {
         private var n = 0
         func tick() -> Int {
@@ -45,9 +53,12 @@ final class RequestMemoRepeatTests: XCTestCase {
         identities: [CredentialIdentity?]? = nil
     ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in
-            let outcome = gateway.handle(item.0, connection: connection, streamID: item.1, memo: memo) { _ in
-                identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }
-            }
+            var noProfile: StreamProfileState?
+            let outcome = gateway.handle(
+                item.0, connection: connection, streamID: item.1, memo: memo,
+                credentials: FixedCredentials(
+                    identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }),
+                streamProfile: &noProfile)
             return try XCTUnwrap(gateway.store.record(seq: outcome.seq))
         }
     }
