@@ -93,8 +93,14 @@ public final class RequestMemo: ValidationMemo {
         {
             return normalizedToken
         }
-        normalizedToken = DeviceTokenRule.normalized(text, options: options)
-        tokenText = String(text)
+        let normalized = DeviceTokenRule.normalized(text, options: options)
+        normalizedToken = normalized
+        // A token sent in lowercase is its normalized form: keep that string, not a second copy.
+        if let normalized, UTF8Bytes.equal(normalized, text) {
+            tokenText = normalized
+        } else {
+            tokenText = String(text)
+        }
         tokenOptions = (options.tokenLength, options.maxTokenLength)
         return normalizedToken
     }
