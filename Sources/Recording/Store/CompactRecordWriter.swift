@@ -46,6 +46,11 @@ struct CompactRecordWriter {
         byte(UInt8(value))
     }
 
+    /// The bytes `varint(value)` writes.
+    static func varintCount(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     /// A signed integer, zigzag-mapped (0, -1, 1, -2 … → 0, 1, 2, 3 …) so small magnitudes stay short.
     mutating func signed(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
@@ -74,7 +79,7 @@ struct CompactRecordWriter {
 
     /// Writes the UTF-8 text `utf8` (see `string(_:)`); returns its table code, if any.
     @discardableResult
-    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) -> UInt8? {
         if let code = CompactStringTable.code(ofUTF8: utf8) {
             byte(CompactStringTag.table)
             byte(code)
