@@ -199,7 +199,7 @@ public final class RequestMemo: ValidationMemo {
                 UTF8Bytes.equal(request.method, memo.last.method),
                 UTF8Bytes.equal(request.authority, memo.last.authority),
                 request.headers.count == memo.last.headers.count, request.headers.count <= 64,
-                Variant.sameExceptToken(verdict, memo.lastVerdict)
+                verdict.sameBytes(exceptDeviceToken: memo.lastVerdict)
             else { return nil }
             path = !UTF8Bytes.equal(request.path, memo.last.path)
             if path {
@@ -252,16 +252,6 @@ public final class RequestMemo: ValidationMemo {
                 return matches("apns-topic") || matches("apns-push-type") || matches("apns-collapse-id")
                     || matches("apns-id") || matches("authorization")
             }
-        }
-
-        /// Whether `a` and `b` have the same bytes in every field but the device token.
-        static func sameExceptToken(_ a: Verdict, _ b: Verdict) -> Bool {
-            a.reason == b.reason && a.timestamp == b.timestamp && a.pushType == b.pushType
-                && a.priority == b.priority && a.expiration == b.expiration
-                && UTF8Bytes.equal(a.topic, b.topic) && UTF8Bytes.equal(a.pushTypeSent, b.pushTypeSent)
-                && UTF8Bytes.equal(a.collapseID, b.collapseID) && UTF8Bytes.equal(a.apnsID, b.apnsID)
-                && UTF8Bytes.equal(a.payloadError, b.payloadError) && a.lints.count == b.lints.count
-                && zip(a.lints, b.lints).allSatisfy { UTF8Bytes.equal($0, $1) }
         }
     }
 
