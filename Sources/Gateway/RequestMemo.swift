@@ -353,17 +353,14 @@ public final class RequestMemo: ValidationMemo {
         _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
     ) -> UInt64? {
         self.variant = nil
-        let written = modelBytes.withUnsafeBufferPointer { model in
+        let successor = modelBytes.withUnsafeBufferPointer { model in
             template.writeVariant(
                 rewrite, from: model, path: variant.path ? last.path : nil, headers: last.headers,
-                changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body
-            ) { bytes -> UInt64 in
-                spareBytes.removeAll(keepingCapacity: true)
-                spareBytes.append(contentsOf: bytes)
-                return store.append(bytes, status: status, reason: reason)
-            }
+                changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body,
+                into: &spareBytes)
         }
-        guard let (seq, successor) = written else { return nil }
+        guard let successor else { return nil }
+        let seq = spareBytes.withUnsafeBufferPointer { store.append($0, status: status, reason: reason) }
         swap(&modelBytes, &spareBytes)
         self.template = successor
         templateSeq = seq

@@ -247,25 +247,22 @@ package struct CompactRecordTemplate {
 
     // MARK: Variants
 
-    /// Writes the record of a *variant* of the model (`model`, this template's bytes), calls
-    /// `body` with it (valid only during the call; it stores the record and returns its sequence
-    /// number) and returns that number with the record's own template, for the next push: the
+    /// Writes to `record` (replacing its bytes) the record of a *variant* of the model (`model`,
+    /// this template's bytes) and returns that record's own template, for the next push: the
     /// model's bytes with `rewrite`'s values and, in place of the model's, the device token of
     /// `path` (when not nil), the values of `headers` whose bit is set in `changedHeaders` (bit
-    /// `i`: `headers[i]`), `payloadBytes` and `payload`. Returns nil, calling nothing, when they
-    /// cannot be written so: the model's path and token are of another form, `path` is not
-    /// `/3/device/` and a token, or a new token or header value takes more or fewer bytes than
-    /// the model's (later fields point back across them).
+    /// `i`: `headers[i]`), `payloadBytes` and `payload`. Returns nil, `record` then holding no
+    /// record, when they cannot be written so: the model's path and token are of another form,
+    /// `path` is not `/3/device/` and a token, or a new token or header value takes more or fewer
+    /// bytes than the model's (later fields point back across them).
     ///
     /// The caller vouches that the new record differs from the model in those fields alone, and
     /// that its verdict's device token is the token of `path` (`RequestMemo` checks both): the
     /// result is then byte for byte what `CompactRecord(_:)` gives for it, which tests pin.
-    /// Not generic: called from the Gateway target, a generic one would run unspecialized.
     package func writeVariant(
         _ rewrite: Rewrite, from model: UnsafeBufferPointer<UInt8>, path: String?, headers: [HeaderField],
-        changedHeaders: UInt64, payloadBytes: Int, payload: [UInt8],
-        _ body: (UnsafeBufferPointer<UInt8>) -> UInt64
-    ) -> (seq: UInt64, successor: CompactRecordTemplate)? {
+        changedHeaders: UInt64, payloadBytes: Int, payload: [UInt8], into record: inout [UInt8]
+    ) -> CompactRecordTemplate? {
         guard let layout, model.count == count, changedHeaders == 0 || headers.count == layout.headerValues.count
         else { return nil }
         var lengths = (UInt64(0), UInt64(0))
@@ -278,8 +275,12 @@ package struct CompactRecordTemplate {
         let oldBase = layout.payloadBytes.upperBound, newBase = oldBase + shift
         let blobCount = CompactRecordWriter.varintCount(UInt64(payload.count)) + payload.count
         let newCount = newBase + layout.payload + blobCount
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newCount) {
-            buffer -> (seq: UInt64, successor: CompactRecordTemplate)? in
+        if record.count > newCount {
+            record.removeLast(record.count - newCount)
+        } else if record.count < newCount {
+            record.append(contentsOf: repeatElement(0, count: newCount - record.count))
+        }
+        let successor = record.withUnsafeMutableBufferPointer { buffer -> CompactRecordTemplate? in
             let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             // Everything but the payload, with the per-push fields of a repeat.
             let source = UnsafeRawPointer(model.baseAddress!)
@@ -335,8 +336,10 @@ package struct CompactRecordTemplate {
                 layout: Layout(
                     payloadBytes: (head + rewrite.streamBytes)..<newBase, pathRest: layout.pathRest,
                     headerValues: layout.headerValues, payload: layout.payload))
-            return (body(UnsafeBufferPointer(buffer)), successor)
+            return successor
         }
+        if successor == nil { record.removeAll(keepingCapacity: true) }
+        return successor
     }
 
     /// Writes the string `utf8` as `CompactRecordWriter.string` would, to `out`, when that takes
