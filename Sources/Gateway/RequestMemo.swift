@@ -9,8 +9,7 @@ import Recording
 /// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
 /// and a token-authenticated connection sends the same provider token for up to an hour. A
 /// body's outcome (its `PayloadFacts`, or the parser's message) is a pure function of its bytes,
-/// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
-/// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
+/// and parsing it is a large part of a push's cost (bench/README.md); a repeat costs one `memcmp`. A redacted token is a
 /// pure function of the header value; a repeat reuses the redacted string. A repeated device
 /// token reuses its checked, lowercased form. Anything different is computed as before and
 /// replaces what is remembered.
@@ -19,12 +18,15 @@ import Recording
 /// default topic) while the device registry is unchanged gets the previous verdict, since
 /// validation is a pure function of those (`RequestValidator`); and when its credential identity,
 /// answer and connection are the same too, its record is the previous record with the receive
-/// time, stream id and generated IDs rewritten (`CompactRecordTemplate`). Together these were
-/// about a quarter of the instructions per push (callgrind, `-c 1 -m 100`).
+/// time, stream id and generated IDs rewritten (`CompactRecordTemplate`). A push differing from
+/// the previous one only in its device token, some header values and its payload (`Variant`) is
+/// validated, and its record written from the previous record with those fields replaced.
+/// bench/README.md has what each of these saves.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
 /// body alive until the next one replaces it. Being confined to one thread, its state is kept
-/// without dynamic exclusivity checks (about 150 instructions a push).
+/// without dynamic exclusivity checks. For variants it keeps a copy of the last record it wrote
+/// (the model's bytes, a few hundred bytes plus the payload).
 public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var body: [UInt8] = []
     @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?

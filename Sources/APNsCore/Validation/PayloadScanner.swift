@@ -3,8 +3,8 @@ import Glibc
 
 /// The fast path of `PayloadInspector`: reads a push body with `SimpleJSONScanner` when it is
 /// simple (nearly always), else with yajl, an event-driven C parser, and
-/// gathers `PayloadFacts` from its events without building Foundation objects. For a 35-byte body
-/// that costs about a tenth of `JSONSerialization` (callgrind, bench/callgrind.sh "varied").
+/// gathers `PayloadFacts` from its events without building Foundation objects, which costs far
+/// less than `JSONSerialization` (bench/callgrind.sh "varied"; figures in bench/README.md).
 ///
 /// It only ever answers "this is a JSON object with these facts", and only where yajl and
 /// `JSONSerialization` are known to agree; everything else returns nil and the body goes to

@@ -6,9 +6,7 @@ import Glibc
 /// builds) are contiguous; anything else is copied once.
 // Inlinable across the targets (package + @usableFromInline): `RequestMemo` (target Gateway)
 // compares every repeated push with these; as plain cross-module calls the generic ones ran
-// unspecialized. Split without this: 24,932 / 43,327 instructions a push (callgrind, -c 4
-// -m 100, one push repeated / fan-out) against 24,430 / 41,629 before the split; with it and
-// DeliveryStore.append(encoding:ids:_:): 24,628 / 42,112.
+// unspecialized (measured with bench/callgrind.sh when the targets were split: bench/README.md).
 @usableFromInline
 package enum UTF8Bytes {
     /// Whether `a` and `b` hold the same UTF-8 bytes. Unlike `==`, which treats canonically

@@ -12,11 +12,10 @@ import APNsCore
 /// record out again (`materialize`). Preparing a `Rewrite` (spelling the IDs) is done before,
 /// outside the store's lock.
 ///
-/// Encoding a record costs about 8,700 instructions per push (callgrind, `-c 1 -m 100`, 25-byte
-/// payload); a copy with four fields rewritten costs a few hundred. The caller vouches that every
-/// other field of the new record equals the model's (`Gateway` does it through `RequestMemo`:
-/// same request bytes, same verdict, same credential identity and answer, no fault). The result
-/// is byte for byte what `CompactRecord(_:)` gives for the new record, which tests pin.
+/// A copy with four fields rewritten costs a small part of encoding the record (bench/README.md).
+/// The caller vouches that every other field of the new record equals the model's (`Gateway`
+/// does it through `RequestMemo`: same request bytes, same verdict, same credential identity and
+/// answer, no fault). The result is byte for byte what `CompactRecord(_:)` gives for the new record, which tests pin.
 package struct CompactRecordTemplate {
     /// The model's size in bytes.
     let count: Int
