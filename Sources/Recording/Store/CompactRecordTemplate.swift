@@ -15,7 +15,8 @@ import APNsCore
 /// A copy with four fields rewritten costs a small part of encoding the record (bench/README.md).
 /// The caller vouches that every other field of the new record equals the model's (`Gateway`
 /// does it through `RequestMemo`: same request bytes, same verdict, same credential identity and
-/// answer, no fault). The result is byte for byte what `CompactRecord(_:)` gives for the new record, which tests pin.
+/// answer, no fault). The result is byte for byte what `CompactRecord(_:)` gives for the new
+/// record, which tests pin.
 package struct CompactRecordTemplate {
     /// The model's size in bytes.
     let count: Int
