@@ -60,6 +60,8 @@ public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var modelBytes: [UInt8] = []
     @exclusivity(unchecked) private var spareBytes: [UInt8] = []
     @exclusivity(unchecked) private var modelIsLast = false
+    /// Where a variant's fields lie in the model (nil until a model is kept).
+    @exclusivity(unchecked) private var variantLayout: CompactRecordTemplate.VariantLayout?
     /// Set when `last` is a variant of the model (see `Variant`): what differs.
     @exclusivity(unchecked) private var variant: Variant?
     /// Records written as variants of the previous record.
@@ -343,6 +345,7 @@ public final class RequestMemo: ValidationMemo {
         templateKey = key
         modelBytes.removeAll(keepingCapacity: true)
         modelBytes.append(contentsOf: record)
+        variantLayout = template == nil ? nil : CompactRecordTemplate.VariantLayout(record, landmarks: landmarks)
         modelIsLast = true
         variant = nil
     }
@@ -355,9 +358,11 @@ public final class RequestMemo: ValidationMemo {
         _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
     ) -> UInt64? {
         self.variant = nil
+        guard variantLayout != nil else { return nil }
         let successor = modelBytes.withUnsafeBufferPointer { model in
             template.writeVariant(
-                rewrite, from: model, path: variant.path ? last.path : nil, headers: last.headers,
+                rewrite, layout: &variantLayout!, from: model, path: variant.path ? last.path : nil,
+                headers: last.headers,
                 changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body,
                 into: &spareBytes)
         }

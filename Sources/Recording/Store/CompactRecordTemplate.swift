@@ -27,23 +27,33 @@ package struct CompactRecordTemplate {
     /// the field does not change.
     private let apnsID: (at: Int, tag: UInt8)?
     private let uniqueID: (at: Int, tag: UInt8)?
-    /// Where the fields a variant rewrites lie in the model (see `writeVariant`); nil when it
-    /// was not read (a delta's template).
-    private let layout: Layout?
-
-    /// Offsets in the model of the fields a *variant* rewrites: a push like the model's but for
-    /// its device token, some header values and its payload. Those after the payload-bytes
-    /// varint are relative to its end, so they stay put when the varints before them change size.
-    private struct Layout {
-        /// The payload-bytes varint (absolute).
-        var payloadBytes: Range<Int>
+    /// Where the fields a *variant* rewrites lie in a template's model (a push like the model's
+    /// but for its device token, some header values and its payload; see `writeVariant`), kept
+    /// beside the template rather than in it: the template stays a plain value, copied as bytes
+    /// on every repeat. Offsets are relative to the end of the payload-bytes varint, so they stay
+    /// put when the varints before them change size.
+    package struct VariantLayout {
+        /// The length of the model's payload-bytes varint, which follows the stream id's.
+        fileprivate var payloadBytesCount: Int
         /// The token after `/3/device/` in the path, as a string (tag and all); nil when the
         /// path has another form or the verdict's device token does not point back at it.
-        var pathRest: Range<Int>?
+        fileprivate let pathRest: Range<Int>?
         /// Each header value, as a string, in header order.
-        var headerValues: [Range<Int>]
+        fileprivate let headerValues: [Range<Int>]
         /// The payload's length varint, the last field.
-        var payload: Int
+        fileprivate let payload: Int
+
+        /// Reads where a variant's fields lie in `model`, a full record encoded with `landmarks`.
+        package init(_ model: UnsafeBufferPointer<UInt8>, landmarks: CompactRecord.Landmarks) {
+            self = CompactRecordTemplate.layout(of: model, streamID: landmarks.streamID)
+        }
+
+        fileprivate init(payloadBytesCount: Int, pathRest: Range<Int>?, headerValues: [Range<Int>], payload: Int) {
+            self.payloadBytesCount = payloadBytesCount
+            self.pathRest = pathRest
+            self.headerValues = headerValues
+            self.payload = payload
+        }
     }
 
     /// The template of `model`, encoded with `landmarks`. `apnsIDGenerated`: the answered
@@ -67,14 +77,12 @@ package struct CompactRecordTemplate {
             guard let packed = packedUUID(at) else { return nil }
             uniqueID = packed
         }
-        self.init(
-            count: model.count, streamID: landmarks.streamID, apnsID: apnsID, uniqueID: uniqueID,
-            layout: CompactRecordTemplate.layout(of: model, streamID: landmarks.streamID))
+        self.init(count: model.count, streamID: landmarks.streamID, apnsID: apnsID, uniqueID: uniqueID)
     }
 
     /// Reads where a variant's fields lie in `model` (a full record whose stream id varint is at
     /// `streamID`).
-    private static func layout(of model: UnsafeBufferPointer<UInt8>, streamID: Range<Int>) -> Layout {
+    fileprivate static func layout(of model: UnsafeBufferPointer<UInt8>, streamID: Range<Int>) -> VariantLayout {
         var r = CompactRecordReader(model, at: streamID.upperBound)
         let flags = model[CompactRecord.Offset.flags]
         let payloadBytesStart = r.position
@@ -121,10 +129,10 @@ package struct CompactRecordTemplate {
             r.skipString()
         }
         if flags & CompactRecord.Flag.fault != 0 { for _ in 0..<3 { r.skipString() } }
-        return Layout(
-            payloadBytes: payloadBytesStart..<base,
-            pathRest: rest.map { ($0.lowerBound - base)..<($0.upperBound - base) },
-            headerValues: values, payload: r.position - base)
+        return VariantLayout(
+            payloadBytesCount: base - payloadBytesStart,
+            pathRest: rest.map { ($0.lowerBound - base)..<($0.upperBound - base) }, headerValues: values,
+            payload: r.position - base)
     }
 
     /// `init(_:landmarks:apnsIDGenerated:)` on a record's bytes.
@@ -137,15 +145,11 @@ package struct CompactRecordTemplate {
         self = template
     }
 
-    private init(
-        count: Int, streamID: Range<Int>, apnsID: (at: Int, tag: UInt8)?, uniqueID: (at: Int, tag: UInt8)?,
-        layout: Layout? = nil
-    ) {
+    private init(count: Int, streamID: Range<Int>, apnsID: (at: Int, tag: UInt8)?, uniqueID: (at: Int, tag: UInt8)?) {
         self.count = count
         self.streamID = streamID
         self.apnsID = apnsID
         self.uniqueID = uniqueID
-        self.layout = layout
     }
 
     /// The new values of one repeat, spelled as they are written: made by `rewrite`, written by
@@ -248,7 +252,8 @@ package struct CompactRecordTemplate {
     // MARK: Variants
 
     /// Writes to `record` (replacing its bytes) the record of a *variant* of the model (`model`,
-    /// this template's bytes) and returns that record's own template, for the next push: the
+    /// this template's bytes, whose fields lie as `layout` says) and returns that record's own
+    /// template, `layout` then saying where its fields lie, for the next push: the
     /// model's bytes with `rewrite`'s values and, in place of the model's, the device token of
     /// `path` (when not nil), the values of `headers` whose bit is set in `changedHeaders` (bit
     /// `i`: `headers[i]`), `payloadBytes` and `payload`. Returns nil, `record` then holding no
@@ -260,10 +265,11 @@ package struct CompactRecordTemplate {
     /// that its verdict's device token is the token of `path` (`RequestMemo` checks both): the
     /// result is then byte for byte what `CompactRecord(_:)` gives for it, which tests pin.
     package func writeVariant(
-        _ rewrite: Rewrite, from model: UnsafeBufferPointer<UInt8>, path: String?, headers: [HeaderField],
+        _ rewrite: Rewrite, layout: inout VariantLayout, from model: UnsafeBufferPointer<UInt8>, path: String?,
+        headers: [HeaderField],
         changedHeaders: UInt64, payloadBytes: Int, payload: [UInt8], into record: inout [UInt8]
     ) -> CompactRecordTemplate? {
-        guard let layout, model.count == count, changedHeaders == 0 || headers.count == layout.headerValues.count
+        guard model.count == count, changedHeaders == 0 || headers.count == layout.headerValues.count
         else { return nil }
         var lengths = (UInt64(0), UInt64(0))
         let lengthBytes = withUnsafeMutableBytes(of: &lengths) { raw -> Int in
@@ -271,8 +277,8 @@ package struct CompactRecordTemplate {
             w.signed(Int64(payloadBytes))
             return w.position
         }
-        let shift = rewrite.shift + lengthBytes - layout.payloadBytes.count
-        let oldBase = layout.payloadBytes.upperBound, newBase = oldBase + shift
+        let shift = rewrite.shift + lengthBytes - layout.payloadBytesCount
+        let oldBase = streamID.upperBound + layout.payloadBytesCount, newBase = oldBase + shift
         let blobCount = CompactRecordWriter.varintCount(UInt64(payload.count)) + payload.count
         let newCount = newBase + layout.payload + blobCount
         if record.count > newCount {
@@ -332,13 +338,14 @@ package struct CompactRecordTemplate {
             w.blob(payload)
             let successor = CompactRecordTemplate(
                 count: newCount, streamID: head..<(head + rewrite.streamBytes),
-                apnsID: apnsID.map { ($0.at + shift, $0.tag) }, uniqueID: uniqueID.map { ($0.at + shift, $0.tag) },
-                layout: Layout(
-                    payloadBytes: (head + rewrite.streamBytes)..<newBase, pathRest: layout.pathRest,
-                    headerValues: layout.headerValues, payload: layout.payload))
+                apnsID: apnsID.map { ($0.at + shift, $0.tag) }, uniqueID: uniqueID.map { ($0.at + shift, $0.tag) })
             return successor
         }
-        if successor == nil { record.removeAll(keepingCapacity: true) }
+        if successor == nil {
+            record.removeAll(keepingCapacity: true)
+        } else {
+            layout.payloadBytesCount = lengthBytes
+        }
         return successor
     }
 
