@@ -3,7 +3,10 @@
 # count whatever else the machine is doing, so it can be compared across builds and busy
 # machines where requests/s cannot. See bench/README.md, "Instructions per request".
 #
-#   bench/callgrind.sh [--bin PATH] [-n REQUESTS]
+#   bench/callgrind.sh [--bin PATH] [-n REQUESTS] [--shapes "varied fan-out repeat"] [--keep]
+#
+# --shapes runs only the named shapes; --keep copies each run's callgrind file to
+# bench/out/callgrind-<shape>-<server>.out, for callgrind_annotate (the per-function split).
 #
 # Shapes, each on a fresh server after a 1,000-request warm-up on another connection:
 #   varied   bench/varied.py -c 1 -m 100: every push differs from the one before it in device
@@ -19,16 +22,23 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HELPER=(python3 "$ROOT/bench/helper.py")
 BIN=""
 N=10000
+SHAPES="varied fan-out repeat"
+KEEP=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) [ $# -ge 2 ] || { echo "error: --bin needs a path" >&2; exit 2; }; BIN="$2"; shift ;;
     -n) [ $# -ge 2 ] || { echo "error: -n needs a count" >&2; exit 2; }; N="$2"; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --shapes) [ $# -ge 2 ] || { echo "error: --shapes needs a list" >&2; exit 2; }; SHAPES="$2"; shift ;;
+    --keep) KEEP=1 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [[ "$N" =~ ^[1-9][0-9]*$ ]] || { echo "error: -n must be a positive integer" >&2; exit 2; }
+for shape in $SHAPES; do
+  case "$shape" in varied|fan-out|repeat) ;; *) echo "error: unknown shape $shape (varied, fan-out, repeat)" >&2; exit 2 ;; esac
+done
 for tool in valgrind callgrind_control h2load nghttpd python3; do
   command -v "$tool" >/dev/null 2>&1 || { echo "error: $tool is missing (apt-get install valgrind nghttp2-client nghttp2-server)" >&2; exit 1; }
 done
@@ -83,16 +93,20 @@ load() {   # shape requests
   esac
 }
 
+# The last dump of $PID.
+lastdump() { ls -t "$WORK"/cg."$PID"* | head -n 1; }
+
 # Instructions of the last dump of $PID.
 instructions() {
   local file
-  file="$(ls -t "$WORK"/cg."$PID"* | head -n 1)"
+  file="$(lastdump)"
   awk '/^(summary|totals):/ { print $2; exit }' "$file"
 }
 
 RESULTS="$WORK/results.txt"
 : >"$RESULTS"
-for shape in varied fan-out repeat; do
+mkdir -p bench/out
+for shape in $SHAPES; do
   for server in mockapns nghttpd; do
     start "$server"
     load "$shape" 1000 >/dev/null
@@ -100,6 +114,7 @@ for shape in varied fan-out repeat; do
     out="$(load "$shape" "$N")" || { echo "error: $shape against $server: $out" >&2; exit 1; }
     callgrind_control -d "$PID" >/dev/null
     ir="$(instructions)"
+    if [ -n "$KEEP" ]; then cp "$(lastdump)" "bench/out/callgrind-$shape-$server.out"; fi
     kill -TERM "$PID"; wait "$PID" 2>/dev/null || true; PID=""
     per=$(( ir / N ))
     echo "$shape $server $per" >>"$RESULTS"
@@ -107,7 +122,6 @@ for shape in varied fan-out repeat; do
   done
 done
 
-mkdir -p bench/out
 python3 - "$RESULTS" "bench/out/callgrind-$(date +%Y%m%d-%H%M%S).json" <<'EOF'
 import json, sys
 rows = {}

@@ -1,4 +1,5 @@
 import APNsCore
+import Glibc
 import Recording
 
 /// What one connection's previous request looked like, so that a request repeating it skips work
@@ -8,8 +9,7 @@ import Recording
 /// Senders often push the same payload many times in a row (a campaign, a retry, a load test),
 /// and a token-authenticated connection sends the same provider token for up to an hour. A
 /// body's outcome (its `PayloadFacts`, or the parser's message) is a pure function of its bytes,
-/// and parsing it with Foundation's `JSONSerialization` was about a quarter of the instructions
-/// per request (callgrind, 25-byte payload); a repeat costs one `memcmp`. A redacted token is a
+/// and parsing it is a large part of a push's cost (bench/README.md); a repeat costs one `memcmp`. A redacted token is a
 /// pure function of the header value; a repeat reuses the redacted string. A repeated device
 /// token reuses its checked, lowercased form. Anything different is computed as before and
 /// replaces what is remembered.
@@ -18,12 +18,15 @@ import Recording
 /// default topic) while the device registry is unchanged gets the previous verdict, since
 /// validation is a pure function of those (`RequestValidator`); and when its credential identity,
 /// answer and connection are the same too, its record is the previous record with the receive
-/// time, stream id and generated IDs rewritten (`CompactRecordTemplate`). Together these were
-/// about a quarter of the instructions per push (callgrind, `-c 1 -m 100`).
+/// time, stream id and generated IDs rewritten (`CompactRecordTemplate`). A push differing from
+/// the previous one only in its device token, some header values and its payload (`Variant`) is
+/// validated, and its record written from the previous record with those fields replaced.
+/// bench/README.md has what each of these saves.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
 /// body alive until the next one replaces it. Being confined to one thread, its state is kept
-/// without dynamic exclusivity checks (about 150 instructions a push).
+/// without dynamic exclusivity checks. For variants it keeps a copy of the last record it wrote
+/// (the model's bytes, a few hundred bytes plus the payload).
 public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var body: [UInt8] = []
     @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?
@@ -51,6 +54,18 @@ public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var templateKey = RecordKey(
         connectionID: 0, environment: .sandbox, status: 0, reason: nil, identity: nil,
         apnsIDGenerated: false)
+    /// The template's model: a copy of its bytes (a variant is written from them), a spare
+    /// buffer the next model is written to, and whether `last` and `lastVerdict` are the model's
+    /// request and verdict (a repeat of `last` is then a repeat of the model).
+    @exclusivity(unchecked) private var modelBytes: [UInt8] = []
+    @exclusivity(unchecked) private var spareBytes: [UInt8] = []
+    @exclusivity(unchecked) private var modelIsLast = false
+    /// Where a variant's fields lie in the model (nil until a model is kept).
+    @exclusivity(unchecked) private var variantLayout: CompactRecordTemplate.VariantLayout?
+    /// Set when `last` is a variant of the model (see `Variant`): what differs.
+    @exclusivity(unchecked) private var variant: Variant?
+    /// Records written as variants of the previous record.
+    @exclusivity(unchecked) public private(set) var variantHits = 0
     /// Pushes whose verdict was the previous push's.
     @exclusivity(unchecked) public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
@@ -93,8 +108,14 @@ public final class RequestMemo: ValidationMemo {
         {
             return normalizedToken
         }
-        normalizedToken = DeviceTokenRule.normalized(text, options: options)
-        tokenText = String(text)
+        let normalized = DeviceTokenRule.normalized(text, options: options)
+        normalizedToken = normalized
+        // A token sent in lowercase is its normalized form: keep that string, not a second copy.
+        if let normalized, UTF8Bytes.equal(normalized, text) {
+            tokenText = normalized
+        } else {
+            tokenText = String(text)
+        }
         tokenOptions = (options.tokenLength, options.maxTokenLength)
         return normalizedToken
     }
@@ -137,17 +158,105 @@ public final class RequestMemo: ValidationMemo {
         _ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
         verdict: Verdict
     ) {
-        template = nil
+        variant = nil
         guard verdict.timestamp == nil else {
             hasLast = false
+            template = nil
+            modelIsLast = false
             return
         }
+        if template != nil, modelIsLast, hasLast {
+            variant = Variant(
+                of: request, verdict: verdict, environment: environment, defaultTopic: defaultTopic, memo: self)
+        }
+        modelIsLast = false
+        if variant == nil { template = nil }
         hasLast = true
         last = request
         lastDefaultTopic = defaultTopic
         lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
         lastVerdict = verdict
+    }
+
+    /// How a push (`last`, just validated) differs from the template's model, when its record can
+    /// be written from the model's (`CompactRecordTemplate.writeVariant`): the same method,
+    /// authority, default topic, header names and verdict but for the device token, and the same
+    /// header values but for those no other field points back at (every header but `apns-topic`,
+    /// `apns-push-type`, `apns-collapse-id`, `apns-id` and `authorization`, which is redacted).
+    /// The path's token and the payload may differ too. A sender notifying many devices sends such
+    /// pushes one after another: the device token changes each time, often the payload.
+    struct Variant {
+        /// The path differs (its token; the verdict's device token is that token).
+        var path: Bool
+        /// Bit `i`: the value of header `i` differs.
+        var headers: UInt64
+
+        /// How `request` with `verdict` differs from the memo's `last` and `lastVerdict` (the
+        /// model's); nil when it is no variant of them.
+        init?(
+            of request: PushRequest, verdict: Verdict, environment: APNsEnvironment, defaultTopic: String?,
+            memo: RequestMemo
+        ) {
+            // `memo.last` and `memo.lastVerdict` are read in place: a copy retains each of their fields.
+            guard memo.lastEnvironment == environment, UTF8Bytes.equal(defaultTopic, memo.lastDefaultTopic),
+                UTF8Bytes.equal(request.method, memo.last.method),
+                UTF8Bytes.equal(request.authority, memo.last.authority),
+                request.headers.count == memo.last.headers.count, request.headers.count <= 64,
+                verdict.sameBytes(exceptDeviceToken: memo.lastVerdict)
+            else { return nil }
+            path = !UTF8Bytes.equal(request.path, memo.last.path)
+            if path {
+                guard let token = verdict.deviceToken,
+                    UTF8Bytes.with(
+                        request.path,
+                        { path in
+                            UTF8Bytes.with(memo.last.path) { $0.count == path.count }
+                                && Variant.isDevicePath(path, token: token)
+                        })
+                else { return nil }
+            } else if !UTF8Bytes.equal(verdict.deviceToken, memo.lastVerdict.deviceToken) {
+                return nil
+            }
+            var changed: UInt64 = 0
+            let ok = request.headers.withUnsafeBufferPointer { new in
+                memo.last.headers.withUnsafeBufferPointer { old -> Bool in
+                    for index in 0..<new.count {
+                        guard UTF8Bytes.equal(new[index].name, old[index].name) else { return false }
+                        if UTF8Bytes.equal(new[index].value, old[index].value) { continue }
+                        guard !Variant.isReferenced(new[index].name) else { return false }
+                        changed |= 1 << UInt64(index)
+                    }
+                    return true
+                }
+            }
+            guard ok else { return nil }
+            headers = changed
+        }
+
+        /// Whether `path` is `/3/device/` then exactly the bytes of `token`.
+        private static func isDevicePath(_ path: UnsafeBufferPointer<UInt8>, token: String) -> Bool {
+            UTF8Bytes.with(token) { token in
+                let prefix = 10  // "/3/device/"
+                guard path.count == prefix + token.count else { return false }
+                return memcmp(path.baseAddress!, "/3/device/", prefix) == 0
+                    && (token.count == 0 || memcmp(path.baseAddress! + prefix, token.baseAddress!, token.count) == 0)
+            }
+        }
+
+        /// Header names whose values another field of the record points back at, or that are
+        /// redacted: `apns-topic`, `apns-push-type`, `apns-collapse-id`, `apns-id`, `authorization`.
+        private static func isReferenced(_ name: String) -> Bool {
+            UTF8Bytes.with(name) { name in
+                func matches(_ literal: StaticString) -> Bool {
+                    name.count == literal.utf8CodeUnitCount
+                        && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+                }
+                guard name.count > 0 else { return false }
+                return matches("apns-topic") || matches("apns-push-type") || matches("apns-collapse-id")
+                    || matches("apns-id") || matches("authorization")
+            }
+        }
     }
 
     /// What a push's record depends on beyond its request and verdict (the listener and
@@ -207,7 +316,15 @@ public final class RequestMemo: ValidationMemo {
                 connectionID: connectionID, environment: environment, status: status,
                 reason: reason, identity: identity, apnsIDGenerated: apnsIDGenerated),
             let rewrite = template.rewrite(
-                receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID),
+                receivedAt: receivedAt, streamID: streamID, apnsID: apnsID, uniqueID: uniqueID)
+        else {
+            return nil
+        }
+        if !modelIsLast {
+            guard let variant else { return nil }
+            return appendVariant(variant, to: store, template: template, rewrite, status: status, reason: reason)
+        }
+        guard
             let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason)
         else {
             return nil
@@ -226,5 +343,38 @@ public final class RequestMemo: ValidationMemo {
         template = CompactRecordTemplate(record, landmarks: landmarks, apnsIDGenerated: key.apnsIDGenerated)
         templateSeq = seq
         templateKey = key
+        modelBytes.removeAll(keepingCapacity: true)
+        modelBytes.append(contentsOf: record)
+        variantLayout = template == nil ? nil : CompactRecordTemplate.VariantLayout(record, landmarks: landmarks)
+        modelIsLast = true
+        variant = nil
+    }
+
+    /// Stores the record of `last`, a `variant` of the model, written from the model's bytes
+    /// (`CompactRecordTemplate.writeVariant`) in full; it becomes the model. Returns its sequence
+    /// number; nil, storing nothing, when it cannot be written so (encode in full).
+    private func appendVariant(
+        _ variant: Variant, to store: DeliveryStore, template: CompactRecordTemplate,
+        _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
+    ) -> UInt64? {
+        self.variant = nil
+        guard variantLayout != nil else { return nil }
+        let successor = modelBytes.withUnsafeBufferPointer { model in
+            template.writeVariant(
+                rewrite, layout: &variantLayout!, from: model, path: variant.path ? last.path : nil,
+                headers: last.headers,
+                changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body,
+                into: &spareBytes)
+        }
+        guard let successor else { return nil }
+        let seq = spareBytes.withUnsafeBufferPointer { store.append($0, status: status, reason: reason) }
+        swap(&modelBytes, &spareBytes)
+        self.template = successor
+        templateSeq = seq
+        modelIsLast = true
+        variantHits += 1
+        // A variant's `authorization` is the model's, redacted as it was: a reused redaction.
+        if last.headers.contains(where: { UTF8Bytes.equal($0.name, "authorization") }) { redactionHits += 1 }
+        return seq
     }
 }

@@ -88,11 +88,19 @@ final class HeaderFieldInterner {
     private func makeField(at position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
         -> HeaderField
     {
-        let made = HeaderFieldInterner.make(name: name, value: value)
-        if position < HeaderFieldInterner.positions {
-            HeaderFieldInterner.remember(made, in: recent + position)
-            changes &+= 1
+        guard position < HeaderFieldInterner.positions else {
+            return HeaderFieldInterner.make(name: name, value: value)
         }
+        let slot = recent + position
+        // The same name with another value (a new `:path`, `content-length`): the name's String is reused.
+        let sameName =
+            slot.pointee.nameLength == name.count
+            && HeaderFieldInterner.same(slot.pointee.bytes, name.baseAddress, name.count)
+        let made = HeaderField(
+            name: sameName ? slot.pointee.field.name : String(decoding: name, as: UTF8.self),
+            value: String(decoding: value, as: UTF8.self))
+        HeaderFieldInterner.remember(made, in: slot)
+        changes &+= 1
         return made
     }
 
@@ -113,21 +121,24 @@ final class HeaderFieldInterner {
     /// Stores `field` and the bytes of its Strings (not those received: a repaired value must
     /// not match the invalid bytes it came from).
     private static func remember(_ field: HeaderField, in slot: UnsafeMutablePointer<Remembered>) {
-        let nameLength = field.name.utf8.count
-        let valueLength = field.value.utf8.count
-        if slot.pointee.capacity < nameLength + valueLength {
-            slot.pointee.bytes?.deallocate()
-            slot.pointee.capacity = max(nameLength + valueLength, 32)
-            slot.pointee.bytes = .allocate(capacity: slot.pointee.capacity)
-        }
-        if let bytes = slot.pointee.bytes {
-            _ = UnsafeMutableBufferPointer(start: bytes, count: nameLength).initialize(from: field.name.utf8)
-            _ = UnsafeMutableBufferPointer(start: bytes + nameLength, count: valueLength).initialize(
-                from: field.value.utf8)
+        var name = field.name, value = field.value
+        name.withUTF8 { name in
+            value.withUTF8 { value in
+                let nameLength = name.count, valueLength = value.count
+                if slot.pointee.capacity < nameLength + valueLength {
+                    slot.pointee.bytes?.deallocate()
+                    slot.pointee.capacity = max(nameLength + valueLength, 32)
+                    slot.pointee.bytes = .allocate(capacity: slot.pointee.capacity)
+                }
+                if let bytes = slot.pointee.bytes {
+                    if let source = name.baseAddress { bytes.update(from: source, count: nameLength) }
+                    if let source = value.baseAddress { (bytes + nameLength).update(from: source, count: valueLength) }
+                }
+                slot.pointee.nameLength = nameLength
+                slot.pointee.valueLength = valueLength
+            }
         }
         slot.pointee.field = field
-        slot.pointee.nameLength = nameLength
-        slot.pointee.valueLength = valueLength
     }
 
     /// Whether the `count` bytes at `a` and `b` are equal (true when `count` is 0). Runs up to

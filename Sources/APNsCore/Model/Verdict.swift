@@ -100,6 +100,21 @@ public struct Verdict: Sendable, Equatable {
             && a.expiration == b.expiration && (a.texts === b.texts || a.texts.equals(b.texts))
     }
 
+    /// Whether `other` has the same bytes as this verdict in every field but `deviceToken`
+    /// (`==` compares text by canonical equivalence: `é` precomposed equals `é` decomposed, whose
+    /// records differ). Read in place: a read through the getters retains each string.
+    package func sameBytes(exceptDeviceToken other: Verdict) -> Bool {
+        guard reason == other.reason, timestamp == other.timestamp, pushType == other.pushType,
+            priority == other.priority, expiration == other.expiration
+        else { return false }
+        let a = texts, b = other.texts
+        if a === b { return true }
+        return UTF8Bytes.equal(a.topic, b.topic) && UTF8Bytes.equal(a.pushTypeSent, b.pushTypeSent)
+            && UTF8Bytes.equal(a.collapseID, b.collapseID) && UTF8Bytes.equal(a.apnsID, b.apnsID)
+            && UTF8Bytes.equal(a.payloadError, b.payloadError) && a.lints.count == b.lints.count
+            && zip(a.lints, b.lints).allSatisfy { UTF8Bytes.equal($0, $1) }
+    }
+
     /// Copies the box before a write unless this verdict is its only owner.
     private mutating func uniqueTexts() {
         if !isKnownUniquelyReferenced(&texts) { texts = texts.copy() }

@@ -25,7 +25,7 @@ public enum DeviceTokenRule {
 
     /// `normalized(_:options:)` for the `:path` segment as the validator and `RequestMemo`
     /// (target Gateway) hold it: concrete and inlinable, so the memo's call from another module
-    /// is not an unspecialized generic one (about 100 instructions a push, callgrind, fan-out).
+    /// is not an unspecialized generic one.
     @inlinable
     package static func normalized(_ token: Substring, options: ValidationOptions) -> String? {
         UTF8Bytes.with(token) { bytes in
@@ -37,8 +37,7 @@ public enum DeviceTokenRule {
     }
 
     /// `bytes` in lowercase when every byte is a hex digit, else `nil`: checked and lowercased
-    /// in one pass, eight bytes at a time (a byte at a time was about 1,500 instructions for a
-    /// 64-character token, on every push).
+    /// in one pass, eight bytes at a time (this runs for every push's token).
     @usableFromInline
     package static func lowercasedHex(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let source = bytes.baseAddress.map(UnsafeRawPointer.init) else { return "" }

@@ -1,9 +1,10 @@
 import CYAJL
 import Glibc
 
-/// The fast path of `PayloadInspector`: reads a push body with yajl, an event-driven C parser, and
-/// gathers `PayloadFacts` from its events without building Foundation objects. For a 35-byte body
-/// that costs about a tenth of `JSONSerialization` (callgrind, bench/callgrind.sh "varied").
+/// The fast path of `PayloadInspector`: reads a push body with `SimpleJSONScanner` when it is
+/// simple (nearly always), else with yajl, an event-driven C parser, and
+/// gathers `PayloadFacts` from its events without building Foundation objects, which costs far
+/// less than `JSONSerialization` (bench/callgrind.sh "varied"; figures in bench/README.md).
 ///
 /// It only ever answers "this is a JSON object with these facts", and only where yajl and
 /// `JSONSerialization` are known to agree; everything else returns nil and the body goes to
@@ -22,19 +23,41 @@ enum PayloadScanner {
     /// The facts of `body` when it is a JSON object both parsers accept; nil when Foundation must
     /// decide (see the type's comment). `body` is not empty.
     static func facts(of body: UnsafeBufferPointer<UInt8>) -> PayloadFacts? {
-        guard let base = body.baseAddress, preflight(body) else { return nil }
         var state = ScanState()
-        let ok = withUnsafeMutablePointer(to: &state) { context -> Bool in
-            guard
-                let handle = withUnsafePointer(
-                    to: &callbacks, { yajl_alloc($0, nil, UnsafeMutableRawPointer(context)) })
-            else { return false }
-            defer { yajl_free(handle) }
-            guard yajl_parse(handle, base, body.count) == yajl_status_ok else { return false }
-            return yajl_complete_parse(handle) == yajl_status_ok
+        if SimpleJSONScanner.scan(body, into: &state) {
+            guard !state.undecided, state.topLevel == .dictionary else { return nil }
+            return state.facts
+        }
+        guard let base = body.baseAddress, preflight(body) else { return nil }
+        state = ScanState()
+        let ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
+            memory -> Bool in
+            var arena = ScannerArena(memory)
+            return parse(base, body.count, state: &state, arena: &arena)
         }
         guard ok, !state.undecided, state.topLevel == .dictionary else { return nil }
         return state.facts
+    }
+
+    /// Runs yajl over `count` bytes at `base` with `state` as its context and its memory from
+    /// `arena`; true when both yajl calls succeed.
+    static func parse(
+        _ base: UnsafePointer<UInt8>, _ count: Int, state: inout ScanState, arena: inout ScannerArena
+    ) -> Bool {
+        withUnsafeMutablePointer(to: &arena) { arena in
+            var functions = ScannerArena.functions(arena)
+            return withUnsafeMutablePointer(to: &state) { context -> Bool in
+                let handle = withUnsafePointer(to: &callbacks) { callbacks in
+                    withUnsafeMutablePointer(to: &functions) {
+                        yajl_alloc(callbacks, $0, UnsafeMutableRawPointer(context))
+                    }
+                }
+                guard let handle else { return false }
+                defer { yajl_free(handle) }
+                guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
+                return yajl_complete_parse(handle) == yajl_status_ok
+            }
+        }
     }
 
     /// The byte-level checks: no form feed or vertical tab, no `\u` escape of a surrogate, and

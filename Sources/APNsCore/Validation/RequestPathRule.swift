@@ -1,3 +1,5 @@
+import Glibc
+
 /// The `:method` and `:path` rules: the first checks APNs applies (docs/apns-behaviour.md §1.1, §3, §9
 /// "Order of checks").
 enum RequestPathRule {
@@ -19,26 +21,21 @@ enum RequestPathRule {
     /// or `%`: no percent-decoding, as in pushy's mock (L1), so such paths end as
     /// `BadDeviceToken`, never `BadPath`.
     static func parse(_ path: String) -> Outcome {
-        let matched = UTF8Bytes.with(path) { bytes in
-            var matched = 0
-            while matched < prefix.count && matched < bytes.count && bytes[matched] == prefix[matched] {
-                matched += 1
-            }
-            return (matched, bytes.count)
+        let (hasPrefix, count) = UTF8Bytes.with(path) { bytes -> (Bool, Int) in
+            // `/3/device` with or without its final slash: the prefix's first `count` bytes.
+            let compared = min(bytes.count, prefixLength)
+            let same =
+                compared >= prefixLength - 1
+                && memcmp(bytes.baseAddress!, RequestPathRule.prefix.utf8Start, compared) == 0
+            return (same, bytes.count)
         }
-        switch matched {
-        case (prefix.count, prefix.count):
-            return .missingToken
-        case (prefix.count, _):
-            // The prefix is ASCII, so the offset is a scalar boundary and valid for the String.
-            return .token(path[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.count)...])
-        case (prefix.count - 1, prefix.count - 1):
-            // `/3/device`: the prefix without its final slash names the endpoint, with no token.
-            return .missingToken
-        default:
-            return .badPath
-        }
+        guard hasPrefix else { return .badPath }
+        // `/3/device` alone: the prefix without its final slash names the endpoint, with no token.
+        if count <= prefixLength { return .missingToken }
+        // The prefix is ASCII, so the offset is a scalar boundary and valid for the String.
+        return .token(path[path.utf8.index(path.utf8.startIndex, offsetBy: prefixLength)..<path.endIndex])
     }
 
-    private static let prefix: [UInt8] = Array("/3/device/".utf8)
+    private static let prefix: StaticString = "/3/device/"
+    private static let prefixLength = 10
 }

@@ -6,9 +6,7 @@ import Glibc
 /// builds) are contiguous; anything else is copied once.
 // Inlinable across the targets (package + @usableFromInline): `RequestMemo` (target Gateway)
 // compares every repeated push with these; as plain cross-module calls the generic ones ran
-// unspecialized. Split without this: 24,932 / 43,327 instructions a push (callgrind, -c 4
-// -m 100, one push repeated / fan-out) against 24,430 / 41,629 before the split; with it and
-// DeliveryStore.append(encoding:ids:_:): 24,628 / 42,112.
+// unspecialized (measured with bench/callgrind.sh when the targets were split: bench/README.md).
 @usableFromInline
 package enum UTF8Bytes {
     /// Whether `a` and `b` hold the same UTF-8 bytes. Unlike `==`, which treats canonically
@@ -93,13 +91,16 @@ package enum UTF8Bytes {
         return copy.withUTF8(body)
     }
 
-    /// Whether `bytes` ends with `suffix`, the suffix being strictly shorter.
+    /// Whether `bytes` ends with `suffix`, the suffix being strictly shorter. The last bytes are
+    /// compared first: most topics end in a byte no suffix ends in.
     @inlinable @inline(__always)
     package static func hasProperSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: [UInt8]) -> Bool {
         let n = suffix.count
         guard bytes.count > n else { return false }
         return suffix.withUnsafeBufferPointer { s in
-            UnsafeBufferPointer(rebasing: bytes[(bytes.count - n)...]).elementsEqual(s)
+            n == 0
+                || (bytes[bytes.count - 1] == s[n - 1]
+                    && memcmp(bytes.baseAddress! + (bytes.count - n), s.baseAddress!, n) == 0)
         }
     }
 }

@@ -3,8 +3,7 @@
 /// conformance is `RequestMemo` (target Gateway), which also keeps the previous push's record
 /// and so needs the record store: this protocol lets validation stay in APNsCore, below
 /// Recording. Each use is one call through the witness table on the validating path only (a
-/// push repeating the previous one as a whole skips validation); see `RequestMemo` for the
-/// instructions per push measured across the module boundary.
+/// push repeating the previous one as a whole skips validation).
 package protocol ValidationMemo: AnyObject {
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     func normalizedToken(_ text: Substring, options: ValidationOptions) -> String?

@@ -12,11 +12,11 @@ import APNsCore
 /// record out again (`materialize`). Preparing a `Rewrite` (spelling the IDs) is done before,
 /// outside the store's lock.
 ///
-/// Encoding a record costs about 8,700 instructions per push (callgrind, `-c 1 -m 100`, 25-byte
-/// payload); a copy with four fields rewritten costs a few hundred. The caller vouches that every
-/// other field of the new record equals the model's (`Gateway` does it through `RequestMemo`:
-/// same request bytes, same verdict, same credential identity and answer, no fault). The result
-/// is byte for byte what `CompactRecord(_:)` gives for the new record, which tests pin.
+/// A copy with four fields rewritten costs a small part of encoding the record (bench/README.md).
+/// The caller vouches that every other field of the new record equals the model's (`Gateway`
+/// does it through `RequestMemo`: same request bytes, same verdict, same credential identity and
+/// answer, no fault). The result is byte for byte what `CompactRecord(_:)` gives for the new
+/// record, which tests pin.
 package struct CompactRecordTemplate {
     /// The model's size in bytes.
     let count: Int
@@ -27,6 +27,34 @@ package struct CompactRecordTemplate {
     /// the field does not change.
     private let apnsID: (at: Int, tag: UInt8)?
     private let uniqueID: (at: Int, tag: UInt8)?
+    /// Where the fields a *variant* rewrites lie in a template's model (a push like the model's
+    /// but for its device token, some header values and its payload; see `writeVariant`), kept
+    /// beside the template rather than in it: the template stays a plain value, copied as bytes
+    /// on every repeat. Offsets are relative to the end of the payload-bytes varint, so they stay
+    /// put when the varints before them change size.
+    package struct VariantLayout {
+        /// The length of the model's payload-bytes varint, which follows the stream id's.
+        fileprivate var payloadBytesCount: Int
+        /// The token after `/3/device/` in the path, as a string (tag and all); nil when the
+        /// path has another form or the verdict's device token does not point back at it.
+        fileprivate let pathRest: Range<Int>?
+        /// Each header value, as a string, in header order.
+        fileprivate let headerValues: [Range<Int>]
+        /// The payload's length varint, the last field.
+        fileprivate let payload: Int
+
+        /// Reads where a variant's fields lie in `model`, a full record encoded with `landmarks`.
+        package init(_ model: UnsafeBufferPointer<UInt8>, landmarks: CompactRecord.Landmarks) {
+            self = CompactRecordTemplate.layout(of: model, streamID: landmarks.streamID)
+        }
+
+        fileprivate init(payloadBytesCount: Int, pathRest: Range<Int>?, headerValues: [Range<Int>], payload: Int) {
+            self.payloadBytesCount = payloadBytesCount
+            self.pathRest = pathRest
+            self.headerValues = headerValues
+            self.payload = payload
+        }
+    }
 
     /// The template of `model`, encoded with `landmarks`. `apnsIDGenerated`: the answered
     /// `apns-id` was made up for this push (a repeat gets a new one), not echoed from the
@@ -50,6 +78,61 @@ package struct CompactRecordTemplate {
             uniqueID = packed
         }
         self.init(count: model.count, streamID: landmarks.streamID, apnsID: apnsID, uniqueID: uniqueID)
+    }
+
+    /// Reads where a variant's fields lie in `model` (a full record whose stream id varint is at
+    /// `streamID`).
+    fileprivate static func layout(of model: UnsafeBufferPointer<UInt8>, streamID: Range<Int>) -> VariantLayout {
+        var r = CompactRecordReader(model, at: streamID.upperBound)
+        let flags = model[CompactRecord.Offset.flags]
+        let payloadBytesStart = r.position
+        _ = r.varint()
+        let base = r.position
+        var rest: Range<Int>?
+        if model[r.position] == CompactStringTag.prefixed {
+            r.position += 2
+            let start = r.position
+            r.skipString()
+            rest = start..<r.position
+        } else {
+            r.skipString()
+        }
+        let headerCount = r.count()
+        var values: [Range<Int>] = []
+        values.reserveCapacity(headerCount)
+        for _ in 0..<headerCount {
+            r.skipString()
+            let start = r.position
+            r.skipString()
+            values.append((start - base)..<(r.position - base))
+        }
+        r.skipString()  // the answered apns-id
+        if let found = rest {
+            // The verdict's token must be a reference to the path's rest.
+            var token = CompactRecordReader(model, at: r.position)
+            if token.byte() != CompactStringTag.reference || Int(token.varint()) != r.position - found.lowerBound {
+                rest = nil
+            }
+        }
+        for _ in 0..<8 { r.skipString() }  // token, topic, push type, collapse id, apns-id, listener, method, unique id
+        if flags & CompactRecord.Flag.timestamp != 0 { _ = r.varint() }
+        if flags & CompactRecord.Flag.priority != 0 { _ = r.varint() }
+        if flags & CompactRecord.Flag.expiration != 0 { _ = r.varint() }
+        for _ in 0..<r.count() { r.skipString() }  // lints
+        r.skipString()  // payload error
+        if flags & CompactRecord.Flag.identity != 0 {
+            for _ in 0..<3 { r.skipString() }
+            if flags & CompactRecord.Flag.identityIssuedAt != 0 { r.position += 8 }
+            r.skipString()
+            let topics = r.count()
+            if topics > 0 { for _ in 0..<(topics - 1) { r.skipString() } }
+            r.skipString()
+        }
+        if flags & CompactRecord.Flag.fault != 0 { for _ in 0..<3 { r.skipString() } }
+        return VariantLayout(
+            payloadBytesCount: base - payloadBytesStart,
+            pathRest: rest.map { ($0.lowerBound - base)..<($0.upperBound - base) }, headerValues: values,
+            payload: r.position - base)
     }
 
     /// `init(_:landmarks:apnsIDGenerated:)` on a record's bytes.
@@ -164,6 +247,120 @@ package struct CompactRecordTemplate {
         let offset = chunk.claim(rewrite.count)
         model.withBytes { write(rewrite, from: $0, to: chunk.base + offset) }
         return CompactRecord(chunk: chunk, offset: offset, count: rewrite.count)
+    }
+
+    // MARK: Variants
+
+    /// Writes to `record` (replacing its bytes) the record of a *variant* of the model (`model`,
+    /// this template's bytes, whose fields lie as `layout` says) and returns that record's own
+    /// template, `layout` then saying where its fields lie, for the next push: the
+    /// model's bytes with `rewrite`'s values and, in place of the model's, the device token of
+    /// `path` (when not nil), the values of `headers` whose bit is set in `changedHeaders` (bit
+    /// `i`: `headers[i]`), `payloadBytes` and `payload`. Returns nil, `record` then holding no
+    /// record, when they cannot be written so: the model's path and token are of another form,
+    /// `path` is not `/3/device/` and a token, or a new token or header value takes more or fewer
+    /// bytes than the model's (later fields point back across them).
+    ///
+    /// The caller vouches that the new record differs from the model in those fields alone, and
+    /// that its verdict's device token is the token of `path` (`RequestMemo` checks both): the
+    /// result is then byte for byte what `CompactRecord(_:)` gives for it, which tests pin.
+    package func writeVariant(
+        _ rewrite: Rewrite, layout: inout VariantLayout, from model: UnsafeBufferPointer<UInt8>, path: String?,
+        headers: [HeaderField],
+        changedHeaders: UInt64, payloadBytes: Int, payload: [UInt8], into record: inout [UInt8]
+    ) -> CompactRecordTemplate? {
+        guard model.count == count, changedHeaders == 0 || headers.count == layout.headerValues.count
+        else { return nil }
+        var lengths = (UInt64(0), UInt64(0))
+        let lengthBytes = withUnsafeMutableBytes(of: &lengths) { raw -> Int in
+            var w = CompactRecordWriter(raw.bindMemory(to: UInt8.self))
+            w.signed(Int64(payloadBytes))
+            return w.position
+        }
+        let shift = rewrite.shift + lengthBytes - layout.payloadBytesCount
+        let oldBase = streamID.upperBound + layout.payloadBytesCount, newBase = oldBase + shift
+        let blobCount = CompactRecordWriter.varintCount(UInt64(payload.count)) + payload.count
+        let newCount = newBase + layout.payload + blobCount
+        if record.count > newCount {
+            record.removeLast(record.count - newCount)
+        } else if record.count < newCount {
+            record.append(contentsOf: repeatElement(0, count: newCount - record.count))
+        }
+        let successor = record.withUnsafeMutableBufferPointer { buffer -> CompactRecordTemplate? in
+            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+            // Everything but the payload, with the per-push fields of a repeat.
+            let source = UnsafeRawPointer(model.baseAddress!)
+            let head = streamID.lowerBound
+            out.copyMemory(from: source, byteCount: head)
+            var rewrite = rewrite
+            withUnsafeBytes(of: &rewrite.stream) {
+                (out + head).copyMemory(from: $0.baseAddress!, byteCount: rewrite.streamBytes)
+            }
+            withUnsafeBytes(of: &lengths) {
+                (out + head + rewrite.streamBytes).copyMemory(from: $0.baseAddress!, byteCount: lengthBytes)
+            }
+            (out + newBase).copyMemory(from: source + oldBase, byteCount: layout.payload)
+            out.storeBytes(
+                of: rewrite.receivedAt.littleEndian, toByteOffset: CompactRecord.Offset.receivedAt, as: UInt64.self)
+            withUnsafeBytes(of: &rewrite.packed) { scratch in
+                if let model = apnsID { (out + model.at + shift).copyMemory(from: scratch.baseAddress!, byteCount: 17) }
+                if let model = uniqueID {
+                    (out + model.at + shift).copyMemory(from: scratch.baseAddress! + 20, byteCount: 17)
+                }
+            }
+            // The strings that differ, each in exactly the bytes of the model's.
+            if var path {
+                guard let rest = layout.pathRest else { return nil }
+                let fits = path.withUTF8 { utf8 -> Bool in
+                    let prefix = CompactStringTable.bytes(of: CompactStringTable.devicePathPrefix)
+                    guard utf8.count > prefix.count,
+                        CompactRecordWriter.equal(UnsafeBufferPointer(rebasing: utf8[..<prefix.count]), prefix)
+                    else { return false }
+                    let token = UnsafeBufferPointer(rebasing: utf8[prefix.count...])
+                    // A table string would not be the reference the model's token is.
+                    guard CompactStringTable.code(ofUTF8: token) == nil else { return false }
+                    return CompactRecordTemplate.write(token, exactly: rest.count, to: out + newBase + rest.lowerBound)
+                }
+                guard fits else { return nil }
+            }
+            var bits = changedHeaders
+            while bits != 0 {
+                let index = bits.trailingZeroBitCount
+                bits &= bits - 1
+                let range = layout.headerValues[index]
+                var value = headers[index].value
+                let fits = value.withUTF8 {
+                    CompactRecordTemplate.write($0, exactly: range.count, to: out + newBase + range.lowerBound)
+                }
+                guard fits else { return nil }
+            }
+            var w = CompactRecordWriter(UnsafeMutableBufferPointer(rebasing: buffer[(newBase + layout.payload)...]))
+            w.blob(payload)
+            let successor = CompactRecordTemplate(
+                count: newCount, streamID: head..<(head + rewrite.streamBytes),
+                apnsID: apnsID.map { ($0.at + shift, $0.tag) }, uniqueID: uniqueID.map { ($0.at + shift, $0.tag) })
+            return successor
+        }
+        if successor == nil {
+            record.removeAll(keepingCapacity: true)
+        } else {
+            layout.payloadBytesCount = lengthBytes
+        }
+        return successor
+    }
+
+    /// Writes the string `utf8` as `CompactRecordWriter.string` would, to `out`, when that takes
+    /// exactly `count` bytes; false (`out` untouched) otherwise.
+    private static func write(_ utf8: UnsafeBufferPointer<UInt8>, exactly count: Int, to out: UnsafeMutableRawPointer)
+        -> Bool
+    {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + 12) { scratch in
+            var w = CompactRecordWriter(scratch)
+            w.string(utf8: utf8)
+            guard w.position == count else { return false }
+            out.copyMemory(from: scratch.baseAddress!, byteCount: count)
+            return true
+        }
     }
 
     // MARK: Stored repeats

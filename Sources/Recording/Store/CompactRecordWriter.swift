@@ -46,6 +46,11 @@ struct CompactRecordWriter {
         byte(UInt8(value))
     }
 
+    /// The bytes `varint(value)` writes.
+    static func varintCount(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     /// A signed integer, zigzag-mapped (0, -1, 1, -2 … → 0, 1, 2, 3 …) so small magnitudes stay short.
     mutating func signed(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
@@ -74,7 +79,7 @@ struct CompactRecordWriter {
 
     /// Writes the UTF-8 text `utf8` (see `string(_:)`); returns its table code, if any.
     @discardableResult
-    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) -> UInt8? {
         if let code = CompactStringTable.code(ofUTF8: utf8) {
             byte(CompactStringTag.table)
             byte(code)
@@ -178,7 +183,19 @@ struct CompactRecordWriter {
         let seen = HexDigits.table.withUnsafeBufferPointer { table -> UInt8? in
             var seen: UInt8 = 0
             var i = 0
-            for o in 0..<pairs {
+            var o = 0
+            // Eight digits at a time (device tokens), then one pair at a time.
+            if !uuidDashes {
+                while o + 4 <= pairs {
+                    let word = UnsafeRawPointer(text + i).loadUnaligned(as: UInt64.self)
+                    guard let (packed, kinds) = HexDigits.pack(word) else { return nil }
+                    seen |= kinds
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: packed.littleEndian, as: UInt32.self)
+                    i += 8
+                    o += 4
+                }
+            }
+            for o in o..<pairs {
                 if uuidDashes && (i == 8 || i == 13 || i == 18 || i == 23) { i += 1 }
                 let a = table[Int(text[i])], b = table[Int(text[i + 1])]
                 if a == 0 || b == 0 { return nil }
@@ -228,7 +245,7 @@ struct CompactRecordWriter {
 
 /// What each byte value is as a hex digit, for packing UUIDs and device tokens (on the request
 /// path for every push: a table lookup a character).
-private enum HexDigits {
+enum HexDigits {
     static let digit: UInt8 = 0x10
     static let lowerLetter: UInt8 = 0x20
     static let upperLetter: UInt8 = 0x40
@@ -241,6 +258,38 @@ private enum HexDigits {
         case 0x41...0x46: return upperLetter | UInt8(c - 0x41 + 10)
         default: return 0
         }
+    }
+
+    /// Eight ASCII hex digits (little-endian: the first in the low byte) as the four bytes their
+    /// pairs stand for (the first pair in the low byte), with the kinds seen (`digit`,
+    /// `lowerLetter`, `upperLetter`, as the table's entries OR-ed); nil when one is no hex digit.
+    /// Every byte is checked to be ASCII first, so adding a constant below 0x80 to a byte never
+    /// carries into the next: the top bit of each byte of `x + (0x80 - low)` then says `x >= low`.
+    @inline(__always)
+    static func pack(_ word: UInt64) -> (UInt32, UInt8)? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return nil }
+        func within(_ x: UInt64, _ low: UInt8, _ top: UInt8) -> UInt64 {
+            (x &+ UInt64(0x80 - low) &* ones) & ~(x &+ UInt64(0x7F - top) &* ones) & high
+        }
+        let digits = within(word, 0x30, 0x39)
+        let lower = within(word, 0x61, 0x66)
+        let upper = within(word, 0x41, 0x46)
+        guard digits | lower | upper == high else { return nil }
+        // A digit's value is its low nibble; a letter's is its low nibble plus 9.
+        let letters = (lower | upper) >> 7
+        let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ letters &* 9
+        // Bytes 2k and 2k+1 become byte k: high nibble first.
+        let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles >> 8) & 0x000F_000F_000F_000F)
+        var packed = pairs & 0x00FF_00FF_00FF_00FF
+        packed = (packed | (packed >> 8)) & 0x0000_FFFF_0000_FFFF
+        packed = (packed | (packed >> 16)) & 0xFFFF_FFFF
+        var kinds: UInt8 = 0
+        if digits != 0 { kinds |= digit }
+        if lower != 0 { kinds |= lowerLetter }
+        if upper != 0 { kinds |= upperLetter }
+        return (UInt32(truncatingIfNeeded: packed), kinds)
     }
 
     /// From the union of the table entries of a run of hex digits: whether they were lowercase

@@ -46,8 +46,7 @@ public final class DeliveryStore: Sendable {
     /// Encodes `record` with `ids`, appends it, and calls `body` with the encoded bytes, where
     /// its fields lie and its sequence number, which it returns: `Gateway.handle`'s full-record
     /// path. One concrete call from the Gateway target: calling `CompactRecord.withEncoded`
-    /// (generic) from there ran it unspecialized, about 120 instructions a push more (callgrind,
-    /// fan-out `-c 4 -m 100`).
+    /// (generic) from there ran it unspecialized.
     package func append(
         encoding record: borrowing DeliveryRecord, ids: CompactRecord.GeneratedIDs,
         _ body: (UnsafeBufferPointer<UInt8>, CompactRecord.Landmarks, UInt64) -> Void
