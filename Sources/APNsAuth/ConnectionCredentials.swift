@@ -68,7 +68,7 @@ public final class ConnectionCredentials: CredentialChecker {
     /// Checks one push: nil under `AuthMode.none`; the certificate's verdict on a certificate
     /// connection; else the provider token in `authorization` (`TokenAuthenticator`), answered
     /// without copying the token state when it changes nothing (`TokenConnectionState.quickOutcome`).
-    public func check(_ verdict: Verdict, of request: PushRequest) -> AuthorizationResult? {
+    public func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? {
         guard mode != .none else { return nil }
         if let certificate { return authorizeCertificate(certificate, verdict: verdict) }
         var authorization: String?
@@ -103,7 +103,9 @@ public final class ConnectionCredentials: CredentialChecker {
         if accepted { token = after } else { token.keepChecks(of: after) }
     }
 
-    private func authorizeCertificate(_ certificate: CertificateIdentity, verdict: Verdict) -> AuthorizationResult {
+    private func authorizeCertificate(_ certificate: CertificateIdentity, verdict: ValidationResult)
+        -> AuthorizationResult
+    {
         if let rejection = certificateRejection {
             return AuthorizationResult(
                 reason: rejection.reason,

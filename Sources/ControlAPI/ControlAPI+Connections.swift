@@ -57,5 +57,5 @@ extension ControlAPI {
 
 /// The `GET /v1/connections` answer.
 private struct ConnectionList: Encodable {
-    let connections: [ConnectionSummary]
+    let connections: [ConnectionListEntry]
 }

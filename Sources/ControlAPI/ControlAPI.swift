@@ -45,7 +45,7 @@ public final class ControlAPI: Sendable {
     /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
     let credentialClock: ServerClock
     /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
-    let listenerConditions: ListenerConditionsBoard?
+    let listenerConditions: ListenerConditionsInForce?
     /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
     public let faults: FaultEngine
     /// The live connections behind `/v1/connections`; nil lists none and finds none.
@@ -75,7 +75,7 @@ public final class ControlAPI: Sendable {
         credentialClock: ServerClock = ServerClock(),
         faults: FaultEngine = FaultEngine(),
         connections: (any ConnectionDirectory)? = nil,
-        listenerConditions: ListenerConditionsBoard? = nil,
+        listenerConditions: ListenerConditionsInForce? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.listenerConditions = listenerConditions

@@ -34,7 +34,7 @@ extension FaultAction {
             self = .goaway(try GoawayFault(reading: object))
         case "close", "reset":
             let moment =
-                try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
+                try object.optional("when", ResponseTiming.self, expected: "\"before-response\" or \"after-response\"")
                 ?? .beforeResponse
             self = type == "close" ? .close(moment) : .reset(moment)
         case "settings":

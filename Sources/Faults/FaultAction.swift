@@ -26,9 +26,9 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case resetStream(FaultErrorCode)
     case goaway(GoawayFault)
     /// TCP FIN.
-    case close(FaultMoment)
+    case close(ResponseTiming)
     /// TCP RST.
-    case reset(FaultMoment)
+    case reset(ResponseTiming)
     case settings(maxConcurrentStreams: UInt32)
     /// No WINDOW_UPDATE on the connection for `milliseconds`.
     case withholdWindowUpdate(milliseconds: Int64)

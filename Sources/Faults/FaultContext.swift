@@ -3,13 +3,13 @@ import APNsCore
 /// Everything fault rules can match on for one push: what validation parsed, where it arrived,
 /// who sent it, and when. Build it only when `FaultEngine.isArmed` (it copies headers and body).
 public struct FaultContext: Sendable {
-    /// The device token from `:path`, lowercase (`Verdict.deviceToken`).
+    /// The device token from `:path`, lowercase (`ValidationResult.deviceToken`).
     public var token: String?
     /// `apns-topic`, or the default topic applied.
     public var topic: String?
     /// `apns-push-type` exactly as sent.
     public var pushTypeSent: String?
-    /// The push type sent when valid, else inferred (`Verdict.pushType`).
+    /// The push type sent when valid, else inferred (`ValidationResult.pushType`).
     public var pushType: PushType?
     /// `apns-priority` (10 when absent; nil when invalid).
     public var priority: Int?
@@ -19,7 +19,7 @@ public struct FaultContext: Sendable {
     /// The provider token's Key ID and Team ID, when a token was parsed.
     public var keyId: String?
     public var teamId: String?
-    /// The connection's id (`ConnectionInfo.id`).
+    /// The connection's id (`PushOrigin.id`).
     public var connectionID: UInt64
     /// The connection's rank in order of acceptance, 1-based (`match.nthConnection`).
     public var connectionOrdinal: UInt64
@@ -60,7 +60,7 @@ public struct FaultContext: Sendable {
     ///   - identity: the credential identity, for `keyId` and `teamId`.
     ///   - nowMilliseconds: the request's time, milliseconds since the Unix epoch.
     public init(
-        verdict: Verdict, request: PushRequest, connection: ConnectionInfo, connectionOrdinal: UInt64? = nil,
+        verdict: ValidationResult, request: PushRequest, connection: PushOrigin, connectionOrdinal: UInt64? = nil,
         identity: CredentialIdentity? = nil, nowMilliseconds: Int64
     ) {
         self.init(

@@ -16,7 +16,7 @@ extension FaultMatch {
         if let keyID, context.keyId != keyID { return false }
         if let teamID, context.teamId != teamID { return false }
         if token != nil || tokenPrefix != nil {
-            // Verdict tokens are lowercase already; lowercase only when they are not.
+            // ValidationResult tokens are lowercase already; lowercase only when they are not.
             guard var sent = context.token else { return false }
             if sent.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { sent = sent.lowercased() }
             if let token, sent != token { return false }

@@ -27,7 +27,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     public var tokenPrefix: String?
     /// `apns-topic` (or the default topic applied), exact.
     public var topic: String?
-    /// The push type as sent, or as inferred when none was sent (`Verdict.pushType`).
+    /// The push type as sent, or as inferred when none was sent (`ValidationResult.pushType`).
     public var pushType: PushType?
     /// `apns-priority`: 1, 5 or 10 (10 when absent from the request).
     public var priority: Int?
@@ -37,7 +37,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// The provider token's Key ID (`kid`) and Team ID (`iss`); JSON `keyId` and `teamId`.
     public var keyID: String?
     public var teamID: String?
-    /// One connection, by its id (`ConnectionInfo.id`, from 1).
+    /// One connection, by its id (`PushOrigin.id`, from 1).
     public var connection: UInt64?
     /// The Nth connection accepted, 1-based (`FaultContext.connectionOrdinal`).
     public var nthConnection: UInt64?

@@ -29,7 +29,7 @@ public struct GoawayFault: Sendable, Hashable {
     /// Whether the triggering stream is answered first (`after-response`) or left unanswered
     /// (`before-response`, the default; with the default last-stream-id it is above it, so a
     /// correct sender retries it on a new connection).
-    public var when: FaultMoment
+    public var when: ResponseTiming
     /// Send a second GOAWAY with the same last-stream-id and no debug data right after the first
     /// (observed with BadCertificateEnvironment, C2).
     public var secondBareGoaway: Bool
@@ -37,7 +37,7 @@ public struct GoawayFault: Sendable, Hashable {
     public init(
         errorCode: FaultErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
         debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
-        when: FaultMoment = .beforeResponse, secondBareGoaway: Bool = false
+        when: ResponseTiming = .beforeResponse, secondBareGoaway: Bool = false
     ) {
         self.errorCode = errorCode
         self.lastStreamId = lastStreamId
@@ -105,7 +105,8 @@ public struct GoawayFault: Sendable, Hashable {
             debugData: try object.optional("debugData", String.self, expected: "a string"),
             closeAfterMs: try object.optional("closeAfterMs", Int64.self, expected: "an integer of milliseconds") ?? 0,
             keepOpen: try object.optional("keepOpen", Bool.self, expected: "true or false") ?? false,
-            when: try object.optional("when", FaultMoment.self, expected: "\"before-response\" or \"after-response\"")
+            when: try object.optional(
+                "when", ResponseTiming.self, expected: "\"before-response\" or \"after-response\"")
                 ?? .beforeResponse,
             secondBareGoaway: try object.optional("secondBareGoaway", Bool.self, expected: "true or false") ?? false)
         try object.validated { () throws(FaultRuleError) in try validate(at: object.path) }

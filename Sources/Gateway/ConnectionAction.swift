@@ -15,7 +15,7 @@ public enum ConnectionAction: Sendable, Hashable {
         errorCode: UInt32, lastStreamID: Int32?, debugData: [UInt8], closeAfterMilliseconds: Int64?, thenBare: Bool)
     /// Close the TCP connection, with a RST when `reset`, else a FIN; `when` relative to the stream
     /// that triggered it (after its response: once that is written), nil when not tied to a stream.
-    case close(reset: Bool, when: FaultMoment?)
+    case close(reset: Bool, when: ResponseTiming?)
     /// SETTINGS with a new MAX_CONCURRENT_STREAMS (streams over it are refused, docs/field-cases.md C5).
     case settings(maxConcurrentStreams: UInt32)
     /// No WINDOW_UPDATE on the connection for `milliseconds` (a flow-control stall).

@@ -41,8 +41,8 @@ public final class Gateway: Sendable {
     /// Decides, records and answers one request, checking no credentials (tests, and listeners
     /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)`.
     public func handle(
-        _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-        memo: RequestMemo? = nil
+        _ request: PushRequest, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        memo: PreviousRequest? = nil
     ) -> PushDecision {
         var noProfile: StreamProfileState?
         return handle(
@@ -55,7 +55,7 @@ public final class Gateway: Sendable {
     /// credential state and the stream profile.
     /// - Parameters:
     ///   - defaultTopic: the topic when `apns-topic` is absent (a single-topic client certificate).
-    ///   - memo: the connection's previous request (see `RequestMemo`): a repeated body is not
+    ///   - memo: the connection's previous request (see `PreviousRequest`): a repeated body is not
     ///     parsed again, a repeated device token not checked again, a repeated header list not
     ///     redacted again; `nil` does everything.
     ///   - credentials: the connection's credential check (`CredentialChecker`), given what
@@ -67,14 +67,14 @@ public final class Gateway: Sendable {
     ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
     /// - Returns: everything decided (`PushDecision`).
     public func handle<Credentials: CredentialChecker>(
-        _ request: PushRequest, connection: ConnectionInfo, streamID: Int32, defaultTopic: String? = nil,
-        memo: RequestMemo? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+        _ request: PushRequest, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
     ) -> PushDecision {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
         let registryGeneration = registry.generation
-        var verdict: Verdict
+        var verdict: ValidationResult
         if let repeated = memo?.repeatedVerdict(
             of: request, environment: connection.environment, defaultTopic: defaultTopic,
             registryGeneration: registryGeneration)
@@ -100,7 +100,7 @@ public final class Gateway: Sendable {
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (docs/apns-behaviour.md §9).
-        let apnsID = verdict.apnsID.map { AnsweredID.text($0) } ?? newID(uppercase: true)
+        let apnsID = verdict.apnsID.map { ResponseID.text($0) } ?? newID(uppercase: true)
         let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(
@@ -164,7 +164,7 @@ public final class Gateway: Sendable {
                     FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description)
                 })
             if let memo, fault == nil {
-                let key = RequestMemo.RecordKey(
+                let key = PreviousRequest.RecordKey(
                     connectionID: connection.id, environment: connection.environment,
                     status: answer.status, reason: recordedReason, identity: identity,
                     apnsIDGenerated: apnsIDGenerated)
@@ -185,7 +185,7 @@ public final class Gateway: Sendable {
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.
-    private func newID(uppercase: Bool) -> AnsweredID {
+    private func newID(uppercase: Bool) -> ResponseID {
         if let makeID { return .text(makeID(uppercase)) }
         return .uuid(generator.nextBits(uppercase: uppercase))
     }

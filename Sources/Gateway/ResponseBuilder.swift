@@ -24,7 +24,7 @@ public enum ResponseBuilder {
     /// those go in `uuidHeaders`. Fields keep their order (`apns-id`, then `apns-unique-id`): an
     /// `apns-id` given as bits is spelled into `headers` when `apns-unique-id` is text.
     static func response(
-        reason: Reason?, timestamp: Int64?, apnsID: AnsweredID, uniqueID: AnsweredID?,
+        reason: Reason?, timestamp: Int64?, apnsID: ResponseID, uniqueID: ResponseID?,
         status: Int? = nil
     ) -> PushResponse {
         var uuids = UUIDHeaderFields()

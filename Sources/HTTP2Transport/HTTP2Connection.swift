@@ -17,7 +17,7 @@ import SystemSupport
 /// path of a request is the same straight-line code as when all of it sat in this class.
 public final class HTTP2Connection: @unchecked Sendable {
     /// Identity and addressing, fixed at accept time (ALPN filled after the handshake).
-    public private(set) var info: HTTP2ConnectionInfo
+    public private(set) var info: AcceptedConnection
     /// The loop this connection lives on.
     public let loop: EventLoop
     /// Free for the application: per-connection state it wants to keep (touch on the loop thread).
@@ -70,7 +70,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
 
     init(
-        fd: Int32, info: HTTP2ConnectionInfo, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
+        fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
         handler: HTTP2RequestHandler, onClose: @escaping (HTTP2Connection) -> Void
     ) {
         self.info = info

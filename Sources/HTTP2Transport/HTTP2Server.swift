@@ -161,7 +161,7 @@ public final class HTTP2Server: @unchecked Sendable {
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
         let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
         let spec = specs[listenerIndex]
-        let info = HTTP2ConnectionInfo(
+        let info = AcceptedConnection(
             id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
         openCount.add(1, ordering: .relaxed)
         worker.loop.execute { [self] in
@@ -258,7 +258,7 @@ final class HTTP2Worker: @unchecked Sendable {
     var connections: [UInt64: HTTP2Connection] = [:]
 
     func adopt(
-        fd: Int32, info: HTTP2ConnectionInfo, tls: TLSContext?, settings: HTTP2Settings,
+        fd: Int32, info: AcceptedConnection, tls: TLSContext?, settings: HTTP2Settings,
         handler: HTTP2RequestHandler, admission: HTTP2Admission, closed: @escaping (HTTP2Connection) -> Void
     ) {
         let connection = HTTP2Connection(

@@ -30,7 +30,7 @@ public final class TLSContext: @unchecked Sendable {
     /// - Parameter clientCAPaths: PEM files of CAs whose client certificates are trusted; when
     ///   non-empty the server asks every client for a certificate (mutual TLS). The handshake
     ///   succeeds whatever the client sends, so the application can answer with APNs's own
-    ///   reason; `HTTP2ConnectionInfo.clientCertificate` says what was presented and whether it verified.
+    ///   reason; `AcceptedConnection.clientCertificate` says what was presented and whether it verified.
     /// - Throws: `TLSError` naming the file that could not be read or the mismatch.
     public convenience init(
         certificatePath: String, keyPath: String, alpn: ALPNMode = .optional,

@@ -23,7 +23,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     private let gateway: Gateway
     /// Per-listener conditions for new connections (handshake delay, silence, refusal).
-    let conditions: ListenerConditionsBoard
+    let conditions: ListenerConditionsInForce
     /// The listeners, in the transport's order.
     let listeners: [Listener]
     /// Where connection events go.
@@ -41,7 +41,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         profile: StreamProfile, logger: Logger
     ) {
         self.gateway = gateway
-        conditions = ListenerConditionsBoard(listeners: listeners.map { ($0.name, $0.environment) })
+        conditions = ListenerConditionsInForce(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
         self.events = ConnectionEventRecorder(store: events, listeners: listeners, logger: logger)
         actions = ConnectionActionPerformer(events: self.events)
@@ -85,12 +85,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     /// The connection's state, made (and kept in `context`) by `settings(for:proposed:)`,
     /// which runs before any request.
-    private func state(of connection: HTTP2Connection) -> ConnectionState {
-        if let state = connection.context as? ConnectionState { return state }
+    private func state(of connection: HTTP2Connection) -> ConnectionContext {
+        if let state = connection.context as? ConnectionContext { return state }
         let listener = listeners[connection.info.listenerIndex]
-        let state = ConnectionState(
+        let state = ConnectionContext(
             listener: listener,
-            info: ConnectionInfo(
+            info: PushOrigin(
                 id: connection.info.id, listener: listener.name, environment: listener.environment,
                 peer: connection.info.peer),
             credentials: ConnectionCredentials(

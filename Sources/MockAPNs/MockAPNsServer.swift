@@ -70,7 +70,7 @@ public final class MockAPNsServer: @unchecked Sendable {
 
     /// How each listener treats new connections (handshake delay, silence, refusal; docs/field-cases.md C15),
     /// by listener name; nil before `start()`.
-    public private(set) var listenerConditions: ListenerConditionsBoard?
+    public private(set) var listenerConditions: ListenerConditionsInForce?
     /// The APNs listeners as bound; empty before `start()`.
     public private(set) var listeners: [BoundListener] = []
     /// The control API's bound port, or nil when disabled or before `start()`.

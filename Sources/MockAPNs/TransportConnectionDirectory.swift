@@ -17,17 +17,17 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         self.actions = actions
     }
 
-    func connections() -> [ConnectionSummary] {
+    func connections() -> [ConnectionListEntry] {
         guard let server else { return [] }
         let listeners = self.listeners
         return server.collect { connections in
             let now = HTTP2Connection.monotonicSeconds()
             return connections.map { connection in
                 let listener = listeners[connection.info.listenerIndex]
-                return ConnectionSummary(
+                return ConnectionListEntry(
                     id: connection.info.id, peer: connection.info.peer, listener: listener.name,
                     environment: listener.environment, alpn: connection.info.alpn, tls: connection.info.tls,
-                    auth: (connection.context as? ConnectionState)?.credentials.summary ?? "none",
+                    auth: (connection.context as? ConnectionContext)?.credentials.summary ?? "none",
                     openStreams: connection.openStreamCount,
                     maxConcurrentStreams: connection.announcedMaxConcurrentStreams,
                     requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000))

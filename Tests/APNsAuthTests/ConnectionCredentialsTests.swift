@@ -25,7 +25,7 @@ final class ConnectionCredentialsTests: XCTestCase {
             body: Array(#"{"aps":{}}"#.utf8))
     }
 
-    private let verdict = Verdict(topic: "com.example.app")
+    private let verdict = ValidationResult(topic: "com.example.app")
 
     /// `none` checks nothing; `permissive` without a token answers no-token and binds nothing.
     func testNoCheckUnderNoneAndNoTokenUnderPermissive() {

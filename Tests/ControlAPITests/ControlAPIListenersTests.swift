@@ -8,8 +8,8 @@ import XCTest
 @testable import TestFixtures
 
 final class ControlAPIListenersTests: XCTestCase {
-    func makeAPI() -> (ControlAPI, ListenerConditionsBoard) {
-        let board = ListenerConditionsBoard(listeners: [("sandbox", .sandbox), ("production", .production)])
+    func makeAPI() -> (ControlAPI, ListenerConditionsInForce) {
+        let board = ListenerConditionsInForce(listeners: [("sandbox", .sandbox), ("production", .production)])
         let api = ControlAPI(
             store: DeliveryStore(), registry: DeviceRegistry(), clock: { 1_000 },
             listenerConditions: board, status: { StoreFixtures.status() })

@@ -179,7 +179,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
                 FakeConnectionDirectory.summary(id: 1), FakeConnectionDirectory.summary(id: 2),
                 FakeConnectionDirectory.summary(id: 3),
             ]),
-            listenerConditions: ListenerConditionsBoard(listeners: [("sandbox", .sandbox)]),
+            listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         api.events.append(EventFixtures.event())

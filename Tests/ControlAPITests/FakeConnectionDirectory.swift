@@ -8,7 +8,7 @@ import Synchronization
 /// connection listed in `withoutSession` refuses a GOAWAY, as one in a handshake delay does.
 final class FakeConnectionDirectory: ConnectionDirectory {
     private struct State {
-        var open: [ConnectionSummary]
+        var open: [ConnectionListEntry]
         var performed: [Performed] = []
     }
 
@@ -21,7 +21,7 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     private let state: Mutex<State>
     private let withoutSession: Set<UInt64>
 
-    init(_ open: [ConnectionSummary] = [], withoutSession: Set<UInt64> = []) {
+    init(_ open: [ConnectionListEntry] = [], withoutSession: Set<UInt64> = []) {
         state = Mutex(State(open: open))
         self.withoutSession = withoutSession
     }
@@ -29,7 +29,7 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     /// The commands carried out so far, in order (not those for unknown ids).
     var performed: [Performed] { state.withLock { $0.performed } }
 
-    func connections() -> [ConnectionSummary] {
+    func connections() -> [ConnectionListEntry] {
         state.withLock { $0.open }
     }
 
@@ -44,8 +44,8 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     }
 
     /// A TLS sandbox connection with a token identity.
-    static func summary(id: UInt64, peer: String = "127.0.0.1:50000") -> ConnectionSummary {
-        ConnectionSummary(
+    static func summary(id: UInt64, peer: String = "127.0.0.1:50000") -> ConnectionListEntry {
+        ConnectionListEntry(
             id: id, peer: peer, listener: "sandbox", environment: .sandbox, alpn: "h2", tls: true,
             auth: "token KEY1234567 TEAM123456", openStreams: 1, maxConcurrentStreams: 1000,
             requests: 42, ageMilliseconds: 1500)

@@ -23,8 +23,8 @@ final class GatewayTests: XCTestCase {
             headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
     }
 
-    let sandbox = ConnectionInfo(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
-    let production = ConnectionInfo(id: 8, listener: "p", environment: .production, peer: "127.0.0.1:2")
+    let sandbox = PushOrigin(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+    let production = PushOrigin(id: 8, listener: "p", environment: .production, peer: "127.0.0.1:2")
 
     func testAcceptedPushAnswersApnsIDAndUniqueIDOnSandboxOnly() {
         let gateway = makeGateway()

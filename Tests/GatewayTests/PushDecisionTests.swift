@@ -9,7 +9,7 @@ import XCTest
 /// its ranking, a connection-ending credential, acceptance and the stream profile.
 final class PushDecisionTests: XCTestCase {
     let token = String(repeating: "0f", count: 32)
-    let connection = ConnectionInfo(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+    let connection = PushOrigin(id: 7, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
     func makeGateway() -> Gateway {
         Gateway(
@@ -29,7 +29,7 @@ final class PushDecisionTests: XCTestCase {
         var checked = 0
         var settled: [Bool] = []
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: Verdict, of request: PushRequest) -> AuthorizationResult? {
+        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? {
             checked += 1
             return result
         }
@@ -43,7 +43,7 @@ final class PushDecisionTests: XCTestCase {
         stream: Int32 = 1
     ) -> PushDecision {
         gateway.handle(
-            request, connection: connection, streamID: stream, memo: RequestMemo(), credentials: checker,
+            request, connection: connection, streamID: stream, memo: PreviousRequest(), credentials: checker,
             streamProfile: &profile)
     }
 

@@ -14,8 +14,8 @@ final class ResponseIDTests: XCTestCase {
     func testBitsAnswerTheSameFieldsInTheSameOrderAsText() {
         let apnsBits = generator.nextBits(uppercase: true), uniqueBits = generator.nextBits(uppercase: false)
         let echoed = "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"
-        let apnsIDs: [AnsweredID] = [.uuid(apnsBits), .text(apnsBits.text), .text(echoed)]
-        let uniqueIDs: [AnsweredID?] = [nil, .uuid(uniqueBits), .text(uniqueBits.text)]
+        let apnsIDs: [ResponseID] = [.uuid(apnsBits), .text(apnsBits.text), .text(echoed)]
+        let uniqueIDs: [ResponseID?] = [nil, .uuid(uniqueBits), .text(uniqueBits.text)]
         let answers: [(Reason?, Int64?, Int?)] = [
             (nil, nil, nil), (.badDeviceToken, nil, nil), (.unregistered, 1_714_564_800_123, nil),
             (.badDeviceToken, nil, 500),
@@ -77,8 +77,8 @@ final class ResponseIDTests: XCTestCase {
     func testGeneratedIDsAnsweredAreTheRecordedOnes() throws {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
-        let memo = RequestMemo()
-        let connection = ConnectionInfo(id: 3, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:1")
+        let memo = PreviousRequest()
+        let connection = PushOrigin(id: 3, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:1")
         var seen = Set<String>()
         for stream in stride(from: Int32(1), through: 9, by: 2) {
             let outcome = gateway.handle(

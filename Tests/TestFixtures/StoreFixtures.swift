@@ -18,7 +18,7 @@ enum StoreFixtures {
         receivedAt: Double = 1_796_028_543.123, timestamp: Int64? = nil,
         lints: [String] = [], payloadError: String? = nil
     ) -> DeliveryRecord {
-        let verdict = Verdict(
+        let verdict = ValidationResult(
             reason: reason, timestamp: timestamp, deviceToken: token, topic: topic,
             pushTypeSent: pushTypeSent, pushType: pushType, priority: 10,
             expiration: nil, collapseID: collapseID, apnsID: apnsID, lints: lints,

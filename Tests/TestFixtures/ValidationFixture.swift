@@ -42,7 +42,7 @@ enum ValidationFixture {
         _ request: PushRequest, environment: APNsEnvironment = .sandbox,
         options: ValidationOptions = ValidationOptions(), defaultTopic: String? = nil,
         devices: [DeviceRegistration] = []
-    ) -> Verdict {
+    ) -> ValidationResult {
         RequestValidator.validate(
             request, environment: environment, options: options, nowMilliseconds: now,
             defaultTopic: defaultTopic
@@ -80,7 +80,7 @@ struct ValidationRow {
 extension XCTestCase {
     /// Runs every row and checks its reason and the matching status; returns the verdicts.
     @discardableResult
-    func check(_ rows: [ValidationRow], file: StaticString = #filePath) -> [Verdict] {
+    func check(_ rows: [ValidationRow], file: StaticString = #filePath) -> [ValidationResult] {
         rows.map { row in
             let verdict = ValidationFixture.validate(
                 row.request, environment: row.environment, options: row.options,

@@ -9,7 +9,7 @@ public struct DeliveryRecord: Sendable {
     public var environment: APNsEnvironment
     /// The listener's name.
     public var listener: String
-    /// Connection id (see `ConnectionInfo.id`).
+    /// Connection id (see `PushOrigin.id`).
     public var connectionID: UInt64
     /// HTTP/2 stream id.
     public var streamID: Int32
@@ -17,7 +17,7 @@ public struct DeliveryRecord: Sendable {
     public var method: String
     public var path: String
     /// Everything validation parsed, and its answer.
-    public var verdict: Verdict
+    public var verdict: ValidationResult
     /// The `apns-id` answered (echoed or generated).
     public var apnsID: String
     /// The `apns-unique-id` answered (sandbox listeners only).
@@ -43,7 +43,7 @@ public struct DeliveryRecord: Sendable {
     @inlinable
     public init(
         seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
-        connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: Verdict,
+        connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: ValidationResult,
         apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,
         status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil
     ) {

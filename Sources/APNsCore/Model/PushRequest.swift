@@ -32,7 +32,7 @@ public struct PushRequest: Sendable {
 }
 
 /// Where a request arrived: which listener and which connection and stream.
-public struct ConnectionInfo: Sendable, Hashable {
+public struct PushOrigin: Sendable, Hashable {
     /// Process-unique connection id, counting from 1 in order of acceptance.
     public var id: UInt64
     /// The listener's name from the configuration (e.g. `sandbox`).

@@ -20,12 +20,12 @@ public final class DeviceRegistry: Sendable {
 
     /// A number that changes whenever a registration is added, replaced or removed (not by
     /// lookups); read without the lock. A verdict computed when it had some value holds for the
-    /// same request while it keeps that value (`RequestMemo`'s repeated pushes). Read it before
+    /// same request while it keeps that value (`PreviousRequest`'s repeated pushes). Read it before
     /// the lookups it vouches for: a change made meanwhile then shows as a new value next time.
     public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// The registration of `token`, or `nil` when unknown. Hot path: one dictionary lookup under
-    /// the lock. Pass the token lowercase (as `Verdict.deviceToken` is); a token with uppercase
+    /// the lock. Pass the token lowercase (as `ValidationResult.deviceToken` is); a token with uppercase
     /// letters is lowercased and retried, which costs an allocation on that path only.
     public func lookup(_ token: String) -> DeviceRegistration? {
         let (found, isEmpty) = devices.withLock { table -> (DeviceRegistration?, Bool) in

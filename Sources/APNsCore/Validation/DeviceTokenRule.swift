@@ -23,7 +23,7 @@ public enum DeviceTokenRule {
         }
     }
 
-    /// `normalized(_:options:)` for the `:path` segment as the validator and `RequestMemo`
+    /// `normalized(_:options:)` for the `:path` segment as the validator and `PreviousRequest`
     /// (target Gateway) hold it: concrete and inlinable, so the memo's call from another module
     /// is not an unspecialized generic one.
     @inlinable

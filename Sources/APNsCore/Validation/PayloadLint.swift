@@ -1,5 +1,5 @@
 /// A payload or header habit APNs accepts but Apple's documentation calls wrong (docs/apns-behaviour.md §9,
-/// lints). Recorded as `message` in `Verdict.lints`; with `ValidationOptions.lintsAsErrors` the
+/// lints). Recorded as `message` in `ValidationResult.lints`; with `ValidationOptions.lintsAsErrors` the
 /// first lint becomes a 400 with `rejectionReason`.
 public enum PayloadLint: Sendable, Hashable {
     /// `apns-push-type` absent; `inferred` is what the payload implies (background or alert).

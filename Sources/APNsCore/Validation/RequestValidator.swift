@@ -1,4 +1,4 @@
-/// Validates one APNs push request: a pure function from the request to a `Verdict`.
+/// Validates one APNs push request: a pure function from the request to a `ValidationResult`.
 ///
 /// The verdict holds every field that could be parsed, even when the request is refused, and one
 /// reason: the first failing check in APNs's order (docs/apns-behaviour.md §9 "Order of checks";
@@ -38,7 +38,7 @@ public enum RequestValidator {
         _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
         lookup: (String) -> DeviceRegistration?
-    ) -> Verdict {
+    ) -> ValidationResult {
         // The verdict's fields, gathered here and put together once at the end: its text
         // fields share a box, and each write through it is a uniqueness and an exclusivity check.
         var deviceToken: String?, apnsID: String?, pushTypeSent: String?
@@ -155,7 +155,7 @@ public enum RequestValidator {
             }
         }
 
-        return Verdict(
+        return ValidationResult(
             reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
             pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
             collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
@@ -167,7 +167,7 @@ public enum RequestValidator {
         _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil,
         lookup: (String) -> DeviceRegistration?
-    ) -> Verdict {
+    ) -> ValidationResult {
         validate(
             request, environment: environment, options: options, nowMilliseconds: nowMilliseconds,
             defaultTopic: defaultTopic, memo: nil, lookup: lookup)

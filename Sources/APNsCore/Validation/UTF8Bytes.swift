@@ -4,7 +4,7 @@ import Glibc
 /// checks the string's representation at every step; a buffer pointer does not, which makes the
 /// header and token rules several times faster. Native Swift strings (everything the transport
 /// builds) are contiguous; anything else is copied once.
-// Inlinable across the targets (package + @usableFromInline): `RequestMemo` (target Gateway)
+// Inlinable across the targets (package + @usableFromInline): `PreviousRequest` (target Gateway)
 // compares every repeated push with these; as plain cross-module calls the generic ones ran
 // unspecialized (measured with bench/callgrind.sh when the targets were split: bench/README.md).
 @usableFromInline
@@ -66,7 +66,7 @@ package enum UTF8Bytes {
     }
 
     /// `equal` over header lists, name and value by name and value.
-    /// Reads the fields in place: on the request path for every push (`RequestMemo`), where
+    /// Reads the fields in place: on the request path for every push (`PreviousRequest`), where
     /// copying each field out would cost a retain and a release per string.
     @inlinable
     package static func equal(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {

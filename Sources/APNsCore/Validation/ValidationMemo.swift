@@ -1,6 +1,6 @@
 /// What `RequestValidator` reuses from the connection's previous request: the checked,
 /// lowercased form of a repeated device token and the outcome of a repeated body. Its one
-/// conformance is `RequestMemo` (target Gateway), which also keeps the previous push's record
+/// conformance is `PreviousRequest` (target Gateway), which also keeps the previous push's record
 /// and so needs the record store: this protocol lets validation stay in APNsCore, below
 /// Recording. Each use is one call through the witness table on the validating path only (a
 /// push repeating the previous one as a whole skips validation).

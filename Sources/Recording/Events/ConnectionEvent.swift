@@ -18,7 +18,7 @@ public struct ConnectionEvent: Sendable, Equatable {
     public var listener: String
     /// The listener's environment.
     public var environment: APNsEnvironment
-    /// The connection's id (`ConnectionInfo.id`, as in delivery records and
+    /// The connection's id (`PushOrigin.id`, as in delivery records and
     /// `GET /v1/connections`); nil for a refused connection, which never got one.
     public var connectionID: UInt64?
     /// The peer as `host:port` (IPv6 in brackets).

@@ -12,9 +12,9 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// frame is written; nil: never, new streams are ignored).
     case goaway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8], closeAfterMilliseconds: Int64?)
     /// TCP FIN, before or after the triggering stream's response (nil: not tied to a stream).
-    case close(when: FaultMoment?)
+    case close(when: ResponseTiming?)
     /// TCP RST, before or after the triggering stream's response (nil: not tied to a stream).
-    case reset(when: FaultMoment?)
+    case reset(when: ResponseTiming?)
     /// SETTINGS with a new MAX_CONCURRENT_STREAMS, replacing `previous`.
     case settings(maxConcurrentStreams: UInt32, previous: UInt32)
     /// No WINDOW_UPDATE for `milliseconds` from now.

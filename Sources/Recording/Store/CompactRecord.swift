@@ -235,7 +235,7 @@ package struct CompactRecord: Sendable {
         let payloadError: String?
         let identity: IdentityTexts?
 
-        init(_ verdict: borrowing Verdict, identity: CredentialIdentity?) {
+        init(_ verdict: borrowing ValidationResult, identity: CredentialIdentity?) {
             deviceToken = verdict.deviceToken
             topic = verdict.topic
             pushTypeSent = verdict.pushTypeSent
@@ -417,7 +417,7 @@ package struct CompactRecord: Sendable {
             headers.append(HeaderField(name: name, value: r.string() ?? ""))
         }
         let apnsID = r.string() ?? ""
-        var verdict = Verdict(reason: verdictReason)
+        var verdict = ValidationResult(reason: verdictReason)
         verdict.deviceToken = r.string()
         verdict.topic = r.string()
         verdict.pushTypeSent = r.string()

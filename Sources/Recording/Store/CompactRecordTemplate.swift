@@ -14,7 +14,7 @@ import APNsCore
 ///
 /// A copy with four fields rewritten costs a small part of encoding the record (bench/README.md).
 /// The caller vouches that every other field of the new record equals the model's (`Gateway`
-/// does it through `RequestMemo`: same request bytes, same verdict, same credential identity and
+/// does it through `PreviousRequest`: same request bytes, same verdict, same credential identity and
 /// answer, no fault). The result is byte for byte what `CompactRecord(_:)` gives for the new
 /// record, which tests pin.
 package struct CompactRecordTemplate {
@@ -177,7 +177,7 @@ package struct CompactRecordTemplate {
     /// nil when one of the IDs would not be written as the model's was (not a UUID, or one in
     /// another letter case), or `uniqueID` is missing where the model had one or present where it
     /// had none; the caller then encodes the record in full.
-    package func rewrite(receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?) -> Rewrite? {
+    package func rewrite(receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?) -> Rewrite? {
         guard (uniqueID == nil) == (self.uniqueID == nil) else { return nil }
         var rewrite = Rewrite(receivedAt: receivedAt.bitPattern)
         // Each replacement is written as it would be on its own (tag + 16 bytes), then checked to
@@ -262,7 +262,7 @@ package struct CompactRecordTemplate {
     /// bytes than the model's (later fields point back across them).
     ///
     /// The caller vouches that the new record differs from the model in those fields alone, and
-    /// that its verdict's device token is the token of `path` (`RequestMemo` checks both): the
+    /// that its verdict's device token is the token of `path` (`PreviousRequest` checks both): the
     /// result is then byte for byte what `CompactRecord(_:)` gives for it, which tests pin.
     package func writeVariant(
         _ rewrite: Rewrite, layout: inout VariantLayout, from model: UnsafeBufferPointer<UInt8>, path: String?,
@@ -473,7 +473,7 @@ package struct CompactRecordTemplate {
     }
 
     /// Writes `id` into `scratch` as a packed UUID and checks it has the model's tag (letter case).
-    private func pack(_ id: AnsweredID, into scratch: UnsafeMutableBufferPointer<UInt8>, like tag: UInt8) -> Bool {
+    private func pack(_ id: ResponseID, into scratch: UnsafeMutableBufferPointer<UInt8>, like tag: UInt8) -> Bool {
         let bits: UUIDGenerator.Bits
         switch id {
         case .text(let text):

@@ -2,10 +2,10 @@ import XCTest
 
 @testable import APNsCore
 
-/// `Verdict` and `CredentialIdentity` keep their text in a shared copy-on-write box: copies
+/// `ValidationResult` and `CredentialIdentity` keep their text in a shared copy-on-write box: copies
 /// share it, a write through one copy never shows in another, and equality is by value.
 final class CopyOnWriteTests: XCTestCase {
-    private static let verdict = Verdict(
+    private static let verdict = ValidationResult(
         reason: .badDeviceToken, timestamp: 5, deviceToken: "ab", topic: "com.example.app",
         pushTypeSent: "alert", pushType: .alert, priority: 10, expiration: 7,
         collapseID: "c", apnsID: "id", lints: ["one"], payloadError: "bad")
@@ -13,7 +13,7 @@ final class CopyOnWriteTests: XCTestCase {
     func testAVerdictCopyWrittenThroughLeavesTheOriginal() {
         let original = Self.verdict
         // Each text field, written on its own copy.
-        let writes: [(String, (inout Verdict) -> Void)] = [
+        let writes: [(String, (inout ValidationResult) -> Void)] = [
             ("deviceToken", { $0.deviceToken = "cd" }), ("topic", { $0.topic = nil }),
             ("pushTypeSent", { $0.pushTypeSent = "background" }), ("collapseID", { $0.collapseID = "d" }),
             ("apnsID", { $0.apnsID = nil }), ("lints", { $0.lints.append("two") }),
@@ -35,7 +35,8 @@ final class CopyOnWriteTests: XCTestCase {
     }
 
     func testVerdictEqualityIsByValue() {
-        var rebuilt = Verdict(reason: .badDeviceToken, timestamp: 5, pushType: .alert, priority: 10, expiration: 7)
+        var rebuilt = ValidationResult(
+            reason: .badDeviceToken, timestamp: 5, pushType: .alert, priority: 10, expiration: 7)
         XCTAssertNotEqual(rebuilt, Self.verdict)
         rebuilt.deviceToken = "ab"
         rebuilt.topic = "com.example.app"
@@ -48,7 +49,7 @@ final class CopyOnWriteTests: XCTestCase {
         var other = rebuilt
         other.reason = nil
         XCTAssertNotEqual(other, rebuilt, "an inline field differs")
-        XCTAssertEqual(Verdict(), Verdict())
+        XCTAssertEqual(ValidationResult(), ValidationResult())
     }
 
     func testAnIdentityCopyWrittenThroughLeavesTheOriginal() {

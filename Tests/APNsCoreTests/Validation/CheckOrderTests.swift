@@ -93,7 +93,7 @@ final class CheckOrderTests: XCTestCase {
         let verdict = F.validate(F.request(extra: [("apns-expiration", "1700003600")]))
         XCTAssertEqual(
             verdict,
-            Verdict(
+            ValidationResult(
                 reason: nil, timestamp: nil, deviceToken: F.token, topic: F.topic,
                 pushTypeSent: "alert", pushType: .alert, priority: 10, expiration: 1_700_003_600,
                 collapseID: nil, apnsID: nil, lints: [], payloadError: nil))

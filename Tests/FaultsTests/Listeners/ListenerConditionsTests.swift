@@ -39,7 +39,7 @@ final class ListenerConditionsTests: XCTestCase {
     }
 
     func testBoardKnowsOnlyItsListeners() {
-        let board = ListenerConditionsBoard(listeners: [("default", .sandbox), ("production", .production)])
+        let board = ListenerConditionsInForce(listeners: [("default", .sandbox), ("production", .production)])
         XCTAssertEqual(board.conditions(of: "default"), ListenerConditions())
         XCTAssertNil(board.conditions(of: "nope"))
         XCTAssertTrue(board.set(ListenerConditions(silent: true), for: "production"))

@@ -18,7 +18,7 @@ final class CompactRecordTests: XCTestCase {
             HeaderField(name: "apns-topic", value: "com.example.app"),
             HeaderField(name: "apns-push-type", value: "alert"),
         ],
-        verdict: Verdict? = nil, apnsID: String = uuidUpper, uniqueID: String? = uuidLower,
+        verdict: ValidationResult? = nil, apnsID: String = uuidUpper, uniqueID: String? = uuidLower,
         payload: [UInt8] = Array(#"{"aps":{"alert":"hello"}}"#.utf8), payloadBytes: Int? = nil,
         status: Int = 200, reason: Reason? = nil, environment: APNsEnvironment = .sandbox,
         listener: String = "default", method: String = "POST", receivedAt: Double = 1_796_028_543.123,
@@ -28,7 +28,7 @@ final class CompactRecordTests: XCTestCase {
     ) -> DeliveryRecord {
         let verdict =
             verdict
-            ?? Verdict(
+            ?? ValidationResult(
                 deviceToken: token, topic: "com.example.app", pushTypeSent: "alert",
                 pushType: .alert, priority: 10)
         return DeliveryRecord(
@@ -56,7 +56,7 @@ final class CompactRecordTests: XCTestCase {
                         HeaderField(name: "apns-priority", value: "5"),
                         HeaderField(name: "apns-topic", value: "com.example.app"),
                     ],
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         reason: .unregistered, timestamp: 1_700_000_000_000, deviceToken: token64,
                         topic: "com.example.app",
                         pushType: .alert, priority: 5, expiration: 1_796_028_600, collapseID: "group-1",
@@ -72,7 +72,7 @@ final class CompactRecordTests: XCTestCase {
                         HeaderField(name: "x-émoji-🙂", value: "🚀 lift-off"),
                         HeaderField(name: "apns-topic", value: "com.exämple.app"),
                     ],
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         reason: .badDeviceToken, deviceToken: "ünï", topic: "com.exämple.app", pushType: .alert,
                         lints: ["aps.alert is 🙂"], payloadError: "bad byte ✗"),
                     payload: Array(#"{"aps":{"alert":"こんにちは 🙂"}}"#.utf8), status: 400, reason: .badDeviceToken,
@@ -87,7 +87,7 @@ final class CompactRecordTests: XCTestCase {
                         HeaderField(name: "apns-push-type", value: "alert"),
                         HeaderField(name: "apns-collapse-id", value: "\u{212B}"),
                     ],
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         deviceToken: token64, topic: "caf\u{e9}", pushTypeSent: "alert", pushType: .alert,
                         collapseID: "\u{c5}"))
             ))
@@ -107,7 +107,7 @@ final class CompactRecordTests: XCTestCase {
                         HeaderField(name: "apns-push-type", value: "Alert!"),
                         HeaderField(name: "content-length", value: "10"),
                     ],
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         reason: .duplicateHeaders, deviceToken: token64, topic: "b", pushTypeSent: "Alert!",
                         pushType: .alert, priority: nil),
                     status: 400, reason: .duplicateHeaders)
@@ -118,20 +118,20 @@ final class CompactRecordTests: XCTestCase {
                 "empty token",
                 record(
                     path: "/3/device/", token: nil,
-                    verdict: Verdict(reason: .missingDeviceToken), status: 400, reason: .missingDeviceToken)
+                    verdict: ValidationResult(reason: .missingDeviceToken), status: 400, reason: .missingDeviceToken)
             ))
         rows.append(
             (
                 "not a token path",
                 record(
-                    path: "/4/other?x=1", token: nil, verdict: Verdict(reason: .badPath),
+                    path: "/4/other?x=1", token: nil, verdict: ValidationResult(reason: .badPath),
                     status: 404, reason: .badPath)
             ))
         rows.append(
             (
                 "empty path and GET",
                 record(
-                    path: "", token: nil, verdict: Verdict(reason: .methodNotAllowed),
+                    path: "", token: nil, verdict: ValidationResult(reason: .methodNotAllowed),
                     status: 405, reason: .methodNotAllowed, method: "GET")
             ))
         rows.append(("non-hex token", record(path: "/3/device/xyz?q=1", token: "xyz?q=1")))
@@ -147,7 +147,7 @@ final class CompactRecordTests: XCTestCase {
             (
                 "empty payload",
                 record(
-                    verdict: Verdict(reason: .payloadEmpty, deviceToken: token64), payload: [],
+                    verdict: ValidationResult(reason: .payloadEmpty, deviceToken: token64), payload: [],
                     status: 400, reason: .payloadEmpty)
             ))
         rows.append(("binary payload", record(payload: [0xFF, 0x00, 0xC3, 0x28, 0x80])))
@@ -203,7 +203,7 @@ final class CompactRecordTests: XCTestCase {
             (
                 "inferred push type only",
                 record(
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         deviceToken: token64, topic: "com.example.app", pushType: .background,
                         lints: ["one", "two", ""], payloadError: nil))
             ))
@@ -211,7 +211,7 @@ final class CompactRecordTests: XCTestCase {
             (
                 "empty verdict",
                 record(
-                    token: nil, headers: [], verdict: Verdict(), apnsID: "", uniqueID: "",
+                    token: nil, headers: [], verdict: ValidationResult(), apnsID: "", uniqueID: "",
                     identity: nil)
             ))
         rows.append(
@@ -220,7 +220,7 @@ final class CompactRecordTests: XCTestCase {
             (
                 "extreme numbers",
                 record(
-                    verdict: Verdict(
+                    verdict: ValidationResult(
                         reason: .badExpirationDate, timestamp: .min, deviceToken: token64, priority: .max,
                         expiration: .max),
                     payloadBytes: .max, status: -1, reason: .badExpirationDate, receivedAt: -1e300, connectionID: .max,
@@ -230,7 +230,8 @@ final class CompactRecordTests: XCTestCase {
             (
                 "NaN time, negative numbers",
                 record(
-                    verdict: Verdict(timestamp: -1, priority: -10, expiration: .min), payloadBytes: -5, status: 99_999,
+                    verdict: ValidationResult(timestamp: -1, priority: -10, expiration: .min), payloadBytes: -5,
+                    status: 99_999,
                     receivedAt: .nan, streamID: .max)
             ))
         for reason in Reason.allCases {
@@ -238,7 +239,8 @@ final class CompactRecordTests: XCTestCase {
                 (
                     "reason \(reason.rawValue)",
                     record(
-                        verdict: Verdict(reason: reason, deviceToken: token64), status: reason.status, reason: reason)
+                        verdict: ValidationResult(reason: reason, deviceToken: token64), status: reason.status,
+                        reason: reason)
                 ))
         }
         for pushType in PushType.allCases {
@@ -247,7 +249,8 @@ final class CompactRecordTests: XCTestCase {
                     "push type \(pushType.rawValue)",
                     record(
                         headers: [HeaderField(name: "apns-push-type", value: pushType.rawValue)],
-                        verdict: Verdict(deviceToken: token64, pushTypeSent: pushType.rawValue, pushType: pushType))
+                        verdict: ValidationResult(
+                            deviceToken: token64, pushTypeSent: pushType.rawValue, pushType: pushType))
                 ))
         }
         return rows
@@ -304,8 +307,8 @@ final class CompactRecordTests: XCTestCase {
                             rebuilt?.bytes, CompactRecord(next).bytes,
                             "\(name), generated \(generated), stream \(stream), bits \(withBits)")
                         // The same values stored as a delta of the model read back as the same bytes.
-                        let apnsAnswer: AnsweredID = (withBits ? apnsID : nil).map { .uuid($0) } ?? .text(next.apnsID)
-                        let uniqueAnswer: AnsweredID? =
+                        let apnsAnswer: ResponseID = (withBits ? apnsID : nil).map { .uuid($0) } ?? .text(next.apnsID)
+                        let uniqueAnswer: ResponseID? =
                             (withBits ? uniqueID : nil).map { .uuid($0) } ?? next.uniqueID.map { .text($0) }
                         let rewrite = try XCTUnwrap(
                             template.rewrite(
@@ -502,7 +505,7 @@ final class CompactRecordTests: XCTestCase {
         XCTAssertLessThan(size, CompactRecord.maximumSize(of: record))
         // The verdict's token is the path's: stored once (a reference of a few bytes), not twice.
         let withoutToken = Self.record(
-            verdict: Verdict(
+            verdict: ValidationResult(
                 topic: "com.example.app", pushTypeSent: "alert", pushType: .alert,
                 priority: 10))
         let withToken = Self.record()

@@ -11,7 +11,7 @@ final class RecordChunkTests: XCTestCase {
 
     /// A record whose payload is `size` bytes, numbered `n` in its path and header.
     private static func record(_ n: Int, payload size: Int) -> DeliveryRecord {
-        var verdict = Verdict()
+        var verdict = ValidationResult()
         verdict.deviceToken = token
         return DeliveryRecord(
             receivedAt: 1_796_000_000 + Double(n), environment: .sandbox, listener: "sandbox",

@@ -27,7 +27,7 @@ import Recording
 /// body alive until the next one replaces it. Being confined to one thread, its state is kept
 /// without dynamic exclusivity checks. For variants it keeps a copy of the last record it wrote
 /// (the model's bytes, a few hundred bytes plus the payload).
-public final class RequestMemo: ValidationMemo {
+public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var body: [UInt8] = []
     @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?
     @exclusivity(unchecked) private var authorization: String?
@@ -45,7 +45,7 @@ public final class RequestMemo: ValidationMemo {
     @exclusivity(unchecked) private var lastDefaultTopic: String?
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
     @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
-    @exclusivity(unchecked) private var lastVerdict = Verdict()
+    @exclusivity(unchecked) private var lastVerdict = ValidationResult()
     /// The template of the last stored record of `last` (nil when none), that record's sequence
     /// number, and what else the record depended on. Separate properties, so the key is compared
     /// in place: copying it out would retain each of its strings.
@@ -137,7 +137,7 @@ public final class RequestMemo: ValidationMemo {
     func repeatedVerdict(
         of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
         registryGeneration: UInt64
-    ) -> Verdict? {
+    ) -> ValidationResult? {
         // `last` is read in place (no copy of the whole request out of an optional).
         guard hasLast, lastRegistryGeneration == registryGeneration, lastEnvironment == environment,
             request.bodyLength == last.bodyLength,
@@ -156,7 +156,7 @@ public final class RequestMemo: ValidationMemo {
     /// kept: the registry may have given the time of the check.
     func remember(
         _ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
-        verdict: Verdict
+        verdict: ValidationResult
     ) {
         variant = nil
         guard verdict.timestamp == nil else {
@@ -195,8 +195,8 @@ public final class RequestMemo: ValidationMemo {
         /// How `request` with `verdict` differs from the memo's `last` and `lastVerdict` (the
         /// model's); nil when it is no variant of them.
         init?(
-            of request: PushRequest, verdict: Verdict, environment: APNsEnvironment, defaultTopic: String?,
-            memo: RequestMemo
+            of request: PushRequest, verdict: ValidationResult, environment: APNsEnvironment, defaultTopic: String?,
+            memo: PreviousRequest
         ) {
             // `memo.last` and `memo.lastVerdict` are read in place: a copy retains each of their fields.
             guard memo.lastEnvironment == environment, UTF8Bytes.equal(defaultTopic, memo.lastDefaultTopic),
@@ -309,7 +309,7 @@ public final class RequestMemo: ValidationMemo {
     func appendRepeatedRecord(
         to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
         reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
-        receivedAt: Double, streamID: Int32, apnsID: AnsweredID, uniqueID: AnsweredID?
+        receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?
     ) -> UInt64? {
         guard let template,
             templateKey.matches(

@@ -2,7 +2,7 @@
 /// request or made by an injected generator; or the bits of a UUID the gateway generated, spelled
 /// only where text is needed. A repeated push's response and record take the bits as they are
 /// (`UUIDHeaderField`, `CompactRecordTemplate`): no `String` per ID on that path.
-package enum AnsweredID {
+package enum ResponseID {
     case text(String)
     case uuid(UUIDGenerator.Bits)
 

@@ -8,11 +8,11 @@ import XCTest
 
 /// A push that differs from the previous one on its connection only in its device token, some
 /// header values and its payload (a sender notifying many devices) has its record written from
-/// the previous record (`RequestMemo.Variant`, `CompactRecordTemplate.writeVariant`): every
+/// the previous record (`PreviousRequest.Variant`, `CompactRecordTemplate.writeVariant`): every
 /// record is byte for byte what the full path writes, and a push differing in anything else is
 /// encoded in full.
-final class RequestMemoVariantTests: XCTestCase {
-    private let connection = ConnectionInfo(id: 9, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:2")
+final class PreviousRequestVariantTests: XCTestCase {
+    private let connection = PushOrigin(id: 9, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:2")
 
     private func gateway(faults: FaultEngine) -> Gateway {
         let counter = Counter()
@@ -38,8 +38,8 @@ final class RequestMemoVariantTests: XCTestCase {
     private func assertRecordedAsInFull(
         _ requests: [PushRequest], faults: () throws -> FaultEngine = { FaultEngine() },
         file: StaticString = #filePath, line: UInt = #line
-    ) throws -> (memo: RequestMemo, variants: [Int]) {
-        let memo = RequestMemo()
+    ) throws -> (memo: PreviousRequest, variants: [Int]) {
+        let memo = PreviousRequest()
         let fast = gateway(faults: try faults())
         let full = gateway(faults: try faults())
         var variants: [Int] = []

@@ -5,13 +5,15 @@ import XCTest
 @testable import Recording
 @testable import TestFixtures
 
-/// `RequestMemo`: a body identical to the connection's previous one is not parsed again, and
+/// `PreviousRequest`: a body identical to the connection's previous one is not parsed again, and
 /// the verdict is the same as with a fresh parse; a repeated `authorization` is redacted once.
-final class RequestMemoTests: XCTestCase {
+final class PreviousRequestTests: XCTestCase {
     typealias F = ValidationFixture
 
-    private func validate(_ request: PushRequest, memo: RequestMemo?, options: ValidationOptions = ValidationOptions())
-        -> Verdict
+    private func validate(
+        _ request: PushRequest, memo: PreviousRequest?, options: ValidationOptions = ValidationOptions()
+    )
+        -> ValidationResult
     {
         RequestValidator.validate(
             request, environment: .sandbox, options: options, nowMilliseconds: F.now,
@@ -20,7 +22,7 @@ final class RequestMemoTests: XCTestCase {
     }
 
     func testRepeatedBodyIsNotParsedAgain() {
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let request = F.request(body: #"{"aps":{"alert":"hello","badge":"1"},"x":[1,2]}"#)
         let fresh = validate(request, memo: nil)
         XCTAssertFalse(fresh.lints.isEmpty, "the body has a lint, so the memo carries facts, not just a pass")
@@ -31,7 +33,7 @@ final class RequestMemoTests: XCTestCase {
     }
 
     func testSameLengthDifferentBytesIsParsed() {
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let alert = F.request(body: #"{"aps":{"alert":"x"}}"#)
         let sound = F.request(body: #"{"aps":{"sound":"x"}}"#)
         let background = F.request(removing: ["apns-push-type"], body: #"{"aps":{"content-available":1}}"#)
@@ -45,7 +47,7 @@ final class RequestMemoTests: XCTestCase {
     }
 
     func testInvalidBodyKeepsItsReasonAndMessage() {
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let options = ValidationOptions(invalidPayloadReason: .badMessageId)
         let request = F.request(body: #"{"aps":"#)
         let fresh = validate(request, memo: nil, options: options)
@@ -58,7 +60,7 @@ final class RequestMemoTests: XCTestCase {
     }
 
     func testEmptyAndOversizedBodiesNeverReachTheMemo() {
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         XCTAssertEqual(validate(F.request(body: ""), memo: memo).reason, .payloadEmpty)
         XCTAssertEqual(validate(F.request(body: ""), memo: memo).reason, .payloadEmpty)
         let big = F.request(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 5000))
@@ -68,15 +70,15 @@ final class RequestMemoTests: XCTestCase {
     }
 }
 
-/// The redaction half of `RequestMemo`, through `Gateway.handle`: records hold the redacted
+/// The redaction half of `PreviousRequest`, through `Gateway.handle`: records hold the redacted
 /// token whether it was redacted now or reused.
 final class RequestMemoRedactionTests: XCTestCase {
     func testRepeatedAuthorizationIsRedactedOnceAndEveryRecordHoldsItsOwnValue() throws {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
             options: ValidationOptions())
-        let memo = RequestMemo()
-        let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+        let memo = PreviousRequest()
+        let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let sent = [
             "bearer h1.c1.s1", "bearer h1.c1.s1", "bearer h2.c2.s2", "not-a-jwt", "not-a-jwt", "bearer h1.c1.s1",
         ]
@@ -105,8 +107,8 @@ final class RequestMemoRedactionTests: XCTestCase {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
             options: ValidationOptions())
-        let memo = RequestMemo()
-        let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+        let memo = PreviousRequest()
+        let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let sent = [("caf\u{e9}", "bearer hdr.claimsK.sig1"), ("cafe\u{301}", "bearer hdr.claims\u{212A}.sig1")]
         var recorded: [[HeaderField]] = []
         for (value, authorization) in sent {
@@ -131,8 +133,8 @@ final class RequestMemoRedactionTests: XCTestCase {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
             options: ValidationOptions())
-        let memo = RequestMemo()
-        let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+        let memo = PreviousRequest()
+        let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
         let request = ValidationFixture.request(extra: [("authorization", "bearer h.c.s")])
         let lists = try (0..<3).map { _ in
             try XCTUnwrap(
@@ -150,9 +152,9 @@ final class RequestMemoRedactionTests: XCTestCase {
 /// Repeated requests reuse the checked device token; their records hold the same content as
 /// records made without a memo (the store keeps its own compact copy either way).
 final class RequestMemoSharingTests: XCTestCase {
-    private let connection = ConnectionInfo(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
+    private let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
-    private func records(_ requests: [PushRequest], memo: RequestMemo?) throws -> [DeliveryRecord] {
+    private func records(_ requests: [PushRequest], memo: PreviousRequest?) throws -> [DeliveryRecord] {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
         return try requests.map { request in
@@ -168,7 +170,7 @@ final class RequestMemoSharingTests: XCTestCase {
             ValidationFixture.request(token: upper, body: #"{"aps":{"alert":"other"}}"#),
             ValidationFixture.request(token: upper.lowercased(), extra: [("x-a", "1")]),
         ]
-        let shared = try records(requests, memo: RequestMemo())
+        let shared = try records(requests, memo: PreviousRequest())
         let separate = try records(requests, memo: nil)
         for (a, b) in zip(shared, separate) {  // the same content either way
             XCTAssertEqual(a.payload, b.payload)
@@ -179,7 +181,7 @@ final class RequestMemoSharingTests: XCTestCase {
     }
 
     func testTokenOptionsArePartOfTheRepeat() {
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let token = Substring(String(repeating: "ab", count: 32))
         XCTAssertEqual(memo.normalizedToken(token, options: ValidationOptions()), String(token))
         XCTAssertNil(memo.normalizedToken(token, options: ValidationOptions(tokenLength: 32)), "another exact length")

@@ -2,9 +2,9 @@ import XCTest
 
 @testable import APNsCore
 
-/// `Verdict.sameBytes(exceptDeviceToken:)`: byte equality of every field but the device token.
-final class VerdictTests: XCTestCase {
-    private let base = Verdict(
+/// `ValidationResult.sameBytes(exceptDeviceToken:)`: byte equality of every field but the device token.
+final class ValidationResultTests: XCTestCase {
+    private let base = ValidationResult(
         reason: nil, deviceToken: "aa", topic: "com.example.app", pushTypeSent: "alert", pushType: .alert,
         priority: 10, collapseID: "c", lints: ["one"])
 
@@ -16,7 +16,7 @@ final class VerdictTests: XCTestCase {
     }
 
     func testEveryOtherFieldCounts() {
-        let changes: [(String, (inout Verdict) -> Void)] = [
+        let changes: [(String, (inout ValidationResult) -> Void)] = [
             ("reason", { $0.reason = .badTopic }), ("timestamp", { $0.timestamp = 5 }),
             ("push type", { $0.pushType = .background }), ("priority", { $0.priority = 5 }),
             ("expiration", { $0.expiration = 1 }), ("topic", { $0.topic = "com.example.other" }),

@@ -1,5 +1,5 @@
 /// What a handler may know about the connection a request came on.
-public struct HTTP2ConnectionInfo: Sendable, Hashable {
+public struct AcceptedConnection: Sendable, Hashable {
     /// Process-unique id, from 1 in order of acceptance.
     public var id: UInt64
     /// The index of the listener in the server's listener list.

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The conditions in force per listener, by name; read on every accept, written by the control
 /// API. Thread-safe.
-public final class ListenerConditionsBoard: Sendable {
+public final class ListenerConditionsInForce: Sendable {
     private let conditions: Mutex<[String: ListenerConditions]>
     /// Listener names in configuration order, and their environments, for listing.
     public let listeners: [(name: String, environment: APNsEnvironment)]

@@ -7,11 +7,11 @@ import XCTest
 @testable import TestFixtures
 
 /// A push repeating the previous one on its connection reuses its verdict and writes its record
-/// from the previous record (`RequestMemo.repeatedVerdict`, `CompactRecordTemplate`); every
+/// from the previous record (`PreviousRequest.repeatedVerdict`, `CompactRecordTemplate`); every
 /// record is byte for byte what the full path writes, and anything that could change the outcome
 /// (the registry, the identity, a fault, other bytes) is noticed.
-final class RequestMemoRepeatTests: XCTestCase {
-    private let connection = ConnectionInfo(id: 7, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:1")
+final class PreviousRequestRepeatTests: XCTestCase {
+    private let connection = PushOrigin(id: 7, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:1")
 
     /// A gateway whose clock and IDs are the same for every instance: the n-th ID is a valid UUID
     /// made from n (uppercase for apns-id, lowercase for apns-unique-id, as the real generator).
@@ -34,7 +34,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     private final class FixedCredentials: CredentialChecker {
         let result: AuthorizationResult?
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: Verdict, of request: PushRequest) -> AuthorizationResult? { result }
+        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? { result }
         func settle(accepted: Bool) {}
     }
 
@@ -49,7 +49,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// Pushes `requests` on one connection with stream ids `streams`, with or without a memo, and
     /// returns each record's compact bytes and decoded form.
     private func push(
-        _ requests: [PushRequest], streams: [Int32], memo: RequestMemo?, gateway: Gateway,
+        _ requests: [PushRequest], streams: [Int32], memo: PreviousRequest?, gateway: Gateway,
         identities: [CredentialIdentity?]? = nil
     ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in
@@ -77,7 +77,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         // Stream ids whose varints have 1, 2, 3 and 5 bytes, back and forth.
         let streams: [Int32] = [1, 3, 63, 65, 8191, 8193, 1_048_577, 5, .max]
         let requests = Array(repeating: request, count: streams.count)
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let fast = try push(requests, streams: streams, memo: memo, gateway: gateway())
         let full = try push(requests, streams: streams, memo: nil, gateway: gateway())
         assertSameRecords(fast, full)
@@ -94,9 +94,9 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// full, and the next repeat starts from that one.
     func testModelGoneFromTheStoreFallsBackToTheFullEncoding() throws {
         let request = ValidationFixture.request()
-        let other = ConnectionInfo(id: 8, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:2")
+        let other = PushOrigin(id: 8, listener: "sandbox", environment: .sandbox, peer: "127.0.0.1:2")
         let gateway = gateway(capacity: 1)
-        let memo = RequestMemo(), otherMemo = RequestMemo()
+        let memo = PreviousRequest(), otherMemo = PreviousRequest()
         var stream: Int32 = 1
         func pushBoth() throws {
             let mine = gateway.handle(request, connection: connection, streamID: stream, memo: memo)
@@ -112,7 +112,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         XCTAssertEqual(gateway.store.stats().requests, 8)
 
         let cleared = self.gateway()
-        let clearedMemo = RequestMemo()
+        let clearedMemo = PreviousRequest()
         var seqs: [UInt64] = []
         for index in 0..<4 {
             if index == 2 { cleared.store.clear() }
@@ -144,7 +144,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     func testGeneratedIDsAreStoredAsTheirText() throws {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), options: ValidationOptions())
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let request = ValidationFixture.request()
         for stream in stride(from: Int32(1), through: 201, by: 10) {
             _ = gateway.handle(request, connection: connection, streamID: stream, memo: memo)
@@ -166,8 +166,8 @@ final class RequestMemoRepeatTests: XCTestCase {
     /// The answers of a connection with a memo are those `ResponseBuilder` makes for its records,
     /// on both environments and around rejections.
     func testAnswersAreTheResponseBuildersOwn() {
-        let memo = RequestMemo()
-        let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
+        let memo = PreviousRequest()
+        let production = PushOrigin(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
         let requests = [
             ValidationFixture.request(), ValidationFixture.request(extra: [("apns-priority", "7")]),
             ValidationFixture.request(), ValidationFixture.request(),
@@ -190,7 +190,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         let rejected = ValidationFixture.request(extra: [("apns-priority", "7")])
         let requests = [echoed, echoed, echoed, rejected, rejected, rejected, echoed]
         let streams: [Int32] = [1, 3, 5, 7, 9, 11, 13]
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let fast = try push(requests, streams: streams, memo: memo, gateway: gateway())
         assertSameRecords(fast, try push(requests, streams: streams, memo: nil, gateway: gateway()))
         XCTAssertEqual(fast.map(\.status), [200, 200, 200, 400, 400, 400, 200])
@@ -203,7 +203,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     func testCanonicallyEquivalentTopicIsNotARepeat() throws {
         let composed = ValidationFixture.request(removing: ["apns-topic"], extra: [("apns-topic", "com.caf\u{e9}")])
         let decomposed = ValidationFixture.request(removing: ["apns-topic"], extra: [("apns-topic", "com.cafe\u{301}")])
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let records = try push([composed, decomposed], streams: [1, 3], memo: memo, gateway: gateway())
         XCTAssertEqual(memo.verdictHits, 0)
         XCTAssertTrue(try XCTUnwrap(records[1].verdict.topic).utf8.elementsEqual("com.cafe\u{301}".utf8))
@@ -222,7 +222,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         longer.bodyLength = 30_000
         let requests = [hello, hellp, cut, longer, longer]
         let streams: [Int32] = [1, 3, 5, 7, 9]
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let fast = try push(requests, streams: streams, memo: memo, gateway: gateway())
         assertSameRecords(fast, try push(requests, streams: streams, memo: nil, gateway: gateway()))
         XCTAssertEqual(fast.map(\.status), [200, 200, 413, 413, 413])
@@ -236,7 +236,7 @@ final class RequestMemoRepeatTests: XCTestCase {
     func testRegistryChangeBetweenRepeatsIsSeen() throws {
         let registry = DeviceRegistry()
         let gateway = gateway(registry: registry)
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let request = ValidationFixture.request()
         let token = ValidationFixture.token
         XCTAssertEqual(gateway.handle(request, connection: connection, streamID: 1, memo: memo).response.status, 200)
@@ -258,8 +258,8 @@ final class RequestMemoRepeatTests: XCTestCase {
             DeviceRegistration(token: ValidationFixture.token, environment: .sandbox)
         ])
         let gateway = gateway(registry: registry)
-        let memo = RequestMemo()
-        let production = ConnectionInfo(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
+        let memo = PreviousRequest()
+        let production = PushOrigin(id: 8, listener: "production", environment: .production, peer: "127.0.0.1:2")
         let request = ValidationFixture.request()
         XCTAssertEqual(gateway.handle(request, connection: connection, streamID: 1, memo: memo).response.status, 200)
         let other = gateway.handle(request, connection: production, streamID: 1, memo: memo)
@@ -280,7 +280,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         let request = ValidationFixture.request()
         let streams = (0..<identities.count).map { Int32(2 * $0 + 1) }
         let requests = Array(repeating: request, count: identities.count)
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let fast = try push(requests, streams: streams, memo: memo, gateway: gateway(), identities: identities)
         assertSameRecords(
             fast, try push(requests, streams: streams, memo: nil, gateway: gateway(), identities: identities))
@@ -296,7 +296,7 @@ final class RequestMemoRepeatTests: XCTestCase {
             FaultRule.decode(
                 json: Array(#"{"action":{"type":"sequence","steps":["pass",{"type":"delay","ms":1},"pass"]}}"#.utf8)))
         let request = ValidationFixture.request()
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let records = try push(
             Array(repeating: request, count: 4), streams: [1, 3, 5, 7], memo: memo, gateway: gateway(faults: faults))
         XCTAssertEqual(records.map(\.status), [200, 200, 200, 200])
@@ -317,7 +317,7 @@ final class RequestMemoRepeatTests: XCTestCase {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: registry, options: ValidationOptions(),
             clock: { 1_796_028_543 + Double(counter.tick()) })
-        let memo = RequestMemo()
+        let memo = PreviousRequest()
         let stamps = try (0..<3).map { i in
             try XCTUnwrap(
                 gateway.store.record(

@@ -4,7 +4,7 @@
 /// The text fields live in one copy-on-write box: a verdict is copied several times per push
 /// (the connection's memo, the gateway, the record), and a copy then costs one reference count
 /// instead of one per string.
-public struct Verdict: Sendable, Equatable {
+public struct ValidationResult: Sendable, Equatable {
     /// The rejection reason, or `nil` when the push is accepted (status 200).
     public var reason: Reason?
     /// For 410 answers: when the device token stopped being valid, in milliseconds since the
@@ -95,7 +95,7 @@ public struct Verdict: Sendable, Equatable {
             apnsID: apnsID, lints: lints, payloadError: payloadError)
     }
 
-    public static func == (a: Verdict, b: Verdict) -> Bool {
+    public static func == (a: ValidationResult, b: ValidationResult) -> Bool {
         a.reason == b.reason && a.timestamp == b.timestamp && a.pushType == b.pushType && a.priority == b.priority
             && a.expiration == b.expiration && (a.texts === b.texts || a.texts.equals(b.texts))
     }
@@ -103,7 +103,7 @@ public struct Verdict: Sendable, Equatable {
     /// Whether `other` has the same bytes as this verdict in every field but `deviceToken`
     /// (`==` compares text by canonical equivalence: `é` precomposed equals `é` decomposed, whose
     /// records differ). Read in place: a read through the getters retains each string.
-    package func sameBytes(exceptDeviceToken other: Verdict) -> Bool {
+    package func sameBytes(exceptDeviceToken other: ValidationResult) -> Bool {
         guard reason == other.reason, timestamp == other.timestamp, pushType == other.pushType,
             priority == other.priority, expiration == other.expiration
         else { return false }

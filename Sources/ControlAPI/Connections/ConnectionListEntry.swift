@@ -1,8 +1,8 @@
 import APNsCore
 
 /// One live APNs connection as the control API lists it (`GET /v1/connections`).
-public struct ConnectionSummary: Sendable, Equatable, Encodable {
-    /// Connection id (see `ConnectionInfo.id`).
+public struct ConnectionListEntry: Sendable, Equatable, Encodable {
+    /// Connection id (see `PushOrigin.id`).
     public var id: UInt64
     /// The peer as `host:port`.
     public var peer: String
@@ -78,7 +78,7 @@ public enum ConnectionCommand: Sendable, Equatable {
 /// The live connections, as the transport knows them; implemented by the server assembly.
 public protocol ConnectionDirectory: Sendable {
     /// A snapshot of every open connection, by id.
-    func connections() -> [ConnectionSummary]
+    func connections() -> [ConnectionListEntry]
     /// Carries out `command` on connection `id`.
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome
 }
