@@ -80,6 +80,10 @@ public struct GoawayFault: Sendable, Hashable {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "debugData"), message: "give either reason or debugData, not both")
         }
+        if let problem = GoawayDebugData.problem(debugBytes) {
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, reason != nil ? "reason" : "debugData"), message: problem)
+        }
         guard (0...FaultLimits.maxMilliseconds).contains(closeAfterMs) else {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "closeAfterMs"),

@@ -174,6 +174,15 @@ final class FaultRuleValidationTests: XCTestCase {
             #"{"lifetime":{"times":1,"until":5},"action":{"type":"noResponse"}}"#,
             "lifetime: expected exactly one of times, timesPerConnection, until; got times, until"
         ),
+        // One GOAWAY frame carries at most 16,376 bytes of debug data: longer is refused, not cut.
+        (
+            #"{"action":{"type":"goaway","reason":""# + String(repeating: "y", count: 16_364) + #""}}"#,
+            "action.reason: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376"
+        ),
+        (
+            #"{"action":{"type":"goaway","debugData":""# + String(repeating: "y", count: 16_377) + #""}}"#,
+            "action.debugData: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376"
+        ),
         (
             #"{"id":"a b","action":{"type":"noResponse"}}"#,
             #"id: must be 1 to 64 letters, digits, '.', '_' or '-', got "a b""#
@@ -191,6 +200,15 @@ final class FaultRuleValidationTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// A value parsed before (a configuration file's entry) reads like the same JSON text.
+    func testGoawayDebugDataUpToOneFrameIsAccepted() throws {
+        let reason = String(repeating: "y", count: 16_363)
+        let rule = try FaultRule.decode(
+            json: Array((#"{"action":{"type":"goaway","reason":""# + reason + #""}}"#).utf8))
+        guard case .goaway(let goaway) = rule.action else { return XCTFail("\(rule.action)") }
+        XCTAssertEqual(goaway.debugBytes.count, GoawayDebugData.maxBytes)
     }
 
     /// A value parsed before (a configuration file's entry) reads like the same JSON text.

@@ -5,6 +5,18 @@ import Foundation
 /// rules, `POST /v1/connections/{id}/goaway`, the idle timeout and the shutdown all take theirs
 /// from here.
 public enum GoawayDebugData {
+    /// The most debug data one GOAWAY frame carries, in bytes: a frame's payload is at most the
+    /// 16,384 bytes every HTTP/2 peer accepts (SETTINGS_MAX_FRAME_SIZE's initial value, RFC 9113
+    /// §4.2), of which the last-stream-id and the error code take 8. Longer debug data is refused
+    /// where it is given (fault rules, `POST /v1/connections/{id}/goaway`), never cut or dropped.
+    public static let maxBytes = 16_384 - 8
+
+    /// nil when `bytes` fit in one GOAWAY frame, else why not (for an error message naming the field).
+    public static func problem(_ bytes: [UInt8]) -> String? {
+        guard bytes.count > maxBytes else { return nil }
+        return "the GOAWAY debug data would be \(bytes.count) bytes; one frame carries at most \(maxBytes)"
+    }
+
     /// `{"reason":"<text>"}` as UTF-8 bytes, `text` JSON-escaped as `JSONSerialization` escapes
     /// it (quotes, backslashes, control characters); `/` is not escaped.
     public static func reason(_ text: String) -> [UInt8] {

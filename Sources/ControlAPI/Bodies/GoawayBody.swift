@@ -44,7 +44,9 @@ struct GoawayBody: Decodable, Equatable {
         switch try container.decodeIfPresent(JSONNode.self, forKey: .reason) {
         case nil where container.contains(.reason): reason = nil
         case nil: break
-        case .string(let text)?: reason = text
+        case .string(let text)?:
+            if let problem = GoawayDebugData.problem(GoawayDebugData.reason(text)) { throw refuse(.reason, problem) }
+            reason = text
         case let other?: throw refuse(.reason, "expected a string or null, got \(other.rendered)")
         }
         switch try container.decodeIfPresent(JSONNode.self, forKey: .closeAfterMilliseconds) {

@@ -46,6 +46,16 @@ final class ControlBodyTests: XCTestCase {
             .goaway(errorCode: 11, reason: "Shutdown", closeAfterMilliseconds: 250))
     }
 
+    func testGoawayBodyRefusesDebugDataLongerThanOneFrame() throws {
+        let fits = String(repeating: "z", count: 16_363)
+        XCTAssertEqual(
+            try GoawayBody.read(Array((#"{"reason": ""# + fits + #""}"#).utf8)).command,
+            .goaway(errorCode: 0, reason: fits, closeAfterMilliseconds: 0))
+        XCTAssertEqual(
+            refusal(GoawayBody.self, #"{"reason": ""# + fits + #"z"}"#),
+            "reason: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376")
+    }
+
     func testDeviceBodyReadsEveryField() throws {
         let body = try ControlBody.decode(
             DeviceBody.self,
