@@ -47,8 +47,10 @@ extension ConfigurationFile {
                 + "or closing bracket, or an unclosed comment)"
         }
         let nsError = underlying as NSError
-        return "not valid JSON: "
-            + (nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: underlying))
+        let text = FoundationJSONErrorText.words(
+            for: nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: underlying))
+        let position = text.line.map { line in "line \(line)" + (text.column.map { ", column \($0)" } ?? "") + ": " }
+        return "not valid JSON: " + (position ?? "") + text.message
     }
 
     /// A decoder coding path as a field path, e.g. `listeners[0].name`.

@@ -150,8 +150,13 @@ public struct StrictJSONDecoder: Sendable {
                 }
                 ?? context.debugDescription
         }
-        var result = InputError(path: path, message: "not valid JSON: \(detail)")
-        if let position = lineAndColumn(in: detail) { (result.line, result.column) = position }
+        let text = FoundationJSONErrorText.words(for: detail)
+        var result = InputError(path: path, message: "not valid JSON: \(text.message)")
+        if let line = text.line, let column = text.column {
+            (result.line, result.column) = (line, column)
+        } else if let position = lineAndColumn(in: detail) {
+            (result.line, result.column) = position
+        }
         return result
     }
 

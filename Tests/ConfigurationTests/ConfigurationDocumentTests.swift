@@ -169,6 +169,24 @@ final class ConfigurationDocumentTests: XCTestCase {
         }
     }
 
+    /// Foundation's refusals read as words, with the position when Foundation gives one: no Swift
+    /// spelling of its error enum in the message.
+    func testMalformedValuesAreWorded() {
+        let rows: [(String, String)] = [
+            ("{\n  \"a\": \"\\q\"}", #"not valid JSON: line 2, column 10: invalid escape \q in a string"#),
+            (
+                "{\"a\": \"x\ty\"}",
+                #"not valid JSON: line 1, column 9: control character U+0009 in a string (write it as an escape such as \t or \u0009)"#
+            ),
+            (#"{"a": 1e400}"#, "not valid JSON: the number 1e400 does not fit a 64-bit floating-point value"),
+        ]
+        for (text, message) in rows {
+            XCTAssertThrowsError(try decode(text), text) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.message, message, text)
+            }
+        }
+    }
+
     func testEmptyAndNonUTF8DocumentsAreRejected() {
         for text in ["", " \r\n\t"] {
             XCTAssertThrowsError(try decode(text)) { error in
