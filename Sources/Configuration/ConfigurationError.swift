@@ -11,6 +11,10 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     public var field: String
     /// What is wrong, and what was expected.
     public var message: String
+    /// Where in the file the offending value starts (1-based line and column), for an error about
+    /// a value's type or range found after parsing; nil when not known, and for syntax errors,
+    /// whose `message` says where.
+    public var position: (line: Int, column: Int)?
 
     /// Creates an error about `field` (a field path, or empty).
     public init(field: String, message: String, file: String? = nil) {
@@ -19,9 +23,15 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         self.message = message
     }
 
-    /// `file: field: message`, leaving out the parts that are absent.
+    /// `file: line L, column C: field: message`, leaving out the parts that are absent.
     public var description: String {
-        [file, field.isEmpty ? nil : field, message].compactMap { $0 }.joined(separator: ": ")
+        let at = position.map { "line \($0.line), column \($0.column)" }
+        return [file, at, field.isEmpty ? nil : field, message].compactMap { $0 }.joined(separator: ": ")
+    }
+
+    public static func == (a: ConfigurationError, b: ConfigurationError) -> Bool {
+        a.file == b.file && a.field == b.field && a.message == b.message && a.position?.line == b.position?.line
+            && a.position?.column == b.position?.column
     }
 }
 

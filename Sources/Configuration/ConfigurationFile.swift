@@ -161,6 +161,12 @@ public enum ConfigurationFile {
         } catch {
             var located = error
             located.file = path
+            // A syntax error's message says where; any other names its field: find that in the text.
+            if !error.field.isEmpty, !error.message.hasPrefix("not valid JSON"),
+                !error.message.hasPrefix("the document is not valid UTF-8")
+            {
+                located.position = StrictJSONDecoder.position(of: error.field, in: Array(data), json5: true)
+            }
             throw located
         }
         // A file named without a directory sits in the working directory, where relative paths already point.

@@ -29,6 +29,8 @@ struct JSONSyntaxCheck {
     private let json5: Bool
     private var i = 0
     private var path: [PathComponent] = []
+    /// When recording (`valueOffsets`): the byte offset where each value starts, by rendered path.
+    private var offsets: [String: Int]?
 
     private init(_ bytes: [UInt8], json5: Bool) {
         self.bytes = bytes
@@ -52,10 +54,24 @@ struct JSONSyntaxCheck {
         }
     }
 
+    /// The byte offset where each value of `bytes` starts, by its field path as `InputError`
+    /// renders it (`""` for the document, `listeners[0].port`), as far as the document is well
+    /// formed (a value after the first problem is not listed).
+    static func valueOffsets(in bytes: [UInt8], json5: Bool = false) -> [String: Int] {
+        var check = JSONSyntaxCheck(bytes, json5: json5)
+        check.offsets = [:]
+        do throws(Problem) {
+            try check.skipSpace()
+            try check.value(depth: 1)
+        } catch {}
+        return check.offsets ?? [:]
+    }
+
     // MARK: Grammar
 
     private mutating func value(depth: Int) throws(Problem) {
         guard i < bytes.count else { throw problem("unexpected end of the document; expected a value") }
+        if offsets != nil { offsets![PathComponent.render(path)] = i }
         switch bytes[i] {
         case UInt8(ascii: "{"): try object(depth: depth)
         case UInt8(ascii: "["): try array(depth: depth)

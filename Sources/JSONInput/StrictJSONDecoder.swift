@@ -173,3 +173,27 @@ public struct StrictJSONDecoder: Sendable {
         return (line, column)
     }
 }
+
+extension StrictJSONDecoder {
+    /// Where the value at `path` (a field path as `InputError.path` spells it, e.g.
+    /// `listeners[0].port`) starts in `bytes`, as a 1-based line and column; for a path the
+    /// document does not hold (a missing key), where its nearest enclosing value starts. Nil when
+    /// not even the document's value can be found. For errors found after decoding (a type or a
+    /// range), which the decoder reports by path only.
+    public static func position(of path: String, in bytes: [UInt8], json5: Bool = false) -> (line: Int, column: Int)? {
+        let offsets = JSONSyntaxCheck.valueOffsets(in: bytes, json5: json5)
+        var candidate = path
+        while true {
+            if let offset = offsets[candidate] { return TextPosition.lineAndColumn(of: offset, in: bytes) }
+            guard !candidate.isEmpty else { return nil }
+            // Drop the last step: `a.b[2]` -> `a.b` -> `a` -> "".
+            if candidate.hasSuffix("]"), let open = candidate.lastIndex(of: "[") {
+                candidate = String(candidate[..<open])
+            } else if let dot = candidate.lastIndex(of: ".") {
+                candidate = String(candidate[..<dot])
+            } else {
+                candidate = ""
+            }
+        }
+    }
+}

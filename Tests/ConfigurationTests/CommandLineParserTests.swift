@@ -415,7 +415,8 @@ final class CommandLineParserTests: XCTestCase {
             XCTFail("a typo passed")
         } catch {
             XCTAssertTrue(
-                error.message.hasPrefix(#"\#(file.path): maxRecord: unknown key (did you mean "maxRecords"?)"#),
+                error.message.hasPrefix(
+                    #"\#(file.path): line 1, column 15: maxRecord: unknown key (did you mean "maxRecords"?)"#),
                 error.message)
             XCTAssertFalse(error.suggestsHelp)
         }

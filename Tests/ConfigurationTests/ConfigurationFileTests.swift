@@ -606,7 +606,8 @@ final class ConfigurationFileTests: XCTestCase {
         let file = directory.appendingPathComponent("bad.json")
         try Data(#"{"workers": "many"}"#.utf8).write(to: file)
         let rows: [ErrorRow<String>] = [
-            ErrorRow(file.path, "\(file.path): workers: expected an integer from 0 to 1024, got \"many\""),
+            ErrorRow(
+                file.path, "\(file.path): line 1, column 13: workers: expected an integer from 0 to 1024, got \"many\""),
             ErrorRow(
                 directory.appendingPathComponent("absent.json").path,
                 "\(directory.appendingPathComponent("absent.json").path): no such file"),
@@ -619,6 +620,29 @@ final class ConfigurationFileTests: XCTestCase {
             } catch {
                 XCTAssertEqual(error.file, row.input, line: row.line)
                 row.check(error.description)
+            }
+        }
+    }
+
+    /// An error about a value's type or range, found after parsing, says where the value is in the
+    /// file; a missing key, where the object that lacks it starts.
+    func testLoadErrorsSayWhereTheValueIs() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let rows: [(String, String)] = [
+            (
+                "{\n  // a comment\n  \"maxRecords\": \"lots\",\n}",
+                "line 3, column 17: maxRecords: expected an integer from 1 to 10000000, got \"lots\""
+            ),
+            (
+                "{\"listeners\": [\n  {\"name\": \"a\", \"port\": 1},\n  {\"name\": \"b\", \"port\": 70000}]}",
+                "line 3, column 25: listeners[1].port: expected an integer from 0 to 65535, got 70000"
+            ),
+        ]
+        for (index, (text, expected)) in rows.enumerated() {
+            let file = directory.appendingPathComponent("bad\(index).json")
+            try Data(text.utf8).write(to: file)
+            XCTAssertThrowsError(try ConfigurationFile.load(path: file.path)) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.description, "\(file.path): \(expected)", text)
             }
         }
     }

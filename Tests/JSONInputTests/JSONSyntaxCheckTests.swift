@@ -197,3 +197,23 @@ final class JSONSyntaxCheckJSON5Tests: XCTestCase {
         }
     }
 }
+
+final class ValuePositionTests: XCTestCase {
+    func testPositionsOfValuesAndTheirNearestEnclosingValue() {
+        let text = "{\n  \"a\": {\"b\": [1,\n    {\"c\": true}]},\n  // x\n  d: 'e'\n}"
+        let bytes = Array(text.utf8)
+        let rows: [(String, (Int, Int)?)] = [
+            ("", (1, 1)), ("a", (2, 8)), ("a.b", (2, 14)), ("a.b[0]", (2, 15)), ("a.b[1]", (3, 5)),
+            ("a.b[1].c", (3, 11)), ("d", (5, 6)),
+            // Not in the document: the nearest enclosing value.
+            ("a.b[1].missing", (3, 5)), ("a.b[7]", (2, 14)), ("zzz", (1, 1)),
+        ]
+        for (path, expected) in rows {
+            let found = StrictJSONDecoder.position(of: path, in: bytes, json5: true)
+            XCTAssertEqual(found?.line, expected?.0, path)
+            XCTAssertEqual(found?.column, expected?.1, path)
+        }
+        // Strict JSON: the JSON5 key `d` is a problem; values before it are still found.
+        XCTAssertEqual(StrictJSONDecoder.position(of: "a.b[1].c", in: bytes)?.line, 3)
+    }
+}
