@@ -1,8 +1,7 @@
 import CYAJL
 import Glibc
 
-/// The fast path of `PayloadInspector`: reads a push body with `SimpleJSONScanner` when it is
-/// simple (nearly always), else with yajl, an event-driven C parser, and
+/// The fast path of `PayloadInspector`: reads a push body with yajl, an event-driven C parser, and
 /// gathers `PayloadFacts` from its events without building Foundation objects, which costs far
 /// less than `JSONSerialization` (bench/callgrind.sh "varied"; figures in bench/README.md).
 ///
@@ -23,13 +22,8 @@ enum PayloadScanner {
     /// The facts of `body` when it is a JSON object both parsers accept; nil when Foundation must
     /// decide (see the type's comment). `body` is not empty.
     static func facts(of body: UnsafeBufferPointer<UInt8>) -> PayloadFacts? {
-        var state = ScanState()
-        if SimpleJSONScanner.scan(body, into: &state) {
-            guard !state.undecided, state.topLevel == .dictionary else { return nil }
-            return state.facts
-        }
         guard let base = body.baseAddress, preflight(body) else { return nil }
-        state = ScanState()
+        var state = ScanState()
         let ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
             memory -> Bool in
             var arena = ScannerArena(memory)
