@@ -149,6 +149,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
         let actions: [ConnectionEventAction] = [
             .opened(alpn: "h2", tls: true, maxConcurrentStreams: 1),
             .goaway(errorCode: 0, lastStreamID: 0, debugData: [], closeAfterMilliseconds: 0), .close(when: nil),
+            .drain(errorCode: 0, lastStreamID: 0, debugData: [], maxMilliseconds: 5),
             .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
             .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept,
             .refused,
