@@ -57,4 +57,15 @@ final class FaultRampTests: XCTestCase {
             }
         }
     }
+
+    /// A match with a ramp and a connection share is written back as read.
+    func testRampAndShareRoundTrip() throws {
+        let json =
+            #"{"action":{"type":"noResponse"},"lifetime":"unlimited","#
+            + #""match":{"connectionShare":0.25,"probabilityRamp":{"durationMs":60000,"from":0,"to":0.5},"seed":7}}"#
+        let rule = try FaultRule.decode(json: Array(json.utf8))
+        XCTAssertEqual(rule.match.probabilityRamp, FaultRamp(from: 0, to: 0.5, durationMs: 60000))
+        XCTAssertEqual(rule.match.connectionShare, 0.25)
+        XCTAssertEqual(try F.canonical(rule), json)
+    }
 }
