@@ -8,7 +8,7 @@ extension ConnectionEvent: Encodable {
     }
 
     private enum DetailKey: String, CodingKey {
-        case ageMs, alpn, closeAfterMs, debugData, durationMs, errorCode, lastStreamId, maxConcurrentStreams
+        case ageMs, alpn, closeAfterMs, debugData, drain, durationMs, errorCode, lastStreamId, maxConcurrentStreams
         case previousMaxConcurrentStreams, reason, requests, tls, when, withheldBytes
     }
 
@@ -53,6 +53,13 @@ extension ConnectionEvent: Encodable {
             try details.encode(String(decoding: data, as: UTF8.self), forKey: .debugData)
             try details.encode(action.goawayReason, forKey: .reason)
             try details.encode(closeAfter, forKey: .closeAfterMs)
+        case .drain(let code, let last, let data, let maximum):
+            try details.encode(FaultErrorCode(rawValue: code), forKey: .errorCode)
+            try details.encode(last, forKey: .lastStreamId)
+            try details.encode(String(decoding: data, as: UTF8.self), forKey: .debugData)
+            try details.encode(action.goawayReason, forKey: .reason)
+            try details.encode(maximum, forKey: .closeAfterMs)
+            try details.encode(true, forKey: .drain)
         case .close(let moment), .reset(let moment):
             try details.encode(moment?.rawValue, forKey: .when)
         case .settings(let limit, let previous):

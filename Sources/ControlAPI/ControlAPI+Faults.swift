@@ -15,6 +15,21 @@ extension ControlAPI {
     /// as stored, ids assigned. A bad body is a 400 naming the field (`[1].action.status`,
     /// `parameters.durationMs`); an unknown scenario a 400 listing the scenarios.
     func addFaults(body: [UInt8]) throws(ControlError) -> ControlResponse {
+        if let restart = try Self.rollingRestart(body: body) {
+            let ids = connections?.startRollingRestart(restart) ?? []
+            let scheduled: [ControlJSON] = ids.map { id in
+                ["id": .uint(id), "goawayAfterMs": .int(restart.delayMilliseconds(forConnection: id))]
+            }
+            return ControlResponse(
+                status: 201,
+                json: [
+                    "faults": .array([]),
+                    "rollingRestart": [
+                        "seed": .uint(restart.seed), "windowMs": .int(restart.windowMilliseconds),
+                        "drainMs": .int(restart.drainMilliseconds), "connections": .array(scheduled),
+                    ],
+                ])
+        }
         do {
             let rules = try Self.faultRules(body: body, nowMilliseconds: nowMilliseconds)
             return ControlResponse(status: 201, encoding: FaultList(faults: try faults.add(contentsOf: rules)))
@@ -44,6 +59,18 @@ extension ControlAPI {
     func deleteFault(id: String) throws(ControlError) -> ControlResponse {
         guard faults.remove(id: id) else { throw .notFound("no fault rule with id \(id)") }
         return ControlResponse(status: 200, json: ["deleted": .string(id)])
+    }
+
+    /// The `rolling-restart` a `POST /v1/faults` body asks for, or nil for any other body.
+    static func rollingRestart(body: [UInt8]) throws(ControlError) -> RollingRestart? {
+        guard case .scenario(let name, let parameters)? = try? StrictJSONDecoder().decode(FaultsBody.self, from: body),
+            name == FaultScenario.rollingRestart.rawValue
+        else { return nil }
+        do {
+            return try RollingRestart(parameters: parameters)
+        } catch {
+            throw .badRequest(error.description)
+        }
     }
 
     /// The keys of the scenario form of a `POST /v1/faults` body.

@@ -22,9 +22,15 @@ extension FaultAction {
         case "sickConnection":
             self = .sickConnection(try FaultResponse(reading: object))
         case "delay":
-            self = .delay(
-                milliseconds: try object.required("ms", Int64.self, expected: "an integer of milliseconds"),
-                then: try object.optional("then", FaultAction.self, expected: "an action object"))
+            let then = try object.optional("then", FaultAction.self, expected: "an action object")
+            if let latency = try FaultLatency.read(object) {
+                self = .randomDelay(latency, then: then)
+            } else {
+                self = .delay(
+                    milliseconds: try object.required(
+                        "ms", Int64.self, expected: "an integer of milliseconds"),
+                    then: then)
+            }
         case "noResponse":
             self = .noResponse
         case "resetStream":
@@ -48,6 +54,8 @@ extension FaultAction {
         case "sequence":
             self = .sequence(
                 try object.required("steps", [FaultStep].self, expected: "an array of actions and \"pass\""))
+        case "streamRateLimit":
+            self = .streamRateLimit(try FaultStreamRateLimit(reading: object))
         default:
             self = .rateLimit(try FaultRateLimit(reading: object))
         }
@@ -59,7 +67,7 @@ extension FaultAction {
     static func fields(of type: String) -> [String] {
         switch type {
         case "respond", "sickConnection": return FaultResponse.keys
-        case "delay": return ["ms", "then"]
+        case "delay": return ["ms", "then"] + FaultLatency.keys
         case "resetStream": return ["errorCode"]
         case "goaway": return GoawayFault.keys
         case "close", "reset": return ["when"]
@@ -67,6 +75,7 @@ extension FaultAction {
         case "withholdWindowUpdate": return ["ms"]
         case "sequence": return ["steps"]
         case "rateLimit": return FaultRateLimit.keys
+        case "streamRateLimit": return FaultStreamRateLimit.keys
         default: return []
         }
     }
@@ -79,6 +88,9 @@ extension FaultAction {
             try response.write(into: &container)
         case .delay(let ms, let then):
             try container.encode(ms, forKey: FaultCodingKey("ms"))
+            try container.encodeIfPresent(then, forKey: FaultCodingKey("then"))
+        case .randomDelay(let latency, let then):
+            try latency.write(into: &container)
             try container.encodeIfPresent(then, forKey: FaultCodingKey("then"))
         case .noResponse:
             break
@@ -95,6 +107,8 @@ extension FaultAction {
         case .sequence(let steps):
             try container.encode(steps, forKey: FaultCodingKey("steps"))
         case .rateLimit(let limit):
+            try limit.write(into: &container)
+        case .streamRateLimit(let limit):
             try limit.write(into: &container)
         }
     }

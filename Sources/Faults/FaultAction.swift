@@ -6,6 +6,7 @@
 /// |---|---|---|
 /// | `respond` | `status`?, `reason`, `timestamp`? | answer this APNs error instead (C7, C12) |
 /// | `delay` | `ms`, `then`? | wait `ms` milliseconds, then do `then` (absent: answer normally) |
+/// | `delay` | `minMs`+`maxMs` or `medianMs`+`spread`, `seed`?, `then`? | wait a seeded draw (uniform or log-normal; `FaultLatency`), then do `then` |
 /// | `noResponse` | | never answer the stream; PINGs still acknowledged (C4) |
 /// | `resetStream` | `errorCode` | RST_STREAM with that code (C5, C6) |
 /// | `goaway` | see `GoawayFault` | GOAWAY, then close or keep the socket open (C1, C2) |
@@ -16,12 +17,16 @@
 /// | `sickConnection` | `status`?, `reason` | this and every later stream of the same connection get this answer; other connections are untouched (C7) |
 /// | `sequence` | `steps` | the k-th match gets `steps[k]` (an action or `"pass"`); the rule is spent when they run out |
 /// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
+/// | `streamRateLimit` | `perSecond`, `burst`?, `goawayAfter`? | RST_STREAM ENHANCE_YOUR_CALM above a per-connection stream rate, then GOAWAY ENHANCE_YOUR_CALM (`FaultStreamRateLimit`) |
 ///
-/// `sequence` and `rateLimit` only at the top of a rule (not inside `sequence` or `delay`).
+/// `sequence`, `rateLimit` and `streamRateLimit` only at the top of a rule (not inside `sequence` or `delay`).
 public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConvertible {
     case respond(FaultResponse)
     /// Wait `milliseconds`, then do `then` (nil: answer normally).
     case delay(milliseconds: Int64, then: FaultAction?)
+    /// Wait a draw of `latency` (JSON type `delay`), then do `then` (nil: answer normally). The
+    /// engine resolves it into a `delay` of the drawn milliseconds (`FaultDecision.action`).
+    case randomDelay(FaultLatency, then: FaultAction?)
     case noResponse
     case resetStream(FaultErrorCode)
     case goaway(GoawayFault)
@@ -35,18 +40,20 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case sickConnection(FaultResponse)
     case sequence([FaultStep])
     case rateLimit(FaultRateLimit)
+    case streamRateLimit(FaultStreamRateLimit)
 
     /// The JSON `type` names.
     public static let typeNames = [
         "respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
         "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit",
+        "streamRateLimit",
     ]
 
     /// This action's JSON `type`.
     public var typeName: String {
         switch self {
         case .respond: return "respond"
-        case .delay: return "delay"
+        case .delay, .randomDelay: return "delay"
         case .noResponse: return "noResponse"
         case .resetStream: return "resetStream"
         case .goaway: return "goaway"
@@ -57,6 +64,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .sickConnection: return "sickConnection"
         case .sequence: return "sequence"
         case .rateLimit: return "rateLimit"
+        case .streamRateLimit: return "streamRateLimit"
         }
     }
 
@@ -65,6 +73,8 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         switch self {
         case .respond(let response): return "respond \(response.summary)"
         case .delay(let ms, let then): return "delay \(ms) ms, then " + (then.map(\.description) ?? "answer normally")
+        case .randomDelay(let latency, let then):
+            return "delay \(latency.summary), then " + (then.map(\.description) ?? "answer normally")
         case .noResponse: return "no response"
         case .resetStream(let code): return "RST_STREAM \(code)"
         case .goaway(let goaway): return goaway.summary
@@ -76,6 +86,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .sequence(let steps):
             return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
         case .rateLimit(let limit): return limit.summary
+        case .streamRateLimit(let limit): return limit.summary
         }
     }
 
@@ -92,6 +103,9 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
                     field: FaultRuleError.join(path, "ms"),
                     message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
             }
+            try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
+        case .randomDelay(let latency, let then):
+            try latency.validate(at: path)
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
         case .noResponse, .resetStream, .close, .reset, .settings:
             return
@@ -120,6 +134,31 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
                 throw FaultRuleError(field: typeField, message: "rateLimit only at the top of a rule, not nested")
             }
             try limit.validate(at: path)
+        case .streamRateLimit(let limit):
+            guard !nested else {
+                throw FaultRuleError(field: typeField, message: "streamRateLimit only at the top of a rule, not nested")
+            }
+            try limit.validate(at: path)
+        }
+    }
+
+    /// This action with a seed in every random delay that has none (`pick` gives one), in
+    /// `then`s and sequence steps too.
+    func seedingLatencies(_ pick: () -> UInt64) -> FaultAction {
+        switch self {
+        case .randomDelay(var latency, let then):
+            if latency.seed == nil { latency.seed = pick() }
+            return .randomDelay(latency, then: then?.seedingLatencies(pick))
+        case .delay(let ms, let then):
+            return .delay(milliseconds: ms, then: then?.seedingLatencies(pick))
+        case .sequence(let steps):
+            return .sequence(
+                steps.map { step in
+                    guard case .action(let action) = step else { return step }
+                    return .action(action.seedingLatencies(pick))
+                })
+        default:
+            return self
         }
     }
 }

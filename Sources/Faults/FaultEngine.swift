@@ -16,9 +16,9 @@ public final class FaultEngine: Sendable {
     private let armed = Atomic<Int>(0)
     private let clock: @Sendable () -> Int64
 
-    /// - Parameter clock: now, in milliseconds since the Unix epoch; used only to report rules
-    ///   whose `until` lifetime has passed as spent in `rules()`. Evaluation uses the
-    ///   context's time.
+    /// - Parameter clock: now, in milliseconds since the Unix epoch; used to report rules whose
+    ///   `until` lifetime has passed as spent in `rules()`, and as the start of a rule's
+    ///   `probabilityRamp` when it is added. Evaluation uses the context's time.
     public init(clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
         self.clock = clock
     }
@@ -50,7 +50,8 @@ public final class FaultEngine: Sendable {
                 prepared.append(ready)
                 taken.insert(ready.id ?? "")
             }
-            for rule in prepared { draft.append(rule) }
+            let now = clock()
+            for rule in prepared { draft.append(rule, now: now) }
             state = draft
             publish(state)
             return prepared

@@ -39,14 +39,14 @@ struct FaultEngineState {
             } while taken.contains(id) || rules.contains(where: { $0.id == id })
             rule.id = id
         }
-        if rule.match.probability != nil && rule.match.seed == nil {
-            // Below 2^53 so the seed shown in listings survives JavaScript's JSON numbers.
-            rule.match.seed = UInt64.random(in: 0..<(1 << 53))
-        }
+        // Below 2^53 so the seeds shown in listings survive JavaScript's JSON numbers.
+        if rule.match.draws && rule.match.seed == nil { rule.match.seed = UInt64.random(in: 0..<(1 << 53)) }
+        rule.action = rule.action.seedingLatencies { UInt64.random(in: 0..<(1 << 53)) }
         return rule
     }
 
-    mutating func append(_ rule: FaultRule) { rules.append(FaultRuleState(rule: rule)) }
+    /// - Parameter now: milliseconds since the Unix epoch (a `probabilityRamp` starts then).
+    mutating func append(_ rule: FaultRule, now: Int64) { rules.append(FaultRuleState(rule: rule, addedAt: now)) }
 
     mutating func remove(id: String) -> Bool {
         guard let index = rules.firstIndex(where: { $0.id == id }) else { return false }
@@ -69,7 +69,8 @@ struct FaultEngineState {
         rules.map { state in
             FaultRuleStatus(
                 rule: state.rule, matched: state.matched, fired: state.fired, spent: state.isSpent(at: now),
-                sickConnections: sick.filter { $0.value.ruleID == state.id }.keys.sorted())
+                sickConnections: sick.filter { $0.value.ruleID == state.id }.keys.sorted(),
+                rampStartedAt: state.rule.match.probabilityRamp == nil ? nil : state.addedAt)
         }
     }
 
@@ -100,11 +101,13 @@ struct FaultEngineState {
                 text += "sick connection \(context.connectionID): "
             }
             // A sequence reports the step it took; sickConnection and rateLimit keep their own names.
-            let ruleType: String
+            var ruleType: String
             switch action {
             case .sickConnection, .rateLimit: ruleType = action.typeName
             default: ruleType = resolved.typeName
             }
+            // A stream-rate refusal or GOAWAY names its rule's own type.
+            if case .streamRateLimit = rules[index].rule.action { ruleType = "streamRateLimit" }
             return FaultDecision(
                 ruleId: id, action: resolved, description: text + resolved.description,
                 ruleActionType: ruleType)

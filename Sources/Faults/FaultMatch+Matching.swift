@@ -6,6 +6,9 @@ extension FaultMatch {
     func admits(_ context: FaultContext, payload: inout FaultPayload) -> Bool {
         if let connection, context.connectionID != connection { return false }
         if let nthConnection, context.connectionOrdinal != nthConnection { return false }
+        if let connectionShare, !Self.takes(connectionShare, ordinal: context.connectionOrdinal, seed: seed ?? 0) {
+            return false
+        }
         if let environment, context.environment != environment { return false }
         if let priority, context.priority != priority { return false }
         if let pushType, context.pushType != pushType && context.pushTypeSent != pushType.rawValue { return false }
@@ -29,5 +32,13 @@ extension FaultMatch {
             for condition in conditions where !payload.satisfies(condition) { return false }
         }
         return true
+    }
+
+    /// Whether the connection of rank `ordinal` is in a `connectionShare` of `share`: one
+    /// SplitMix64 output of a state made from the seed and the rank (a stream apart from the
+    /// `probability` draws of the same seed), so each connection is drawn on its own.
+    static func takes(_ share: Double, ordinal: UInt64, seed: UInt64) -> Bool {
+        var random = SplitMix64(seed: (seed ^ 0x5DEE_CE66_D1CE_4E5B) &+ ordinal &* 0xD1B5_4A32_D192_ED03)
+        return random.nextUnit() < share
     }
 }

@@ -13,6 +13,7 @@ import JSONSupport
 ///  "headers": {"authorization": {"present": true}, "apns-collapse-id": {"equals": "x"}},
 ///  "payload": [{"path": "aps.alert.title", "equals": "Hi"}],
 ///  "nth": 3, "everyKth": 2, "probability": 0.25, "seed": 42,
+///  "probabilityRamp": {"from": 0, "to": 0.5, "durationMs": 60000}, "connectionShare": 0.25,
 ///  "from": "2026-11-30T08:00:00Z", "until": 1796032800000}
 /// ```
 ///
@@ -20,6 +21,12 @@ import JSONSupport
 /// (all but `nth`, `everyKth`, `probability`) and that reach this rule (an earlier rule that
 /// answers a push hides it from later ones). `probability` is drawn only for requests that
 /// pass the counting conditions.
+///
+/// `connectionShare` takes a seeded share of connections: each connection (a reconnection is a
+/// new connection, drawn anew) is in with chance `connectionShare`, drawn from `seed` and the
+/// connection's rank of acceptance, so the same seed picks the same connection numbers on
+/// every run, whatever their pushes. `probabilityRamp` (`FaultRamp`) replaces `probability` by
+/// one that changes linearly over time.
 public struct FaultMatch: Sendable, Equatable, Codable {
     /// The device token, compared case-insensitively (stored lowercase).
     public var token: String?
@@ -55,6 +62,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// sequence of outcomes. Absent: the engine picks one and shows it in the rule (below 2^53,
     /// so it survives any JSON reader).
     public var seed: UInt64?
+    /// A probability rising (or falling) linearly over time (`FaultRamp`); not with `probability`.
+    public var probabilityRamp: FaultRamp?
+    /// The share of connections, 0 to 1, this rule takes (drawn per connection from `seed`).
+    public var connectionShare: Double?
     /// Time window, inclusive start and exclusive end.
     public var from: FaultInstant?
     public var until: FaultInstant?
@@ -65,7 +76,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         keyID: String? = nil, teamID: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
         headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
         nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
-        from: FaultInstant? = nil, until: FaultInstant? = nil
+        from: FaultInstant? = nil, until: FaultInstant? = nil, probabilityRamp: FaultRamp? = nil,
+        connectionShare: Double? = nil
     ) {
         self.token = token
         self.tokenPrefix = tokenPrefix
@@ -86,8 +98,13 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         self.seed = seed
         self.from = from
         self.until = until
+        self.probabilityRamp = probabilityRamp
+        self.connectionShare = connectionShare
         normalize()
     }
+
+    /// True when some condition draws from `seed` (`probability`, `probabilityRamp`, `connectionShare`).
+    var draws: Bool { probability != nil || probabilityRamp != nil || connectionShare != nil }
 
     /// True when no condition is given.
     public var isEmpty: Bool { self == FaultMatch() }
@@ -132,7 +149,14 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         if let probability, !(probability >= 0 && probability <= 1) {
             throw fail("probability", "must be within 0 and 1, got \(probability)")
         }
-        if seed != nil && probability == nil { throw fail("seed", "only with probability") }
+        if let probabilityRamp {
+            if probability != nil { throw fail("probabilityRamp", "either probability or probabilityRamp, not both") }
+            try probabilityRamp.validate(at: FaultRuleError.join(path, "probabilityRamp"))
+        }
+        if let connectionShare, !(connectionShare >= 0 && connectionShare <= 1) {
+            throw fail("connectionShare", "must be within 0 and 1, got \(connectionShare)")
+        }
+        if seed != nil && !draws { throw fail("seed", "only with probability, probabilityRamp or connectionShare") }
         if let from, let until, until <= from { throw fail("until", "must be after from (\(from)), got \(until)") }
     }
 
@@ -140,6 +164,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         case token, tokenPrefix, topic, pushType, priority, listener, environment
         case keyID = "keyId", teamID = "teamId", connection
         case nthConnection, headers, payload, nth, everyKth, probability, seed, from, until
+        case probabilityRamp, connectionShare
     }
 
     public init(from decoder: any Decoder) throws {
@@ -166,7 +191,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             probability: try o.optional("probability", Double.self, expected: "a number within 0 and 1"),
             seed: try o.optional("seed", UInt64.self, expected: "an integer from 0 to 18446744073709551615"),
             from: try o.optional("from", FaultInstant.self, expected: FaultInstant.expected),
-            until: try o.optional("until", FaultInstant.self, expected: FaultInstant.expected))
+            until: try o.optional("until", FaultInstant.self, expected: FaultInstant.expected),
+            probabilityRamp: try o.optional(
+                "probabilityRamp", FaultRamp.self, expected: "an object {\"from\", \"to\", \"durationMs\"}"),
+            connectionShare: try o.optional("connectionShare", Double.self, expected: "a number within 0 and 1"))
         try o.validated { () throws(FaultRuleError) in try validate(at: o.path) }
     }
 
@@ -210,5 +238,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         try put(.seed, seed)
         try put(.from, from)
         try put(.until, until)
+        try put(.probabilityRamp, probabilityRamp)
+        try put(.connectionShare, connectionShare)
     }
 }

@@ -27,15 +27,27 @@ struct FaultRuleState {
     private var buckets: [String: TokenBucket] = [:]
     /// The next `sequence` step.
     private var nextStep = 0
+    /// When the rule was added, milliseconds since the Unix epoch (`probabilityRamp` counts from it).
+    let addedAt: Int64
+    /// Per latency seed, the generator of random delays (`FaultLatency`).
+    private var latencyRandom: [UInt64: SplitMix64] = [:]
+    /// Per open connection, for `streamRateLimit`: its bucket and the streams refused so far.
+    private var streamBuckets: [UInt64: TokenBucket] = [:]
+    private var refusedStreams: [UInt64: Int] = [:]
 
     /// Bucket tables larger than this drop their full buckets (a full bucket is as good as none).
     private static let bucketPruneThreshold = 10_000
 
-    /// - Parameter rule: validated, with `id` and (for `probability`) `match.seed` set.
-    init(rule: FaultRule) {
+    /// - Parameters:
+    ///   - rule: validated, with `id`, `match.seed` (when it draws) and latency seeds set.
+    ///   - addedAt: now, milliseconds since the Unix epoch.
+    init(rule: FaultRule, addedAt: Int64 = 0) {
         self.rule = rule
         self.id = rule.id ?? ""
-        if rule.match.probability != nil { random = SplitMix64(seed: rule.match.seed ?? 0) }
+        self.addedAt = addedAt
+        if rule.match.probability != nil || rule.match.probabilityRamp != nil {
+            random = SplitMix64(seed: rule.match.seed ?? 0)
+        }
     }
 
     /// Spent, or over by `now` (an `until` lifetime ends without a request to notice it).
@@ -67,7 +79,10 @@ struct FaultRuleState {
             guard candidates == UInt64(nth) else { return .skip }
         }
         if let k = match.everyKth, !candidates.isMultiple(of: UInt64(k)) { return .skip }
-        if let probability = match.probability {
+        if let probability = match.probability
+            ?? match.probabilityRamp?.probability(
+                elapsedMilliseconds: now - addedAt)
+        {
             guard let draw = random?.nextUnit(), draw < probability else { return .skip }
         }
         matched += 1
@@ -85,7 +100,7 @@ struct FaultRuleState {
             nextStep += 1
             if nextStep >= steps.count { spent = true }
             guard case .action(let action) = steps[index] else { return .pass }
-            return .fault(action, label: "step \(index + 1)/\(steps.count)")
+            return .fault(drawingDelays(action), label: "step \(index + 1)/\(steps.count)")
         case .rateLimit(let limit):
             guard let token = context.token?.lowercased() else { return .pass }
             if buckets.count > Self.bucketPruneThreshold {
@@ -98,13 +113,47 @@ struct FaultRuleState {
             buckets[token] = bucket
             if allowed { return .pass }
             return .fault(.respond(FaultResponse(reason: .tooManyRequests)), label: "over \(limit.summary)")
+        case .streamRateLimit(let limit):
+            let connection = context.connectionID
+            var bucket = streamBuckets[connection] ?? TokenBucket(capacity: limit.capacity, now: now)
+            let allowed = bucket.take(now: now, perSecond: limit.perSecond, capacity: limit.capacity)
+            streamBuckets[connection] = bucket
+            if allowed { return .pass }
+            let refused = refusedStreams[connection, default: 0]
+            if let after = limit.goawayAfter, refused >= after {
+                return .fault(
+                    .goaway(GoawayFault(errorCode: .enhanceYourCalm)),
+                    label: "over \(limit.summary), \(refused) streams refused on connection \(connection)")
+            }
+            refusedStreams[connection] = refused + 1
+            return .fault(
+                .resetStream(.enhanceYourCalm),
+                label: "over \(limit.summary), refused stream \(refused + 1) on connection \(connection)")
         default:
-            return .fault(rule.action, label: nil)
+            return .fault(drawingDelays(rule.action), label: nil)
         }
     }
 
     /// Forgets what was counted for connection `id`.
     mutating func connectionClosed(id: UInt64) {
         perConnection.removeValue(forKey: id)
+        streamBuckets.removeValue(forKey: id)
+        refusedStreams.removeValue(forKey: id)
+    }
+
+    /// `action` with every random delay replaced by a `delay` of a fresh draw from its seed's generator.
+    private mutating func drawingDelays(_ action: FaultAction) -> FaultAction {
+        switch action {
+        case .randomDelay(let latency, let then):
+            let seed = latency.seed ?? 0
+            var generator = latencyRandom[seed] ?? SplitMix64(seed: seed)
+            let milliseconds = latency.draw(&generator)
+            latencyRandom[seed] = generator
+            return .delay(milliseconds: milliseconds, then: then.map { drawingDelays($0) })
+        case .delay(let milliseconds, let then):
+            return .delay(milliseconds: milliseconds, then: then.map { drawingDelays($0) })
+        default:
+            return action
+        }
     }
 }

@@ -13,6 +13,7 @@ import JSONSupport
 /// | `token-expiry` | | 403 ExpiredProviderToken to every push carrying an `authorization` header |
 /// | `graceful-restart` | `windowMs`? (default 1000) | GOAWAY NO_ERROR `{"reason":"Shutdown"}` on the next push of each connection, once per connection, for `windowMs` milliseconds (see below) |
 /// | `throttled` | `perSecond`, `burst`? | 429 TooManyRequests above `perSecond` pushes per device token |
+/// | `rolling-restart` | `windowMs`?, `drainMs`?, `seed`? | no rule: every connection open now is drained at a seeded moment within `windowMs` (`RollingRestart`); `POST /v1/faults` only |
 ///
 /// `graceful-restart` strikes before the response, so that push is left above the last-stream-id
 /// and a correct sender retries it on a new connection. Connections opened during the restart
@@ -26,6 +27,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     case tokenExpiry = "token-expiry"
     case gracefulRestart = "graceful-restart"
     case throttled
+    case rollingRestart = "rolling-restart"
 
     /// How long a `graceful-restart` lasts when its `windowMs` is not given, milliseconds.
     public static let defaultRestartWindowMilliseconds: Int64 = 1000
@@ -38,6 +40,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         case .tokenExpiry: return []
         case .gracefulRestart: return ["windowMs"]
         case .throttled: return ["perSecond", "burst"]
+        case .rollingRestart: return RollingRestart.parameterNames
         }
     }
 
@@ -117,6 +120,12 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             return [
                 FaultRule(action: .rateLimit(FaultRateLimit(perSecond: perSecond, burst: burst)), description: label)
             ]
+        case .rollingRestart:
+            throw FaultRuleError(
+                field: "scenario",
+                message:
+                    "rolling-restart makes no rule: it drains the connections open when it starts, so only "
+                    + "POST /v1/faults starts it (RollingRestart)")
         }
     }
 

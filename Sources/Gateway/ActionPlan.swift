@@ -48,7 +48,8 @@ public struct ActionPlan: Sendable, Hashable {
 
 extension ActionPlan {
     /// The plan of fault `action` for a push on `streamID` (docs/field-cases.md C1-C7). `action` is
-    /// resolved (`FaultDecision.action`): a `sequence` or `rateLimit` left in it answers normally.
+    /// resolved (`FaultDecision.action`): a `sequence`, `rateLimit` or `streamRateLimit` left in it answers
+    /// normally, an unresolved random `delay` waits nothing.
     public init(_ action: FaultAction, streamID: Int32) {
         switch action {
         case .respond(let response), .sickConnection(let response):
@@ -56,6 +57,9 @@ extension ActionPlan {
         case .delay(let milliseconds, let then):
             self = then.map { ActionPlan($0, streamID: streamID) } ?? .normal
             delayMilliseconds = milliseconds + (delayMilliseconds ?? 0)
+        case .randomDelay(_, let then):
+            // Unresolved (the engine draws it into a `delay`): no wait.
+            self = then.map { ActionPlan($0, streamID: streamID) } ?? .normal
         case .noResponse:
             self.init(answer: .none, stream: .leaveOpen)
         case .resetStream(let code):
@@ -84,7 +88,7 @@ extension ActionPlan {
             self.init(answer: .normal, stream: .answer, connection: .settings(maxConcurrentStreams: limit))
         case .withholdWindowUpdate(let milliseconds):
             self.init(answer: .normal, stream: .answer, connection: .withholdWindowUpdate(milliseconds: milliseconds))
-        case .sequence, .rateLimit:
+        case .sequence, .rateLimit, .streamRateLimit:
             self = .normal
         }
     }

@@ -20,6 +20,11 @@ public enum ConnectionAction: Sendable, Hashable {
     case settings(maxConcurrentStreams: UInt32)
     /// No WINDOW_UPDATE on the connection for `milliseconds` (a flow-control stall).
     case withholdWindowUpdate(milliseconds: Int64)
+    /// A graceful drain: GOAWAY NO_ERROR `{"reason":"Shutdown"}` for the highest stream
+    /// processed, the streams in flight answered, FIN as soon as the last one is, and at the
+    /// latest `maxMilliseconds` after the GOAWAY (the `rolling-restart` scenario's drain; one
+    /// connection's, by command, can reuse it).
+    case drain(maxMilliseconds: Int64)
 
     /// How APNs ends a connection whose credential it rejects: GOAWAY NO_ERROR, last-stream-id 0,
     /// `{"reason":"<reason>"}`, closed once written (docs/apns-behaviour.md §5; docs/field-cases.md C2).

@@ -445,13 +445,26 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// seconds at the latest. Before the session starts (handshake, admission delay, silent),
     /// closes at once; after a GOAWAY, does nothing.
     public func shutdownGracefully(errorCode: UInt32 = 0, debugData: [UInt8], drainTimeout: Double) {
-        switch lifecycle.handle(.shutdown(drainTimeout: drainTimeout)) {
-        case .sendShutdownGoAway(let drainTimeout):
-            let last = session.lastProcessedStreamID
-            session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
-            drainTimer = loop.schedule(after: drainTimeout) { [weak self] in self?.close() }
+        drain(errorCode: errorCode, debugData: debugData, timeout: drainTimeout) { last in
             handler.transportEvent(
                 .shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
+        }
+    }
+
+    /// Drains the connection: GOAWAY (last-stream-id = the highest stream processed) with
+    /// `errorCode` and `debugData`, the streams already open answered, then closed as soon as
+    /// the last is, or after `timeout` seconds at the latest. `sent` is called with the
+    /// last-stream-id just before the frame is flushed. Before the session starts, closes at
+    /// once; after a GOAWAY or a close, does nothing (`sent` is not called).
+    public func drain(
+        errorCode: UInt32 = 0, debugData: [UInt8], timeout: Double, sent: (_ lastStreamID: Int32) -> Void = { _ in }
+    ) {
+        switch lifecycle.handle(.shutdown(drainTimeout: timeout)) {
+        case .sendShutdownGoAway(let timeout):
+            let last = session.lastProcessedStreamID
+            session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+            drainTimer = loop.schedule(after: timeout) { [weak self] in self?.close() }
+            sent(last)
             flush()
         case let action:
             apply(action)

@@ -13,11 +13,14 @@ struct ConnectionActionPerformer: Sendable {
     /// Where the events go.
     let events: ConnectionEventRecorder
 
+    /// A drain's GOAWAY debug data: `{"reason":"Shutdown"}`, as APNs's restarts send it.
+    static let drainDebugData = GoawayDebugData.reason(.shutdown)
+
     /// Records `action` (just before it is done: a close may follow at once) and carries it out.
     /// - Returns: false when the connection cannot take it now, and nothing was done or recorded:
     ///   a GOAWAY before its HTTP/2 session started or once it ended, SETTINGS or a window stall
-    ///   once it stopped serving new streams. A close is always carried out (recorded only when
-    ///   the socket is still open).
+    ///   once it stopped serving new streams, a drain once it sent GOAWAY or before its session
+    ///   started. A close is always carried out (recorded only when the socket is still open).
     @discardableResult
     func perform(_ action: ConnectionAction, origin: ConnectionEventOrigin, on connection: HTTP2Connection) -> Bool {
         switch action {
@@ -35,6 +38,14 @@ struct ConnectionActionPerformer: Sendable {
                         errorCode: code, lastStreamID: sentLast, debugData: [], closeAfterMilliseconds: closeAfter,
                         thenBare: false), origin: origin, on: connection)
                 connection.goAway(errorCode: code, lastStreamID: last, debugData: [], closeAfter: seconds)
+            }
+        case .drain(let maximum):
+            guard connection.isOpen, connection.canSendGoAway else { return false }
+            let events = self.events
+            connection.drain(debugData: Self.drainDebugData, timeout: Double(maximum) / 1000) { last in
+                events.record(
+                    .drain(errorCode: 0, lastStreamID: last, debugData: Self.drainDebugData, maxMilliseconds: maximum),
+                    origin: origin, on: connection)
             }
         case .close(let reset, let moment):
             if !connection.isClosed { record(action, origin: origin, on: connection) }
@@ -85,6 +96,10 @@ struct ConnectionActionPerformer: Sendable {
             event = .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams)
         case .withholdWindowUpdate(let milliseconds):
             event = .windowStallStart(milliseconds: milliseconds)
+        case .drain(let maximum):
+            event = .drain(
+                errorCode: 0, lastStreamID: connection.lastProcessedStreamID, debugData: Self.drainDebugData,
+                maxMilliseconds: maximum)
         }
         events.record(event, origin: origin, on: connection)
     }

@@ -1,8 +1,10 @@
 import APNsCore
 import ControlAPI
+import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
+import Recording
 
 /// The control API's view of the live connections, read from the transport's workers. Commands
 /// are recorded as connection events (origin `command`).
@@ -51,6 +53,23 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
             return [.done]
         }
         return outcomes.first ?? .notFound
+    }
+
+    func startRollingRestart(_ restart: RollingRestart) -> [UInt64] {
+        guard let server else { return [] }
+        let actions = self.actions
+        let origin = ConnectionEventOrigin.scenario(FaultScenario.rollingRestart.rawValue)
+        return server.collect { connections -> [UInt64] in
+            connections.filter(\.isOpen).map { connection in
+                let id = connection.info.id
+                let seconds = Double(restart.delayMilliseconds(forConnection: id)) / 1000
+                connection.loop.schedule(after: seconds) { [weak connection] in
+                    guard let connection else { return }
+                    actions.perform(.drain(maxMilliseconds: restart.drainMilliseconds), origin: origin, on: connection)
+                }
+                return id
+            }
+        }.sorted()
     }
 
     /// The connection action of a command: GOAWAY for the highest stream processed, with

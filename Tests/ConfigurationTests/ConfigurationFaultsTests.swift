@@ -101,7 +101,7 @@ final class ConfigurationFaultsTests: XCTestCase {
                 #"scenarios[0].nam: unknown key (did you mean "name"?); valid keys here: name, parameters"#),
             ErrorRow(
                 #"{"scenarios": [{"parameters": {}}]}"#,
-                "scenarios[0].name: missing; expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled"
+                "scenarios[0].name: missing; expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart"
             ),
             ErrorRow(
                 #"{"scenarios": [{"name": 5}]}"#, "scenarios[0].name: expected a scenario name (one of apns-outage, ",
@@ -109,7 +109,7 @@ final class ConfigurationFaultsTests: XCTestCase {
             ErrorRow(
                 #"{"scenarios": [{"name": "flaky"}, {"name": "apns-outge"}]}"#,
                 #"scenarios[1].name: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of "#
-                    + "apns-outage, flaky, token-expiry, graceful-restart, throttled"),
+                    + "apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart"),
             ErrorRow(
                 #"{"scenarios": [{"name": "flaky", "parameters": [1]}]}"#,
                 "scenarios[0].parameters: expected an object of parameters, got an array"),
@@ -191,7 +191,7 @@ final class ConfigurationFaultsTests: XCTestCase {
         let rows: [ErrorRow<[String]>] = [
             ErrorRow(
                 ["--fault-scenario", "flakey"],
-                "--fault-scenario: expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled, "
+                "--fault-scenario: expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart, "
                     + "got 'flakey' (did you mean 'flaky'?)"),
             ErrorRow(
                 ["--fault-scenario", "throttled"],

@@ -104,7 +104,7 @@ final class ControlAPIFaultsTests: XCTestCase {
     func testErrorTable() throws {
         let api = makeAPI()
         try api.faults.add(FaultRule(id: "taken", action: .noResponse))
-        let scenarios = "apns-outage, flaky, token-expiry, graceful-restart, throttled"
+        let scenarios = "apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart"
         // (method, target, body, status, the error message exactly, or a part of it when it ends in "…")
         let rows: [(String, String, String, Int, String, UInt)] = [
             ("POST", "/v1/faults", "", 400, "the body is not valid JSON", #line),
@@ -196,5 +196,37 @@ final class ControlAPIFaultsTests: XCTestCase {
             }
         }
         XCTAssertEqual(api.faults.rules().map(\.rule.id), ["taken"], "no failed request added anything")
+    }
+
+    /// `rolling-restart` adds no rule: it schedules the open connections' drains and says when.
+    func testRollingRestartSchedulesTheOpenConnections() throws {
+        let directory = FakeConnectionDirectory(
+            [FakeConnectionDirectory.summary(id: 2), FakeConnectionDirectory.summary(id: 5)])
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
+            clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }), connections: directory,
+            status: { StoreFixtures.status() })
+        let (status, json) = api.call(
+            "POST", "/v1/faults",
+            body: #"{"scenario":"rolling-restart","parameters":{"windowMs":4000,"drainMs":300,"seed":9}}"#)
+        XCTAssertEqual(status, 201)
+        XCTAssertEqual(faults(json).count, 0)
+        XCTAssertEqual(api.faults.rules(), [])
+        let restart = RollingRestart(windowMilliseconds: 4000, drainMilliseconds: 300, seed: 9)
+        XCTAssertEqual(directory.restarts, [restart])
+        let answer = try XCTUnwrap(json["rollingRestart"] as? [String: Any])
+        XCTAssertEqual(answer["seed"] as? Int, 9)
+        XCTAssertEqual(answer["windowMs"] as? Int, 4000)
+        XCTAssertEqual(answer["drainMs"] as? Int, 300)
+        let scheduled = try XCTUnwrap(answer["connections"] as? [[String: Any]])
+        XCTAssertEqual(scheduled.map { $0["id"] as? Int }, [2, 5])
+        XCTAssertEqual(
+            scheduled.map { $0["goawayAfterMs"] as? Int },
+            [2, 5].map { Int(restart.delayMilliseconds(forConnection: UInt64($0))) })
+        let (bad, error) = api.call(
+            "POST", "/v1/faults", body: #"{"scenario":"rolling-restart","parameters":{"windowMs":-5}}"#)
+        XCTAssertEqual(bad, 400)
+        XCTAssertEqual(
+            error["error"] as? String, "parameters.windowMs: expected an integer from 0 to 86400000, got -5")
     }
 }

@@ -119,7 +119,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
         let rule = FaultRule(
             id: "f1", match: FaultMatch(topic: "com.a"), lifetime: .times(1), action: .noResponse, description: "d")
         XCTAssertEqual(properties("FaultRule"), Set(StoreFixtures.object(encoding: rule).keys))
-        let status = FaultRuleStatus(rule: rule, matched: 1, fired: 1, spent: false, sickConnections: [3])
+        let status = FaultRuleStatus(
+            rule: rule, matched: 1, fired: 1, spent: false, sickConnections: [3], rampStartedAt: 5)
         XCTAssertEqual(properties("FaultRuleStatus"), Set(StoreFixtures.object(encoding: status).keys))
         XCTAssertEqual(
             properties("Connection"), Set(StoreFixtures.object(encoding: FakeConnectionDirectory.summary(id: 1)).keys))
@@ -148,6 +149,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
         let actions: [ConnectionEventAction] = [
             .opened(alpn: "h2", tls: true, maxConcurrentStreams: 1),
             .goaway(errorCode: 0, lastStreamID: 0, debugData: [], closeAfterMilliseconds: 0), .close(when: nil),
+            .drain(errorCode: 0, lastStreamID: 0, debugData: [], maxMilliseconds: 5),
             .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
             .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept,
             .refused,

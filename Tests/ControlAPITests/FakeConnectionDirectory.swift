@@ -2,6 +2,7 @@ import Synchronization
 
 @testable import APNsCore
 @testable import ControlAPI
+@testable import Faults
 
 /// A `ConnectionDirectory` without a transport: a fixed set of open connections, and a log of
 /// the commands carried out. `close` and `reset` end the connection, as the server's would; a
@@ -10,6 +11,7 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     private struct State {
         var open: [ConnectionListEntry]
         var performed: [Performed] = []
+        var restarts: [RollingRestart] = []
     }
 
     /// One command carried out.
@@ -31,6 +33,16 @@ final class FakeConnectionDirectory: ConnectionDirectory {
 
     func connections() -> [ConnectionListEntry] {
         state.withLock { $0.open }
+    }
+
+    /// The rolling restarts started, in order.
+    var restarts: [RollingRestart] { state.withLock { $0.restarts } }
+
+    func startRollingRestart(_ restart: RollingRestart) -> [UInt64] {
+        state.withLock { state in
+            state.restarts.append(restart)
+            return state.open.map(\.id).filter { !withoutSession.contains($0) }.sorted()
+        }
     }
 
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome {

@@ -31,6 +31,10 @@ final class FaultRuleJSONTests: XCTestCase {
         #"{"steps":[{"ms":10,"type":"delay"},{"type":"reset","when":"before-response"},"pass"],"type":"sequence"}"#,
         #"{"burst":20,"perSecond":10,"type":"rateLimit"}"#,
         #"{"perSecond":0.5,"type":"rateLimit"}"#,
+        #"{"maxMs":800,"minMs":200,"seed":7,"type":"delay"}"#,
+        #"{"medianMs":300,"seed":7,"spread":0.5,"then":{"type":"noResponse"},"type":"delay"}"#,
+        #"{"burst":5,"goawayAfter":3,"perSecond":10,"type":"streamRateLimit"}"#,
+        #"{"perSecond":10,"type":"streamRateLimit"}"#,
     ]
 
     func testEveryActionRoundTrips() throws {

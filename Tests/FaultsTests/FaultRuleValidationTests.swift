@@ -23,11 +23,11 @@ final class FaultRuleValidationTests: XCTestCase {
         ),
         (
             #"{"action":{}}"#,
-            "action.type: required: one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit"
+            "action.type: required: one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit"
         ),
         (
             #"{"action":{"type":"respnd","reason":"BadTopic"}}"#,
-            #"action.type: unknown action "respnd" (did you mean "respond"?); expected one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit"#
+            #"action.type: unknown action "respnd" (did you mean "respond"?); expected one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit"#
         ),
         (#"{"action":{"type":"respond","status":200,"reason":"BadTopic"}}"#, "action.status: must be 400-599, got 200"),
         (
@@ -35,8 +35,18 @@ final class FaultRuleValidationTests: XCTestCase {
             #"action.status: expected an integer from 400 to 599, got "503""#
         ),
         (
-            #"{"action":{"type":"respond","status":503}}"#,
-            #"action.reason: required: an APNs reason such as "ServiceUnavailable""#
+            // 503 alone takes ServiceUnavailable (FaultResponseStatusAloneTests); 400 has no generic reason.
+            #"{"action":{"type":"respond","status":400}}"#,
+            #"action.reason: required with status 400 (Apple documents no generic reason for 400; one of BadCollapseId, BadDeviceToken, BadExpirationDate, BadMessageId, BadPriority, BadTopic, DeviceTokenNotForTopic, DuplicateHeaders, IdleTimeout, InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed)"#
+        ),
+        (
+            #"{"action":{"type":"respond","status":418}}"#,
+            "action.reason: required with status 418 (Apple documents no reason for 418)"
+        ),
+        (#"{"action":{"type":"respond","status":600}}"#, "action.status: must be 400-599, got 600"),
+        (
+            #"{"action":{"type":"respond"}}"#,
+            #"action.reason: required: an APNs reason such as "ServiceUnavailable", or a status alone"#
         ),
         (
             #"{"action":{"type":"respond","reason":"Unregisterd"}}"#,
@@ -119,7 +129,10 @@ final class FaultRuleValidationTests: XCTestCase {
             #"{"match":{"probability":1.5},"action":{"type":"noResponse"}}"#,
             "match.probability: must be within 0 and 1, got 1.5"
         ),
-        (#"{"match":{"seed":1},"action":{"type":"noResponse"}}"#, "match.seed: only with probability"),
+        (
+            #"{"match":{"seed":1},"action":{"type":"noResponse"}}"#,
+            "match.seed: only with probability, probabilityRamp or connectionShare"
+        ),
         (#"{"match":{"nth":0},"action":{"type":"noResponse"}}"#, "match.nth: must be at least 1, got 0"),
         (#"{"match":{"everyKth":0},"action":{"type":"noResponse"}}"#, "match.everyKth: must be at least 1, got 0"),
         (#"{"match":{"priority":7},"action":{"type":"noResponse"}}"#, "match.priority: must be 1, 5 or 10, got 7"),

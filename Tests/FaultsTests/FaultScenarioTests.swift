@@ -80,7 +80,7 @@ final class FaultScenarioTests: XCTestCase {
         let rows: [(String, [String: ControlJSON], String)] = [
             (
                 "apns-outge", [:],
-                #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled"#
+                #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart"#
             ),
             ("flaky", ["percent": .int(101)], "parameters.percent: must be within 0 and 100, got 101"),
             ("flaky", ["percent": .string("5")], #"parameters.percent: must be within 0 and 100, got "5""#),
@@ -111,11 +111,18 @@ final class FaultScenarioTests: XCTestCase {
     }
 
     func testEveryScenarioProducesValidRules() throws {
-        for scenario in FaultScenario.allCases {
+        for scenario in FaultScenario.allCases where scenario != .rollingRestart {
             let parameters: [String: ControlJSON] = scenario == .throttled ? ["perSecond": .int(5)] : [:]
             let rules = try scenario.rules(parameters: parameters, nowMilliseconds: F.now)
             XCTAssertFalse(rules.isEmpty)
             for rule in rules { XCTAssertNoThrow(try rule.validate(), scenario.rawValue) }
+        }
+    }
+
+    /// `rolling-restart` makes no rule (it acts on the open connections, from the control API).
+    func testRollingRestartMakesNoRule() {
+        XCTAssertThrowsError(try FaultScenario.rules(named: "rolling-restart")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("scenario: rolling-restart makes no rule"), "\(error)")
         }
     }
 }

@@ -82,6 +82,11 @@ final class ActionPlanTests: XCTestCase {
             ),
             (.sequence([.pass]), .normal, #line),
             (.rateLimit(FaultRateLimit(perSecond: 1)), .normal, #line),
+            (.streamRateLimit(FaultStreamRateLimit(perSecond: 1)), .normal, #line),
+            (
+                .randomDelay(FaultLatency(.uniform(minMilliseconds: 1, maxMilliseconds: 9)), then: .noResponse),
+                ActionPlan(answer: .none, stream: .leaveOpen), #line
+            ),
         ]
         for (action, plan, line) in rows {
             XCTAssertEqual(ActionPlan(action, streamID: 7), plan, "\(action)", line: line)

@@ -54,4 +54,24 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
         case .serviceUnavailable, .shutdown: return 503
         }
     }
+
+    /// The reason a fault's `respond` with a status alone gets: the one reason Apple documents
+    /// for that status, or, where it documents several, its generic one (docs/apns-behaviour.md
+    /// §2, "A `respond` with a status alone"): 403 `Forbidden`, 404 `BadPath`, 405
+    /// `MethodNotAllowed`, 410 `Unregistered`, 413 `PayloadTooLarge`, 429 `TooManyRequests`, 500
+    /// `InternalServerError`, 503 `ServiceUnavailable`. Nil for 400 (Apple documents fourteen
+    /// specific reasons and no generic one) and for statuses Apple does not document.
+    public static func generic(forStatus status: Int) -> Reason? {
+        switch status {
+        case 403: return .forbidden
+        case 404: return .badPath
+        case 405: return .methodNotAllowed
+        case 410: return .unregistered
+        case 413: return .payloadTooLarge
+        case 429: return .tooManyRequests
+        case 500: return .internalServerError
+        case 503: return .serviceUnavailable
+        default: return nil
+        }
+    }
 }

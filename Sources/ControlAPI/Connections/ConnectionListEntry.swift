@@ -1,4 +1,5 @@
 import APNsCore
+import Faults
 
 /// One live APNs connection as the control API lists it (`GET /v1/connections`).
 public struct ConnectionListEntry: Sendable, Equatable, Encodable {
@@ -81,6 +82,11 @@ public protocol ConnectionDirectory: Sendable {
     func connections() -> [ConnectionListEntry]
     /// Carries out `command` on connection `id`.
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome
+    /// Schedules `restart`'s drain of every connection whose HTTP/2 session runs now, each
+    /// `restart.delayMilliseconds(forConnection: id)` from now (`ConnectionAction.drain`,
+    /// recorded with origin `scenario`).
+    /// - Returns: the ids of the connections scheduled, ascending.
+    func startRollingRestart(_ restart: RollingRestart) -> [UInt64]
 }
 
 /// What became of a `ConnectionCommand`.

@@ -11,6 +11,9 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// sends `{"reason":"..."}`); the socket closes `closeAfterMilliseconds` later (0: once the
     /// frame is written; nil: never, new streams are ignored).
     case goaway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8], closeAfterMilliseconds: Int64?)
+    /// A drain: GOAWAY as `goaway` (kind `goaway`), after which the streams in flight are
+    /// answered and the socket closes as soon as the last one is, `maxMilliseconds` at the latest.
+    case drain(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8], maxMilliseconds: Int64)
     /// TCP FIN, before or after the triggering stream's response (nil: not tied to a stream).
     case close(when: ResponseTiming?)
     /// TCP RST, before or after the triggering stream's response (nil: not tied to a stream).
@@ -35,7 +38,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     public var kind: ConnectionEventKind {
         switch self {
         case .opened: return .opened
-        case .goaway: return .goaway
+        case .goaway, .drain: return .goaway
         case .close: return .close
         case .reset: return .reset
         case .settings: return .settings
@@ -51,8 +54,12 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// The `reason` of GOAWAY debug data shaped `{"reason":"..."}`, as APNs sends it; nil for
     /// other debug data and other kinds.
     public var goawayReason: String? {
-        guard case .goaway(_, _, let data, _) = self, !data.isEmpty,
-            case .object(let object)? = try? ControlJSON(decoding: data),
+        let data: [UInt8]
+        switch self {
+        case .goaway(_, _, let bytes, _), .drain(_, _, let bytes, _): data = bytes
+        default: return nil
+        }
+        guard !data.isEmpty, case .object(let object)? = try? ControlJSON(decoding: data),
             case .string(let reason)? = object["reason"]
         else { return nil }
         return reason
@@ -69,6 +76,10 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
             text += data.isEmpty ? ", no debug data" : ", debug data \(String(decoding: data, as: UTF8.self))"
             text += closeAfter.map { ", close after \($0) ms" } ?? ", kept open"
             return text
+        case .drain(let code, let last, let data, let maximum):
+            var text = "GOAWAY \(FaultErrorCode(rawValue: code)) last-stream-id \(last)"
+            text += data.isEmpty ? ", no debug data" : ", debug data \(String(decoding: data, as: UTF8.self))"
+            return text + ", drained: closed once the streams in flight are answered, within \(maximum) ms"
         case .close(let moment): return "close (TCP FIN)" + (moment.map { " \($0.rawValue)" } ?? "")
         case .reset(let moment): return "reset (TCP RST)" + (moment.map { " \($0.rawValue)" } ?? "")
         case .settings(let limit, let previous): return "SETTINGS MAX_CONCURRENT_STREAMS \(previous) -> \(limit)"

@@ -17,13 +17,16 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
     case certificate
     /// The server stopping (GOAWAY Shutdown to every connection).
     case shutdown
+    /// A scenario acting on connections by itself (not on a push), e.g. `rolling-restart`;
+    /// the event's `action` names it.
+    case scenario(String)
     /// The connection's own life: `opened` and `closed`.
     case lifecycle
 
     /// The JSON `origin` and filter names, in documentation order.
     public static let names = [
         "fault", "command", "listenerCondition", "idleTimeout", "streamProfile", "certificate",
-        "shutdown", "lifecycle",
+        "shutdown", "scenario", "lifecycle",
     ]
 
     /// This origin's name (one of `names`).
@@ -36,6 +39,7 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
         case .streamProfile: return "streamProfile"
         case .certificate: return "certificate"
         case .shutdown: return "shutdown"
+        case .scenario: return "scenario"
         case .lifecycle: return "lifecycle"
         }
     }
@@ -46,10 +50,13 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
         return nil
     }
 
-    /// The fault rule's action type, for `.fault`.
+    /// The fault rule's action type, for `.fault`; the scenario's name, for `.scenario`.
     public var ruleAction: String? {
-        if case .fault(_, let action) = self { return action }
-        return nil
+        switch self {
+        case .fault(_, let action): return action
+        case .scenario(let name): return name
+        default: return nil
+        }
     }
 
     /// The cause as a description prefix; empty for `.lifecycle`.
@@ -62,6 +69,7 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
         case .streamProfile: return "apple-observed stream profile"
         case .certificate: return "certificate rejected"
         case .shutdown: return "shutdown"
+        case .scenario(let name): return "scenario \(name)"
         case .lifecycle: return ""
         }
     }
