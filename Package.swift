@@ -31,9 +31,8 @@ let package = Package(
         // this refuses unknown and duplicate keys and words errors with field paths and
         // line/column; and the project's one "did you mean" (`ClosestMatch`). Foundation only.
         .target(name: "JSONInput"),
-        // JSON values (`ControlJSON`, the configuration reader's `JSONValue`), ISO 8601 times,
-        // did-you-mean hints and the control API's error and answer types: the vocabulary that
-        // faults, recording, configuration and the control API share. Pure Swift.
+        // `ControlJSON` values, ISO 8601 times and the control API's error and answer types: the
+        // vocabulary that faults, recording, configuration and the control API share. Pure Swift.
         .target(name: "JSONSupport", dependencies: ["HTTPFields", "JSONInput"]),
         // The APNs domain: requests, validation, reasons, push types, environments, the device
         // registry, credential identities, verdicts, generated IDs. No I/O; its one C library
@@ -44,8 +43,8 @@ let package = Package(
         // Delivery records, the compact record store, filters and stats; connection events and
         // their store (events name the fault actions they record, hence Faults).
         .target(name: "Recording", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
-        // The per-push pipeline: `Gateway.handle` (validate, authorize, faults, record, answer),
-        // `RequestMemo`, response building.
+        // The per-push pipeline: `Gateway.handle` (validate, authorize, faults, record, answer) and
+        // its `PushDecision`, `ActionPlan`, `PreviousRequest`, response building.
         .target(name: "Gateway", dependencies: ["APNsCore", "Faults", "Recording"]),
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(name: "ControlAPI", dependencies: ["APNsCore", "Faults", "Recording", "JSONSupport", "JSONInput"]),

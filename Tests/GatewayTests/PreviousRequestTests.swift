@@ -72,7 +72,7 @@ final class PreviousRequestTests: XCTestCase {
 
 /// The redaction half of `PreviousRequest`, through `Gateway.handle`: records hold the redacted
 /// token whether it was redacted now or reused.
-final class RequestMemoRedactionTests: XCTestCase {
+final class PreviousRequestRedactionTests: XCTestCase {
     func testRepeatedAuthorizationIsRedactedOnceAndEveryRecordHoldsItsOwnValue() throws {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []),
@@ -151,7 +151,7 @@ final class RequestMemoRedactionTests: XCTestCase {
 
 /// Repeated requests reuse the checked device token; their records hold the same content as
 /// records made without a memo (the store keeps its own compact copy either way).
-final class RequestMemoSharingTests: XCTestCase {
+final class PreviousRequestSharingTests: XCTestCase {
     private let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
     private func records(_ requests: [PushRequest], memo: PreviousRequest?) throws -> [DeliveryRecord] {
