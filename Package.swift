@@ -29,9 +29,10 @@ let package = Package(
         .target(name: "HTTPFields"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
-        // line/column; and the project's one "did you mean" (`ClosestMatch`). Foundation only.
+        // line/column; the project's one "did you mean" (`ClosestMatch`) and its one ISO 8601
+        // parser/formatter (`ISO8601Timestamp`). Foundation only.
         .target(name: "JSONInput"),
-        // JSON values (`ControlJSON`, the configuration reader's `JSONValue`), ISO 8601 times,
+        // JSON values (`ControlJSON`, the configuration reader's `JSONValue`),
         // did-you-mean hints and the control API's error and answer types: the vocabulary that
         // faults, recording, configuration and the control API share. Pure Swift.
         .target(name: "JSONSupport", dependencies: ["HTTPFields", "JSONInput"]),

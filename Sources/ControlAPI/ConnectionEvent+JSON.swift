@@ -1,4 +1,5 @@
 import Faults
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -31,7 +32,7 @@ extension ConnectionEvent: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(origin.ruleAction, forKey: .action)
-        try container.encode(ISO8601Millis.format(epochMilliseconds: epochMilliseconds), forKey: .at)
+        try container.encode(ISO8601Timestamp.format(epochMilliseconds: epochMilliseconds), forKey: .at)
         try container.encode(connectionID, forKey: .connectionId)
         try container.encode(description, forKey: .description)
         try container.encode(environment.rawValue, forKey: .environment)

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import JSONInput
 import JSONSupport
 
 extension DeliveryRecord: Encodable {
@@ -100,7 +101,7 @@ extension DeliveryRecord: Encodable {
         try encodeProviderToken(in: &container)
         try container.encodeIfPresentElseNil(verdict.pushTypeSent, forKey: .pushType)
         try container.encodeIfPresentElseNil(reason?.rawValue, forKey: .reason)
-        try container.encode(ISO8601Millis.format(epochSeconds: receivedAt), forKey: .receivedAt)
+        try container.encode(ISO8601Timestamp.format(epochSeconds: receivedAt), forKey: .receivedAt)
         try container.encode(seq, forKey: .seq)
         try container.encodeIfPresentElseNil(status == 0 ? nil : status, forKey: .status)
         try container.encode(streamID, forKey: .streamId)

@@ -78,7 +78,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             let duration = try read.integer("durationMs", in: 1...Int64(365) * 86_400_000)
             return [
                 FaultRule(
-                    lifetime: duration.map { .until(FaultInstant(epochMilliseconds: nowMilliseconds + $0)) }
+                    lifetime: duration.map { .until(ISO8601Timestamp(clamping: nowMilliseconds + $0)) }
                         ?? .unlimited,
                     action: .respond(FaultResponse(reason: .serviceUnavailable)), description: label)
             ]
@@ -102,7 +102,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                 ?? Self.defaultRestartWindowMilliseconds
             return [
                 FaultRule(
-                    match: FaultMatch(until: FaultInstant(epochMilliseconds: nowMilliseconds + window)),
+                    match: FaultMatch(until: ISO8601Timestamp(clamping: nowMilliseconds + window)),
                     lifetime: .timesPerConnection(1),
                     action: .goaway(GoawayFault(errorCode: .noError, reason: Reason.shutdown.rawValue)),
                     description: label)

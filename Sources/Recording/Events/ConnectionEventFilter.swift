@@ -68,7 +68,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         func instant(_ name: String) throws(ControlError) -> Int64? {
             guard let value = try text(name) else { return nil }
             if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let ms = Int64(value) { return ms }
-            guard let ms = ISO8601Millis.parse(value) else {
+            guard let ms = ISO8601Timestamp.parse(value) else {
                 throw .badRequest(
                     "\(name) must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z "
                         + "or an integer of milliseconds since the epoch, got '\(value)'")
