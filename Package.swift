@@ -25,7 +25,8 @@ let package = Package(
         // the client and provider authentication share.
         .target(name: "SystemSupport", dependencies: ["COpenSSL"]),
         // `HeaderField`, shared by the transport and the APNs domain so that a push's header
-        // fields cross between them without conversion. No dependencies.
+        // fields cross between them without conversion; `HTTP2ErrorCode`, shared by faults,
+        // events and the client. No dependencies.
         .target(name: "HTTPFields"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
@@ -41,7 +42,7 @@ let package = Package(
         // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
         // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
-        .target(name: "Faults", dependencies: ["APNsCore", "JSONSupport", "JSONInput"]),
+        .target(name: "Faults", dependencies: ["APNsCore", "HTTPFields", "JSONSupport", "JSONInput"]),
         // Delivery records, the compact record store, filters and stats; connection events and
         // their store (events name the fault actions they record, hence Faults).
         .target(name: "Recording", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),

@@ -1,4 +1,5 @@
 import Faults
+import HTTPFields
 import JSONInput
 import JSONSupport
 import Recording
@@ -49,7 +50,7 @@ extension ConnectionEvent: Encodable {
             try details.encode(tls, forKey: .tls)
             try details.encode(limit, forKey: .maxConcurrentStreams)
         case .goaway(let code, let last, let data, let closeAfter):
-            try details.encode(FaultErrorCode(rawValue: code), forKey: .errorCode)
+            try details.encode(HTTP2ErrorCode(rawValue: code), forKey: .errorCode)
             try details.encode(last, forKey: .lastStreamId)
             try details.encode(String(decoding: data, as: UTF8.self), forKey: .debugData)
             try details.encode(action.goawayReason, forKey: .reason)

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// What a fault rule does to a matching push (issue "Fault injection"; docs/field-cases.md C1-C16).
 ///
 /// JSON: an object with a `"type"` discriminator and the case's fields:
@@ -23,7 +25,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     /// Wait `milliseconds`, then do `then` (nil: answer normally).
     case delay(milliseconds: Int64, then: FaultAction?)
     case noResponse
-    case resetStream(FaultErrorCode)
+    case resetStream(HTTP2ErrorCode)
     case goaway(GoawayFault)
     /// TCP FIN.
     case close(ResponseTiming)

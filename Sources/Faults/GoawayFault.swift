@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import HTTPFields
 import JSONInput
 import JSONSupport
 
@@ -11,7 +12,7 @@ import JSONSupport
 /// "when": "before-response", "secondBareGoaway": false}`; every field is optional.
 public struct GoawayFault: Sendable, Hashable {
     /// Default NO_ERROR.
-    public var errorCode: FaultErrorCode
+    public var errorCode: HTTP2ErrorCode
     /// The frame's last-stream-id; nil: the highest stream the connection has processed when the
     /// frame is sent (docs/field-cases.md C1). 0 for "nothing was processed" (C2).
     public var lastStreamId: Int32?
@@ -35,7 +36,7 @@ public struct GoawayFault: Sendable, Hashable {
     public var secondBareGoaway: Bool
 
     public init(
-        errorCode: FaultErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
+        errorCode: HTTP2ErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
         debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
         when: ResponseTiming = .beforeResponse, secondBareGoaway: Bool = false
     ) {
@@ -98,7 +99,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     init(reading object: FaultObjectReader) throws {
         self.init(
-            errorCode: try object.optional("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected)
+            errorCode: try object.optional("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected)
                 ?? .noError,
             lastStreamId: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
             reason: try object.optional("reason", String.self, expected: "a string"),

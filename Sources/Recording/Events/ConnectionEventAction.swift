@@ -1,4 +1,5 @@
 import Faults
+import HTTPFields
 import JSONSupport
 
 /// What happened to the connection, with the particulars a sender's test asserts on. Durations
@@ -65,7 +66,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .opened(let alpn, let tls, let limit):
             return "opened (\(tls ? "TLS" : "cleartext"), ALPN \(alpn ?? "none"), MAX_CONCURRENT_STREAMS \(limit))"
         case .goaway(let code, let last, let data, let closeAfter):
-            var text = "GOAWAY \(FaultErrorCode(rawValue: code)) last-stream-id \(last)"
+            var text = "GOAWAY \(HTTP2ErrorCode(rawValue: code)) last-stream-id \(last)"
             text += data.isEmpty ? ", no debug data" : ", debug data \(String(decoding: data, as: UTF8.self))"
             text += closeAfter.map { ", close after \($0) ms" } ?? ", kept open"
             return text
