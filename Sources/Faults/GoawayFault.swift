@@ -52,7 +52,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     /// The frame's debug data bytes: `{"reason":"X"}` (JSON-escaped), the raw `debugData`, or none.
     public var debugBytes: [UInt8] {
-        if let reason { return GoawayDebugData.reason(reason) }
+        if let reason { return ReasonJSON.bytes(reason) }
         return debugData.map { Array($0.utf8) } ?? []
     }
 
