@@ -29,7 +29,7 @@ extension ControlAPI {
     func startEventWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
         let filter = try ConnectionEventFilter(query: query)
         let (count, timeout) = try Self.waitBounds(query)
-        var wait = ConnectionEventWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        var wait = StoreWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
         return .wait(.events(wait))
     }
@@ -40,7 +40,7 @@ extension ControlAPI {
     /// The answer is 200 `{"complete", "count", "matched", "events": [every matching event,
     /// oldest first], "evicted", "lastSeq"}`. Returns at once without the lock when nothing was
     /// appended or cleared since the last call; otherwise it queries the (small) ring again.
-    public func waitResult(_ wait: inout ConnectionEventWait, timedOut: Bool) -> ControlResponse? {
+    public func waitResult(_ wait: inout StoreWait<ConnectionEventFilter>, timedOut: Bool) -> ControlResponse? {
         let generation = events.generation
         if !timedOut && generation == wait.seenGeneration { return nil }
         wait.seenGeneration = generation
