@@ -100,7 +100,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Builders of records, events, fault rules and requests shared by the domain test targets.
         .target(
-            name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
+            name: "TestFixtures",
+            dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport", "HTTP2Transport"],
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
