@@ -188,7 +188,7 @@ extension CredentialIdentity {
     /// The record's view of an APNsAuth identity.
     init(_ identity: AuthIdentity) {
         self.init(
-            kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
+            kind: identity.kind.rawValue, keyID: identity.keyID, teamID: identity.teamID,
             issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
     }
 

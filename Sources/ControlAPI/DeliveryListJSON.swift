@@ -218,8 +218,8 @@ enum DeliveryListJSON {
 
         private static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
             guard let a, let b else { return a == nil && b == nil }
-            return UTF8Bytes.equal(a.kind, b.kind) && UTF8Bytes.equal(a.keyId, b.keyId)
-                && UTF8Bytes.equal(a.teamId, b.teamId) && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern
+            return UTF8Bytes.equal(a.kind, b.kind) && UTF8Bytes.equal(a.keyID, b.keyID)
+                && UTF8Bytes.equal(a.teamID, b.teamID) && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern
                 && UTF8Bytes.equal(a.subject, b.subject) && a.topics?.count == b.topics?.count
                 && zip(a.topics ?? [], b.topics ?? []).allSatisfy { UTF8Bytes.equal($0, $1) }
                 && UTF8Bytes.equal(a.verdict, b.verdict)

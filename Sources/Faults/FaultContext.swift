@@ -17,8 +17,8 @@ public struct FaultContext: Sendable {
     public var listener: String
     public var environment: APNsEnvironment
     /// The provider token's Key ID and Team ID, when a token was parsed.
-    public var keyId: String?
-    public var teamId: String?
+    public var keyID: String?
+    public var teamID: String?
     /// The connection's id (`PushOrigin.id`).
     public var connectionID: UInt64
     /// The connection's rank in order of acceptance, 1-based (`match.nthConnection`).
@@ -33,8 +33,8 @@ public struct FaultContext: Sendable {
 
     public init(
         token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
-        priority: Int? = nil, listener: String, environment: APNsEnvironment, keyId: String? = nil,
-        teamId: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
+        priority: Int? = nil, listener: String, environment: APNsEnvironment, keyID: String? = nil,
+        teamID: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
         headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64
     ) {
         self.token = token
@@ -44,8 +44,8 @@ public struct FaultContext: Sendable {
         self.priority = priority
         self.listener = listener
         self.environment = environment
-        self.keyId = keyId
-        self.teamId = teamId
+        self.keyID = keyID
+        self.teamID = teamID
         self.connectionID = connectionID
         self.connectionOrdinal = connectionOrdinal ?? connectionID
         self.headers = headers
@@ -66,7 +66,7 @@ public struct FaultContext: Sendable {
         self.init(
             token: verdict.deviceToken, topic: verdict.topic, pushTypeSent: verdict.pushTypeSent,
             pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
-            environment: connection.environment, keyId: identity?.keyId, teamId: identity?.teamId,
+            environment: connection.environment, keyID: identity?.keyID, teamID: identity?.teamID,
             connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
             payload: request.body, nowMilliseconds: nowMilliseconds)
     }

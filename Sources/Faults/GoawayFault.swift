@@ -15,7 +15,7 @@ public struct GoawayFault: Sendable, Hashable {
     public var errorCode: HTTP2ErrorCode
     /// The frame's last-stream-id; nil: the highest stream the connection has processed when the
     /// frame is sent (docs/field-cases.md C1). 0 for "nothing was processed" (C2).
-    public var lastStreamId: Int32?
+    public var lastStreamID: Int32?
     /// Debug data `{"reason":"<reason>"}`, as APNs sends (e.g. `Shutdown`, `BadCertificateEnvironment`,
     /// or any other text). Exclusive with `debugData`.
     public var reason: String?
@@ -36,12 +36,12 @@ public struct GoawayFault: Sendable, Hashable {
     public var secondBareGoaway: Bool
 
     public init(
-        errorCode: HTTP2ErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
+        errorCode: HTTP2ErrorCode = .noError, lastStreamID: Int32? = nil, reason: String? = nil,
         debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
         when: ResponseTiming = .beforeResponse, secondBareGoaway: Bool = false
     ) {
         self.errorCode = errorCode
-        self.lastStreamId = lastStreamId
+        self.lastStreamID = lastStreamID
         self.reason = reason
         self.debugData = debugData
         self.closeAfterMs = closeAfterMs
@@ -62,7 +62,7 @@ public struct GoawayFault: Sendable, Hashable {
     /// `GOAWAY NO_ERROR (0) last-stream-id 0 reason Shutdown, close after 0 ms`.
     public var summary: String {
         var text = "GOAWAY \(errorCode)"
-        if let lastStreamId { text += " last-stream-id \(lastStreamId)" }
+        if let lastStreamID { text += " last-stream-id \(lastStreamID)" }
         if let reason { text += " reason \(reason)" }
         if let debugData { text += " debug data \(InputError.quoted(debugData))" }
         if secondBareGoaway { text += " + bare GOAWAY" }
@@ -72,10 +72,10 @@ public struct GoawayFault: Sendable, Hashable {
     }
 
     func validate(at path: String) throws(FaultRuleError) {
-        if let lastStreamId, lastStreamId < 0 {
+        if let lastStreamID, lastStreamID < 0 {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "lastStreamId"),
-                message: "must be 0 to 2147483647, got \(lastStreamId)")
+                message: "must be 0 to 2147483647, got \(lastStreamID)")
         }
         if reason != nil && debugData != nil {
             throw FaultRuleError(
@@ -101,7 +101,7 @@ public struct GoawayFault: Sendable, Hashable {
         self.init(
             errorCode: try object.optional("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected)
                 ?? .noError,
-            lastStreamId: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
+            lastStreamID: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
             reason: try object.optional("reason", String.self, expected: "a string"),
             debugData: try object.optional("debugData", String.self, expected: "a string"),
             closeAfterMs: try object.optional("closeAfterMs", Int64.self, expected: "an integer of milliseconds") ?? 0,
@@ -115,7 +115,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {
         try container.encode(errorCode, forKey: FaultCodingKey("errorCode"))
-        try container.encodeIfPresent(lastStreamId, forKey: FaultCodingKey("lastStreamId"))
+        try container.encodeIfPresent(lastStreamID, forKey: FaultCodingKey("lastStreamId"))
         try container.encodeIfPresent(reason, forKey: FaultCodingKey("reason"))
         try container.encodeIfPresent(debugData, forKey: FaultCodingKey("debugData"))
         try container.encode(closeAfterMs, forKey: FaultCodingKey("closeAfterMs"))

@@ -161,7 +161,7 @@ public final class Gateway: Sendable {
                 headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                 status: answer.status, reason: recordedReason, identity: identity,
                 fault: fault.map {
-                    FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description)
+                    FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description)
                 })
             if let memo, fault == nil {
                 let key = PreviousRequest.RecordKey(

@@ -287,8 +287,8 @@ public final class PreviousRequest: ValidationMemo {
             case (nil, nil): return true
             case let (a?, b?):
                 if a.isSameInstance(as: b) { return true }
-                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId),
-                    UTF8Bytes.equal(a.teamId, b.teamId),
+                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyID, b.keyID),
+                    UTF8Bytes.equal(a.teamID, b.teamID),
                     a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
                     UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil)
                 else { return false }

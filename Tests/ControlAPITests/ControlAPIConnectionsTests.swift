@@ -18,7 +18,7 @@ final class ControlAPIConnectionsTests: XCTestCase {
             status: { StoreFixtures.status() })
     }
 
-    func testListIsSortedByIdWithEveryField() {
+    func testListIsSortedByIDWithEveryField() {
         let api = makeAPI(Fake([Fake.summary(id: 7, peer: "[::1]:50001"), Fake.summary(id: 2)]))
         let (status, json) = api.call("GET", "/v1/connections")
         XCTAssertEqual(status, 200)

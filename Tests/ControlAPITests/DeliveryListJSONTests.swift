@@ -133,8 +133,8 @@ final class DeliveryListJSONTests: XCTestCase {
         let identities: [CredentialIdentity?] = [
             CredentialIdentity(kind: "none", verdict: "no-token"),
             CredentialIdentity(kind: "none", verdict: "no-token"), nil,
-            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_000, verdict: "verified"),
-            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_001, verdict: "verified"),
+            CredentialIdentity(kind: "token", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, verdict: "verified"),
+            CredentialIdentity(kind: "token", keyID: "K", teamID: "T", issuedAt: 1_700_000_001, verdict: "verified"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a", "b"], verdict: "v"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a"], verdict: "v"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: [], verdict: "v"), nil,
@@ -145,7 +145,7 @@ final class DeliveryListJSONTests: XCTestCase {
             var record = F.record(headers: headerSets[(i / 3) % headerSets.count])
             record.identity = identities[(i / 2) % identities.count]
             if i % 17 == 0 {
-                record.fault = FaultRecord(ruleId: "f1", action: "respond", description: decoy)
+                record.fault = FaultRecord(ruleID: "f1", action: "respond", description: decoy)
             }
             api.store.append(record)
         }
@@ -163,7 +163,7 @@ final class DeliveryListJSONTests: XCTestCase {
     func testMarkersAreFoundOnlyAsTheRecordsOwnKeys() {
         let decoys = #""headers":null,"identity":null "payload":null,"payloadBytes":"#
         var record = F.record(headers: [HeaderField(name: "x", value: decoys)], lints: [decoys])
-        record.fault = FaultRecord(ruleId: decoys, action: "a", description: "d")
+        record.fault = FaultRecord(ruleID: decoys, action: "a", description: "d")
         record.path = "/3/device/" + decoys
         let shell = ControlResponse(
             status: 200, encoding: DeliveryRecordWithoutParts(record: record, payloadIsJSON: true)

@@ -54,7 +54,7 @@ final class FaultScenarioTests: XCTestCase {
         }
         XCTAssertEqual(goaway.errorCode, .noError)
         XCTAssertEqual(String(decoding: goaway.debugBytes, as: UTF8.self), #"{"reason":"Shutdown"}"#)
-        XCTAssertNil(goaway.lastStreamId, "the highest stream processed")
+        XCTAssertNil(goaway.lastStreamID, "the highest stream processed")
         XCTAssertEqual(F.statuses(engine, [one, two, two]), [nil, 0, nil])
         XCTAssertEqual(F.statuses(engine, [F.context(connection: 3, now: F.now + 1000)]), [nil], "the window is over")
     }

@@ -26,7 +26,7 @@ final class ActionPlanTests: XCTestCase {
             (
                 .goaway(
                     GoawayFault(
-                        errorCode: .enhanceYourCalm, lastStreamId: 0, debugData: "raw", keepOpen: true,
+                        errorCode: .enhanceYourCalm, lastStreamID: 0, debugData: "raw", keepOpen: true,
                         secondBareGoaway: true)),
                 ActionPlan(
                     answer: .none, stream: .leaveOpen,

@@ -97,7 +97,7 @@ final class GatewayTests: XCTestCase {
         let record = try XCTUnwrap(gateway.store.record(seq: first.seq))
         XCTAssertEqual(record.status, 503)
         XCTAssertEqual(record.reason, .serviceUnavailable)
-        XCTAssertEqual(record.fault?.ruleId, "f1")
+        XCTAssertEqual(record.fault?.ruleID, "f1")
         XCTAssertEqual(record.fault?.action, "respond")
         let second = gateway.handle(request(), connection: production, streamID: 3)
         XCTAssertEqual(second.response.status, 200)

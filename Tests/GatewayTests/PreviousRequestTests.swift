@@ -48,10 +48,10 @@ final class PreviousRequestTests: XCTestCase {
 
     func testInvalidBodyKeepsItsReasonAndMessage() {
         let memo = PreviousRequest()
-        let options = ValidationOptions(invalidPayloadReason: .badMessageId)
+        let options = ValidationOptions(invalidPayloadReason: .badMessageID)
         let request = F.request(body: #"{"aps":"#)
         let fresh = validate(request, memo: nil, options: options)
-        XCTAssertEqual(fresh.reason, .badMessageId)
+        XCTAssertEqual(fresh.reason, .badMessageID)
         XCTAssertNotNil(fresh.payloadError)
         XCTAssertEqual(validate(request, memo: memo, options: options), fresh)
         XCTAssertEqual(validate(request, memo: memo, options: options), fresh)

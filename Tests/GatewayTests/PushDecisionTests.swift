@@ -36,7 +36,7 @@ final class PushDecisionTests: XCTestCase {
         func settle(accepted: Bool) { settled.append(accepted) }
     }
 
-    let identity = CredentialIdentity(kind: "token", keyId: "K", teamId: "T", verdict: "checked")
+    let identity = CredentialIdentity(kind: "token", keyID: "K", teamID: "T", verdict: "checked")
 
     private func decide(
         _ gateway: Gateway, _ request: PushRequest, _ checker: Checker, profile: inout StreamProfileState?,
@@ -108,7 +108,7 @@ final class PushDecisionTests: XCTestCase {
         XCTAssertEqual(
             decision.plan,
             ActionPlan(answer: .none, stream: .leaveOpen, connection: .close(reset: false, when: .beforeResponse)))
-        XCTAssertEqual(decision.connectionOrigin, .fault(ruleId: "f1", action: "close"))
+        XCTAssertEqual(decision.connectionOrigin, .fault(ruleID: "f1", action: "close"))
         XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: decision.seq)).status, 0)
     }
 

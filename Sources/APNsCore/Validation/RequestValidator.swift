@@ -74,7 +74,7 @@ public enum RequestValidator {
 
         // 3. Header values, in the order listed in Apple's header table.
         if let id = headers.apnsID {
-            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageId }
+            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageID }
         }
         if let text = headers.expiration {
             expiration = HeaderRules.expiration(text)
@@ -93,7 +93,7 @@ public enum RequestValidator {
             if sentType == nil && reason == nil { reason = .invalidPushType }
         }
         if let collapseID = headers.collapseID {
-            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseId }
+            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseID }
         }
 
         // 4. Device token format.
