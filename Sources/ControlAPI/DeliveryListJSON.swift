@@ -17,9 +17,9 @@ import Recording
 /// Why: the encoder builds a tree of the entire value before writing any of it, about 10 KB per
 /// record, so a page of 100,000 records took a gigabyte at its peak (which the allocator then
 /// kept) and ran slower for the cache misses; record by record, the peak is the answer's own
-/// bytes plus one record's tree. And the encoder is nearly all of a page's time: about 270,000
-/// instructions for a typical record (callgrind), nearly half of them for the headers,
-/// identity and payload; 150,000 with those written once per run.
+/// bytes plus one record's tree. And the encoder is nearly all of a page's time, nearly half of
+/// it for the headers, identity and payload, hence those written once per run (bench/README.md,
+/// "Delivery records").
 ///
 /// Large pages (`recordsPerTask` records a thread and more) are encoded by up to one thread per
 /// core at once, each a run of consecutive records, joined in order. The first run reserves
