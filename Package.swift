@@ -28,6 +28,9 @@ let package = Package(
         // fields cross between them without conversion; `HTTP2ErrorCode`, shared by faults,
         // events and the client. No dependencies.
         .target(name: "HTTPFields"),
+        // The one command-line option scanner (`--name VALUE`, `--name=VALUE`, flags): `serve`'s
+        // options from the settings table, `send` and `jwt`. No dependencies.
+        .target(name: "CommandLineOptions"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
         // line/column; the project's one "did you mean" (`ClosestMatch`) and its one ISO 8601
@@ -52,7 +55,9 @@ let package = Package(
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(name: "ControlAPI", dependencies: ["APNsCore", "Faults", "Recording", "JSONSupport", "JSONInput"]),
         // The configuration file, the command line parser and its help, limits.
-        .target(name: "Configuration", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
+        .target(
+            name: "Configuration",
+            dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -68,9 +73,10 @@ let package = Package(
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
-            name: "HTTP2Client", dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport"]),
+            name: "HTTP2Client",
+            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
-        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
+        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client", "CommandLineOptions"]),
         .executableTarget(
             name: "mock-apns",
             dependencies: [
@@ -79,6 +85,7 @@ let package = Package(
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
