@@ -24,8 +24,8 @@ let package = Package(
         // OpenSSL's error queue as text and the monotonic clock: the C-library glue the transport,
         // the client and provider authentication share.
         .target(name: "SystemSupport", dependencies: ["COpenSSL"]),
-        // `HeaderField`, shared by the transport and the APNs domain so that a push's header
-        // fields cross between them without conversion; `HTTP2ErrorCode`, shared by faults,
+        // `HeaderField` and `HTTP2Request`, shared by the transport and the APNs domain so that a
+        // push crosses between them without conversion; `HTTP2ErrorCode`, shared by faults,
         // events and the client. No dependencies.
         .target(name: "HTTPFields"),
         // The one command-line option scanner (`--name VALUE`, `--name=VALUE`, flags): `serve`'s

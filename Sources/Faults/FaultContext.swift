@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPFields
 
 /// Everything fault rules can match on for one push: what validation parsed, where it arrived,
 /// who sent it, and when. Build it only when `FaultEngine.isArmed` (it copies headers and body).
@@ -60,7 +61,7 @@ public struct FaultContext: Sendable {
     ///   - identity: the credential identity, for `keyId` and `teamId`.
     ///   - nowMilliseconds: the request's time, milliseconds since the Unix epoch.
     public init(
-        verdict: ValidationResult, request: PushRequest, connection: PushOrigin, connectionOrdinal: UInt64? = nil,
+        verdict: ValidationResult, request: HTTP2Request, connection: PushOrigin, connectionOrdinal: UInt64? = nil,
         identity: CredentialIdentity? = nil, nowMilliseconds: Int64
     ) {
         self.init(

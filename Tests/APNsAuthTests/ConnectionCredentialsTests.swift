@@ -17,8 +17,8 @@ final class ConnectionCredentialsTests: XCTestCase {
             clock: ServerClock(offsetSeconds: F.now - Date().timeIntervalSince1970))
     }
 
-    private func push(authorization: String?) -> PushRequest {
-        PushRequest(
+    private func push(authorization: String?) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: "/3/device/" + String(repeating: "0f", count: 32),
             headers: [HeaderField(name: "apns-topic", value: "com.example.app")]
                 + (authorization.map { [HeaderField(name: "authorization", value: $0)] } ?? []),

@@ -197,7 +197,7 @@ final class FaultEngineTests: XCTestCase {
     func testContextFromVerdict() {
         let verdict = ValidationResult(
             deviceToken: F.token, topic: "t", pushTypeSent: "voip", pushType: .voip, priority: 5)
-        let request = PushRequest(
+        let request = HTTP2Request(
             method: "POST", path: "/3/device/\(F.token)", headers: [HeaderField(name: "a", value: "b")], body: [1])
         let connection = PushOrigin(id: 12, listener: "prod", environment: .production, peer: "127.0.0.1:1")
         let context = FaultContext(

@@ -17,8 +17,8 @@ final class GatewayTests: XCTestCase {
     func request(
         path: String? = nil, headers: [(String, String)] = [("apns-topic", "com.example.app")],
         body: String = #"{"aps":{"alert":"hi"}}"#
-    ) -> PushRequest {
-        PushRequest(
+    ) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: path ?? "/3/device/\(token)",
             headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
     }

@@ -34,7 +34,7 @@ final class PreviousRequestRepeatTests: XCTestCase {
     private final class FixedCredentials: CredentialChecker {
         let result: AuthorizationResult?
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? { result }
+        func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? { result }
         func settle(accepted: Bool) {}
     }
 
@@ -49,7 +49,7 @@ final class PreviousRequestRepeatTests: XCTestCase {
     /// Pushes `requests` on one connection with stream ids `streams`, with or without a memo, and
     /// returns each record's compact bytes and decoded form.
     private func push(
-        _ requests: [PushRequest], streams: [Int32], memo: PreviousRequest?, gateway: Gateway,
+        _ requests: [HTTP2Request], streams: [Int32], memo: PreviousRequest?, gateway: Gateway,
         identities: [CredentialIdentity?]? = nil
     ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in

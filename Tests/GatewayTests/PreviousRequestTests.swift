@@ -11,7 +11,7 @@ final class PreviousRequestTests: XCTestCase {
     typealias F = ValidationFixture
 
     private func validate(
-        _ request: PushRequest, memo: PreviousRequest?, options: ValidationOptions = ValidationOptions()
+        _ request: HTTP2Request, memo: PreviousRequest?, options: ValidationOptions = ValidationOptions()
     )
         -> ValidationResult
     {
@@ -154,7 +154,7 @@ final class RequestMemoRedactionTests: XCTestCase {
 final class RequestMemoSharingTests: XCTestCase {
     private let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
-    private func records(_ requests: [PushRequest], memo: PreviousRequest?) throws -> [DeliveryRecord] {
+    private func records(_ requests: [HTTP2Request], memo: PreviousRequest?) throws -> [DeliveryRecord] {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
         return try requests.map { request in

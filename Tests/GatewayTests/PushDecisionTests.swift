@@ -17,8 +17,8 @@ final class PushDecisionTests: XCTestCase {
             clock: { 1_764_489_600.25 }, makeID: { $0 ? "GEN-UPPER" : "gen-lower" })
     }
 
-    func request(path: String? = nil) -> PushRequest {
-        PushRequest(
+    func request(path: String? = nil) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: path ?? "/3/device/\(token)",
             headers: [HeaderField(name: "apns-topic", value: "com.example.app")], body: Array(#"{"aps":{}}"#.utf8))
     }
@@ -29,7 +29,7 @@ final class PushDecisionTests: XCTestCase {
         var checked = 0
         var settled: [Bool] = []
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? {
+        func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? {
             checked += 1
             return result
         }
@@ -39,7 +39,7 @@ final class PushDecisionTests: XCTestCase {
     let identity = CredentialIdentity(kind: "token", keyID: "K", teamID: "T", verdict: "checked")
 
     private func decide(
-        _ gateway: Gateway, _ request: PushRequest, _ checker: Checker, profile: inout StreamProfileState?,
+        _ gateway: Gateway, _ request: HTTP2Request, _ checker: Checker, profile: inout StreamProfileState?,
         stream: Int32 = 1
     ) -> PushDecision {
         gateway.handle(

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// Validates one APNs push request: a pure function from the request to a `ValidationResult`.
 ///
 /// The verdict holds every field that could be parsed, even when the request is refused, and one
@@ -35,7 +37,7 @@ public enum RequestValidator {
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
     package static func validate(
-        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        _ request: HTTP2Request, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
         lookup: (String) -> DeviceRegistration?
     ) -> ValidationResult {
@@ -164,7 +166,7 @@ public enum RequestValidator {
     /// Validates `request` for a listener of `environment`, checking everything (no memo of the
     /// connection's previous request); the parameters are those of the overload above.
     public static func validate(
-        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        _ request: HTTP2Request, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil,
         lookup: (String) -> DeviceRegistration?
     ) -> ValidationResult {
