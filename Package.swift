@@ -33,12 +33,12 @@ let package = Package(
         .target(name: "CommandLineOptions"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
-        // line/column; the project's one "did you mean" (`ClosestMatch`) and its one ISO 8601
-        // parser/formatter (`ISO8601Timestamp`). Foundation only.
+        // line/column; the project's one JSON value type (`JSONNode`, read and written), one "did
+        // you mean" (`ClosestMatch`) and one ISO 8601 parser/formatter (`ISO8601Timestamp`).
+        // Foundation only.
         .target(name: "JSONInput"),
-        // JSON values (`ControlJSON`, the configuration reader's `JSONValue`),
-        // did-you-mean hints and the control API's error and answer types: the vocabulary that
-        // faults, recording, configuration and the control API share. Pure Swift.
+        // The control API's error and answer types (`ControlError`, `ControlResponse`): the
+        // vocabulary that faults, recording, configuration and the control API share. Pure Swift.
         .target(name: "JSONSupport", dependencies: ["HTTPFields", "JSONInput"]),
         // The APNs domain: requests, validation, reasons, push types, environments, the device
         // registry, credential identities, verdicts, generated IDs. No I/O; its one C library

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -67,9 +68,9 @@ extension ControlAPI {
     }
 
     /// The `events` object of `GET /v1/stats`.
-    func eventStatsJSON() -> ControlJSON {
+    func eventStatsJSON() -> JSONNode {
         let stats = events.stats()
-        var byKind: [String: ControlJSON] = [:]
+        var byKind: [String: JSONNode] = [:]
         for (kind, n) in stats.byKind { byKind[kind.rawValue] = .uint(n) }
         return [
             "byKind": .object(byKind),

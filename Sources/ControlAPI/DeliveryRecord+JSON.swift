@@ -38,7 +38,7 @@ extension DeliveryRecord: Encodable {
     ///
     /// The payload is parsed here, at query time, to keep the append path cheap, by
     /// `JSONSerialization` as validation parses it (see `ParsedJSONEncoding` for why not
-    /// `ControlJSON`). Everything is written through this one encoder's nested containers, and
+    /// `JSONNode`). Everything is written through this one encoder's nested containers, and
     /// absent values with `encodeNil`: encoding an `Optional` or a nested `Encodable` goes
     /// through `JSONEncoder`'s generic path and a new encoder object per value, which made up
     /// most of the time of a large page.

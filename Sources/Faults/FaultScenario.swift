@@ -48,7 +48,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     /// - Throws: `FaultRuleError` with field `scenario` for an unknown name, or
     ///   `parameters.<name>` for a bad or unknown parameter.
     public static func rules(
-        named name: String, parameters: [String: ControlJSON] = [:],
+        named name: String, parameters: [String: JSONNode] = [:],
         nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
     ) throws(FaultRuleError) -> [FaultRule] {
         guard let scenario = FaultScenario(rawValue: name) else {
@@ -64,7 +64,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     }
 
     /// This scenario's rules; see `rules(named:parameters:nowMilliseconds:)`.
-    public func rules(parameters: [String: ControlJSON] = [:], nowMilliseconds: Int64) throws(FaultRuleError)
+    public func rules(parameters: [String: JSONNode] = [:], nowMilliseconds: Int64) throws(FaultRuleError)
         -> [FaultRule]
     {
         for key in parameters.keys.sorted() where !parameterNames.contains(key) {
@@ -122,7 +122,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
 
     /// Typed reads of scenario parameters, with errors naming `parameters.<key>`.
     private struct Parameters {
-        let values: [String: ControlJSON]
+        let values: [String: JSONNode]
 
         func integer(_ key: String, in range: ClosedRange<Int64>) throws(FaultRuleError) -> Int64? {
             try read(key, in: range, expected: "expected an integer from \(range.lowerBound) to \(range.upperBound)") {
@@ -153,7 +153,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         /// `expected` when it cannot be read or is outside `range`.
         private func read<T>(
             _ key: String, in range: ClosedRange<T>, expected: String,
-            _ convert: (ControlJSON) -> T?
+            _ convert: (JSONNode) -> T?
         ) throws(FaultRuleError) -> T? {
             guard let value = values[key], value != .null else { return nil }
             guard let converted = convert(value), range.contains(converted) else {

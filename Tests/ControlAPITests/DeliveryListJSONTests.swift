@@ -1,3 +1,4 @@
+import JSONInput
 import XCTest
 
 @testable import APNsCore
@@ -8,7 +9,7 @@ import XCTest
 
 /// Pages of records are rendered record by record (and by several threads for large pages),
 /// yet come out byte for byte as one `JSONEncoder` call over the whole answer; payloads parsed
-/// by `JSONSerialization` come out as `ControlJSON` writes them.
+/// by `JSONSerialization` come out as `JSONNode` writes them.
 final class DeliveryListJSONTests: XCTestCase {
     private typealias F = StoreFixtures
 
@@ -237,7 +238,7 @@ final class DeliveryListJSONTests: XCTestCase {
             XCTAssertEqual(
                 String(decoding: ControlResponse(status: 200, encoding: Parsed(value: parsed)).body, as: UTF8.self),
                 String(
-                    decoding: ControlResponse(status: 200, json: ["value": try ControlJSON(decoding: bytes)]).body,
+                    decoding: ControlResponse(status: 200, json: ["value": try JSONNode(decoding: bytes)]).body,
                     as: UTF8.self), text)
         }
         for text in ["", "{", "not json", #"{"a":1e400}"#, "\u{FEFF}"] {

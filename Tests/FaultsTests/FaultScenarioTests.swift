@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -9,7 +10,7 @@ import XCTest
 final class FaultScenarioTests: XCTestCase {
     typealias F = FaultFixture
 
-    private func engine(_ name: String, _ parameters: [String: ControlJSON] = [:]) throws -> FaultEngine {
+    private func engine(_ name: String, _ parameters: [String: JSONNode] = [:]) throws -> FaultEngine {
         let engine = FaultEngine(clock: { F.now })
         try engine.add(contentsOf: FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: F.now))
         return engine
@@ -77,7 +78,7 @@ final class FaultScenarioTests: XCTestCase {
     }
 
     func testErrors() {
-        let rows: [(String, [String: ControlJSON], String)] = [
+        let rows: [(String, [String: JSONNode], String)] = [
             (
                 "apns-outge", [:],
                 #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled"#
@@ -112,7 +113,7 @@ final class FaultScenarioTests: XCTestCase {
 
     func testEveryScenarioProducesValidRules() throws {
         for scenario in FaultScenario.allCases {
-            let parameters: [String: ControlJSON] = scenario == .throttled ? ["perSecond": .int(5)] : [:]
+            let parameters: [String: JSONNode] = scenario == .throttled ? ["perSecond": .int(5)] : [:]
             let rules = try scenario.rules(parameters: parameters, nowMilliseconds: F.now)
             XCTAssertFalse(rules.isEmpty)
             for rule in rules { XCTAssertNoThrow(try rule.validate(), scenario.rawValue) }

@@ -1,5 +1,6 @@
 import Faults
 import HTTPFields
+import JSONInput
 import JSONSupport
 
 /// What happened to the connection, with the particulars a sender's test asserts on. Durations
@@ -53,7 +54,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// other debug data and other kinds.
     public var goawayReason: String? {
         guard case .goaway(_, _, let data, _) = self, !data.isEmpty,
-            case .object(let object)? = try? ControlJSON(decoding: data),
+            case .object(let object)? = try? JSONNode(decoding: data),
             case .string(let reason)? = object["reason"]
         else { return nil }
         return reason
