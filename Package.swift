@@ -24,14 +24,20 @@ let package = Package(
         // OpenSSL's error queue as text and the monotonic clock: the C-library glue the transport,
         // the client and provider authentication share.
         .target(name: "SystemSupport", dependencies: ["COpenSSL"]),
-        // `HeaderField`, shared by the transport and the APNs domain so that a push's header
-        // fields cross between them without conversion. No dependencies.
+        // `HeaderField` and `HTTP2Request`, shared by the transport and the APNs domain so that a
+        // push crosses between them without conversion; `HTTP2ErrorCode`, shared by faults,
+        // events and the client. No dependencies.
         .target(name: "HTTPFields"),
+        // The one command-line option scanner (`--name VALUE`, `--name=VALUE`, flags): `serve`'s
+        // options from the settings table, `send` and `jwt`. No dependencies.
+        .target(name: "CommandLineOptions"),
         // Strict JSON input for configuration files and control-API bodies: Foundation parses,
         // this refuses unknown and duplicate keys and words errors with field paths and
-        // line/column; and the project's one "did you mean" (`ClosestMatch`). Foundation only.
+        // line/column; the project's one JSON value type (`JSONNode`, read and written), one "did
+        // you mean" (`ClosestMatch`) and one ISO 8601 parser/formatter (`ISO8601Timestamp`).
+        // Foundation only.
         .target(name: "JSONInput"),
-        // `ControlJSON` values, ISO 8601 times and the control API's error and answer types: the
+        // The control API's error and answer types (`ControlError`, `ControlResponse`): the
         // vocabulary that faults, recording, configuration and the control API share. Pure Swift.
         .target(name: "JSONSupport", dependencies: ["HTTPFields", "JSONInput"]),
         // The APNs domain: requests, validation, reasons, push types, environments, the device
@@ -39,7 +45,7 @@ let package = Package(
         // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
         // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
-        .target(name: "Faults", dependencies: ["APNsCore", "JSONSupport", "JSONInput"]),
+        .target(name: "Faults", dependencies: ["APNsCore", "HTTPFields", "JSONSupport", "JSONInput"]),
         // Delivery records, the compact record store, filters and stats; connection events and
         // their store (events name the fault actions they record, hence Faults).
         .target(name: "Recording", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
@@ -49,7 +55,9 @@ let package = Package(
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(name: "ControlAPI", dependencies: ["APNsCore", "Faults", "Recording", "JSONSupport", "JSONInput"]),
         // The configuration file, the command line parser and its help, limits.
-        .target(name: "Configuration", dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput"]),
+        .target(
+            name: "Configuration",
+            dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -65,9 +73,10 @@ let package = Package(
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
-            name: "HTTP2Client", dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport"]),
+            name: "HTTP2Client",
+            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
-        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client"]),
+        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client", "CommandLineOptions"]),
         .executableTarget(
             name: "mock-apns",
             dependencies: [
@@ -76,6 +85,7 @@ let package = Package(
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
@@ -97,7 +107,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Builders of records, events, fault rules and requests shared by the domain test targets.
         .target(
-            name: "TestFixtures", dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport"],
+            name: "TestFixtures",
+            dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport", "HTTP2Transport"],
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),

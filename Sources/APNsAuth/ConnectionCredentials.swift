@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPFields
 
 /// The credential check of one APNs connection (docs/apns-behaviour.md §4, §5): its provider-token
 /// state or its client certificate, and the `CredentialChecker` the gateway asks for each push.
@@ -68,7 +69,7 @@ public final class ConnectionCredentials: CredentialChecker {
     /// Checks one push: nil under `AuthMode.none`; the certificate's verdict on a certificate
     /// connection; else the provider token in `authorization` (`TokenAuthenticator`), answered
     /// without copying the token state when it changes nothing (`TokenConnectionState.quickOutcome`).
-    public func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? {
+    public func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? {
         guard mode != .none else { return nil }
         if let certificate { return authorizeCertificate(certificate, verdict: verdict) }
         var authorization: String?
@@ -188,7 +189,7 @@ extension CredentialIdentity {
     /// The record's view of an APNsAuth identity.
     init(_ identity: AuthIdentity) {
         self.init(
-            kind: identity.kind.rawValue, keyId: identity.keyID, teamId: identity.teamID,
+            kind: identity.kind.rawValue, keyID: identity.keyID, teamID: identity.teamID,
             issuedAt: identity.issuedAt, subject: identity.subject, verdict: identity.verdict)
     }
 

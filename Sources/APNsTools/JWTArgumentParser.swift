@@ -1,3 +1,4 @@
+import CommandLineOptions
 import HTTP2Client
 
 /// Turns the arguments after `mock-apns jwt` into `JWTOptions`. Pure: reads no files (the
@@ -27,8 +28,8 @@ public enum JWTArgumentParser {
                 throw JWTUsageError("unknown option '\(name)' (jwt takes \(known))")
             case .unexpectedArgument(let argument):
                 throw JWTUsageError("unexpected argument '\(argument)': jwt takes only options")
-            case .misused(let message):
-                throw JWTUsageError(message)
+            case .repeated, .missingValue, .valueForFlag:
+                throw JWTUsageError(error.message)
             }
         }
         // No option repeats: one value each.

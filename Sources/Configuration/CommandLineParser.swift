@@ -1,4 +1,5 @@
 import APNsCore
+import CommandLineOptions
 import Faults
 import JSONInput
 import JSONSupport
@@ -9,18 +10,21 @@ import JSONSupport
 /// `--config` file but leaves the TLS files, client CAs and key manifest to the server: their
 /// existence is checked at start.
 public enum CommandLineParser {
-    /// One option: its name and, when it takes a value, the placeholder shown in messages.
-    struct Option {
-        let name: String
-        let value: String?
-    }
+    private typealias Option = OptionScanner.Option
 
     /// Every option, in the order of the help text: the flags of `ConfigurationSetting.all`,
-    /// then help and version.
-    static let options: [Option] =
-        ConfigurationSetting.all.compactMap { setting in
+    /// then help and version. Scanned by the one `OptionScanner` (as `send` and `jwt` are):
+    /// options start with `-`, none repeats, an empty value is a missing one.
+    static let scanner = OptionScanner(
+        options: ConfigurationSetting.all.compactMap { setting in
             setting.flag.map { Option(name: $0, value: setting.placeholder) }
-        } + [Option(name: "--help", value: nil), Option(name: "-h", value: nil), Option(name: "--version", value: nil)]
+        } + [
+            Option(name: "--help", value: nil), Option(name: "-h", value: nil), Option(name: "--version", value: nil),
+        ],
+        takesPositional: false, optionsStartWith: "-", emptyValuesAllowed: false)
+
+    /// Every option, in the order of the help text.
+    static var options: [OptionScanner.Option] { scanner.options }
 
     /// Subcommands, for suggestions. `serve` is the default; `send` and `jwt` are dispatched by
     /// the executable before this parser runs (APNsTools).
@@ -52,48 +56,24 @@ public enum CommandLineParser {
 
     /// The raw value of each option given (`""` for flags), checking names, values and repeats.
     private static func collect(_ args: ArraySlice<String>) throws(CommandLineError) -> [String: String] {
-        var values: [String: String] = [:]
-        var index = args.startIndex
-        while index < args.endIndex {
-            let argument = args[index]
-            index += 1
-            guard argument.hasPrefix("-"), argument != "-" else {
-                throw CommandLineError(message: "unexpected argument '\(argument)'; options start with --")
-            }
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = options.first(where: { $0.name == name }) else {
+        do {
+            // No option repeats: one value each.
+            return try scanner.scan(args).values.mapValues { $0[0] }
+        } catch {
+            switch error {
+            case .unknownOption(let name):
                 let suggestion = ClosestMatch.hint(name, among: options.map(\.name), quote: { "'\($0)'" })
                 throw CommandLineError(message: "unknown option '\(name)'\(suggestion)")
-            }
-            guard values[name] == nil else {
+            case .unexpectedArgument(let argument):
+                throw CommandLineError(message: "unexpected argument '\(argument)'; options start with --")
+            case .repeated(let name):
                 throw CommandLineError(message: "option \(name) given more than once")
-            }
-            guard let placeholder = option.value else {
-                if inlineValue != nil { throw CommandLineError(message: "option \(name) takes no value") }
-                values[name] = ""
-                continue
-            }
-            if let inlineValue {
-                guard !inlineValue.isEmpty else {
-                    throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
-                }
-                values[name] = inlineValue
-            } else {
-                // A following `--option` means the value was forgotten, not that it is the value. A
-                // single dash starts a value, e.g. the negative number in `--clock-offset -4000`.
-                guard index < args.endIndex, !args[index].hasPrefix("--"), !args[index].isEmpty else {
-                    throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
-                }
-                values[name] = args[index]
-                index += 1
+            case .missingValue(let name, let placeholder):
+                throw CommandLineError(message: "option \(name) needs a value (\(placeholder))")
+            case .valueForFlag(let name):
+                throw CommandLineError(message: "option \(name) takes no value")
             }
         }
-        return values
     }
 
     /// The configuration file (or defaults) with the options applied, validated.

@@ -45,12 +45,12 @@ extension ConfigurationFile {
                 throw ConfigurationError(field: reader.field("name"), message: "missing; expected one of \(names)")
             }
             let name = try nameValue.text(at: reader.field("name"), expected: "a scenario name (one of \(names))")
-            var parameters: [String: ControlJSON] = [:]
+            var parameters: [String: JSONNode] = [:]
             switch reader["parameters"] {
             case nil, .null?:
                 break
             case .object(let members)?:
-                parameters = members.mapValues(ControlJSON.init)
+                parameters = members
             case let other?:
                 throw ConfigurationError(
                     field: reader.field("parameters"),

@@ -1,14 +1,19 @@
 import Faults
+import HTTPFields
+import JSONInput
 import JSONSupport
 import Recording
 
 extension ConnectionEvent: Encodable {
     private enum JSONKey: String, CodingKey {
-        case action, at, connectionId, description, details, environment, kind, listener, origin, peer, ruleId, seq
+        case action, at, description, details, environment, kind, listener, origin, peer, seq
+        case connectionID = "connectionId"
+        case ruleID = "ruleId"
     }
 
     private enum DetailKey: String, CodingKey {
-        case ageMs, alpn, closeAfterMs, debugData, drain, durationMs, errorCode, lastStreamId, maxConcurrentStreams
+        case ageMs, alpn, closeAfterMs, debugData, drain, durationMs, errorCode, maxConcurrentStreams
+        case lastStreamID = "lastStreamId"
         case previousMaxConcurrentStreams, reason, requests, tls, when, withheldBytes
     }
 
@@ -31,15 +36,15 @@ extension ConnectionEvent: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(origin.ruleAction, forKey: .action)
-        try container.encode(ISO8601Millis.format(epochMilliseconds: epochMilliseconds), forKey: .at)
-        try container.encode(connectionID, forKey: .connectionId)
+        try container.encode(ISO8601Timestamp.format(epochMilliseconds: epochMilliseconds), forKey: .at)
+        try container.encode(connectionID, forKey: .connectionID)
         try container.encode(description, forKey: .description)
         try container.encode(environment.rawValue, forKey: .environment)
         try container.encode(kind.rawValue, forKey: .kind)
         try container.encode(listener, forKey: .listener)
         try container.encode(origin.name, forKey: .origin)
         try container.encode(peer, forKey: .peer)
-        try container.encode(origin.ruleId, forKey: .ruleId)
+        try container.encode(origin.ruleID, forKey: .ruleID)
         try container.encode(seq, forKey: .seq)
         var details = container.nestedContainer(keyedBy: DetailKey.self, forKey: .details)
         switch action {
@@ -48,14 +53,14 @@ extension ConnectionEvent: Encodable {
             try details.encode(tls, forKey: .tls)
             try details.encode(limit, forKey: .maxConcurrentStreams)
         case .goaway(let code, let last, let data, let closeAfter):
-            try details.encode(FaultErrorCode(rawValue: code), forKey: .errorCode)
-            try details.encode(last, forKey: .lastStreamId)
+            try details.encode(HTTP2ErrorCode(rawValue: code), forKey: .errorCode)
+            try details.encode(last, forKey: .lastStreamID)
             try details.encode(String(decoding: data, as: UTF8.self), forKey: .debugData)
             try details.encode(action.goawayReason, forKey: .reason)
             try details.encode(closeAfter, forKey: .closeAfterMs)
         case .drain(let code, let last, let data, let maximum):
-            try details.encode(FaultErrorCode(rawValue: code), forKey: .errorCode)
-            try details.encode(last, forKey: .lastStreamId)
+            try details.encode(HTTP2ErrorCode(rawValue: code), forKey: .errorCode)
+            try details.encode(last, forKey: .lastStreamID)
             try details.encode(String(decoding: data, as: UTF8.self), forKey: .debugData)
             try details.encode(action.goawayReason, forKey: .reason)
             try details.encode(maximum, forKey: .closeAfterMs)

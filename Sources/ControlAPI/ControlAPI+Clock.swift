@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import JSONSupport
 
 /// `GET/PUT /v1/clock`: the offset added to the clock of provider-token checks, so a test can
@@ -10,7 +11,7 @@ extension ControlAPI {
             status: 200,
             json: [
                 "offsetSeconds": .double(credentialClock.offsetSeconds),
-                "now": .string(ISO8601Millis.format(epochSeconds: credentialClock.now())),
+                "now": .string(ISO8601Timestamp.format(epochSeconds: credentialClock.now())),
             ])
     }
 

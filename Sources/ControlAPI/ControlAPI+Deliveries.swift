@@ -34,7 +34,7 @@ extension ControlAPI {
     func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
         let filter = try DeliveryFilter(query: query)
         let (count, timeout) = try Self.waitBounds(query)
-        var wait = DeliveryWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        var wait = StoreWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
         return .wait(.deliveries(wait))
     }
@@ -47,7 +47,7 @@ extension ControlAPI {
     /// timeout came first. Cheap to call every few milliseconds: when the store's `generation`
     /// has not changed it returns at once without the lock, and otherwise it counts only the
     /// records appended since the last call.
-    public func waitResult(_ wait: inout DeliveryWait, timedOut: Bool) -> ControlResponse? {
+    public func waitResult(_ wait: inout StoreWait<DeliveryFilter>, timedOut: Bool) -> ControlResponse? {
         let generation = store.generation
         if !timedOut && generation == wait.seenGeneration { return nil }
         wait.seenGeneration = generation

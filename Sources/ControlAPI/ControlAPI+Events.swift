@@ -1,3 +1,4 @@
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -29,7 +30,7 @@ extension ControlAPI {
     func startEventWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
         let filter = try ConnectionEventFilter(query: query)
         let (count, timeout) = try Self.waitBounds(query)
-        var wait = ConnectionEventWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        var wait = StoreWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
         return .wait(.events(wait))
     }
@@ -40,7 +41,7 @@ extension ControlAPI {
     /// The answer is 200 `{"complete", "count", "matched", "events": [every matching event,
     /// oldest first], "evicted", "lastSeq"}`. Returns at once without the lock when nothing was
     /// appended or cleared since the last call; otherwise it queries the (small) ring again.
-    public func waitResult(_ wait: inout ConnectionEventWait, timedOut: Bool) -> ControlResponse? {
+    public func waitResult(_ wait: inout StoreWait<ConnectionEventFilter>, timedOut: Bool) -> ControlResponse? {
         let generation = events.generation
         if !timedOut && generation == wait.seenGeneration { return nil }
         wait.seenGeneration = generation
@@ -67,9 +68,9 @@ extension ControlAPI {
     }
 
     /// The `events` object of `GET /v1/stats`.
-    func eventStatsJSON() -> ControlJSON {
+    func eventStatsJSON() -> JSONNode {
         let stats = events.stats()
-        var byKind: [String: ControlJSON] = [:]
+        var byKind: [String: JSONNode] = [:]
         for (kind, n) in stats.byKind { byKind[kind.rawValue] = .uint(n) }
         return [
             "byKind": .object(byKind),

@@ -17,7 +17,7 @@ extension ControlAPI {
     func addFaults(body: [UInt8]) throws(ControlError) -> ControlResponse {
         if let restart = try Self.rollingRestart(body: body) {
             let ids = connections?.startRollingRestart(restart) ?? []
-            let scheduled: [ControlJSON] = ids.map { id in
+            let scheduled: [JSONNode] = ids.map { id in
                 ["id": .uint(id), "goawayAfterMs": .int(restart.delayMilliseconds(forConnection: id))]
             }
             return ControlResponse(

@@ -1,6 +1,7 @@
 import APNsCore
 import Faults
 import Foundation
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -299,7 +300,7 @@ public final class ControlAPI: Sendable {
                         [
                             "address": .string($0.address), "environment": .string($0.environment.rawValue),
                             "name": .string($0.name),
-                        ] as ControlJSON
+                        ] as JSONNode
                     }),
                 "status": .string("ok"),
                 "uptimeMs": .int(status.uptimeMilliseconds),
@@ -310,9 +311,9 @@ public final class ControlAPI: Sendable {
 
     private func statsResponse() -> ControlResponse {
         let stats = store.stats()
-        var byStatus: [String: ControlJSON] = [:]
+        var byStatus: [String: JSONNode] = [:]
         for (code, n) in stats.byStatus { byStatus[String(code)] = .uint(n) }
-        var byReason: [String: ControlJSON] = [:]
+        var byReason: [String: JSONNode] = [:]
         for (reason, n) in stats.byReason { byReason[reason.rawValue] = .uint(n) }
         return ControlResponse(
             status: 200,

@@ -1,10 +1,12 @@
+import Recording
+
 /// A long poll the control API has not answered yet (`ControlResult.wait`): deliveries or
 /// connection events. The HTTP adapter keeps it and calls `ControlAPI.waitResult(_:timedOut:)`.
 public enum ControlWait: Sendable {
     /// `GET /v1/deliveries/wait`.
-    case deliveries(DeliveryWait)
+    case deliveries(StoreWait<DeliveryFilter>)
     /// `GET /v1/events/wait`.
-    case events(ConnectionEventWait)
+    case events(StoreWait<ConnectionEventFilter>)
 
     /// How long to wait, in milliseconds, from when `handle` returned the wait.
     public var timeoutMilliseconds: Int {

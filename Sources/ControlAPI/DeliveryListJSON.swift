@@ -17,9 +17,9 @@ import Recording
 /// Why: the encoder builds a tree of the entire value before writing any of it, about 10 KB per
 /// record, so a page of 100,000 records took a gigabyte at its peak (which the allocator then
 /// kept) and ran slower for the cache misses; record by record, the peak is the answer's own
-/// bytes plus one record's tree. And the encoder is nearly all of a page's time: about 270,000
-/// instructions for a typical record (callgrind), nearly half of them for the headers,
-/// identity and payload; 150,000 with those written once per run.
+/// bytes plus one record's tree. And the encoder is nearly all of a page's time, nearly half of
+/// it for the headers, identity and payload, hence those written once per run (bench/README.md,
+/// "Delivery records").
 ///
 /// Large pages (`recordsPerTask` records a thread and more) are encoded by up to one thread per
 /// core at once, each a run of consecutive records, joined in order. The first run reserves
@@ -218,8 +218,8 @@ enum DeliveryListJSON {
 
         private static func same(_ a: CredentialIdentity?, _ b: CredentialIdentity?) -> Bool {
             guard let a, let b else { return a == nil && b == nil }
-            return UTF8Bytes.equal(a.kind, b.kind) && UTF8Bytes.equal(a.keyId, b.keyId)
-                && UTF8Bytes.equal(a.teamId, b.teamId) && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern
+            return UTF8Bytes.equal(a.kind, b.kind) && UTF8Bytes.equal(a.keyID, b.keyID)
+                && UTF8Bytes.equal(a.teamID, b.teamID) && a.issuedAt?.bitPattern == b.issuedAt?.bitPattern
                 && UTF8Bytes.equal(a.subject, b.subject) && a.topics?.count == b.topics?.count
                 && zip(a.topics ?? [], b.topics ?? []).allSatisfy { UTF8Bytes.equal($0, $1) }
                 && UTF8Bytes.equal(a.verdict, b.verdict)

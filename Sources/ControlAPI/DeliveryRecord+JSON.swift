@@ -1,13 +1,19 @@
 import APNsCore
 import Foundation
+import JSONInput
 import JSONSupport
 
 extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
-        case apnsId, collapseId, connectionId, deviceToken, environment, expiration, fault, headers, identity
+        case deviceToken, environment, expiration, fault, headers, identity
+        case apnsID = "apnsId"
+        case collapseID = "collapseId"
+        case connectionID = "connectionId"
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
-        case streamId, timestamp, topic, uniqueId
+        case timestamp, topic
+        case streamID = "streamId"
+        case uniqueID = "uniqueId"
     }
 
     private enum HeaderKey: String, CodingKey {
@@ -32,7 +38,7 @@ extension DeliveryRecord: Encodable {
     ///
     /// The payload is parsed here, at query time, to keep the append path cheap, by
     /// `JSONSerialization` as validation parses it (see `ParsedJSONEncoding` for why not
-    /// `ControlJSON`). Everything is written through this one encoder's nested containers, and
+    /// `JSONNode`). Everything is written through this one encoder's nested containers, and
     /// absent values with `encodeNil`: encoding an `Optional` or a nested `Encodable` goes
     /// through `JSONEncoder`'s generic path and a new encoder object per value, which made up
     /// most of the time of a large page.
@@ -47,15 +53,15 @@ extension DeliveryRecord: Encodable {
     /// payload is parsed here.
     func encode(to encoder: any Encoder, withParts: Bool, payloadIsJSON: Bool?) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(apnsID, forKey: .apnsId)
-        try container.encodeIfPresentElseNil(verdict.collapseID, forKey: .collapseId)
-        try container.encode(connectionID, forKey: .connectionId)
+        try container.encode(apnsID, forKey: .apnsID)
+        try container.encodeIfPresentElseNil(verdict.collapseID, forKey: .collapseID)
+        try container.encode(connectionID, forKey: .connectionID)
         try container.encodeIfPresentElseNil(verdict.deviceToken, forKey: .deviceToken)
         try container.encode(environment.rawValue, forKey: .environment)
         try container.encodeIfPresentElseNil(verdict.expiration, forKey: .expiration)
         if let fault {
             var nested = container.nestedContainer(keyedBy: FaultKey.self, forKey: .fault)
-            try nested.encode(fault.ruleId, forKey: .ruleId)
+            try nested.encode(fault.ruleID, forKey: .ruleID)
             try nested.encode(fault.action, forKey: .action)
             try nested.encode(fault.description, forKey: .description)
         } else {
@@ -100,21 +106,24 @@ extension DeliveryRecord: Encodable {
         try encodeProviderToken(in: &container)
         try container.encodeIfPresentElseNil(verdict.pushTypeSent, forKey: .pushType)
         try container.encodeIfPresentElseNil(reason?.rawValue, forKey: .reason)
-        try container.encode(ISO8601Millis.format(epochSeconds: receivedAt), forKey: .receivedAt)
+        try container.encode(ISO8601Timestamp.format(epochSeconds: receivedAt), forKey: .receivedAt)
         try container.encode(seq, forKey: .seq)
         try container.encodeIfPresentElseNil(status == 0 ? nil : status, forKey: .status)
-        try container.encode(streamID, forKey: .streamId)
+        try container.encode(streamID, forKey: .streamID)
         try container.encodeIfPresentElseNil(verdict.timestamp, forKey: .timestamp)
         try container.encodeIfPresentElseNil(verdict.topic, forKey: .topic)
-        try container.encodeIfPresentElseNil(uniqueID, forKey: .uniqueId)
+        try container.encodeIfPresentElseNil(uniqueID, forKey: .uniqueID)
     }
 
     private enum FaultKey: String, CodingKey {
-        case ruleId, action, description
+        case action, description
+        case ruleID = "ruleId"
     }
 
     fileprivate enum IdentityKey: String, CodingKey {
-        case kind, keyId, teamId, issuedAt, subject, topics, verdict
+        case kind, issuedAt, subject, topics, verdict
+        case keyID = "keyId"
+        case teamID = "teamId"
     }
 
     /// `headers`: `[{"name","value"}]` in arrival order.
@@ -131,8 +140,8 @@ extension DeliveryRecord: Encodable {
         _ identity: CredentialIdentity, into nested: inout KeyedEncodingContainer<IdentityKey>
     ) throws {
         try nested.encode(identity.kind, forKey: .kind)
-        try nested.encodeIfPresentElseNil(identity.keyId, forKey: .keyId)
-        try nested.encodeIfPresentElseNil(identity.teamId, forKey: .teamId)
+        try nested.encodeIfPresentElseNil(identity.keyID, forKey: .keyID)
+        try nested.encodeIfPresentElseNil(identity.teamID, forKey: .teamID)
         try nested.encodeIfPresentElseNil(identity.issuedAt, forKey: .issuedAt)
         try nested.encodeIfPresentElseNil(identity.subject, forKey: .subject)
         if let topics = identity.topics {

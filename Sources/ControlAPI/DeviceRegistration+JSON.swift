@@ -1,10 +1,11 @@
 import APNsCore
+import JSONInput
 import JSONSupport
 
 extension DeviceRegistration {
     /// The registration as the control API shows it: `{"token", "topic" (or null), "environment",
     /// "unregisteredAt" (milliseconds since the epoch, or null), "expired"}`.
-    public func jsonValue() -> ControlJSON {
+    public func jsonValue() -> JSONNode {
         [
             "environment": .string(environment.rawValue),
             "expired": .bool(expired),

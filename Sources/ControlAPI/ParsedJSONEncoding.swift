@@ -1,16 +1,17 @@
 import APNsCore
 import Foundation
+import JSONInput
 
 /// Writes a value parsed by `JSONSerialization` (the parser validation uses for push bodies)
 /// through an `Encoder`'s nested containers, so a delivery record's `payload` and provider
-/// token parts reach `JSONEncoder` without a `ControlJSON` tree.
+/// token parts reach `JSONEncoder` without a `JSONNode` tree.
 ///
-/// Why not `ControlJSON(decoding:)`: `JSONDecoder` cannot say a value's type, so the tree is
+/// Why not `JSONNode(decoding:)`: `JSONDecoder` cannot say a value's type, so the tree is
 /// built by guessing and catching a `typeMismatch` per wrong guess (about 20 µs for a 100-byte
-/// payload against 5 µs here, release build on Linux), and a `ControlJSON` is written through
+/// payload against 5 µs here, release build on Linux), and a `JSONNode` is written through
 /// one new encoder per value where nested containers need none.
 ///
-/// Numbers come out as `ControlJSON` writes them: an integral value that fits `Int64` as an
+/// Numbers come out as `JSONNode` writes them: an integral value that fits `Int64` as an
 /// integer (`1.0` → `1`), any other as a `Double`. Objects are written with sorted keys by the
 /// encoder; a key repeated in the body keeps its last value (`JSONSerialization`'s choice).
 enum ParsedJSONEncoding {
@@ -118,7 +119,7 @@ enum ParsedJSONEncoding {
         }
     }
 
-    /// A JSON number as `ControlJSON` holds it.
+    /// A JSON number as `JSONNode` holds it.
     private enum Number {
         case integer(Int64)
         case double(Double)

@@ -1,3 +1,4 @@
+import HTTPFields
 import JSONInput
 import JSONSupport
 
@@ -35,7 +36,7 @@ extension FaultAction {
             self = .noResponse
         case "resetStream":
             self = .resetStream(
-                try object.required("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected))
+                try object.required("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected))
         case "goaway":
             self = .goaway(try GoawayFault(reading: object))
         case "close", "reset":

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// What a fault rule does to a matching push (issue "Fault injection"; docs/field-cases.md C1-C16).
 ///
 /// JSON: an object with a `"type"` discriminator and the case's fields:
@@ -28,7 +30,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     /// engine resolves it into a `delay` of the drawn milliseconds (`FaultDecision.action`).
     case randomDelay(FaultLatency, then: FaultAction?)
     case noResponse
-    case resetStream(FaultErrorCode)
+    case resetStream(HTTP2ErrorCode)
     case goaway(GoawayFault)
     /// TCP FIN.
     case close(ResponseTiming)

@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPFields
 
 /// Everything fault rules can match on for one push: what validation parsed, where it arrived,
 /// who sent it, and when. Build it only when `FaultEngine.isArmed` (it copies headers and body).
@@ -17,8 +18,8 @@ public struct FaultContext: Sendable {
     public var listener: String
     public var environment: APNsEnvironment
     /// The provider token's Key ID and Team ID, when a token was parsed.
-    public var keyId: String?
-    public var teamId: String?
+    public var keyID: String?
+    public var teamID: String?
     /// The connection's id (`PushOrigin.id`).
     public var connectionID: UInt64
     /// The connection's rank in order of acceptance, 1-based (`match.nthConnection`).
@@ -33,8 +34,8 @@ public struct FaultContext: Sendable {
 
     public init(
         token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
-        priority: Int? = nil, listener: String, environment: APNsEnvironment, keyId: String? = nil,
-        teamId: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
+        priority: Int? = nil, listener: String, environment: APNsEnvironment, keyID: String? = nil,
+        teamID: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
         headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64
     ) {
         self.token = token
@@ -44,8 +45,8 @@ public struct FaultContext: Sendable {
         self.priority = priority
         self.listener = listener
         self.environment = environment
-        self.keyId = keyId
-        self.teamId = teamId
+        self.keyID = keyID
+        self.teamID = teamID
         self.connectionID = connectionID
         self.connectionOrdinal = connectionOrdinal ?? connectionID
         self.headers = headers
@@ -60,13 +61,13 @@ public struct FaultContext: Sendable {
     ///   - identity: the credential identity, for `keyId` and `teamId`.
     ///   - nowMilliseconds: the request's time, milliseconds since the Unix epoch.
     public init(
-        verdict: ValidationResult, request: PushRequest, connection: PushOrigin, connectionOrdinal: UInt64? = nil,
+        verdict: ValidationResult, request: HTTP2Request, connection: PushOrigin, connectionOrdinal: UInt64? = nil,
         identity: CredentialIdentity? = nil, nowMilliseconds: Int64
     ) {
         self.init(
             token: verdict.deviceToken, topic: verdict.topic, pushTypeSent: verdict.pushTypeSent,
             pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
-            environment: connection.environment, keyId: identity?.keyId, teamId: identity?.teamId,
+            environment: connection.environment, keyID: identity?.keyID, teamID: identity?.teamID,
             connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
             payload: request.body, nowMilliseconds: nowMilliseconds)
     }

@@ -79,7 +79,7 @@ struct FaultEngineState {
         if let mark = sick[context.connectionID] {
             if let index = rules.firstIndex(where: { $0.id == mark.ruleID }) { rules[index].fired += 1 }
             return FaultDecision(
-                ruleId: mark.ruleID, action: .respond(mark.response),
+                ruleID: mark.ruleID, action: .respond(mark.response),
                 description:
                     "rule \(mark.ruleID): sick connection \(context.connectionID): respond \(mark.response.summary)",
                 ruleActionType: "sickConnection")
@@ -109,7 +109,7 @@ struct FaultEngineState {
             // A stream-rate refusal or GOAWAY names its rule's own type.
             if case .streamRateLimit = rules[index].rule.action { ruleType = "streamRateLimit" }
             return FaultDecision(
-                ruleId: id, action: resolved, description: text + resolved.description,
+                ruleID: id, action: resolved, description: text + resolved.description,
                 ruleActionType: ruleType)
         }
         return nil

@@ -14,7 +14,7 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
     /// connection is forgotten when it closes (`FaultEngine.connectionClosed(id:)`).
     case timesPerConnection(Int)
     /// Spent from this moment on (inclusive).
-    case until(FaultInstant)
+    case until(ISO8601Timestamp)
 
     public var description: String {
         switch self {
@@ -57,7 +57,9 @@ public enum FaultLifetime: Sendable, Equatable, Codable, CustomStringConvertible
         case "times": self = .times(try object.required("times", Int.self, expected: count))
         case "timesPerConnection":
             self = .timesPerConnection(try object.required("timesPerConnection", Int.self, expected: count))
-        default: self = .until(try object.required("until", FaultInstant.self, expected: FaultInstant.expected))
+        default:
+            self = .until(
+                try object.required("until", ISO8601Timestamp.self, expected: ISO8601Timestamp.inputExpectation))
         }
         try object.validated { () throws(FaultRuleError) in try validate(at: path) }
     }

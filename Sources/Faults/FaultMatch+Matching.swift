@@ -16,8 +16,8 @@ extension FaultMatch {
         if let until, context.nowMilliseconds >= until.epochMilliseconds { return false }
         if let listener, context.listener != listener { return false }
         if let topic, context.topic != topic { return false }
-        if let keyID, context.keyId != keyID { return false }
-        if let teamID, context.teamId != teamID { return false }
+        if let keyID, context.keyID != keyID { return false }
+        if let teamID, context.teamID != teamID { return false }
         if token != nil || tokenPrefix != nil {
             // ValidationResult tokens are lowercase already; lowercase only when they are not.
             guard var sent = context.token else { return false }

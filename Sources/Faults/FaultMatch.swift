@@ -67,8 +67,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// The share of connections, 0 to 1, this rule takes (drawn per connection from `seed`).
     public var connectionShare: Double?
     /// Time window, inclusive start and exclusive end.
-    public var from: FaultInstant?
-    public var until: FaultInstant?
+    public var from: ISO8601Timestamp?
+    public var until: ISO8601Timestamp?
 
     public init(
         token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
@@ -76,7 +76,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         keyID: String? = nil, teamID: String? = nil, connection: UInt64? = nil, nthConnection: UInt64? = nil,
         headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
         nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
-        from: FaultInstant? = nil, until: FaultInstant? = nil, probabilityRamp: FaultRamp? = nil,
+        from: ISO8601Timestamp? = nil, until: ISO8601Timestamp? = nil, probabilityRamp: FaultRamp? = nil,
         connectionShare: Double? = nil
     ) {
         self.token = token
@@ -190,8 +190,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             everyKth: try o.optional("everyKth", Int.self, expected: "an integer from 1"),
             probability: try o.optional("probability", Double.self, expected: "a number within 0 and 1"),
             seed: try o.optional("seed", UInt64.self, expected: "an integer from 0 to 18446744073709551615"),
-            from: try o.optional("from", FaultInstant.self, expected: FaultInstant.expected),
-            until: try o.optional("until", FaultInstant.self, expected: FaultInstant.expected),
+            from: try o.optional("from", ISO8601Timestamp.self, expected: ISO8601Timestamp.inputExpectation),
+            until: try o.optional("until", ISO8601Timestamp.self, expected: ISO8601Timestamp.inputExpectation),
             probabilityRamp: try o.optional(
                 "probabilityRamp", FaultRamp.self, expected: "an object {\"from\", \"to\", \"durationMs\"}"),
             connectionShare: try o.optional("connectionShare", Double.self, expected: "a number within 0 and 1"))

@@ -102,10 +102,10 @@ struct FaultObjectReader {
     }
 
     /// Any JSON value of `key`, `null` included; nil only when the key is absent.
-    func json(_ key: String) throws -> ControlJSON? {
+    func json(_ key: String) throws -> JSONNode? {
         let codingKey = FaultCodingKey(key)
         guard container.contains(codingKey) else { return nil }
-        return ControlJSON(try container.decode(JSONNode.self, forKey: codingKey))
+        return try container.decode(JSONNode.self, forKey: codingKey)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import JSONSupport
 
 /// A request body as fault rules see it: parsed once, lazily, and only when a rule with payload
@@ -46,7 +47,7 @@ struct FaultPayload {
     }
 
     /// JSON equality of a parsed value and an expected one: numbers by value, objects by keys.
-    static func equal(_ value: Any, _ expected: ControlJSON) -> Bool {
+    static func equal(_ value: Any, _ expected: JSONNode) -> Bool {
         switch expected {
         case .null:
             return value is NSNull
@@ -78,7 +79,7 @@ struct FaultPayload {
             }
         }
 
-        init(_ json: ControlJSON) {
+        init(_ json: JSONNode) {
             switch json {
             case .int(let value): self = .int(value)
             case .uint(let value): self = .uint(value)

@@ -56,7 +56,7 @@ public struct FaultRuleError: Error, CustomStringConvertible, Sendable, Equatabl
     }
 
     /// A short rendering of a JSON value for "got ..." in messages.
-    package static func render(_ value: ControlJSON?) -> String {
+    package static func render(_ value: JSONNode?) -> String {
         switch value {
         case nil: return "something else"
         case .null: return "null"

@@ -51,7 +51,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     /// - Throws: `FaultRuleError` with field `scenario` for an unknown name, or
     ///   `parameters.<name>` for a bad or unknown parameter.
     public static func rules(
-        named name: String, parameters: [String: ControlJSON] = [:],
+        named name: String, parameters: [String: JSONNode] = [:],
         nowMilliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
     ) throws(FaultRuleError) -> [FaultRule] {
         guard let scenario = FaultScenario(rawValue: name) else {
@@ -67,7 +67,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
     }
 
     /// This scenario's rules; see `rules(named:parameters:nowMilliseconds:)`.
-    public func rules(parameters: [String: ControlJSON] = [:], nowMilliseconds: Int64) throws(FaultRuleError)
+    public func rules(parameters: [String: JSONNode] = [:], nowMilliseconds: Int64) throws(FaultRuleError)
         -> [FaultRule]
     {
         for key in parameters.keys.sorted() where !parameterNames.contains(key) {
@@ -81,7 +81,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             let duration = try read.integer("durationMs", in: 1...Int64(365) * 86_400_000)
             return [
                 FaultRule(
-                    lifetime: duration.map { .until(FaultInstant(epochMilliseconds: nowMilliseconds + $0)) }
+                    lifetime: duration.map { .until(ISO8601Timestamp(clamping: nowMilliseconds + $0)) }
                         ?? .unlimited,
                     action: .respond(FaultResponse(reason: .serviceUnavailable)), description: label)
             ]
@@ -105,7 +105,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                 ?? Self.defaultRestartWindowMilliseconds
             return [
                 FaultRule(
-                    match: FaultMatch(until: FaultInstant(epochMilliseconds: nowMilliseconds + window)),
+                    match: FaultMatch(until: ISO8601Timestamp(clamping: nowMilliseconds + window)),
                     lifetime: .timesPerConnection(1),
                     action: .goaway(GoawayFault(errorCode: .noError, reason: Reason.shutdown.rawValue)),
                     description: label)
@@ -131,7 +131,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
 
     /// Typed reads of scenario parameters, with errors naming `parameters.<key>`.
     private struct Parameters {
-        let values: [String: ControlJSON]
+        let values: [String: JSONNode]
 
         func integer(_ key: String, in range: ClosedRange<Int64>) throws(FaultRuleError) -> Int64? {
             try read(key, in: range, expected: "expected an integer from \(range.lowerBound) to \(range.upperBound)") {
@@ -162,7 +162,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
         /// `expected` when it cannot be read or is outside `range`.
         private func read<T>(
             _ key: String, in range: ClosedRange<T>, expected: String,
-            _ convert: (ControlJSON) -> T?
+            _ convert: (JSONNode) -> T?
         ) throws(FaultRuleError) -> T? {
             guard let value = values[key], value != .null else { return nil }
             guard let converted = convert(value), range.contains(converted) else {

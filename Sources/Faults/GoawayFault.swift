@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import HTTPFields
 import JSONInput
 import JSONSupport
 
@@ -11,10 +12,10 @@ import JSONSupport
 /// "when": "before-response", "secondBareGoaway": false}`; every field is optional.
 public struct GoawayFault: Sendable, Hashable {
     /// Default NO_ERROR.
-    public var errorCode: FaultErrorCode
+    public var errorCode: HTTP2ErrorCode
     /// The frame's last-stream-id; nil: the highest stream the connection has processed when the
     /// frame is sent (docs/field-cases.md C1). 0 for "nothing was processed" (C2).
-    public var lastStreamId: Int32?
+    public var lastStreamID: Int32?
     /// Debug data `{"reason":"<reason>"}`, as APNs sends (e.g. `Shutdown`, `BadCertificateEnvironment`,
     /// or any other text). Exclusive with `debugData`.
     public var reason: String?
@@ -35,12 +36,12 @@ public struct GoawayFault: Sendable, Hashable {
     public var secondBareGoaway: Bool
 
     public init(
-        errorCode: FaultErrorCode = .noError, lastStreamId: Int32? = nil, reason: String? = nil,
+        errorCode: HTTP2ErrorCode = .noError, lastStreamID: Int32? = nil, reason: String? = nil,
         debugData: String? = nil, closeAfterMs: Int64 = 0, keepOpen: Bool = false,
         when: ResponseTiming = .beforeResponse, secondBareGoaway: Bool = false
     ) {
         self.errorCode = errorCode
-        self.lastStreamId = lastStreamId
+        self.lastStreamID = lastStreamID
         self.reason = reason
         self.debugData = debugData
         self.closeAfterMs = closeAfterMs
@@ -51,7 +52,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     /// The frame's debug data bytes: `{"reason":"X"}` (JSON-escaped), the raw `debugData`, or none.
     public var debugBytes: [UInt8] {
-        if let reason { return GoawayDebugData.reason(reason) }
+        if let reason { return ReasonJSON.bytes(reason) }
         return debugData.map { Array($0.utf8) } ?? []
     }
 
@@ -61,7 +62,7 @@ public struct GoawayFault: Sendable, Hashable {
     /// `GOAWAY NO_ERROR (0) last-stream-id 0 reason Shutdown, close after 0 ms`.
     public var summary: String {
         var text = "GOAWAY \(errorCode)"
-        if let lastStreamId { text += " last-stream-id \(lastStreamId)" }
+        if let lastStreamID { text += " last-stream-id \(lastStreamID)" }
         if let reason { text += " reason \(reason)" }
         if let debugData { text += " debug data \(InputError.quoted(debugData))" }
         if secondBareGoaway { text += " + bare GOAWAY" }
@@ -71,16 +72,16 @@ public struct GoawayFault: Sendable, Hashable {
     }
 
     func validate(at path: String) throws(FaultRuleError) {
-        if let lastStreamId, lastStreamId < 0 {
+        if let lastStreamID, lastStreamID < 0 {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "lastStreamId"),
-                message: "must be 0 to 2147483647, got \(lastStreamId)")
+                message: "must be 0 to 2147483647, got \(lastStreamID)")
         }
         if reason != nil && debugData != nil {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "debugData"), message: "give either reason or debugData, not both")
         }
-        if let problem = GoawayDebugData.problem(debugBytes) {
+        if let problem = GoawayDebugDataLimit.problem(debugBytes) {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, reason != nil ? "reason" : "debugData"), message: problem)
         }
@@ -102,9 +103,9 @@ public struct GoawayFault: Sendable, Hashable {
 
     init(reading object: FaultObjectReader) throws {
         self.init(
-            errorCode: try object.optional("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected)
+            errorCode: try object.optional("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected)
                 ?? .noError,
-            lastStreamId: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
+            lastStreamID: try object.optional("lastStreamId", Int32.self, expected: "a stream id from 0 to 2147483647"),
             reason: try object.optional("reason", String.self, expected: "a string"),
             debugData: try object.optional("debugData", String.self, expected: "a string"),
             closeAfterMs: try object.optional("closeAfterMs", Int64.self, expected: "an integer of milliseconds") ?? 0,
@@ -118,7 +119,7 @@ public struct GoawayFault: Sendable, Hashable {
 
     func write(into container: inout KeyedEncodingContainer<FaultCodingKey>) throws {
         try container.encode(errorCode, forKey: FaultCodingKey("errorCode"))
-        try container.encodeIfPresent(lastStreamId, forKey: FaultCodingKey("lastStreamId"))
+        try container.encodeIfPresent(lastStreamID, forKey: FaultCodingKey("lastStreamId"))
         try container.encodeIfPresent(reason, forKey: FaultCodingKey("reason"))
         try container.encodeIfPresent(debugData, forKey: FaultCodingKey("debugData"))
         try container.encode(closeAfterMs, forKey: FaultCodingKey("closeAfterMs"))

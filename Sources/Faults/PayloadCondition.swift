@@ -10,7 +10,7 @@ import JSONSupport
 public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConvertible {
     /// What the value at `path` must be.
     public enum Test: Sendable, Equatable {
-        case equals(ControlJSON)
+        case equals(JSONNode)
         case present
         case absent
     }
@@ -25,7 +25,7 @@ public struct PayloadCondition: Sendable, Equatable, Codable, CustomStringConver
     }
 
     /// `equals` shorthand.
-    public init(path: String, equals value: ControlJSON) { self.init(path: path, test: .equals(value)) }
+    public init(path: String, equals value: JSONNode) { self.init(path: path, test: .equals(value)) }
 
     /// The path split at dots.
     var segments: [Substring] { path.split(separator: ".", omittingEmptySubsequences: false) }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import JSONSupport
 
 /// The `rolling-restart` scenario (issue 13): every connection open when it starts is drained
@@ -43,7 +44,7 @@ public struct RollingRestart: Sendable, Hashable {
 
     /// The scenario of `parameters` (JSON values as the control API decodes them).
     /// - Throws: `FaultRuleError` with field `parameters.<name>` for a bad or unknown parameter.
-    public init(parameters: [String: ControlJSON]) throws(FaultRuleError) {
+    public init(parameters: [String: JSONNode]) throws(FaultRuleError) {
         for key in parameters.keys.sorted() where !Self.parameterNames.contains(key) {
             throw FaultRuleError(
                 field: "parameters.\(key)",

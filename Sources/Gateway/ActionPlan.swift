@@ -69,7 +69,7 @@ extension ActionPlan {
             // Before the response, the triggering stream is left above last-stream-id so a
             // correct sender retries it (docs/field-cases.md C1); after it, the stream counts as
             // processed (nil: the highest processed when the frame is sent).
-            let last = goaway.lastStreamId ?? (after ? nil : max(0, streamID - 2))
+            let last = goaway.lastStreamID ?? (after ? nil : max(0, streamID - 2))
             self.init(
                 answer: after ? .normal : .none, stream: after ? .answer : .leaveOpen,
                 connection: .goaway(

@@ -8,7 +8,7 @@ import Faults
 public enum ConnectionAction: Sendable, Hashable {
     /// GOAWAY with an HTTP/2 error code (0 NO_ERROR), `lastStreamID` (nil: the highest stream
     /// processed when the frame is sent) and `debugData` (APNs sends `{"reason":...}`, built by
-    /// `GoawayDebugData`); the socket closes `closeAfterMilliseconds` later (0: once written; nil:
+    /// `ReasonJSON`); the socket closes `closeAfterMilliseconds` later (0: once written; nil:
     /// never, new streams are ignored). `thenBare`: a second GOAWAY with the same last-stream-id
     /// and no debug data right after (docs/field-cases.md C2).
     case goaway(
@@ -30,7 +30,7 @@ public enum ConnectionAction: Sendable, Hashable {
     /// `{"reason":"<reason>"}`, closed once written (docs/apns-behaviour.md §5; docs/field-cases.md C2).
     public static func endConnection(_ reason: Reason) -> ConnectionAction {
         .goaway(
-            errorCode: 0, lastStreamID: 0, debugData: GoawayDebugData.reason(reason), closeAfterMilliseconds: 0,
+            errorCode: 0, lastStreamID: 0, debugData: ReasonJSON.bytes(reason), closeAfterMilliseconds: 0,
             thenBare: false)
     }
 }

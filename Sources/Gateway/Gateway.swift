@@ -1,6 +1,7 @@
 import APNsCore
 import Faults
 import Foundation
+import HTTPFields
 import Recording
 
 /// The application behind every APNs listener: validates a request, records it, and returns
@@ -41,7 +42,7 @@ public final class Gateway: Sendable {
     /// Decides, records and answers one request, checking no credentials (tests, and listeners
     /// without checks): `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)`.
     public func handle(
-        _ request: PushRequest, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
         memo: PreviousRequest? = nil
     ) -> PushDecision {
         var noProfile: StreamProfileState?
@@ -67,7 +68,7 @@ public final class Gateway: Sendable {
     ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
     /// - Returns: everything decided (`PushDecision`).
     public func handle<Credentials: CredentialChecker>(
-        _ request: PushRequest, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
         memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
     ) -> PushDecision {
         let now = clock()
@@ -161,7 +162,7 @@ public final class Gateway: Sendable {
                 headers: headers, payload: request.body, payloadBytes: request.bodyLength,
                 status: answer.status, reason: recordedReason, identity: identity,
                 fault: fault.map {
-                    FaultRecord(ruleId: $0.ruleId, action: $0.ruleActionType, description: $0.description)
+                    FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description)
                 })
             if let memo, fault == nil {
                 let key = PreviousRequest.RecordKey(

@@ -1,5 +1,6 @@
 import APNsCore
 import Glibc
+import HTTPFields
 import Recording
 
 /// What one connection's previous request looked like, so that a request repeating it skips work
@@ -39,7 +40,7 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var normalizedToken: String?
     /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
     /// before the first and after a verdict that may depend on the time of the check.
-    @exclusivity(unchecked) private var last = PushRequest(
+    @exclusivity(unchecked) private var last = HTTP2Request(
         method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
     @exclusivity(unchecked) private var hasLast = false
     @exclusivity(unchecked) private var lastDefaultTopic: String?
@@ -135,7 +136,7 @@ public final class PreviousRequest: ValidationMemo {
     /// the same `environment`, with the same `defaultTopic` and the registry still at
     /// `registryGeneration`; nil otherwise (validate, then `remember`).
     func repeatedVerdict(
-        of request: PushRequest, environment: APNsEnvironment, defaultTopic: String?,
+        of request: HTTP2Request, environment: APNsEnvironment, defaultTopic: String?,
         registryGeneration: UInt64
     ) -> ValidationResult? {
         // `last` is read in place (no copy of the whole request out of an optional).
@@ -155,7 +156,7 @@ public final class PreviousRequest: ValidationMemo {
     /// `registryGeneration` (read before validating). A verdict with a 410 `timestamp` is not
     /// kept: the registry may have given the time of the check.
     func remember(
-        _ request: PushRequest, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
+        _ request: HTTP2Request, environment: APNsEnvironment, defaultTopic: String?, registryGeneration: UInt64,
         verdict: ValidationResult
     ) {
         variant = nil
@@ -195,7 +196,7 @@ public final class PreviousRequest: ValidationMemo {
         /// How `request` with `verdict` differs from the memo's `last` and `lastVerdict` (the
         /// model's); nil when it is no variant of them.
         init?(
-            of request: PushRequest, verdict: ValidationResult, environment: APNsEnvironment, defaultTopic: String?,
+            of request: HTTP2Request, verdict: ValidationResult, environment: APNsEnvironment, defaultTopic: String?,
             memo: PreviousRequest
         ) {
             // `memo.last` and `memo.lastVerdict` are read in place: a copy retains each of their fields.
@@ -287,8 +288,8 @@ public final class PreviousRequest: ValidationMemo {
             case (nil, nil): return true
             case let (a?, b?):
                 if a.isSameInstance(as: b) { return true }
-                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyId, b.keyId),
-                    UTF8Bytes.equal(a.teamId, b.teamId),
+                guard UTF8Bytes.equal(a.kind, b.kind), UTF8Bytes.equal(a.keyID, b.keyID),
+                    UTF8Bytes.equal(a.teamID, b.teamID),
                     a.issuedAt?.bitPattern == b.issuedAt?.bitPattern, UTF8Bytes.equal(a.subject, b.subject),
                     UTF8Bytes.equal(a.verdict, b.verdict), (a.topics == nil) == (b.topics == nil)
                 else { return false }

@@ -46,7 +46,7 @@ public struct PushDecision: Sendable {
     /// What caused `plan.connection`, for its connection event: the fault rule, else the rejected
     /// certificate.
     public var connectionOrigin: ConnectionEventOrigin {
-        if let fault { return .fault(ruleId: fault.ruleId, action: fault.ruleActionType) }
+        if let fault { return .fault(ruleID: fault.ruleID, action: fault.ruleActionType) }
         return .certificate
     }
 }

@@ -65,10 +65,6 @@ public enum ResponseBuilder {
     /// The compact JSON error body: `{"reason":"X"}`, or `{"reason":"X","timestamp":N}` when a
     /// timestamp is given (410 answers only).
     public static func body(reason: Reason, timestamp: Int64?) -> [UInt8] {
-        // Reason strings are ASCII letters only, so no JSON escaping is needed.
-        var text = #"{"reason":""# + reason.rawValue + "\""
-        if let timestamp { text += #","timestamp":"# + String(timestamp) }
-        text += "}"
-        return Array(text.utf8)
+        ReasonJSON.bytes(reason, timestamp: timestamp)
     }
 }

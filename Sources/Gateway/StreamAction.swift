@@ -1,4 +1,5 @@
 import Faults
+import HTTPFields
 
 /// What happens to the stream that carried a push.
 public enum StreamAction: Sendable, Hashable {
@@ -9,5 +10,5 @@ public enum StreamAction: Sendable, Hashable {
     /// client resets it or the connection goes.
     case leaveOpen
     /// RST_STREAM with this HTTP/2 error code, no answer (docs/field-cases.md C5, C6).
-    case reset(FaultErrorCode)
+    case reset(HTTP2ErrorCode)
 }

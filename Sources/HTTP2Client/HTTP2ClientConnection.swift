@@ -1,6 +1,7 @@
 import CNGHTTP2
 import COpenSSL
 import Glibc
+import HTTPFields
 import SystemSupport
 
 /// One blocking HTTP/2 client connection: TCP, TLS with ALPN `h2` (or cleartext HTTP/2 with

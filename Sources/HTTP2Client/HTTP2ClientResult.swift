@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// What became of one request of `HTTP2ClientConnection.send`.
 public struct HTTP2ClientResult: Sendable, Equatable {
     /// How a request ended.

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// A GOAWAY frame received from the server.
 public struct HTTP2GoAway: Sendable, Equatable, CustomStringConvertible {
     /// Why the server is going away.
@@ -20,7 +22,7 @@ public struct HTTP2GoAway: Sendable, Equatable, CustomStringConvertible {
 
     /// e.g. `GOAWAY ENHANCE_YOUR_CALM (0xb), last stream 3, debug data "too many requests"`.
     public var description: String {
-        var text = "GOAWAY \(errorCode), last stream \(lastStreamID)"
+        var text = "GOAWAY \(errorCode.hexDescription), last stream \(lastStreamID)"
         if !debugData.isEmpty { text += ", debug data \"\(debugText)\"" }
         return text
     }

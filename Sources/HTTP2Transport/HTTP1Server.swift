@@ -12,6 +12,52 @@ public struct HTTP1Request: Sendable {
     public var query: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+
+    /// A request of `method` to `target` as sent (`/v1/deliveries?status=400&topic=a+b`): the
+    /// path up to `?` kept as sent, the query split and percent-decoded by libevent
+    /// (`evhttp_parse_query_str`: `+` is a space, `%XX` escapes). Nil when libevent refuses the
+    /// query (e.g. a parameter without `=`), or for an encoded NUL
+    /// (`%00`), which libevent's C strings would silently cut the value at; the server answers
+    /// those 400 `malformed query string`. The one query parser: the server's and the tests'.
+    public init?(method: String, target: String, body: [UInt8] = []) {
+        var path = target
+        var query: [(name: String, value: String)] = []
+        if let mark = target.firstIndex(of: "?") {
+            path = String(target[..<mark])
+            guard let parsed = Self.parseQuery(String(target[target.index(after: mark)...])) else { return nil }
+            query = parsed
+        }
+        self.method = method
+        self.path = path
+        self.query = query
+        self.body = body
+    }
+
+    /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding, or for
+    /// an encoded NUL (`%00`).
+    private static func parseQuery(_ text: String) -> [(name: String, value: String)]? {
+        let bytes = Array(text.utf8)
+        if bytes.count >= 3,
+            (0...(bytes.count - 3)).contains(where: {
+                bytes[$0] == 0x25 && bytes[$0 + 1] == 0x30 && bytes[$0 + 2] == 0x30
+            })
+        {
+            return nil
+        }
+        var list = evkeyvalq()
+        guard evhttp_parse_query_str(text, &list) == 0 else {
+            evhttp_clear_headers(&list)
+            return nil
+        }
+        defer { evhttp_clear_headers(&list) }
+        var pairs: [(name: String, value: String)] = []
+        var item = list.tqh_first
+        while let entry = item {
+            pairs.append((String(cString: entry.pointee.key), String(cString: entry.pointee.value)))
+            item = entry.pointee.next.tqe_next
+        }
+        return pairs
+    }
 }
 
 /// One request awaiting its answer. Answer exactly once, on the server's loop thread; an answer
@@ -164,16 +210,6 @@ public final class HTTP1Server: @unchecked Sendable {
         }
         let exchange = HTTP1Exchange(request: request)
         let uri = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
-        var path = uri
-        var query: [(name: String, value: String)] = []
-        if let mark = uri.firstIndex(of: "?") {
-            path = String(uri[..<mark])
-            guard let parsed = HTTP1Server.parseQuery(String(uri[uri.index(after: mark)...])) else {
-                exchange.respond(status: 400, body: Array(#"{"error":"malformed query string"}"#.utf8))
-                return
-            }
-            query = parsed
-        }
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {
             let length = evbuffer_get_length(input)
@@ -182,34 +218,16 @@ public final class HTTP1Server: @unchecked Sendable {
                 _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
             }
         }
-        handler(HTTP1Request(method: method, path: path, query: query, body: body), exchange)
+        guard let parsed = HTTP1Request(method: method, target: uri, body: body) else {
+            exchange.respond(status: 400, body: Self.malformedQueryBody)
+            return
+        }
+        handler(parsed, exchange)
     }
 
-    /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding, or for
-    /// an encoded NUL (`%00`), which libevent's C strings would silently cut the value at.
-    private static func parseQuery(_ text: String) -> [(name: String, value: String)]? {
-        let bytes = Array(text.utf8)
-        if bytes.count >= 3,
-            (0...(bytes.count - 3)).contains(where: {
-                bytes[$0] == 0x25 && bytes[$0 + 1] == 0x30 && bytes[$0 + 2] == 0x30
-            })
-        {
-            return nil
-        }
-        var list = evkeyvalq()
-        guard evhttp_parse_query_str(text, &list) == 0 else {
-            evhttp_clear_headers(&list)
-            return nil
-        }
-        defer { evhttp_clear_headers(&list) }
-        var pairs: [(name: String, value: String)] = []
-        var item = list.tqh_first
-        while let entry = item {
-            pairs.append((String(cString: entry.pointee.key), String(cString: entry.pointee.value)))
-            item = entry.pointee.next.tqe_next
-        }
-        return pairs
-    }
+    /// The body of the 400 answer to a query `HTTP1Request(method:target:)` refuses:
+    /// `{"error":"malformed query string"}`.
+    public static let malformedQueryBody = Array(#"{"error":"malformed query string"}"#.utf8)
 
     static func reasonPhrase(_ status: Int) -> String {
         switch status {

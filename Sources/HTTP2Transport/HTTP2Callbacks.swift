@@ -79,8 +79,8 @@ final class HTTP2Callbacks: @unchecked Sendable {
 }
 
 /// Calls `body` with the session's connection. The connection outlives its session (it deletes
-/// the session when it closes), so no retain and release is needed around the call: they were
-/// about 170 instructions per callback, several callbacks per request.
+/// the session when it closes), so no retain and release is needed around the call (several
+/// callbacks per request; bench/README.md, "Profile and fix").
 @inline(__always)
 private func withConnection<R>(_ user: UnsafeMutableRawPointer?, _ body: (HTTP2Connection) -> R) -> R {
     Unmanaged<HTTP2Connection>.fromOpaque(user!)._withUnsafeGuaranteedRef(body)

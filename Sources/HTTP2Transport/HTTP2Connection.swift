@@ -26,7 +26,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         set { storedContext = newValue }
     }
     /// Behind accessors because another module ignores `@exclusivity(unchecked)` and checks each
-    /// access to a stored property (about 80 instructions; the handler reads it per request).
+    /// access to a stored property (the handler reads it per request; bench/README.md, "Profile
+    /// and fix").
     @exclusivity(unchecked) private var storedContext: AnyObject?
 
     /// Where the connection is in its life; changed only through `lifecycle.handle`.
@@ -38,7 +39,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Header fields and DATA → `HTTP2Request`.
     private let assembler: RequestAssembler
     // Confined to the loop thread and never accessed overlappingly: the runtime exclusivity
-    // check (about 80 instructions per access, several per request) buys nothing here.
+    // check (several per request; bench/README.md, "Profile and fix") buys nothing here.
     /// The open streams.
     private let streams = StreamTable()
     /// Objects of closed streams kept for new ones.
@@ -524,8 +525,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         stream.responseOffset = 0
         // The closure captures neither `self` nor `response` (nor the session as a reference):
         // they cost copies of the response and a retain and release per response, the
-        // connection's through the slow path (it has weak references; about 100 instructions
-        // each). `unowned(unsafe)` still retained; the session lives as long as the connection.
+        // connection's through the slow path (it has weak references; bench/README.md).
+        // `unowned(unsafe)` still retained; the session lives as long as the connection.
         let hasBody = !response.body.isEmpty
         let session = Unmanaged.passUnretained(self.session)
         ResponseEncoder.withFields(of: response) { fields, count in

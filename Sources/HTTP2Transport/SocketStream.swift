@@ -7,8 +7,8 @@ import Glibc
 ///
 /// Confined to its connection's loop thread. The connection holds it for its whole life and
 /// calls it on every read and write, so it is a final class with its state behind
-/// `@exclusivity(unchecked)` and its per-request methods `@inline(__always)` (the hot path is
-/// the same instructions as when this code sat in `HTTP2Connection`).
+/// `@exclusivity(unchecked)` and its per-request methods `@inline(__always)`, so that the hot
+/// path costs what it did when this code sat in `HTTP2Connection` (bench/README.md).
 final class SocketStream {
     /// What `read(into:count:)` got.
     enum ReadResult {
@@ -228,9 +228,8 @@ final class SocketStream {
     }
 
     /// Empties this thread's OpenSSL error queue, which must be empty before an I/O call for
-    /// `SSL_get_error` to be right. Usually it already is: peeking costs a few dozen
-    /// instructions, clearing about 800 (it resets every slot), and TLS I/O runs three times
-    /// per request at one stream at a time.
+    /// `SSL_get_error` to be right. Usually it already is, and peeking is far cheaper than clearing
+    /// (which resets every slot); TLS I/O runs three times per request at one stream at a time.
     @inline(__always)
     static func clearTLSErrors() {
         if ERR_peek_error() != 0 { ERR_clear_error() }

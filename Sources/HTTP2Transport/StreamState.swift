@@ -1,7 +1,8 @@
 /// One open request stream: what has arrived so far, and the response body being sent.
 ///
 /// Used on its connection's loop thread only and never accessed overlappingly, so the runtime
-/// exclusivity check (about 80 instructions per access) is turned off for what is touched per request.
+/// exclusivity check is turned off for what is touched per request (bench/README.md, "Profile
+/// and fix").
 final class StreamState {
     @exclusivity(unchecked) var id: Int32
     @exclusivity(unchecked) var method = ""

@@ -46,8 +46,8 @@ final class StreamTable {
 
     /// Calls `body` with the open stream `streamID` and returns its result; nil when there is
     /// no such stream. The stream is not retained for the call: `body` must not remove it.
-    /// Header fields arrive one callback each, and a retain/release pair per field cost about 40
-    /// instructions.
+    /// Header fields arrive one callback each, so a retain/release pair would be paid per field
+    /// (bench/README.md).
     @inline(__always)
     func withStream<R>(_ streamID: Int32, _ body: (StreamState) -> R) -> R? {
         if let found = slots[StreamTable.slot(streamID)], found._withUnsafeGuaranteedRef({ $0.id }) == streamID {

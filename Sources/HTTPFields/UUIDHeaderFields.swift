@@ -2,8 +2,8 @@
 /// (RFC 9562) only when written.
 ///
 /// A response that carries IDs made for it (APNs's `apns-id` and `apns-unique-id`) would
-/// otherwise build a 36-byte `String` per ID: a heap allocation, UTF-8 validation and a release,
-/// about 800 instructions each on the request path (callgrind). The transport spells the digits
+/// otherwise build a 36-byte `String` per ID: a heap allocation, UTF-8 validation and a release
+/// on the request path (bench/README.md, "Profile and fix"). The transport spells the digits
 /// straight into the bytes it hands to nghttp2.
 ///
 /// A plain value (a static name, two words, a flag): copying one costs no reference counting.
@@ -46,7 +46,7 @@ public struct UUIDHeaderField: Sendable, Equatable {
     public var field: HeaderField { HeaderField(name: name.description, value: value) }
 
     /// Writes the 36 ASCII bytes of the UUID `high ‖ low` to `out`, eight digits at a time (one
-    /// digit at a time cost about 1,200 instructions per UUID).
+    /// digit at a time was slower: bench/README.md, "Profile and fix").
     public static func spell(high: UInt64, low: UInt64, uppercase: Bool, into out: UnsafeMutableRawPointer) {
         func put(_ value: UInt64, at first: Int, split second: Int? = nil) {
             withUnsafeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value), uppercase: uppercase)) { digits in

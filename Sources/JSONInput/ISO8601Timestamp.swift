@@ -1,5 +1,5 @@
 /// A moment as milliseconds since the Unix epoch, read from and written as ISO 8601 UTC
-/// (`2026-11-30T08:49:03.123Z`): the one date parser and formatter of the input layer. By hand,
+/// (`2026-11-30T08:49:03.123Z`): the project's one date parser and formatter (inputs, fault windows, records, events, the clock). By hand,
 /// exact to the millisecond, no formatter objects (not `Sendable`, slow to create).
 ///
 /// One rule for every value: a timestamp lies in `ISO8601Timestamp.range`, from the epoch
@@ -23,6 +23,12 @@ public struct ISO8601Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
         self.epochMilliseconds = epochMilliseconds
     }
 
+    /// A timestamp of `epochMilliseconds` clamped into `range` (below it: the epoch; above it:
+    /// the last millisecond of 9999), for moments computed from a clock plus a duration.
+    public init(clamping epochMilliseconds: Int64) {
+        self.epochMilliseconds = min(max(epochMilliseconds, Self.range.lowerBound), Self.range.upperBound)
+    }
+
     /// A timestamp parsed from `text` (see `parse(_:)`), nil when malformed or outside `range`.
     public init?(_ text: String) {
         guard let milliseconds = Self.parse(text) else { return nil }
@@ -35,7 +41,7 @@ public struct ISO8601Timestamp: Sendable, Hashable, Comparable, Codable, CustomS
     public var description: String { Self.format(epochMilliseconds: epochMilliseconds) }
 
     public static var inputExpectation: String {
-        "an ISO 8601 date-time such as \"2026-11-30T08:49:03.123Z\" or an integer of milliseconds since the epoch (at least 0)"
+        "an ISO 8601 time such as \"2026-11-30T08:49:03.123Z\" or an integer of milliseconds since the epoch"
     }
 
     public init(from decoder: any Decoder) throws {

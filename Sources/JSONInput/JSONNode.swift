@@ -15,10 +15,14 @@ import Foundation
 /// }
 /// ```
 ///
+/// The project's one JSON value type: what input is read as, and what the control API builds its
+/// answers from (encoded by Foundation: `ControlResponse` sorts keys; a non-finite double is
+/// written as `null`).
+///
 /// Decoding a `JSONNode` reads the whole value: keys inside it are never refused as unknown.
 /// Under another decoder (Foundation's `JSONDecoder`) it is rebuilt from that decoder's
 /// containers, kind by kind.
-public enum JSONNode: Sendable, Equatable, Decodable {
+public enum JSONNode: Sendable, Equatable, Codable, ExpressibleByDictionaryLiteral {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -49,6 +53,53 @@ public enum JSONNode: Sendable, Equatable, Decodable {
         case .string(let text): return InputError.quoted(text)
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+
+    /// An object from a literal.
+    public init(dictionaryLiteral elements: (String, JSONNode)...) {
+        self = .object(Dictionary(uniqueKeysWithValues: elements))
+    }
+
+    /// `value` as a string, or `null` when absent.
+    package static func string(_ value: String?) -> JSONNode { value.map(JSONNode.string) ?? .null }
+    /// `value` as an integer, or `null` when absent.
+    package static func int(_ value: Int64?) -> JSONNode { value.map(JSONNode.int) ?? .null }
+
+    // Shared: Sendable, and it saves building one per value.
+    private static let decoder = JSONDecoder()
+
+    /// Decodes `bytes` as one JSON value of any type (RFC 8259, UTF-8; a repeated key keeps its
+    /// first value), numbers as delivery records write payloads: an integral value that fits
+    /// `Int64` as `.int`, any other as `.double` (never `.uint`). Throws Foundation's
+    /// `DecodingError` when it is not JSON or nests deeper than Foundation allows (512).
+    public init(decoding bytes: [UInt8]) throws {
+        self = try Self.decoder.decode(Builder.self, from: Data(bytes)).node.unsignedAsDouble
+    }
+
+    /// The value with every `.uint` turned into the `.double` of the same number.
+    private var unsignedAsDouble: JSONNode {
+        switch self {
+        case .uint(let number): .double(Double(number))
+        case .array(let items): .array(items.map(\.unsignedAsDouble))
+        case .object(let members): .object(members.mapValues(\.unsignedAsDouble))
+        default: self
+        }
+    }
+
+    /// Encodes the value; a non-finite double as `null`, which JSON cannot otherwise express.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .int(let number): try container.encode(number)
+        case .uint(let number): try container.encode(number)
+        case .double(let number) where number.isFinite: try container.encode(number)
+        case .double: try container.encodeNil()
+        case .string(let text): try container.encode(text)
+        case .array(let items): try container.encode(items)
+        case .object(let members): try container.encode(members)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPFields
+import JSONInput
 
 /// One HTTP/1.1 answer of the control API. The body is always JSON (`content-type:
 /// application/json`), UTF-8, with sorted keys.
@@ -20,7 +21,7 @@ public struct ControlResponse: Sendable, Equatable {
     }
 
     /// Creates an answer whose body is `json`, encoded compactly with sorted keys.
-    public init(status: Int, json: ControlJSON, headers: [HeaderField] = []) {
+    public init(status: Int, json: JSONNode, headers: [HeaderField] = []) {
         self.init(status: status, encoding: json, headers: headers)
     }
 
@@ -30,7 +31,7 @@ public struct ControlResponse: Sendable, Equatable {
         do {
             self.init(status: status, headers: headers, body: Array(try Self.encoder.encode(value)))
         } catch {
-            // JSONEncoder refuses only non-finite numbers, which ControlJSON writes as null; should
+            // JSONEncoder refuses only non-finite numbers, which JSONNode writes as null; should
             // that change, an error answer still beats a crash.
             self.init(status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
         }

@@ -7,7 +7,7 @@ import HTTP2Transport
 import Recording
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
-/// `PushRequest`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
+/// `HTTP2Request`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
 /// (APNsAuth) and stream-profile state, and carries out the one `PushDecision` it returns (the
 /// profile's SETTINGS change, then the plan through `FaultExecutor`, or the answer). Also records
 /// connection events: opened, closed, listener conditions, and, through the
@@ -155,21 +155,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
-        // The transport's strings and header list are moved, not copied (the debug log reads the
-        // method and path from `push`); the body is shared, its storage going back to the transport.
-        let push = PushRequest(
-            method: APNsRequestHandler.take(&request.method, ""), path: APNsRequestHandler.take(&request.path, ""),
-            authority: APNsRequestHandler.take(&request.authority, nil),
-            headers: APNsRequestHandler.take(&request.headers, []), body: request.body,
-            bodyLength: request.bodyLength)
+        // The transport's request is the domain's: handed over as it is, no copy or conversion;
+        // the body's storage goes back to the transport afterwards.
         var decision = gateway.handle(
-            push, connection: state.info, streamID: request.streamID,
+            request, connection: state.info, streamID: request.streamID,
             defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
             streamProfile: &state.streamProfile)
         if debug {
             logger.log(
                 .debug,
-                "connection \(state.info.id) stream \(request.streamID) \(push.method) \(push.path) -> \(decision.response.status) (record \(decision.seq))"
+                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(decision.response.status) (record \(decision.seq))"
             )
         }
         if let limit = decision.streamLimitChange {
@@ -187,13 +182,5 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: request.streamID, on: connection,
             origin: decision.connectionOrigin, actions: actions)
-    }
-
-    /// `value`, leaving `empty` in its place.
-    @inline(__always)
-    private static func take<T>(_ value: inout T, _ empty: T) -> T {
-        var taken = empty
-        swap(&value, &taken)
-        return taken
     }
 }

@@ -14,7 +14,7 @@ struct ConnectionActionPerformer: Sendable {
     let events: ConnectionEventRecorder
 
     /// A drain's GOAWAY debug data: `{"reason":"Shutdown"}`, as APNs's restarts send it.
-    static let drainDebugData = GoawayDebugData.reason(.shutdown)
+    static let drainDebugData = ReasonJSON.bytes(.shutdown)
 
     /// Records `action` (just before it is done: a close may follow at once) and carries it out.
     /// - Returns: false when the connection cannot take it now, and nothing was done or recorded:

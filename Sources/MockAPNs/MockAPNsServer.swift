@@ -127,7 +127,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             var settings = HTTP2Settings(maxConcurrentStreams: UInt32(configuration.maxConcurrentStreams))
             settings.idleTimeout = configuration.idleTimeoutSeconds
             if configuration.idleAction == .goaway {
-                settings.idleGoAwayDebugData = GoawayDebugData.reason(.idleTimeout)
+                settings.idleGoAwayDebugData = ReasonJSON.bytes(.idleTimeout)
             }
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
@@ -205,7 +205,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         guard wasRunning else { return }
         http2?.shutdown(
-            debugData: GoawayDebugData.reason(.shutdown),
+            debugData: ReasonJSON.bytes(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)
         if let control = self.control {
             // Long polls get their answer first; the replies need a moment on the wire before

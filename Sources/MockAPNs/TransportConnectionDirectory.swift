@@ -78,7 +78,7 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         switch command {
         case .goaway(let code, let reason, let closeAfter):
             return .goaway(
-                errorCode: code, lastStreamID: nil, debugData: reason.map { GoawayDebugData.reason($0) } ?? [],
+                errorCode: code, lastStreamID: nil, debugData: reason.map { ReasonJSON.bytes($0) } ?? [],
                 closeAfterMilliseconds: closeAfter, thenBare: false)
         case .close: return .close(reset: false, when: nil)
         case .reset: return .close(reset: true, when: nil)

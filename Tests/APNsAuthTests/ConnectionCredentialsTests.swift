@@ -17,8 +17,8 @@ final class ConnectionCredentialsTests: XCTestCase {
             clock: ServerClock(offsetSeconds: F.now - Date().timeIntervalSince1970))
     }
 
-    private func push(authorization: String?) -> PushRequest {
-        PushRequest(
+    private func push(authorization: String?) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: "/3/device/" + String(repeating: "0f", count: 32),
             headers: [HeaderField(name: "apns-topic", value: "com.example.app")]
                 + (authorization.map { [HeaderField(name: "authorization", value: $0)] } ?? []),
@@ -85,8 +85,8 @@ final class ConnectionCredentialsTests: XCTestCase {
             let state = state()
             _ = state.authorizationResult(for: first)
             let identity = state.authorizationResult(for: second).identity
-            XCTAssertTrue(try XCTUnwrap(identity.keyId).utf8.elementsEqual(try XCTUnwrap(second.identity.keyID).utf8))
-            XCTAssertTrue(try XCTUnwrap(identity.teamId).utf8.elementsEqual(try XCTUnwrap(second.identity.teamID).utf8))
+            XCTAssertTrue(try XCTUnwrap(identity.keyID).utf8.elementsEqual(try XCTUnwrap(second.identity.keyID).utf8))
+            XCTAssertTrue(try XCTUnwrap(identity.teamID).utf8.elementsEqual(try XCTUnwrap(second.identity.teamID).utf8))
             XCTAssertEqual(identity.issuedAt?.bitPattern, second.identity.issuedAt?.bitPattern)
             XCTAssertTrue(identity.verdict.utf8.elementsEqual(second.identity.verdict.utf8))
         }
@@ -108,16 +108,16 @@ final class ConnectionCredentialsTests: XCTestCase {
                 issuedAt: 1, verdict: "verified"))
         let tokenA = NSObject(), tokenB = NSObject()
         let a = state.authorizationResult(for: first, accepted: tokenA)
-        XCTAssertEqual(a.identity.keyId, "KEY0K")
+        XCTAssertEqual(a.identity.keyID, "KEY0K")
         XCTAssertTrue(
-            state.authorizationResult(for: first, accepted: tokenA).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
+            state.authorizationResult(for: first, accepted: tokenA).identity.keyID!.utf8.elementsEqual("KEY0K".utf8))
         // Another accepted token whose kid differs only canonically: its own result.
         let b = state.authorizationResult(for: second, accepted: tokenB)
-        XCTAssertTrue(b.identity.keyId!.utf8.elementsEqual("KEY0\u{212A}".utf8))
+        XCTAssertTrue(b.identity.keyID!.utf8.elementsEqual("KEY0\u{212A}".utf8))
         XCTAssertTrue(
-            state.authorizationResult(for: second, accepted: tokenB).identity.keyId!.utf8.elementsEqual(
+            state.authorizationResult(for: second, accepted: tokenB).identity.keyID!.utf8.elementsEqual(
                 "KEY0\u{212A}".utf8))
         // No accepted object (a full check): compared by bytes.
-        XCTAssertTrue(state.authorizationResult(for: first).identity.keyId!.utf8.elementsEqual("KEY0K".utf8))
+        XCTAssertTrue(state.authorizationResult(for: first).identity.keyID!.utf8.elementsEqual("KEY0K".utf8))
     }
 }

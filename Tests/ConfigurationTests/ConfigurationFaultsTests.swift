@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import XCTest
 
 @testable import APNsCore
@@ -46,7 +47,7 @@ final class ConfigurationFaultsTests: XCTestCase {
         XCTAssertEqual(rules[1].lifetime, .times(2))
         XCTAssertEqual(rules[1].action, .delay(milliseconds: 250, then: nil))
         XCTAssertEqual(
-            rules[2].match.until, FaultInstant(epochMilliseconds: Self.now + 1000),
+            rules[2].match.until, ISO8601Timestamp(epochMilliseconds: Self.now + 1000),
             "windows start when the file is read")
         XCTAssertEqual(rules[4].match.probability, 0.125)
         XCTAssertEqual(rules[4].match.seed, 7)

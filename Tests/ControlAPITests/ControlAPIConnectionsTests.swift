@@ -1,3 +1,4 @@
+import HTTPFields
 import XCTest
 
 @testable import APNsCore
@@ -17,7 +18,7 @@ final class ControlAPIConnectionsTests: XCTestCase {
             status: { StoreFixtures.status() })
     }
 
-    func testListIsSortedByIdWithEveryField() {
+    func testListIsSortedByIDWithEveryField() {
         let api = makeAPI(Fake([Fake.summary(id: 7, peer: "[::1]:50001"), Fake.summary(id: 2)]))
         let (status, json) = api.call("GET", "/v1/connections")
         XCTAssertEqual(status, 200)
@@ -147,20 +148,20 @@ final class ControlAPIConnectionsTests: XCTestCase {
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"errorCode": "NO_ERRO"}"#, 400,
-                #"errorCode: unknown error code "NO_ERRO" (did you mean "NO_ERROR"?); expected \#(FaultErrorCode.expected)"#,
+                #"errorCode: unknown error code "NO_ERRO" (did you mean "NO_ERROR"?); expected \#(HTTP2ErrorCode.expected)"#,
                 #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"errorCode": -1}"#, 400,
-                "errorCode: expected \(FaultErrorCode.expected), got -1", #line
+                "errorCode: expected \(HTTP2ErrorCode.expected), got -1", #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"errorCode": 4294967296}"#, 400,
-                "errorCode: expected \(FaultErrorCode.expected), got 4294967296", #line
+                "errorCode: expected \(HTTP2ErrorCode.expected), got 4294967296", #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"errorCode": true}"#, 400,
-                "errorCode: expected \(FaultErrorCode.expected), got true", #line
+                "errorCode: expected \(HTTP2ErrorCode.expected), got true", #line
             ),
             (
                 "POST", "/v1/connections/1/goaway", #"{"reason": 5}"#, 400, "reason: expected a string or null, got 5",

@@ -23,7 +23,7 @@ final class ControlAPIEventsTests: XCTestCase {
     func testListFiltersAndPages() {
         let api = makeAPI()
         api.events.append(E.event(.opened(alpn: "h2", tls: true, maxConcurrentStreams: 1000), origin: .lifecycle))
-        api.events.append(E.event(Self.goaway, origin: .fault(ruleId: "f1", action: "goaway")))
+        api.events.append(E.event(Self.goaway, origin: .fault(ruleID: "f1", action: "goaway")))
         api.events.append(
             E.event(.reset(when: nil), origin: .command, listener: "prod", environment: .production, connection: 4))
         api.events.append(E.event(.refused, origin: .listenerCondition, connection: nil))
@@ -155,7 +155,7 @@ final class ControlAPIEventsTests: XCTestCase {
                 "opened (cleartext, ALPN none, MAX_CONCURRENT_STREAMS 1)", #line
             ),
             (
-                Self.goaway, .fault(ruleId: "f1", action: "goaway"),
+                Self.goaway, .fault(ruleID: "f1", action: "goaway"),
                 [
                     "errorCode": "NO_ERROR", "lastStreamId": 3, "debugData": #"{"reason":"Shutdown"}"#,
                     "reason": "Shutdown", "closeAfterMs": 800,
@@ -181,7 +181,7 @@ final class ControlAPIEventsTests: XCTestCase {
                 "shutdown: GOAWAY NO_ERROR (0) last-stream-id 5, no debug data, kept open", #line
             ),
             (
-                .close(when: .afterResponse), .fault(ruleId: "f2", action: "close"), ["when": "after-response"],
+                .close(when: .afterResponse), .fault(ruleID: "f2", action: "close"), ["when": "after-response"],
                 "rule f2 (close): close (TCP FIN) after-response", #line
             ),
             (.reset(when: nil), .idleTimeout, ["when": NSNull()], "idle timeout: reset (TCP RST)", #line),
@@ -191,13 +191,13 @@ final class ControlAPIEventsTests: XCTestCase {
                 "apple-observed stream profile: SETTINGS MAX_CONCURRENT_STREAMS 1000 -> 1", #line
             ),
             (
-                .windowStallStart(milliseconds: 1000), .fault(ruleId: "f3", action: "withholdWindowUpdate"),
+                .windowStallStart(milliseconds: 1000), .fault(ruleID: "f3", action: "withholdWindowUpdate"),
                 ["durationMs": 1000],
                 "rule f3 (withholdWindowUpdate): no WINDOW_UPDATE for 1000 ms", #line
             ),
             (
                 .windowStallEnd(milliseconds: 1002, withheldBytes: 65535),
-                .fault(ruleId: "f3", action: "withholdWindowUpdate"),
+                .fault(ruleID: "f3", action: "withholdWindowUpdate"),
                 ["durationMs": 1002, "withheldBytes": 65535],
                 "rule f3 (withholdWindowUpdate): WINDOW_UPDATE resumed after 1002 ms, 65535 bytes acknowledged", #line
             ),

@@ -1,3 +1,4 @@
+import JSONInput
 import XCTest
 
 @testable import APNsCore
@@ -51,7 +52,7 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f3"])
         XCTAssertEqual(faults(json).first?["description"] as? String, "scenario apns-outage")
-        XCTAssertEqual(api.faults.rules().last?.rule.lifetime, .until(FaultInstant(epochMilliseconds: F.now + 60_000)))
+        XCTAssertEqual(api.faults.rules().last?.rule.lifetime, .until(ISO8601Timestamp(clamping: F.now + 60_000)))
         (status, json) = api.call("POST", "/v1/faults", body: #"{"scenario": "token-expiry", "parameters": null}"#)
         XCTAssertEqual(status, 201)
         XCTAssertEqual(faults(json).map { $0["id"] as? String }, ["f4"])

@@ -1,3 +1,4 @@
+import JSONInput
 import XCTest
 
 @testable import APNsCore
@@ -8,7 +9,7 @@ import XCTest
 
 /// Pages of records are rendered record by record (and by several threads for large pages),
 /// yet come out byte for byte as one `JSONEncoder` call over the whole answer; payloads parsed
-/// by `JSONSerialization` come out as `ControlJSON` writes them.
+/// by `JSONSerialization` come out as `JSONNode` writes them.
 final class DeliveryListJSONTests: XCTestCase {
     private typealias F = StoreFixtures
 
@@ -133,8 +134,8 @@ final class DeliveryListJSONTests: XCTestCase {
         let identities: [CredentialIdentity?] = [
             CredentialIdentity(kind: "none", verdict: "no-token"),
             CredentialIdentity(kind: "none", verdict: "no-token"), nil,
-            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_000, verdict: "verified"),
-            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1_700_000_001, verdict: "verified"),
+            CredentialIdentity(kind: "token", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, verdict: "verified"),
+            CredentialIdentity(kind: "token", keyID: "K", teamID: "T", issuedAt: 1_700_000_001, verdict: "verified"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a", "b"], verdict: "v"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: ["a"], verdict: "v"),
             CredentialIdentity(kind: "certificate", subject: decoy, topics: [], verdict: "v"), nil,
@@ -145,7 +146,7 @@ final class DeliveryListJSONTests: XCTestCase {
             var record = F.record(headers: headerSets[(i / 3) % headerSets.count])
             record.identity = identities[(i / 2) % identities.count]
             if i % 17 == 0 {
-                record.fault = FaultRecord(ruleId: "f1", action: "respond", description: decoy)
+                record.fault = FaultRecord(ruleID: "f1", action: "respond", description: decoy)
             }
             api.store.append(record)
         }
@@ -163,7 +164,7 @@ final class DeliveryListJSONTests: XCTestCase {
     func testMarkersAreFoundOnlyAsTheRecordsOwnKeys() {
         let decoys = #""headers":null,"identity":null "payload":null,"payloadBytes":"#
         var record = F.record(headers: [HeaderField(name: "x", value: decoys)], lints: [decoys])
-        record.fault = FaultRecord(ruleId: decoys, action: "a", description: "d")
+        record.fault = FaultRecord(ruleID: decoys, action: "a", description: "d")
         record.path = "/3/device/" + decoys
         let shell = ControlResponse(
             status: 200, encoding: DeliveryRecordWithoutParts(record: record, payloadIsJSON: true)
@@ -237,7 +238,7 @@ final class DeliveryListJSONTests: XCTestCase {
             XCTAssertEqual(
                 String(decoding: ControlResponse(status: 200, encoding: Parsed(value: parsed)).body, as: UTF8.self),
                 String(
-                    decoding: ControlResponse(status: 200, json: ["value": try ControlJSON(decoding: bytes)]).body,
+                    decoding: ControlResponse(status: 200, json: ["value": try JSONNode(decoding: bytes)]).body,
                     as: UTF8.self), text)
         }
         for text in ["", "{", "not json", #"{"a":1e400}"#, "\u{FEFF}"] {

@@ -1,3 +1,4 @@
+import JSONInput
 import XCTest
 
 @testable import APNsCore
@@ -99,24 +100,25 @@ final class DeliveryRecordJSONTests: XCTestCase {
     }
 
     func testISO8601FormatAndParse() {
-        XCTAssertEqual(ISO8601Millis.format(epochSeconds: 0), "1970-01-01T00:00:00.000Z")
-        XCTAssertEqual(ISO8601Millis.format(epochSeconds: 951_782_400.5), "2000-02-29T00:00:00.500Z")
-        XCTAssertEqual(ISO8601Millis.format(epochSeconds: -0.001), "1969-12-31T23:59:59.999Z")
-        XCTAssertEqual(ISO8601Millis.format(epochSeconds: .nan), "1970-01-01T00:00:00.000Z")
-        XCTAssertEqual(ISO8601Millis.parse("2026-11-30T08:49:03.123Z"), 1_796_028_543_123)
-        XCTAssertEqual(ISO8601Millis.parse("2026-11-30T08:49:03Z"), 1_796_028_543_000)
-        XCTAssertEqual(ISO8601Millis.parse("2026-11-30T09:49:03.1+01:00"), 1_796_028_543_100)
-        XCTAssertEqual(ISO8601Millis.parse("2026-11-30T08:49:03.123456z"), 1_796_028_543_123)
-        XCTAssertNil(ISO8601Millis.parse("2026-02-30T00:00:00Z"))
-        XCTAssertNil(ISO8601Millis.parse("2026-11-30T08:49:03"))
-        XCTAssertNil(ISO8601Millis.parse("2026-11-30T08:49:03.Z"))
-        XCTAssertNil(ISO8601Millis.parse(""))
-        // Years 0-9999 are written digit by digit; others take the general path.
-        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: -62_167_219_200_000), "0000-01-01T00:00:00.000Z")
-        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: 253_402_300_799_999), "9999-12-31T23:59:59.999Z")
-        XCTAssertEqual(ISO8601Millis.format(epochMilliseconds: 253_402_300_800_000), "10000-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Timestamp.format(epochSeconds: 0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Timestamp.format(epochSeconds: 951_782_400.5), "2000-02-29T00:00:00.500Z")
+        // One range rule (ISO8601Timestamp.range): before the epoch clamps to it.
+        XCTAssertEqual(ISO8601Timestamp.format(epochSeconds: -0.001), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Timestamp.format(epochSeconds: .nan), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Timestamp.parse("2026-11-30T08:49:03.123Z"), 1_796_028_543_123)
+        XCTAssertEqual(ISO8601Timestamp.parse("2026-11-30T08:49:03Z"), 1_796_028_543_000)
+        XCTAssertEqual(ISO8601Timestamp.parse("2026-11-30T09:49:03.1+01:00"), 1_796_028_543_100)
+        XCTAssertEqual(ISO8601Timestamp.parse("2026-11-30T08:49:03.123456z"), 1_796_028_543_123)
+        XCTAssertNil(ISO8601Timestamp.parse("2026-02-30T00:00:00Z"))
+        XCTAssertNil(ISO8601Timestamp.parse("2026-11-30T08:49:03"))
+        XCTAssertNil(ISO8601Timestamp.parse("2026-11-30T08:49:03.Z"))
+        XCTAssertNil(ISO8601Timestamp.parse(""))
+        // Formatting clamps into the one range: year 0 writes the epoch, year 10000 the last millisecond of 9999.
+        XCTAssertEqual(ISO8601Timestamp.format(epochMilliseconds: -62_167_219_200_000), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601Timestamp.format(epochMilliseconds: 253_402_300_799_999), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(ISO8601Timestamp.format(epochMilliseconds: 253_402_300_800_000), "9999-12-31T23:59:59.999Z")
         for ms: Int64 in [0, 1, 951_782_400_500, 4_102_444_799_999, 1_796_028_543_123] {
-            XCTAssertEqual(ISO8601Millis.parse(ISO8601Millis.format(epochMilliseconds: ms)), ms)
+            XCTAssertEqual(ISO8601Timestamp.parse(ISO8601Timestamp.format(epochMilliseconds: ms)), ms)
         }
     }
 }

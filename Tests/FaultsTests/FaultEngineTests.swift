@@ -197,12 +197,12 @@ final class FaultEngineTests: XCTestCase {
     func testContextFromVerdict() {
         let verdict = ValidationResult(
             deviceToken: F.token, topic: "t", pushTypeSent: "voip", pushType: .voip, priority: 5)
-        let request = PushRequest(
+        let request = HTTP2Request(
             method: "POST", path: "/3/device/\(F.token)", headers: [HeaderField(name: "a", value: "b")], body: [1])
         let connection = PushOrigin(id: 12, listener: "prod", environment: .production, peer: "127.0.0.1:1")
         let context = FaultContext(
             verdict: verdict, request: request, connection: connection,
-            identity: CredentialIdentity(kind: "token", keyId: "K", teamId: "T", verdict: "verified"),
+            identity: CredentialIdentity(kind: "token", keyID: "K", teamID: "T", verdict: "verified"),
             nowMilliseconds: 5)
         XCTAssertEqual(context.token, F.token)
         XCTAssertEqual(context.topic, "t")
@@ -210,7 +210,7 @@ final class FaultEngineTests: XCTestCase {
         XCTAssertEqual(context.priority, 5)
         XCTAssertEqual(context.listener, "prod")
         XCTAssertEqual(context.environment, .production)
-        XCTAssertEqual([context.keyId, context.teamId], ["K", "T"])
+        XCTAssertEqual([context.keyID, context.teamID], ["K", "T"])
         XCTAssertEqual([context.connectionID, context.connectionOrdinal], [12, 12])
         XCTAssertEqual(context.headers, request.headers)
         XCTAssertEqual(context.payload, [1])

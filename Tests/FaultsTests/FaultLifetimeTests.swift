@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -41,7 +42,7 @@ final class FaultLifetimeTests: XCTestCase {
                 F.rule(
                     #"{"lifetime":{"until":1700000001000},"action":{"type":"respond","reason":"ServiceUnavailable"}}"#)!
             ))
-        XCTAssertEqual(engine.rules()[0].rule.lifetime, .until(FaultInstant(epochMilliseconds: F.now + 1000)))
+        XCTAssertEqual(engine.rules()[0].rule.lifetime, .until(ISO8601Timestamp(clamping: F.now + 1000)))
         XCTAssertEqual(F.statuses(engine, [F.context(now: F.now), F.context(now: F.now + 999)]), [503, 503])
         XCTAssertFalse(engine.rules()[0].spent)
         clock.now = F.now + 1000

@@ -49,8 +49,8 @@ final class FaultMatchTests: XCTestCase {
             Row(
                 "environment", #"{"environment":"production"}"#,
                 hit: F.context(environment: .production), miss: F.context(environment: .sandbox)),
-            Row("keyId", #"{"keyId":"KEY1234567"}"#, hit: F.context(), miss: F.context(keyId: nil)),
-            Row("teamId", #"{"teamId":"TEAM123456"}"#, hit: F.context(), miss: F.context(teamId: "OTHER12345")),
+            Row("keyId", #"{"keyId":"KEY1234567"}"#, hit: F.context(), miss: F.context(keyID: nil)),
+            Row("teamId", #"{"teamId":"TEAM123456"}"#, hit: F.context(), miss: F.context(teamID: "OTHER12345")),
             Row("connection", #"{"connection":7}"#, hit: F.context(connection: 7), miss: F.context(connection: 8)),
             Row(
                 "nthConnection", #"{"nthConnection":2}"#, hit: F.context(connection: 9, ordinal: 2),

@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -90,8 +91,8 @@ final class FaultRuleJSONTests: XCTestCase {
         let rule = try FaultRule.decode(json: Array(json.utf8))
         XCTAssertEqual(rule.match.token, "abab", "stored lowercase")
         XCTAssertEqual(rule.match.headers?["authorization"], .present)
-        XCTAssertEqual(rule.match.from, FaultInstant(epochMilliseconds: 1_700_000_000_000))
-        XCTAssertEqual(rule.match.until, FaultInstant(epochMilliseconds: 1_700_000_060_000))
+        XCTAssertEqual(rule.match.from, ISO8601Timestamp(epochMilliseconds: 1_700_000_000_000))
+        XCTAssertEqual(rule.match.until, ISO8601Timestamp(epochMilliseconds: 1_700_000_060_000))
         let encoded = try F.canonical(rule)
         XCTAssertTrue(encoded.contains(#""until":"2023-11-14T22:14:20.000Z""#), encoded)
         XCTAssertEqual(try FaultRule.decode(json: Array(encoded.utf8)), rule)
@@ -110,8 +111,8 @@ final class FaultRuleJSONTests: XCTestCase {
             (#""unlimited""#, .unlimited),
             (#"{"times":3}"#, .times(3)),
             (#"{"timesPerConnection":1}"#, .timesPerConnection(1)),
-            (#"{"until":"2023-11-14T23:13:20+01:00"}"#, .until(FaultInstant(epochMilliseconds: 1_700_000_000_000))),
-            (#"{"until":1700000000000}"#, .until(FaultInstant(epochMilliseconds: 1_700_000_000_000))),
+            (#"{"until":"2023-11-14T23:13:20+01:00"}"#, .until(ISO8601Timestamp(clamping: 1_700_000_000_000))),
+            (#"{"until":1700000000000}"#, .until(ISO8601Timestamp(clamping: 1_700_000_000_000))),
         ]
         for (json, expected) in rows {
             let lifetime = try JSONDecoder().decode(FaultLifetime.self, from: Data(json.utf8))

@@ -221,7 +221,7 @@ final class FaultRuleValidationTests: XCTestCase {
         let rule = try FaultRule.decode(
             json: Array((#"{"action":{"type":"goaway","reason":""# + reason + #""}}"#).utf8))
         guard case .goaway(let goaway) = rule.action else { return XCTFail("\(rule.action)") }
-        XCTAssertEqual(goaway.debugBytes.count, GoawayDebugData.maxBytes)
+        XCTAssertEqual(goaway.debugBytes.count, GoawayDebugDataLimit.maxBytes)
     }
 
     /// A value parsed before (a configuration file's entry) reads like the same JSON text.

@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -9,7 +10,7 @@ import XCTest
 final class FaultScenarioTests: XCTestCase {
     typealias F = FaultFixture
 
-    private func engine(_ name: String, _ parameters: [String: ControlJSON] = [:]) throws -> FaultEngine {
+    private func engine(_ name: String, _ parameters: [String: JSONNode] = [:]) throws -> FaultEngine {
         let engine = FaultEngine(clock: { F.now })
         try engine.add(contentsOf: FaultScenario.rules(named: name, parameters: parameters, nowMilliseconds: F.now))
         return engine
@@ -54,7 +55,7 @@ final class FaultScenarioTests: XCTestCase {
         }
         XCTAssertEqual(goaway.errorCode, .noError)
         XCTAssertEqual(String(decoding: goaway.debugBytes, as: UTF8.self), #"{"reason":"Shutdown"}"#)
-        XCTAssertNil(goaway.lastStreamId, "the highest stream processed")
+        XCTAssertNil(goaway.lastStreamID, "the highest stream processed")
         XCTAssertEqual(F.statuses(engine, [one, two, two]), [nil, 0, nil])
         XCTAssertEqual(F.statuses(engine, [F.context(connection: 3, now: F.now + 1000)]), [nil], "the window is over")
     }
@@ -77,7 +78,7 @@ final class FaultScenarioTests: XCTestCase {
     }
 
     func testErrors() {
-        let rows: [(String, [String: ControlJSON], String)] = [
+        let rows: [(String, [String: JSONNode], String)] = [
             (
                 "apns-outge", [:],
                 #"scenario: unknown scenario "apns-outge" (did you mean "apns-outage"?); expected one of apns-outage, flaky, token-expiry, graceful-restart, throttled, rolling-restart"#
@@ -112,7 +113,7 @@ final class FaultScenarioTests: XCTestCase {
 
     func testEveryScenarioProducesValidRules() throws {
         for scenario in FaultScenario.allCases where scenario != .rollingRestart {
-            let parameters: [String: ControlJSON] = scenario == .throttled ? ["perSecond": .int(5)] : [:]
+            let parameters: [String: JSONNode] = scenario == .throttled ? ["perSecond": .int(5)] : [:]
             let rules = try scenario.rules(parameters: parameters, nowMilliseconds: F.now)
             XCTAssertFalse(rules.isEmpty)
             for rule in rules { XCTAssertNoThrow(try rule.validate(), scenario.rawValue) }

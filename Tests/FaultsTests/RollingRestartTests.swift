@@ -1,3 +1,4 @@
+import JSONInput
 import XCTest
 
 @testable import Faults
@@ -25,7 +26,7 @@ final class RollingRestartTests: XCTestCase {
         XCTAssertEqual(defaulted.drainMilliseconds, 5_000)
         XCTAssertLessThan(defaulted.seed, 1 << 53)
         for (parameters, message) in [
-            (["windowMs": ControlJSON.int(-1)], "parameters.windowMs: expected an integer from 0 to 86400000, got -1"),
+            (["windowMs": JSONNode.int(-1)], "parameters.windowMs: expected an integer from 0 to 86400000, got -1"),
             (["drainMs": .string("5")], #"parameters.drainMs: expected an integer from 0 to 86400000, got "5""#),
             (
                 ["percent": .int(5)],

@@ -9,7 +9,7 @@ import XCTest
 final class ActionPlanTests: XCTestCase {
     func testEveryFaultActionTranslates() {
         let respond = FaultResponse(reason: .serviceUnavailable)
-        let shutdown = GoawayDebugData.reason("Shutdown")
+        let shutdown = ReasonJSON.bytes("Shutdown")
         let rows: [(FaultAction, ActionPlan, UInt)] = [
             (.respond(respond), ActionPlan(answer: .replaced(respond), stream: .answer), #line),
             (.sickConnection(respond), ActionPlan(answer: .replaced(respond), stream: .answer), #line),
@@ -26,7 +26,7 @@ final class ActionPlanTests: XCTestCase {
             (
                 .goaway(
                     GoawayFault(
-                        errorCode: .enhanceYourCalm, lastStreamId: 0, debugData: "raw", keepOpen: true,
+                        errorCode: .enhanceYourCalm, lastStreamID: 0, debugData: "raw", keepOpen: true,
                         secondBareGoaway: true)),
                 ActionPlan(
                     answer: .none, stream: .leaveOpen,

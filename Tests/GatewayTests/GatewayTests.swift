@@ -17,8 +17,8 @@ final class GatewayTests: XCTestCase {
     func request(
         path: String? = nil, headers: [(String, String)] = [("apns-topic", "com.example.app")],
         body: String = #"{"aps":{"alert":"hi"}}"#
-    ) -> PushRequest {
-        PushRequest(
+    ) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: path ?? "/3/device/\(token)",
             headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, body: Array(body.utf8))
     }
@@ -97,7 +97,7 @@ final class GatewayTests: XCTestCase {
         let record = try XCTUnwrap(gateway.store.record(seq: first.seq))
         XCTAssertEqual(record.status, 503)
         XCTAssertEqual(record.reason, .serviceUnavailable)
-        XCTAssertEqual(record.fault?.ruleId, "f1")
+        XCTAssertEqual(record.fault?.ruleID, "f1")
         XCTAssertEqual(record.fault?.action, "respond")
         let second = gateway.handle(request(), connection: production, streamID: 3)
         XCTAssertEqual(second.response.status, 200)

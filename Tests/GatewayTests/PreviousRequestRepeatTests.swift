@@ -34,7 +34,7 @@ final class PreviousRequestRepeatTests: XCTestCase {
     private final class FixedCredentials: CredentialChecker {
         let result: AuthorizationResult?
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? { result }
+        func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? { result }
         func settle(accepted: Bool) {}
     }
 
@@ -49,7 +49,7 @@ final class PreviousRequestRepeatTests: XCTestCase {
     /// Pushes `requests` on one connection with stream ids `streams`, with or without a memo, and
     /// returns each record's compact bytes and decoded form.
     private func push(
-        _ requests: [PushRequest], streams: [Int32], memo: PreviousRequest?, gateway: Gateway,
+        _ requests: [HTTP2Request], streams: [Int32], memo: PreviousRequest?, gateway: Gateway,
         identities: [CredentialIdentity?]? = nil
     ) throws -> [DeliveryRecord] {
         try zip(requests.indices, zip(requests, streams)).map { index, item in
@@ -271,11 +271,11 @@ final class PreviousRequestRepeatTests: XCTestCase {
     /// A repeated push whose credential identity differs gets a record of its own identity.
     func testIdentityIsPartOfTheRecordRepeat() throws {
         let verified = CredentialIdentity(
-            kind: "token", keyId: "K1", teamId: "T1", issuedAt: 1_700_000_000, verdict: "verified")
+            kind: "token", keyID: "K1", teamID: "T1", issuedAt: 1_700_000_000, verdict: "verified")
         var later = verified
         later.issuedAt = 1_700_000_600
         var kelvin = verified
-        kelvin.keyId = "\u{212A}1"  // the Kelvin sign: == "K1" for Swift, other bytes
+        kelvin.keyID = "\u{212A}1"  // the Kelvin sign: == "K1" for Swift, other bytes
         let identities: [CredentialIdentity?] = [verified, verified, later, later, kelvin, nil, nil]
         let request = ValidationFixture.request()
         let streams = (0..<identities.count).map { Int32(2 * $0 + 1) }
@@ -285,7 +285,7 @@ final class PreviousRequestRepeatTests: XCTestCase {
         assertSameRecords(
             fast, try push(requests, streams: streams, memo: nil, gateway: gateway(), identities: identities))
         XCTAssertEqual(fast.map { $0.identity?.issuedAt }, identities.map { $0?.issuedAt })
-        XCTAssertTrue(try XCTUnwrap(fast[4].identity?.keyId).utf8.elementsEqual("\u{212A}1".utf8))
+        XCTAssertTrue(try XCTUnwrap(fast[4].identity?.keyID).utf8.elementsEqual("\u{212A}1".utf8))
         XCTAssertEqual(memo.recordHits, 3, "the second, fourth and last pushes repeat the identity before them")
     }
 

@@ -11,7 +11,7 @@ final class PreviousRequestTests: XCTestCase {
     typealias F = ValidationFixture
 
     private func validate(
-        _ request: PushRequest, memo: PreviousRequest?, options: ValidationOptions = ValidationOptions()
+        _ request: HTTP2Request, memo: PreviousRequest?, options: ValidationOptions = ValidationOptions()
     )
         -> ValidationResult
     {
@@ -48,10 +48,10 @@ final class PreviousRequestTests: XCTestCase {
 
     func testInvalidBodyKeepsItsReasonAndMessage() {
         let memo = PreviousRequest()
-        let options = ValidationOptions(invalidPayloadReason: .badMessageId)
+        let options = ValidationOptions(invalidPayloadReason: .badMessageID)
         let request = F.request(body: #"{"aps":"#)
         let fresh = validate(request, memo: nil, options: options)
-        XCTAssertEqual(fresh.reason, .badMessageId)
+        XCTAssertEqual(fresh.reason, .badMessageID)
         XCTAssertNotNil(fresh.payloadError)
         XCTAssertEqual(validate(request, memo: memo, options: options), fresh)
         XCTAssertEqual(validate(request, memo: memo, options: options), fresh)
@@ -154,7 +154,7 @@ final class PreviousRequestRedactionTests: XCTestCase {
 final class PreviousRequestSharingTests: XCTestCase {
     private let connection = PushOrigin(id: 1, listener: "s", environment: .sandbox, peer: "127.0.0.1:1")
 
-    private func records(_ requests: [PushRequest], memo: PreviousRequest?) throws -> [DeliveryRecord] {
+    private func records(_ requests: [HTTP2Request], memo: PreviousRequest?) throws -> [DeliveryRecord] {
         let gateway = Gateway(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
         return try requests.map { request in

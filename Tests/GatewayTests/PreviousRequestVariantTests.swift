@@ -36,7 +36,7 @@ final class PreviousRequestVariantTests: XCTestCase {
     /// Also returns the indices of the pushes whose record was written as a variant.
     @discardableResult
     private func assertRecordedAsInFull(
-        _ requests: [PushRequest], faults: () throws -> FaultEngine = { FaultEngine() },
+        _ requests: [HTTP2Request], faults: () throws -> FaultEngine = { FaultEngine() },
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (memo: PreviousRequest, variants: [Int]) {
         let memo = PreviousRequest()
@@ -65,7 +65,7 @@ final class PreviousRequestVariantTests: XCTestCase {
         String(repeating: String(format: "%08x", 0x1000_0000 + i * 7919), count: 8)
     }
 
-    private static func request(token: String, body: String) -> PushRequest {
+    private static func request(token: String, body: String) -> HTTP2Request {
         ValidationFixture.request(token: token, extra: [("content-length", String(body.utf8.count))], body: body)
     }
 
@@ -79,7 +79,7 @@ final class PreviousRequestVariantTests: XCTestCase {
     /// Varied: token and payload both change, the payload's length too (content-length written as
     /// a table code, "5", or inline; the payload-bytes varint of 1 and 2 bytes).
     func testNewTokenAndPayloadEachPushIsAVariant() throws {
-        var requests: [PushRequest] = []
+        var requests: [HTTP2Request] = []
         for i in 0..<60 {
             let padding = String(repeating: "x", count: i % 3 == 0 ? 0 : i * 3)
             requests.append(
@@ -100,7 +100,7 @@ final class PreviousRequestVariantTests: XCTestCase {
     /// a bad token, a rejected push) is encoded in full; each record is still the full path's.
     func testRepeatsAndOtherDifferencesBetweenVariants() throws {
         let body = ValidationFixture.alertBody
-        let requests: [PushRequest] = [
+        let requests: [HTTP2Request] = [
             Self.request(token: Self.token(1), body: body),
             Self.request(token: Self.token(2), body: body),
             Self.request(token: Self.token(2), body: body),

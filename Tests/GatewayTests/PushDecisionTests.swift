@@ -17,8 +17,8 @@ final class PushDecisionTests: XCTestCase {
             clock: { 1_764_489_600.25 }, makeID: { $0 ? "GEN-UPPER" : "gen-lower" })
     }
 
-    func request(path: String? = nil) -> PushRequest {
-        PushRequest(
+    func request(path: String? = nil) -> HTTP2Request {
+        HTTP2Request(
             method: "POST", path: path ?? "/3/device/\(token)",
             headers: [HeaderField(name: "apns-topic", value: "com.example.app")], body: Array(#"{"aps":{}}"#.utf8))
     }
@@ -29,17 +29,17 @@ final class PushDecisionTests: XCTestCase {
         var checked = 0
         var settled: [Bool] = []
         init(_ result: AuthorizationResult?) { self.result = result }
-        func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? {
+        func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? {
             checked += 1
             return result
         }
         func settle(accepted: Bool) { settled.append(accepted) }
     }
 
-    let identity = CredentialIdentity(kind: "token", keyId: "K", teamId: "T", verdict: "checked")
+    let identity = CredentialIdentity(kind: "token", keyID: "K", teamID: "T", verdict: "checked")
 
     private func decide(
-        _ gateway: Gateway, _ request: PushRequest, _ checker: Checker, profile: inout StreamProfileState?,
+        _ gateway: Gateway, _ request: HTTP2Request, _ checker: Checker, profile: inout StreamProfileState?,
         stream: Int32 = 1
     ) -> PushDecision {
         gateway.handle(
@@ -108,7 +108,7 @@ final class PushDecisionTests: XCTestCase {
         XCTAssertEqual(
             decision.plan,
             ActionPlan(answer: .none, stream: .leaveOpen, connection: .close(reset: false, when: .beforeResponse)))
-        XCTAssertEqual(decision.connectionOrigin, .fault(ruleId: "f1", action: "close"))
+        XCTAssertEqual(decision.connectionOrigin, .fault(ruleID: "f1", action: "close"))
         XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: decision.seq)).status, 0)
     }
 

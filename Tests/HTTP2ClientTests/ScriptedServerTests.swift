@@ -53,7 +53,7 @@ final class ScriptedServerTests: XCTestCase {
         XCTAssertEqual(results[0].outcome, .streamReset(.refusedStream))
         XCTAssertEqual(results[0].streamID, 1)
         XCTAssertEqual(results[1].response?.status, 200)
-        XCTAssertEqual("\(HTTP2ErrorCode.refusedStream)", "REFUSED_STREAM (0x7)")
+        XCTAssertEqual(HTTP2ErrorCode.refusedStream.hexDescription, "REFUSED_STREAM (0x7)")
     }
 
     func testGoAwayAfterTheFirstRequestRefusesTheRest() throws {

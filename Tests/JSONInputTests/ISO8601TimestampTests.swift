@@ -70,6 +70,12 @@ final class ISO8601TimestampTests: XCTestCase {
         XCTAssertNil(ISO8601Timestamp(epochMilliseconds: ISO8601Timestamp.range.upperBound + 1))
     }
 
+    func testClampingInitializerKeepsInsideAndClampsOutside() {
+        XCTAssertEqual(ISO8601Timestamp(clamping: 1_796_028_543_123).epochMilliseconds, 1_796_028_543_123)
+        XCTAssertEqual(ISO8601Timestamp(clamping: -1).epochMilliseconds, 0)
+        XCTAssertEqual(ISO8601Timestamp(clamping: .max).epochMilliseconds, ISO8601Timestamp.range.upperBound)
+    }
+
     private struct Device: Decodable {
         var unregisteredAt: ISO8601Timestamp?
     }

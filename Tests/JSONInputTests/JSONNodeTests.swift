@@ -61,4 +61,12 @@ final class JSONNodeTests: XCTestCase {
         XCTAssertEqual(JSONNode.array([]).rendered, "an array")
         XCTAssertEqual(JSONNode.object([:]).rendered, "an object")
     }
+
+    /// Read from bytes, numbers come out as records write payloads: beyond Int64, a Double.
+    func testDecodingBytesReadsUnsignedRangeAsDouble() throws {
+        XCTAssertEqual(
+            try JSONNode(decoding: Array(#"{"a":[18446744073709551615,-1,1.0]}"#.utf8)),
+            ["a": .array([.double(Double(UInt64.max)), .int(-1), .int(1)])])
+        XCTAssertEqual(try JSONNode(decoding: Array("9223372036854775807".utf8)), .int(.max))
+    }
 }

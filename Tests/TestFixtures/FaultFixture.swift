@@ -17,14 +17,14 @@ enum FaultFixture {
         token: String? = FaultFixture.token, topic: String? = "com.example.app",
         pushTypeSent: String? = "alert", pushType: PushType? = .alert, priority: Int? = 10,
         listener: String = "sandbox", environment: APNsEnvironment = .sandbox,
-        keyId: String? = "KEY1234567", teamId: String? = "TEAM123456",
+        keyID: String? = "KEY1234567", teamID: String? = "TEAM123456",
         connection: UInt64 = 1, ordinal: UInt64? = nil,
         headers: [(String, String)] = [("apns-topic", "com.example.app"), ("authorization", "bearer x.y.z")],
         payload: String = FaultFixture.payload, now: Int64 = FaultFixture.now
     ) -> FaultContext {
         FaultContext(
             token: token, topic: topic, pushTypeSent: pushTypeSent, pushType: pushType, priority: priority,
-            listener: listener, environment: environment, keyId: keyId, teamId: teamId,
+            listener: listener, environment: environment, keyID: keyID, teamID: teamID,
             connectionID: connection, connectionOrdinal: ordinal,
             headers: headers.map { HeaderField(name: $0.0, value: $0.1) }, payload: Array(payload.utf8),
             nowMilliseconds: now)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2Transport
 import XCTest
 
 @testable import APNsCore
@@ -56,6 +57,10 @@ extension ControlAPI {
         _ method: String, _ target: String, body: String = "",
         file: StaticString = #filePath, line: UInt = #line
     ) -> ControlResponse {
+        // A query the server refuses never reaches the API: answered here as the server answers it.
+        guard HTTP1Request(method: method, target: target) != nil else {
+            return ControlResponse(status: 400, body: HTTP1Server.malformedQueryBody)
+        }
         guard
             case .response(let response) = handle(
                 ControlRequest(method: method, target: target, body: Array(body.utf8)))

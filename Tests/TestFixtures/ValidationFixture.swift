@@ -16,7 +16,7 @@ enum ValidationFixture {
         method: String = "POST", path: String? = nil, token: String = token,
         replacing: [String: String] = [:], removing: Set<String> = [],
         extra: [(String, String)] = [], body: String = alertBody
-    ) -> PushRequest {
+    ) -> HTTP2Request {
         request(
             method: method, path: path, token: token, replacing: replacing, removing: removing,
             extra: extra, bytes: Array(body.utf8))
@@ -26,7 +26,7 @@ enum ValidationFixture {
         method: String = "POST", path: String? = nil, token: String = token,
         replacing: [String: String] = [:], removing: Set<String> = [],
         extra: [(String, String)] = [], bytes: [UInt8]
-    ) -> PushRequest {
+    ) -> HTTP2Request {
         var fields: [HeaderField] = []
         for (name, value) in baseHeaders where !removing.contains(name) {
             fields.append(HeaderField(name: name, value: replacing[name] ?? value))
@@ -35,11 +35,11 @@ enum ValidationFixture {
             fields.append(HeaderField(name: name, value: value))
         }
         for (name, value) in extra { fields.append(HeaderField(name: name, value: value)) }
-        return PushRequest(method: method, path: path ?? "/3/device/\(token)", headers: fields, body: bytes)
+        return HTTP2Request(method: method, path: path ?? "/3/device/\(token)", headers: fields, body: bytes)
     }
 
     static func validate(
-        _ request: PushRequest, environment: APNsEnvironment = .sandbox,
+        _ request: HTTP2Request, environment: APNsEnvironment = .sandbox,
         options: ValidationOptions = ValidationOptions(), defaultTopic: String? = nil,
         devices: [DeviceRegistration] = []
     ) -> ValidationResult {
@@ -53,7 +53,7 @@ enum ValidationFixture {
 /// One table row: a request, its context, and the reason expected (`nil` = 200).
 struct ValidationRow {
     var name: String
-    var request: PushRequest
+    var request: HTTP2Request
     var expected: Reason?
     var options = ValidationOptions()
     var environment: APNsEnvironment = .sandbox
@@ -62,7 +62,7 @@ struct ValidationRow {
     var line: UInt = #line
 
     init(
-        _ name: String, _ request: PushRequest, _ expected: Reason?, options: ValidationOptions = ValidationOptions(),
+        _ name: String, _ request: HTTP2Request, _ expected: Reason?, options: ValidationOptions = ValidationOptions(),
         environment: APNsEnvironment = .sandbox, defaultTopic: String? = nil, devices: [DeviceRegistration] = [],
         line: UInt = #line
     ) {

@@ -24,14 +24,22 @@ public enum KeyManifest {
     }
 
     private struct Entry: Decodable {
-        let keyId: String
-        let teamId: String
+        let keyID: String
+        let teamID: String
         let file: String?
         let publicKey: String?
         let scope: String
         let topics: [String]?
         let environments: [String]
-        let relatedKeyId: String?
+        let relatedKeyID: String?
+
+        /// The manifest's keys: `keyId`, `teamId`, `relatedKeyId` in the file.
+        private enum CodingKeys: String, CodingKey {
+            case file, publicKey, scope, topics, environments
+            case keyID = "keyId"
+            case teamID = "teamId"
+            case relatedKeyID = "relatedKeyId"
+        }
     }
 
     /// The keys listed in the manifest at `path`.
@@ -79,7 +87,7 @@ public enum KeyManifest {
         }
         guard !environments.isEmpty else { throw AuthMaterialError("\(context): \"environments\" is empty") }
         return ProviderKey(
-            keyID: entry.keyId, teamID: entry.teamId, publicKey: publicKey, scope: scope,
-            environments: environments, relatedKeyID: entry.relatedKeyId)
+            keyID: entry.keyID, teamID: entry.teamID, publicKey: publicKey, scope: scope,
+            environments: environments, relatedKeyID: entry.relatedKeyID)
     }
 }

@@ -113,14 +113,14 @@ public enum TokenAuthenticator {
             return reject(.invalidProviderToken, "iat is \(Self.seconds(-age)) s in the future")
         }
         if let key, !key.environments.contains(environment) {
-            return reject(.badEnvironmentKeyIdInToken, "key \(key.keyID) is not valid for \(environment.rawValue)")
+            return reject(.badEnvironmentKeyIDInToken, "key \(key.keyID) is not valid for \(environment.rawValue)")
         }
         if let boundTeam = state.boundTeamID, boundTeam != token.teamID {
             return reject(.invalidProviderToken, "team \(token.teamID) is not the connection's team \(boundTeam)")
         }
         if let key, let boundKey = state.boundKey, !boundKey.isRelated(to: key) {
             return reject(
-                .unrelatedKeyIdInToken, "key \(key.keyID) is unrelated to the connection's key \(boundKey.keyID)")
+                .unrelatedKeyIDInToken, "key \(key.keyID) is unrelated to the connection's key \(boundKey.keyID)")
         }
         if let key, let topic, !(state.scopeKey === key && state.scopeTopic == topic) {
             guard key.allows(topic: topic) else {

@@ -52,7 +52,7 @@ public struct TokenConnectionState: Sendable {
     /// token it verified is not verified again when it comes back, while the bound team and key
     /// and the token in use stay as they are (they change only on acceptance, Apple A3).
     /// Without this a sender retrying a rejected token (expired, say) paid one ES256
-    /// verification per push, about a million instructions.
+    /// verification per push.
     public mutating func keepChecks(of other: TokenConnectionState) {
         verifications = other.verifications
         if let checked = other.current, checked !== current {

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// The credential check of one connection, passed to `Gateway.handle` (implemented by APNsAuth's
 /// `ConnectionCredentials`; a connection without checks passes `NoCredentialCheck`). A class, so
 /// the gateway calls it through the reference it is given: nothing is copied or boxed per push.
@@ -8,7 +10,7 @@
 public protocol CredentialChecker: AnyObject {
     /// Checks the credentials of `request`, given what validation parsed (its topic and push
     /// type); nil when this connection checks none.
-    func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult?
+    func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult?
     /// Told once per push, after the gateway decided (`PushDecision.accepted`): what the
     /// check learned is kept when the push was `accepted` (the first accepted push binds the
     /// team; Apple, *Establishing a token-based connection to APNs*), and only what it paid
@@ -21,6 +23,6 @@ public final class NoCredentialCheck: CredentialChecker, Sendable {
     public init() {}
     /// One for every caller: it keeps no state.
     public static let shared = NoCredentialCheck()
-    public func check(_ verdict: ValidationResult, of request: PushRequest) -> AuthorizationResult? { nil }
+    public func check(_ verdict: ValidationResult, of request: HTTP2Request) -> AuthorizationResult? { nil }
     public func settle(accepted: Bool) {}
 }

@@ -15,18 +15,18 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
         }
     }
     /// The provider token's `kid` (Key ID) and `iss` (Team ID), when a token was parsed.
-    public var keyId: String? {
-        get { storage.keyId }
+    public var keyID: String? {
+        get { storage.keyID }
         _modify {
             unique()
-            yield &storage.keyId
+            yield &storage.keyID
         }
     }
-    public var teamId: String? {
-        get { storage.teamId }
+    public var teamID: String? {
+        get { storage.teamID }
         _modify {
             unique()
-            yield &storage.teamId
+            yield &storage.teamID
         }
     }
     /// The token's `iat`, seconds since the Unix epoch.
@@ -62,11 +62,11 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     }
 
     public init(
-        kind: String, keyId: String? = nil, teamId: String? = nil, issuedAt: Double? = nil,
+        kind: String, keyID: String? = nil, teamID: String? = nil, issuedAt: Double? = nil,
         subject: String? = nil, topics: [String]? = nil, verdict: String
     ) {
         storage = Storage(
-            kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject, topics: topics,
+            kind: kind, keyID: keyID, teamID: teamID, issuedAt: issuedAt, subject: subject, topics: topics,
             verdict: verdict)
     }
 
@@ -76,7 +76,7 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
 
     public static func == (a: CredentialIdentity, b: CredentialIdentity) -> Bool {
         a.storage === b.storage
-            || (a.kind == b.kind && a.keyId == b.keyId && a.teamId == b.teamId
+            || (a.kind == b.kind && a.keyID == b.keyID && a.teamID == b.teamID
                 && a.issuedAt == b.issuedAt && a.subject == b.subject && a.topics == b.topics && a.verdict == b.verdict)
     }
 
@@ -84,7 +84,7 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&storage) {
             storage = Storage(
-                kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt, subject: subject,
+                kind: kind, keyID: keyID, teamID: teamID, issuedAt: issuedAt, subject: subject,
                 topics: topics, verdict: verdict)
         }
     }
@@ -94,20 +94,20 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
     /// checks.
     private final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) var kind: String
-        @exclusivity(unchecked) var keyId: String?
-        @exclusivity(unchecked) var teamId: String?
+        @exclusivity(unchecked) var keyID: String?
+        @exclusivity(unchecked) var teamID: String?
         @exclusivity(unchecked) var issuedAt: Double?
         @exclusivity(unchecked) var subject: String?
         @exclusivity(unchecked) var topics: [String]?
         @exclusivity(unchecked) var verdict: String
 
         init(
-            kind: String, keyId: String?, teamId: String?, issuedAt: Double?, subject: String?, topics: [String]?,
+            kind: String, keyID: String?, teamID: String?, issuedAt: Double?, subject: String?, topics: [String]?,
             verdict: String
         ) {
             self.kind = kind
-            self.keyId = keyId
-            self.teamId = teamId
+            self.keyID = keyID
+            self.teamID = teamID
             self.issuedAt = issuedAt
             self.subject = subject
             self.topics = topics
@@ -115,14 +115,18 @@ public struct CredentialIdentity: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, keyId, teamId, issuedAt, subject, topics, verdict }
+    private enum CodingKeys: String, CodingKey {
+        case kind, issuedAt, subject, topics, verdict
+        case keyID = "keyId"
+        case teamID = "teamId"
+    }
 
     /// Every key present, `null` when absent, like the rest of the record's JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
-        try container.encode(keyId, forKey: .keyId)
-        try container.encode(teamId, forKey: .teamId)
+        try container.encode(keyID, forKey: .keyID)
+        try container.encode(teamID, forKey: .teamID)
         try container.encode(issuedAt, forKey: .issuedAt)
         try container.encode(subject, forKey: .subject)
         try container.encode(topics, forKey: .topics)

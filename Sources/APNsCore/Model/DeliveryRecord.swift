@@ -71,14 +71,20 @@ public struct DeliveryRecord: Sendable {
 /// The fault injected into one request, as its record shows it.
 public struct FaultRecord: Sendable, Equatable, Encodable {
     /// The rule's id, e.g. `f2`.
-    public var ruleId: String
+    public var ruleID: String
     /// The action's kind as in the rule JSON, e.g. `respond`, `delay`, `resetStream`, `goaway`.
     public var action: String
     /// What happened, e.g. `rule f2: respond 503 ServiceUnavailable`.
     public var description: String
 
-    public init(ruleId: String, action: String, description: String) {
-        self.ruleId = ruleId
+    /// The JSON keys: `ruleId` on the wire.
+    private enum CodingKeys: String, CodingKey {
+        case action, description
+        case ruleID = "ruleId"
+    }
+
+    public init(ruleID: String, action: String, description: String) {
+        self.ruleID = ruleID
         self.action = action
         self.description = description
     }

@@ -1,10 +1,10 @@
 /// Every `reason` string APNs documents, with its HTTP status
 /// (Apple, *Handling notification responses from APNs*; docs/apns-behaviour.md §2).
 public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
-    case badCollapseId = "BadCollapseId"
+    case badCollapseID = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"
     case badExpirationDate = "BadExpirationDate"
-    case badMessageId = "BadMessageId"
+    case badMessageID = "BadMessageId"
     case badPriority = "BadPriority"
     case badTopic = "BadTopic"
     case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
@@ -21,8 +21,8 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     case forbidden = "Forbidden"
     case invalidProviderToken = "InvalidProviderToken"
     case missingProviderToken = "MissingProviderToken"
-    case unrelatedKeyIdInToken = "UnrelatedKeyIdInToken"
-    case badEnvironmentKeyIdInToken = "BadEnvironmentKeyIdInToken"
+    case unrelatedKeyIDInToken = "UnrelatedKeyIdInToken"
+    case badEnvironmentKeyIDInToken = "BadEnvironmentKeyIdInToken"
     case badPath = "BadPath"
     case methodNotAllowed = "MethodNotAllowed"
     case expiredToken = "ExpiredToken"
@@ -37,13 +37,13 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     /// The HTTP status APNs answers with this reason.
     public var status: Int {
         switch self {
-        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority,
+        case .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority,
             .badTopic, .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType,
             .missingDeviceToken, .missingTopic, .payloadEmpty, .topicDisallowed:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-            .badEnvironmentKeyIdInToken:
+            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
+            .badEnvironmentKeyIDInToken:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// Validates one APNs push request: a pure function from the request to a `ValidationResult`.
 ///
 /// The verdict holds every field that could be parsed, even when the request is refused, and one
@@ -35,7 +37,7 @@ public enum RequestValidator {
     ///     passed every check before it.
     /// - Returns: the verdict; `reason == nil` means 200.
     package static func validate(
-        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        _ request: HTTP2Request, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil, memo: (any ValidationMemo)?,
         lookup: (String) -> DeviceRegistration?
     ) -> ValidationResult {
@@ -74,7 +76,7 @@ public enum RequestValidator {
 
         // 3. Header values, in the order listed in Apple's header table.
         if let id = headers.apnsID {
-            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageId }
+            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageID }
         }
         if let text = headers.expiration {
             expiration = HeaderRules.expiration(text)
@@ -93,7 +95,7 @@ public enum RequestValidator {
             if sentType == nil && reason == nil { reason = .invalidPushType }
         }
         if let collapseID = headers.collapseID {
-            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseId }
+            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseID }
         }
 
         // 4. Device token format.
@@ -164,7 +166,7 @@ public enum RequestValidator {
     /// Validates `request` for a listener of `environment`, checking everything (no memo of the
     /// connection's previous request); the parameters are those of the overload above.
     public static func validate(
-        _ request: PushRequest, environment: APNsEnvironment, options: ValidationOptions,
+        _ request: HTTP2Request, environment: APNsEnvironment, options: ValidationOptions,
         nowMilliseconds: Int64, defaultTopic: String? = nil,
         lookup: (String) -> DeviceRegistration?
     ) -> ValidationResult {

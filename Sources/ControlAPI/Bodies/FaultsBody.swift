@@ -8,7 +8,7 @@ import JSONSupport
 /// (`[1].action.status: must be 400-599, got 200`).
 enum FaultsBody: Decodable, Equatable {
     case rules([FaultRule])
-    case scenario(name: String, parameters: [String: ControlJSON])
+    case scenario(name: String, parameters: [String: JSONNode])
 
     /// What the body may be, for messages.
     static let forms = #"a rule object, an array of rules, or {"scenario": "<name>", "parameters": {...}}"#
@@ -51,7 +51,7 @@ enum FaultsBody: Decodable, Equatable {
         }
         switch try container.decodeIfPresent(JSONNode.self, forKey: .parameters) {
         case nil: return .scenario(name: name, parameters: [:])
-        case .object(let values)?: return .scenario(name: name, parameters: values.mapValues(ControlJSON.init))
+        case .object(let values)?: return .scenario(name: name, parameters: values)
         case let other?:
             throw InputError(path: "parameters", message: "expected an object of parameters, got \(other.rendered)")
         }

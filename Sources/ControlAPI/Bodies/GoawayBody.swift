@@ -1,5 +1,6 @@
 import APNsCore
 import Faults
+import HTTPFields
 import JSONInput
 import JSONSupport
 
@@ -14,7 +15,7 @@ import JSONSupport
 ///
 /// Other keys are refused.
 struct GoawayBody: Decodable, Equatable {
-    var errorCode = FaultErrorCode.noError
+    var errorCode = HTTP2ErrorCode.noError
     var reason: String? = Reason.shutdown.rawValue
     var closeAfterMilliseconds: Int64? = 0
 
@@ -36,7 +37,7 @@ struct GoawayBody: Decodable, Equatable {
         }
         if let node = try container.decodeIfPresent(JSONNode.self, forKey: .errorCode) {
             do {
-                errorCode = try FaultErrorCode(node: node)
+                errorCode = try HTTP2ErrorCode(node: node)
             } catch {
                 throw refuse(.errorCode, error.message)
             }
@@ -45,7 +46,7 @@ struct GoawayBody: Decodable, Equatable {
         case nil where container.contains(.reason): reason = nil
         case nil: break
         case .string(let text)?:
-            if let problem = GoawayDebugData.problem(GoawayDebugData.reason(text)) { throw refuse(.reason, problem) }
+            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(text)) { throw refuse(.reason, problem) }
             reason = text
         case let other?: throw refuse(.reason, "expected a string or null, got \(other.rendered)")
         }

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// Formats the answer to one request, a line per fact:
 /// `status 400`, `apns-id: …`, `apns-unique-id: …`, `reason: BadDeviceToken`, `timestamp: …`.
 public enum SendReport {
@@ -24,7 +26,7 @@ public enum SendReport {
                 }
             }
         case .streamReset(let code):
-            lines.append("stream reset: \(code)")
+            lines.append("stream reset: \(code.hexDescription)")
         case .failed(let error):
             lines.append("no response: \(failureText(error))")
         }
@@ -34,7 +36,7 @@ public enum SendReport {
 
     /// `goaway: CODE (0xN), last stream N, debug data "…"`.
     static func goAwayLine(_ goAway: HTTP2GoAway) -> String {
-        var line = "goaway: \(goAway.errorCode), last stream \(goAway.lastStreamID)"
+        var line = "goaway: \(goAway.errorCode.hexDescription), last stream \(goAway.lastStreamID)"
         if !goAway.debugData.isEmpty { line += ", debug data \"\(goAway.debugText)\"" }
         return line
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 
 /// Totals for a run of many requests: counts by status, reason, reset code and failure,
 /// timing and latency percentiles.
@@ -55,7 +56,7 @@ public struct SendSummary: Sendable, Equatable {
         for status in statuses.keys.sorted() { lines.append("status \(status): \(statuses[status]!)") }
         for (reason, count) in Self.byCount(reasons) { lines.append("reason \(reason): \(count)") }
         for code in resets.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            lines.append("stream reset \(code): \(resets[code]!)")
+            lines.append("stream reset \(code.hexDescription): \(resets[code]!)")
         }
         for (why, count) in Self.byCount(failures) { lines.append("no response (\(why)): \(count)") }
         if let goAway { lines.append(SendReport.goAwayLine(goAway)) }

@@ -1,4 +1,6 @@
 import Faults
+import HTTPFields
+import JSONInput
 import JSONSupport
 
 /// What happened to the connection, with the particulars a sender's test asserts on. Durations
@@ -59,7 +61,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .goaway(_, _, let bytes, _), .drain(_, _, let bytes, _): data = bytes
         default: return nil
         }
-        guard !data.isEmpty, case .object(let object)? = try? ControlJSON(decoding: data),
+        guard !data.isEmpty, case .object(let object)? = try? JSONNode(decoding: data),
             case .string(let reason)? = object["reason"]
         else { return nil }
         return reason
@@ -72,12 +74,12 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .opened(let alpn, let tls, let limit):
             return "opened (\(tls ? "TLS" : "cleartext"), ALPN \(alpn ?? "none"), MAX_CONCURRENT_STREAMS \(limit))"
         case .goaway(let code, let last, let data, let closeAfter):
-            var text = "GOAWAY \(FaultErrorCode(rawValue: code)) last-stream-id \(last)"
+            var text = "GOAWAY \(HTTP2ErrorCode(rawValue: code)) last-stream-id \(last)"
             text += data.isEmpty ? ", no debug data" : ", debug data \(String(decoding: data, as: UTF8.self))"
             text += closeAfter.map { ", close after \($0) ms" } ?? ", kept open"
             return text
         case .drain(let code, let last, let data, let maximum):
-            var text = "GOAWAY \(FaultErrorCode(rawValue: code)) last-stream-id \(last)"
+            var text = "GOAWAY \(HTTP2ErrorCode(rawValue: code)) last-stream-id \(last)"
             text += data.isEmpty ? ", no debug data" : ", debug data \(String(decoding: data, as: UTF8.self))"
             return text + ", drained: closed once the streams in flight are answered, within \(maximum) ms"
         case .close(let moment): return "close (TCP FIN)" + (moment.map { " \($0.rawValue)" } ?? "")

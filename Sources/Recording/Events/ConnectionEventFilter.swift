@@ -16,7 +16,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
     /// The origin's name (`ConnectionEventOrigin.names`).
     public var origin: String?
     /// The fault rule's id (events caused by that rule).
-    public var ruleId: String?
+    public var ruleID: String?
     /// Only events with a sequence number greater than this.
     public var after: UInt64?
     /// Only events at or after this time, milliseconds since the Unix epoch.
@@ -27,7 +27,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
     /// Creates a filter.
     public init(
         listener: String? = nil, environment: APNsEnvironment? = nil, connectionID: UInt64? = nil,
-        kinds: Set<ConnectionEventKind>? = nil, origin: String? = nil, ruleId: String? = nil,
+        kinds: Set<ConnectionEventKind>? = nil, origin: String? = nil, ruleID: String? = nil,
         after: UInt64? = nil, since: Int64? = nil, until: Int64? = nil
     ) {
         self.listener = listener
@@ -35,7 +35,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         self.connectionID = connectionID
         self.kinds = kinds
         self.origin = origin
-        self.ruleId = ruleId
+        self.ruleID = ruleID
         self.after = after
         self.since = since
         self.until = until
@@ -68,7 +68,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         func instant(_ name: String) throws(ControlError) -> Int64? {
             guard let value = try text(name) else { return nil }
             if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let ms = Int64(value) { return ms }
-            guard let ms = ISO8601Millis.parse(value) else {
+            guard let ms = ISO8601Timestamp.parse(value) else {
                 throw .badRequest(
                     "\(name) must be an ISO 8601 time such as 2026-11-30T08:49:03.123Z "
                         + "or an integer of milliseconds since the epoch, got '\(value)'")
@@ -110,7 +110,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
             }
             origin = value
         }
-        ruleId = try text("ruleId")
+        ruleID = try text("ruleId")
         after = try unsigned("after", "a seq")
         since = try instant("since")
         until = try instant("until")
@@ -128,7 +128,7 @@ public struct ConnectionEventFilter: Sendable, Equatable {
         if let listener, !UTF8Bytes.equal(event.listener, listener) { return false }
         if let environment, event.environment != environment { return false }
         if let origin, event.origin.name != origin { return false }
-        if let ruleId, !UTF8Bytes.equal(event.origin.ruleId, ruleId) { return false }
+        if let ruleID, !UTF8Bytes.equal(event.origin.ruleID, ruleID) { return false }
         if since != nil || until != nil {
             let ms = event.epochMilliseconds
             if let since, ms < since { return false }

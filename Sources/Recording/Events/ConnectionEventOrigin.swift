@@ -2,7 +2,7 @@
 public enum ConnectionEventOrigin: Sendable, Hashable {
     /// A fault rule (`/v1/faults`); `action` is the rule's action type as its JSON names it,
     /// as in the delivery record's `fault.action` (a `sequence` step's own type).
-    case fault(ruleId: String, action: String)
+    case fault(ruleID: String, action: String)
     /// A control API command: `POST /v1/connections/{id}/goaway`, `.../close`, `.../reset`.
     case command
     /// The listener's conditions (`PUT /v1/listeners/{name}/conditions`): handshake delay,
@@ -45,7 +45,7 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
     }
 
     /// The fault rule's id, for `.fault`.
-    public var ruleId: String? {
+    public var ruleID: String? {
         if case .fault(let id, _) = self { return id }
         return nil
     }

@@ -250,8 +250,8 @@ package struct CompactRecord: Sendable {
     /// `CredentialIdentity`'s fields, read once (`VerdictTexts`).
     private struct IdentityTexts {
         let kind: String
-        let keyId: String?
-        let teamId: String?
+        let keyID: String?
+        let teamID: String?
         let issuedAt: Double?
         let subject: String?
         let topics: [String]?
@@ -259,8 +259,8 @@ package struct CompactRecord: Sendable {
 
         init(_ identity: CredentialIdentity) {
             kind = identity.kind
-            keyId = identity.keyId
-            teamId = identity.teamId
+            keyID = identity.keyID
+            teamID = identity.teamID
             issuedAt = identity.issuedAt
             subject = identity.subject
             topics = identity.topics
@@ -371,8 +371,8 @@ package struct CompactRecord: Sendable {
 
         if let identity = texts.identity {
             w.string(identity.kind)
-            w.string(identity.keyId)
-            w.string(identity.teamId)
+            w.string(identity.keyID)
+            w.string(identity.teamID)
             if let issuedAt = identity.issuedAt { w.fixed64(issuedAt.bitPattern) }
             w.string(identity.subject)
             if let topics = identity.topics {
@@ -384,7 +384,7 @@ package struct CompactRecord: Sendable {
             w.string(identity.verdict)
         }
         if let fault = record.fault {
-            w.string(fault.ruleId)
+            w.string(fault.ruleID)
             w.string(fault.action)
             w.string(fault.description)
         }
@@ -438,8 +438,8 @@ package struct CompactRecord: Sendable {
         var identity: CredentialIdentity?
         if flags & Flag.identity != 0 {
             let kind = r.string() ?? ""
-            let keyId = r.string()
-            let teamId = r.string()
+            let keyID = r.string()
+            let teamID = r.string()
             let issuedAt = flags & Flag.identityIssuedAt != 0 ? Double(bitPattern: r.fixed64()) : nil
             let subject = r.string()
             var topics: [String]?
@@ -450,14 +450,14 @@ package struct CompactRecord: Sendable {
                 for _ in 0..<(topicCount - 1) { topics!.append(r.string() ?? "") }
             }
             identity = CredentialIdentity(
-                kind: kind, keyId: keyId, teamId: teamId, issuedAt: issuedAt,
+                kind: kind, keyID: keyID, teamID: teamID, issuedAt: issuedAt,
                 subject: subject, topics: topics, verdict: r.string() ?? "")
         }
         var fault: FaultRecord?
         if flags & Flag.fault != 0 {
-            let ruleId = r.string() ?? ""
+            let ruleID = r.string() ?? ""
             let action = r.string() ?? ""
-            fault = FaultRecord(ruleId: ruleId, action: action, description: r.string() ?? "")
+            fault = FaultRecord(ruleID: ruleID, action: action, description: r.string() ?? "")
         }
         let payload = r.blob()
         return DeliveryRecord(
@@ -489,12 +489,12 @@ package struct CompactRecord: Sendable {
         for header in record.headers { total += size(header.name) + size(header.value) }
         for lint in texts.lints { total += size(lint) }
         if let identity = texts.identity {
-            total += size(identity.kind) + size(identity.keyId) + size(identity.teamId) + 8 + size(identity.subject)
+            total += size(identity.kind) + size(identity.keyID) + size(identity.teamID) + 8 + size(identity.subject)
             total += size(identity.verdict) + 10
             for topic in identity.topics ?? [] { total += size(topic) }
         }
         if let fault = record.fault {
-            total += size(fault.ruleId) + size(fault.action) + size(fault.description)
+            total += size(fault.ruleID) + size(fault.action) + size(fault.description)
         }
         return total + 10 + record.payload.count
     }

@@ -164,10 +164,10 @@ final class TokenAuthenticatorTests: XCTestCase {
                 name: "sandbox key on sandbox", authorization: F.bearer("TEAMSBX001"), reason: nil, verdict: "verified"),
             Row(
                 name: "sandbox key on production", authorization: F.bearer("TEAMSBX001"), environment: .production,
-                reason: .badEnvironmentKeyIdInToken, verdict: "rejected: key TEAMSBX001 is not valid for production"),
+                reason: .badEnvironmentKeyIDInToken, verdict: "rejected: key TEAMSBX001 is not valid for production"),
             Row(
                 name: "production key on sandbox", authorization: F.bearer("TEAMPRD001"),
-                reason: .badEnvironmentKeyIdInToken, verdict: "rejected"),
+                reason: .badEnvironmentKeyIDInToken, verdict: "rejected"),
             Row(
                 name: "production key on production", authorization: F.bearer("TEAMPRD001"), environment: .production,
                 reason: nil, verdict: "verified"),

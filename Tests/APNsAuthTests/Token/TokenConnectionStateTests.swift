@@ -104,11 +104,11 @@ final class TokenConnectionStateTests: XCTestCase {
     func testUnrelatedKeys() {
         let later = t0 + 1300  // past the 20-minute rule, so only relatedness decides
         let rows: [(first: String, second: String, reason: Reason?)] = [
-            ("TEAMUNI001", "TOPICA0001", .unrelatedKeyIdInToken),
-            ("TOPICA0001", "TEAMUNI001", .unrelatedKeyIdInToken),
+            ("TEAMUNI001", "TOPICA0001", .unrelatedKeyIDInToken),
+            ("TOPICA0001", "TEAMUNI001", .unrelatedKeyIDInToken),
             ("TOPICA0001", "TOPICB0001", nil),  // related pair
             ("TOPICB0001", "TOPICA0001", nil),
-            ("TOPICA0001", "TOPICC0001", .unrelatedKeyIdInToken),
+            ("TOPICA0001", "TOPICC0001", .unrelatedKeyIDInToken),
             ("TEAMUNI001", "TEAMSBX001", nil),  // two team-scoped keys of one team
             ("TEAMUNI001", "OTHERTEAM1", .invalidProviderToken),  // another team: the team rule answers
         ]
@@ -209,7 +209,7 @@ final class TokenConnectionStateTests: XCTestCase {
         _ = play(
             "production listener",
             [
-                Step(at: 0, authorization: F.bearer("TEAMSBX001", iat: t0), reason: .badEnvironmentKeyIdInToken),
+                Step(at: 0, authorization: F.bearer("TEAMSBX001", iat: t0), reason: .badEnvironmentKeyIDInToken),
                 Step(at: 1, authorization: F.bearer("TEAMPRD001", iat: t0), reason: nil),
             ], environment: .production)
     }
@@ -304,7 +304,7 @@ final class TokenConnectionStateTests: XCTestCase {
                 authorization: sbx, topic: "com.example.app", environment: .production,
                 mode: .strict, nowSeconds: t0, keys: F.keys, state: &sandboxOnly
             ).reason,
-            .badEnvironmentKeyIdInToken)
+            .badEnvironmentKeyIDInToken)
         XCTAssertEqual(sandboxOnly.repeatsAnswered, 1)
 
         // Asked directly: answered without a check only when nothing can change.

@@ -54,7 +54,7 @@ final class CopyOnWriteTests: XCTestCase {
 
     func testAnIdentityCopyWrittenThroughLeavesTheOriginal() {
         let original = CredentialIdentity(
-            kind: "token", keyId: "K", teamId: "T", issuedAt: 1, subject: nil,
+            kind: "token", keyID: "K", teamID: "T", issuedAt: 1, subject: nil,
             topics: ["a"], verdict: "verified")
         var copy = original
         XCTAssertTrue(copy.isSameInstance(as: original))
@@ -67,7 +67,7 @@ final class CopyOnWriteTests: XCTestCase {
         XCTAssertEqual(original.verdict, "verified")
         XCTAssertNotEqual(renamed, original)
         XCTAssertEqual(
-            CredentialIdentity(kind: "token", keyId: "K", teamId: "T", issuedAt: 1, topics: ["a"], verdict: "verified"),
+            CredentialIdentity(kind: "token", keyID: "K", teamID: "T", issuedAt: 1, topics: ["a"], verdict: "verified"),
             original, "separately built, equal fields")
     }
 }

@@ -20,7 +20,7 @@ final class CheckOrderTests: XCTestCase {
             ValidationRow("duplicates before apns-id", F.request(extra: [dup, ("apns-id", "x")]), .duplicateHeaders),
             ValidationRow(
                 "apns-id before expiration", F.request(extra: [("apns-expiration", "x"), ("apns-id", "x")]),
-                .badMessageId),
+                .badMessageID),
             ValidationRow(
                 "expiration before priority", F.request(extra: [("apns-priority", "2"), ("apns-expiration", "x")]),
                 .badExpirationDate),
@@ -35,7 +35,7 @@ final class CheckOrderTests: XCTestCase {
             ValidationRow(
                 "collapse id before token",
                 F.request(token: "xyz", extra: [("apns-collapse-id", String(repeating: "c", count: 65))]),
-                .badCollapseId),
+                .badCollapseID),
             ValidationRow(
                 "priority before token", F.request(token: "xyz", extra: [("apns-priority", "7")]), .badPriority),
             ValidationRow(

@@ -13,17 +13,17 @@ final class HeaderRulesTests: XCTestCase {
         let rows = [
             ValidationRow("lowercase UUID", F.request(extra: [("apns-id", lower)]), nil),
             ValidationRow("uppercase UUID", F.request(extra: [("apns-id", upper)]), nil),
-            ValidationRow("not a UUID", F.request(extra: [("apns-id", "not-a-uuid")]), .badMessageId),
+            ValidationRow("not a UUID", F.request(extra: [("apns-id", "not-a-uuid")]), .badMessageID),
             ValidationRow(
-                "no hyphens", F.request(extra: [("apns-id", "5a1f3c2e8b4d4e6f9a0b1c2d3e4f5a6b")]), .badMessageId),
+                "no hyphens", F.request(extra: [("apns-id", "5a1f3c2e8b4d4e6f9a0b1c2d3e4f5a6b")]), .badMessageID),
             ValidationRow(
-                "non-hex digit", F.request(extra: [("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6g")]), .badMessageId),
+                "non-hex digit", F.request(extra: [("apns-id", "5a1f3c2e-8b4d-4e6f-9a0b-1c2d3e4f5a6g")]), .badMessageID),
             ValidationRow(
                 "hyphen misplaced", F.request(extra: [("apns-id", "5a1f3c2e8-b4d-4e6f-9a0b-1c2d3e4f5a6b")]),
-                .badMessageId),
-            ValidationRow("braces", F.request(extra: [("apns-id", "{\(lower)}")]), .badMessageId),
-            ValidationRow("one digit short", F.request(extra: [("apns-id", String(lower.dropLast()))]), .badMessageId),
-            ValidationRow("empty", F.request(extra: [("apns-id", "")]), .badMessageId),
+                .badMessageID),
+            ValidationRow("braces", F.request(extra: [("apns-id", "{\(lower)}")]), .badMessageID),
+            ValidationRow("one digit short", F.request(extra: [("apns-id", String(lower.dropLast()))]), .badMessageID),
+            ValidationRow("empty", F.request(extra: [("apns-id", "")]), .badMessageID),
         ]
         let verdicts = check(rows)
         XCTAssertEqual(verdicts[0].apnsID, lower, "echoed exactly")
@@ -103,12 +103,12 @@ final class HeaderRulesTests: XCTestCase {
                 "64 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 64))]), nil),
             ValidationRow(
                 "65 ASCII bytes", F.request(extra: [("apns-collapse-id", String(repeating: "c", count: 65))]),
-                .badCollapseId),
+                .badCollapseID),
             ValidationRow(
                 "32 × é = 64 bytes", F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 32))]), nil),
             ValidationRow(
                 "33 × é = 66 bytes, 33 characters",
-                F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 33))]), .badCollapseId),
+                F.request(extra: [("apns-collapse-id", String(repeating: "é", count: 33))]), .badCollapseID),
             ValidationRow("empty", F.request(extra: [("apns-collapse-id", "")]), nil),
         ]
         let verdicts = check(rows)

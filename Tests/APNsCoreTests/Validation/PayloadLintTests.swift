@@ -9,11 +9,11 @@ final class PayloadLintTests: XCTestCase {
 
     struct LintRow {
         var name: String
-        var request: PushRequest
+        var request: HTTP2Request
         var lints: [PayloadLint]
         var line: UInt
 
-        init(_ name: String, _ request: PushRequest, _ lints: [PayloadLint], line: UInt = #line) {
+        init(_ name: String, _ request: HTTP2Request, _ lints: [PayloadLint], line: UInt = #line) {
             self.name = name
             self.request = request
             self.lints = lints
@@ -21,7 +21,8 @@ final class PayloadLintTests: XCTestCase {
         }
     }
 
-    static func push(_ type: String?, priority: String? = nil, topic: String = F.topic, _ body: String) -> PushRequest {
+    static func push(_ type: String?, priority: String? = nil, topic: String = F.topic, _ body: String) -> HTTP2Request
+    {
         var replacing = ["apns-topic": topic]
         if let type { replacing["apns-push-type"] = type }
         return F.request(
@@ -148,7 +149,7 @@ final class PayloadLintTests: XCTestCase {
     func testLintsAsErrorsTable() {
         let strict = ValidationOptions(lintsAsErrors: true)
         func row(
-            _ name: String, _ request: PushRequest, _ reason: Reason?, options: ValidationOptions = strict,
+            _ name: String, _ request: HTTP2Request, _ reason: Reason?, options: ValidationOptions = strict,
             devices: [DeviceRegistration] = [], line: UInt = #line
         ) -> ValidationRow {
             ValidationRow(name, request, reason, options: options, devices: devices, line: line)

@@ -55,11 +55,11 @@ final class PayloadRuleTests: XCTestCase {
                     replacing: ["apns-push-type": "mdm", "apns-topic": "com.apple.mgmt.External.5a1f3c2e"],
                     body: #"{"mdm":"3C5E4C6F-2B1A-4D8E-9A6B-5C4D3E2F1A0B"}"#), nil),
             ValidationRow(
-                "invalid JSON, configured reason", F.request(body: "nope"), .badMessageId,
-                options: ValidationOptions(invalidPayloadReason: .badMessageId)),
+                "invalid JSON, configured reason", F.request(body: "nope"), .badMessageID,
+                options: ValidationOptions(invalidPayloadReason: .badMessageID)),
             ValidationRow(
                 "empty body ignores the configured reason", F.request(body: ""), .payloadEmpty,
-                options: ValidationOptions(invalidPayloadReason: .badMessageId)),
+                options: ValidationOptions(invalidPayloadReason: .badMessageID)),
         ]
         let verdicts = check(rows)
         XCTAssertNil(verdicts[0].payloadError, "an empty body is not a parse error")

@@ -40,7 +40,7 @@ final class TopicRuleTests: XCTestCase {
     }
 
     func testPushTypeAgainstTopicSuffixTable() {
-        func push(_ type: String?, _ topic: String) -> PushRequest {
+        func push(_ type: String?, _ topic: String) -> HTTP2Request {
             type.map { F.request(replacing: ["apns-push-type": $0, "apns-topic": topic]) }
                 ?? F.request(replacing: ["apns-topic": topic], removing: ["apns-push-type"])
         }

@@ -23,7 +23,7 @@ final class ConnectionEventActionTests: XCTestCase {
         let origin = ConnectionEventOrigin.scenario("rolling-restart")
         XCTAssertEqual(origin.name, "scenario")
         XCTAssertTrue(ConnectionEventOrigin.names.contains("scenario"))
-        XCTAssertNil(origin.ruleId)
+        XCTAssertNil(origin.ruleID)
         XCTAssertEqual(origin.ruleAction, "rolling-restart")
         let event = E.event(
             .drain(errorCode: 0, lastStreamID: 0, debugData: [], maxMilliseconds: 1), origin: origin)

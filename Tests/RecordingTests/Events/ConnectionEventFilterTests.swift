@@ -11,7 +11,7 @@ final class ConnectionEventFilterTests: XCTestCase {
         // 2026-11-30T08:49:03.123Z
         let goaway = E.event(
             .goaway(errorCode: 0, lastStreamID: 3, debugData: [], closeAfterMilliseconds: 0),
-            origin: .fault(ruleId: "f1", action: "goaway"), time: 1_796_028_543.1239)
+            origin: .fault(ruleID: "f1", action: "goaway"), time: 1_796_028_543.1239)
         let rows: [(ConnectionEventFilter, Bool, UInt)] = [
             (ConnectionEventFilter(), true, #line),
             (ConnectionEventFilter(listener: "sandbox"), true, #line),
@@ -25,8 +25,8 @@ final class ConnectionEventFilterTests: XCTestCase {
             (ConnectionEventFilter(kinds: [.reset]), false, #line),
             (ConnectionEventFilter(origin: "fault"), true, #line),
             (ConnectionEventFilter(origin: "command"), false, #line),
-            (ConnectionEventFilter(ruleId: "f1"), true, #line),
-            (ConnectionEventFilter(ruleId: "f2"), false, #line),
+            (ConnectionEventFilter(ruleID: "f1"), true, #line),
+            (ConnectionEventFilter(ruleID: "f2"), false, #line),
             (ConnectionEventFilter(after: 0), true, #line),
             (ConnectionEventFilter(after: 1), false, #line),
             (ConnectionEventFilter(since: 1_796_028_543_123), true, #line),
@@ -43,7 +43,7 @@ final class ConnectionEventFilterTests: XCTestCase {
         }
         let refused = E.event(.refused, origin: .listenerCondition, connection: nil)
         XCTAssertFalse(ConnectionEventFilter(connectionID: 0).matches(refused), "a refused connection has no id")
-        XCTAssertFalse(ConnectionEventFilter(ruleId: "f1").matches(refused))
+        XCTAssertFalse(ConnectionEventFilter(ruleID: "f1").matches(refused))
     }
 
     func testQueryParametersParse() throws {
@@ -60,7 +60,7 @@ final class ConnectionEventFilterTests: XCTestCase {
                 ConnectionEventFilter(kinds: [.goaway, .reset, .windowStallEnd]), #line
             ),
             (
-                ["origin": "idleTimeout", "ruleId": "f3"], ConnectionEventFilter(origin: "idleTimeout", ruleId: "f3"),
+                ["origin": "idleTimeout", "ruleId": "f3"], ConnectionEventFilter(origin: "idleTimeout", ruleID: "f3"),
                 #line
             ),
             (["since": "1796028543123"], ConnectionEventFilter(since: 1_796_028_543_123), #line),

@@ -157,7 +157,7 @@ final class CompactRecordTests: XCTestCase {
                 record(
                     headers: [HeaderField(name: "authorization", value: "bearer h.c")],
                     identity: CredentialIdentity(
-                        kind: "token", keyId: "ABC123DEFG", teamId: "DEF123GHIJ",
+                        kind: "token", keyID: "ABC123DEFG", teamID: "DEF123GHIJ",
                         issuedAt: 1_700_000_000, verdict: "verified"))
             ))
         rows.append(
@@ -165,7 +165,7 @@ final class CompactRecordTests: XCTestCase {
                 "rejected token without issued-at",
                 record(
                     status: 403, reason: .invalidProviderToken,
-                    identity: CredentialIdentity(kind: "token", keyId: "K", verdict: "rejected: bad signature"))
+                    identity: CredentialIdentity(kind: "token", keyID: "K", verdict: "rejected: bad signature"))
             ))
         rows.append(
             (
@@ -189,7 +189,7 @@ final class CompactRecordTests: XCTestCase {
                 record(
                     status: 503, reason: .serviceUnavailable,
                     fault: FaultRecord(
-                        ruleId: "f2", action: "respond",
+                        ruleID: "f2", action: "respond",
                         description: "rule f2: respond 503 ServiceUnavailable"))
             ))
         rows.append(
@@ -197,7 +197,7 @@ final class CompactRecordTests: XCTestCase {
                 "fault with no answer",
                 record(
                     status: 0, reason: nil,
-                    fault: FaultRecord(ruleId: "", action: "resetStream", description: ""))
+                    fault: FaultRecord(ruleID: "", action: "resetStream", description: ""))
             ))
         rows.append(
             (
@@ -720,13 +720,13 @@ final class CompactRecordTests: XCTestCase {
         ]
         if let i = record.identity {
             out.append(
-                "identity \(b(i.kind)) \(b(i.keyId)) \(b(i.teamId)) \(n(i.issuedAt?.bitPattern)) \(b(i.subject)) "
+                "identity \(b(i.kind)) \(b(i.keyID)) \(b(i.teamID)) \(n(i.issuedAt?.bitPattern)) \(b(i.subject)) "
                     + "\(i.topics.map { $0.map(b) }.map { "\($0)" } ?? "nil") \(b(i.verdict))")
         } else {
             out.append("identity nil")
         }
         if let f = record.fault {
-            out.append("fault \(b(f.ruleId)) \(b(f.action)) \(b(f.description))")
+            out.append("fault \(b(f.ruleID)) \(b(f.action)) \(b(f.description))")
         } else {
             out.append("fault nil")
         }

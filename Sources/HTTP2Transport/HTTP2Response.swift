@@ -1,21 +1,5 @@
-// Requests and responses carry HTTPFields' `HeaderField`, which the application shares.
+// Requests (`HTTP2Request`) and responses carry HTTPFields' types, which the application shares.
 @_exported import HTTPFields
-
-/// A complete HTTP/2 request (HEADERS, any DATA, END_STREAM), as handed to the server's handler.
-public struct HTTP2Request: Sendable {
-    /// The stream it arrived on.
-    public var streamID: Int32
-    /// `:method`, `:path`, `:authority` (nil when absent).
-    public var method: String
-    public var path: String
-    public var authority: String?
-    /// Regular header fields in arrival order; names are lowercase (nghttp2 enforces HTTP/2 rules).
-    public var headers: [HeaderField]
-    /// The request body bytes; only the first `HTTP2Settings.maxStoredBodyBytes` when longer.
-    public var body: [UInt8]
-    /// How many body bytes arrived in all (more than `body.count` when the body was cut).
-    public var bodyLength: Int
-}
 
 /// The response to send on a stream.
 public struct HTTP2Response: Sendable {

@@ -1,13 +1,14 @@
+import JSONInput
 import XCTest
 
 @testable import JSONSupport
 
-final class ControlJSONTests: XCTestCase {
-    private func parse(_ text: String) -> ControlJSON? {
-        try? ControlJSON(decoding: Array(text.utf8))
+final class JSONNodeAnswerTests: XCTestCase {
+    private func parse(_ text: String) -> JSONNode? {
+        try? JSONNode(decoding: Array(text.utf8))
     }
 
-    private func encoded(_ value: ControlJSON) -> String {
+    private func encoded(_ value: JSONNode) -> String {
         String(decoding: ControlResponse(status: 200, json: value).body, as: UTF8.self)
     }
 
@@ -41,7 +42,7 @@ final class ControlJSONTests: XCTestCase {
             "\"\u{7}\"", "{\"a\" 1}", #"{"a":[1,01]}"#,
         ]
         for input in bad { XCTAssertNil(parse(input), input) }
-        XCTAssertNil(try? ControlJSON(decoding: [0x22, 0xFF, 0x22]), "invalid UTF-8")
+        XCTAssertNil(try? JSONNode(decoding: [0x22, 0xFF, 0x22]), "invalid UTF-8")
     }
 
     func testDeepNestingIsRefusedNotACrash() {
@@ -51,7 +52,7 @@ final class ControlJSONTests: XCTestCase {
     }
 
     func testEncoderSortsKeysAndEscapes() {
-        let value: ControlJSON = [
+        let value: JSONNode = [
             "b": .string("q\"u/o\\te\n\u{1}é"), "a": .array([.int(-1), .uint(UInt64.max), .null, .bool(true)]),
             "c": .double(0.1), "d": .double(3), "e": .double(.infinity),
         ]
