@@ -7,7 +7,7 @@ extension DeliveryRecord: Encodable {
         case apnsId, collapseId, connectionId, deviceToken, environment, expiration, fault, headers, identity
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
-        case streamId, timestamp, topic, uniqueId
+        case streamId, timestamp, topic, unanswered, uniqueId
     }
 
     private enum HeaderKey: String, CodingKey {
@@ -29,6 +29,10 @@ extension DeliveryRecord: Encodable {
     /// - `payload` (the body parsed, when it is JSON), `payloadText` (the body as UTF-8 text when
     ///   it is not JSON; invalid bytes become U+FFFD), `payloadBytes`, `payloadError`
     /// - `status`, `reason`, `timestamp` (410: milliseconds since the epoch), `lints` (strings)
+    /// - `unanswered`: null when the stream was answered (or is still open); else why it ended
+    ///   without response HEADERS (`UnansweredCause`: `connection-closed`, `connection-reset`,
+    ///   `connection-closed-by-client`, `above-last-stream-id`, `stream-reset-by-client`,
+    ///   `stream-reset-by-server`), and `status` is null
     ///
     /// The payload is parsed here, at query time, to keep the append path cheap, by
     /// `JSONSerialization` as validation parses it (see `ParsedJSONEncoding` for why not
@@ -106,6 +110,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(streamID, forKey: .streamId)
         try container.encodeIfPresentElseNil(verdict.timestamp, forKey: .timestamp)
         try container.encodeIfPresentElseNil(verdict.topic, forKey: .topic)
+        try container.encodeIfPresentElseNil(unanswered?.rawValue, forKey: .unanswered)
         try container.encodeIfPresentElseNil(uniqueID, forKey: .uniqueId)
     }
 

@@ -15,6 +15,10 @@ public struct HTTP2Request: Sendable {
     public var body: [UInt8]
     /// How many body bytes arrived in all (more than `body.count` when the body was cut).
     public var bodyLength: Int
+    /// Set by the handler in `HTTP2RequestHandler.handle` to have the stream named by it when
+    /// it ends unanswered (`streamEndedUnanswered`); 0, the default, asks for no such report.
+    /// Opaque to the transport (MockAPNs puts the record's sequence number here).
+    public var tag: UInt64 = 0
 }
 
 /// The response to send on a stream.
