@@ -41,6 +41,33 @@ final class ControlAPIConnectionsTests: XCTestCase {
         }
     }
 
+    /// `POST /v1/connections/goaway|close|reset` act on every open connection, or on one
+    /// listener's, and answer the ids acted on (issue 13).
+    func testBulkCommandsActOnEveryConnectionOrOneListenersAndNameTheIds() {
+        let fake = Fake(
+            [
+                Fake.summary(id: 5, listener: "production"), Fake.summary(id: 1),
+                Fake.summary(id: 3, listener: "production"), Fake.summary(id: 4),
+            ], withoutSession: [4])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/goaway")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "goaway")
+        XCTAssertEqual(json["ids"] as? [Int], [1, 3, 5], "4 cannot take a GOAWAY yet")
+        let shutdown = ConnectionCommand.goaway(errorCode: 0, reason: "Shutdown", closeAfterMilliseconds: 0)
+        XCTAssertEqual(fake.performed.map(\.id), [1, 3, 5])
+        XCTAssertEqual(fake.performed.first?.command, shutdown)
+        let (resetStatus, reset) = api.call("POST", "/v1/connections/reset?listener=production")
+        XCTAssertEqual(resetStatus, 200)
+        XCTAssertEqual(reset["action"] as? String, "reset")
+        XCTAssertEqual(reset["ids"] as? [Int], [3, 5])
+        let (_, close) = api.call("POST", "/v1/connections/close")
+        XCTAssertEqual(close["ids"] as? [Int], [1, 4])
+        let (_, none) = api.call("POST", "/v1/connections/close")
+        XCTAssertEqual(none["ids"] as? [Int], [])
+        XCTAssertEqual(api.call("POST", "/v1/connections/close?peer=x").0, 400, "only listener is a parameter")
+    }
+
     func testGoawayToAConnectionWithoutASessionIsAConflict() {
         let fake = Fake([Fake.summary(id: 3)], withoutSession: [3])
         let api = makeAPI(fake)
