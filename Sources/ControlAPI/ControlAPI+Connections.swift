@@ -48,6 +48,7 @@ extension ControlAPI {
         case .goaway: "goaway"
         case .close: "close"
         case .reset: "reset"
+        case .blackhole: "blackhole"
         }
     }
 

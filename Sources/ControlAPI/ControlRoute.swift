@@ -19,6 +19,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listFaults, addFaults, clearFaults, getFault, deleteFault
         case listConnections, goawayConnection, closeConnection, resetConnection
         case goawayAllConnections, closeAllConnections, resetAllConnections
+        case blackholeConnection, blackholeAllConnections
         case listEvents, clearEvents, waitEvents
     }
 

@@ -20,6 +20,9 @@ public enum ConnectionAction: Sendable, Hashable {
     case settings(maxConcurrentStreams: UInt32)
     /// No WINDOW_UPDATE on the connection for `milliseconds` (a flow-control stall).
     case withholdWindowUpdate(milliseconds: Int64)
+    /// Answer nothing from now on (no HEADERS, DATA, PING ACK, SETTINGS ACK, WINDOW_UPDATE), keep
+    /// the socket open, read and drop what arrives (`HTTP2Connection.blackhole`; issue 13).
+    case blackhole
 
     /// How APNs ends a connection whose credential it rejects: GOAWAY NO_ERROR, last-stream-id 0,
     /// `{"reason":"<reason>"}`, closed once written (docs/apns-behaviour.md §5; docs/field-cases.md C2).

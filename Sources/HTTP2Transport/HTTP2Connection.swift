@@ -70,14 +70,16 @@ public final class HTTP2Connection: @unchecked Sendable {
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
     /// The lowest last-stream-id of the GOAWAYs sent (`Int32.max` before the first): a stream
     /// above it that ends unanswered ends `.aboveLastStreamID`.
-    private var goAwayLastStreamID = Int32.max
+    @exclusivity(unchecked) private var goAwayLastStreamID = Int32.max
     /// Requests on streams above this id are ignored (never handed to the handler, left open):
     /// the last-stream-id of a GOAWAY written by `goAway` itself on a connection kept open after
     /// it (`Int32.max` otherwise; nghttp2 ignores them itself after a GOAWAY it sent).
     @exclusivity(unchecked) private var ignoredAbove = Int32.max
     /// True when the peer closed the connection (or the socket failed): streams still open at
     /// the close end `.connectionClosedByPeer`.
-    private var closedByPeer = false
+    @exclusivity(unchecked) private var closedByPeer = false
+    /// True once `blackhole()` ran: nothing is written any more, what arrives is dropped.
+    @exclusivity(unchecked) public private(set) var isBlackholed = false
 
     init(
         fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
@@ -159,12 +161,19 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     private func discardInput() {
-        if !socket.discard(using: loop.readBuffer, count: EventLoop.readBufferSize) { close() }
+        if !socket.discard(using: loop.readBuffer, count: EventLoop.readBufferSize) {
+            closedByPeer = true
+            close()
+        }
     }
 
     // MARK: Socket events
 
     private func onReadable() {
+        if isBlackholed {
+            discardInput()
+            return
+        }
         switch lifecycle {
         case .handshaking: continueHandshake()
         case .open, .goingAway, .closingWhenWritten, .closingWhenSessionReturns: readAndProcess()
@@ -174,6 +183,7 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     private func onWritable() {
         let readWaited = socket.writable()
+        if isBlackholed { return }
         switch lifecycle {
         case .handshaking: continueHandshake()
         case .open, .goingAway, .closingWhenWritten, .closingWhenSessionReturns:
@@ -208,7 +218,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         let buffer = loop.readBuffer
         let size = EventLoop.readBufferSize
         for _ in 0..<32 {
-            guard !lifecycle.isClosed else { return }
+            guard !lifecycle.isClosed, !isBlackholed else { return }
             let count: Int
             switch socket.read(into: buffer, count: size) {
             case .bytes(let read): count = read
@@ -250,7 +260,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Moves everything nghttp2 wants to send to the socket, closing when the session is done.
     /// Deferred while nghttp2 is running our callbacks: it must not be re-entered.
     func flush() {
-        guard lifecycle.sessionRuns, !session.isReceiving else { return }
+        guard lifecycle.sessionRuns, !session.isReceiving, !isBlackholed else { return }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = session.nextOutput(&data)
@@ -474,7 +484,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// (e.g. once a delay is over), as if `handle` had returned it. A response for a stream that
     /// is gone is dropped; nothing is done before the session starts or once the connection is closed.
     public func perform(_ action: HTTP2Action, on streamID: Int32) {
-        guard lifecycle.sessionRuns else { return }
+        guard lifecycle.sessionRuns, !isBlackholed else { return }
         carryOut(action, on: streamID, stream: stream(streamID))
         flush()
     }
@@ -555,6 +565,25 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// such as a response just submitted, has been written; at once before the session starts.
     public func closeAfterWriting(reset: Bool) {
         apply(lifecycle.handle(.closeAfterWriting(reset: reset)))
+    }
+
+    /// From now on answers nothing at all, the socket staying open: no frame is written (no
+    /// HEADERS, DATA, PING ACK, SETTINGS ACK, WINDOW_UPDATE, not even what was queued and not
+    /// yet written), what arrives is read and dropped unprocessed, timers that would end the
+    /// connection (a GOAWAY's close, the idle timeout) are cancelled. It ends when the peer
+    /// closes, by `close`, or at a graceful shutdown's drain timeout. Streams left open end
+    /// unanswered at the close. What a sender's PING timeout and half-open detection are
+    /// tested against (issue 13). Does nothing before the session starts or once closed.
+    public func blackhole() {
+        guard lifecycle.sessionRuns, !isBlackholed else { return }
+        isBlackholed = true
+        drainTimer?.cancel()
+        drainTimer = nil
+        idleTimer?.cancel()
+        idleTimer = nil
+        windowStall?.cancel()
+        windowStall = nil
+        socket.dropPendingOutput()
     }
 
     /// Monotonic seconds, for ages and timeouts.

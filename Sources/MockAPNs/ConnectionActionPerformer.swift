@@ -58,6 +58,10 @@ struct ConnectionActionPerformer: Sendable {
                 events.record(
                     .windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
             }
+        case .blackhole:
+            guard connection.canSendGoAway, !connection.isBlackholed else { return false }
+            record(action, origin: origin, on: connection)
+            connection.blackhole()
         }
         return true
     }
@@ -85,6 +89,8 @@ struct ConnectionActionPerformer: Sendable {
             event = .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams)
         case .withholdWindowUpdate(let milliseconds):
             event = .windowStallStart(milliseconds: milliseconds)
+        case .blackhole:
+            event = .blackhole
         }
         events.record(event, origin: origin, on: connection)
     }

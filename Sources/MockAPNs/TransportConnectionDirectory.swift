@@ -42,6 +42,9 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             guard actions.perform(action, origin: .command, on: connection) else {
+                if case .blackhole = command {
+                    return [.impossible("its HTTP/2 session has not started or has ended, or it is blackholed already")]
+                }
                 return [
                     .impossible(
                         "its HTTP/2 session has not started (a handshake delay or a silent listener) "
@@ -63,6 +66,7 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 closeAfterMilliseconds: closeAfter, thenBare: false)
         case .close: return .close(reset: false, when: nil)
         case .reset: return .close(reset: true, when: nil)
+        case .blackhole: return .blackhole
         }
     }
 }

@@ -68,6 +68,22 @@ final class ControlAPIConnectionsTests: XCTestCase {
         XCTAssertEqual(api.call("POST", "/v1/connections/close?peer=x").0, 400, "only listener is a parameter")
     }
 
+    func testBlackholeOneAndAll() {
+        let fake = Fake([Fake.summary(id: 2), Fake.summary(id: 1)])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/2/blackhole")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "blackhole")
+        XCTAssertEqual(json["id"] as? Int, 2)
+        XCTAssertEqual(api.call("POST", "/v1/connections/9/blackhole").0, 404)
+        let (_, all) = api.call("POST", "/v1/connections/blackhole")
+        XCTAssertEqual(all["action"] as? String, "blackhole")
+        XCTAssertEqual(all["ids"] as? [Int], [1, 2])
+        XCTAssertEqual(
+            fake.performed,
+            [.init(id: 2, command: .blackhole), .init(id: 1, command: .blackhole), .init(id: 2, command: .blackhole)])
+    }
+
     func testGoawayToAConnectionWithoutASessionIsAConflict() {
         let fake = Fake([Fake.summary(id: 3)], withoutSession: [3])
         let api = makeAPI(fake)

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from livelib import FRAME_GOAWAY, apns_headers, h2_client_for
+from livelib import FRAME_GOAWAY, FRAME_PING, apns_headers, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"bulk"}}'
 SHUTDOWN = b'{"reason":"Shutdown"}'
@@ -93,3 +93,68 @@ def test_bulk_command_for_an_unknown_listener_is_404(mock):
         assert client.request(apns_headers(tok()), BODY).status == 200, "the connection was left alone"
     finally:
         client.close()
+
+
+# -------------------------------------------------------------------------------------------
+# Blackhole: from the command on, nothing at all comes back and the socket stays open.
+# -------------------------------------------------------------------------------------------
+
+def add_fault(server, rule):
+    resp = server.control("POST", "/v1/faults", rule)
+    assert resp.status == 201, resp.body
+
+
+def test_blackhole_command_answers_nothing_and_keeps_the_socket(mock):
+    held = tok()
+    add_fault(mock, {"match": {"token": held}, "action": {"type": "delay", "ms": 600}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    try:
+        assert client.request(apns_headers(tok()), BODY).status == 200
+        sid_held = client.start_request(apns_headers(held), BODY)
+        cid = connection_id(mock, client)
+        client.pump(lambda: len(mock.deliveries(token=held)["deliveries"]) == 1, timeout=2)
+        resp = mock.control("POST", f"/v1/connections/{cid}/blackhole")
+        assert (resp.status, resp.json) == (200, {"id": cid, "action": "blackhole"})
+        seen = len(client.frames)
+        blackholed_at = time.monotonic()
+        client._raw_write(raw_frame(FRAME_PING, 0, 0, b"blackhol"))
+        sid_new = client.start_request(apns_headers(tok()), BODY)
+        # Past the held push's delay: nothing at all arrives (no answer, no PING ACK, no WINDOW_UPDATE).
+        with pytest.raises(TimeoutError):
+            client.pump(lambda: len(client.frames) > seen, timeout=1.2)
+        assert time.monotonic() - blackholed_at >= 1.2
+        assert not client.closed
+        assert [c["id"] for c in mock.get_json("/v1/connections")["connections"]] == [cid], "the socket stays open"
+        again = mock.control("POST", f"/v1/connections/{cid}/blackhole")
+        assert again.status == 409, again.body
+        assert [e["connectionId"] for e in command_events(mock, "blackhole")] == [cid]
+        assert sid_new not in {f.stream_id for f in client.frames}
+    finally:
+        client.close()
+    deadline = time.monotonic() + 3
+    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    record = mock.deliveries(token=held)["deliveries"][0]
+    assert (record["streamId"], record["status"], record["unanswered"]) == (
+        sid_held, None, "connection-closed-by-client"), record
+
+
+def test_bulk_blackhole(mock):
+    clients = [connect(mock) for _ in range(2)]
+    try:
+        for client in clients:  # everything the server sent before is read
+            assert client.request(apns_headers(tok()), BODY).status == 200
+        ids = sorted(connection_id(mock, c) for c in clients)
+        resp = mock.control("POST", "/v1/connections/blackhole")
+        assert (resp.status, resp.json) == (200, {"action": "blackhole", "ids": ids})
+        seen = [len(c.frames) for c in clients]
+        for client in clients:
+            client._raw_write(raw_frame(FRAME_PING, 0, 0, b"blackhol"))
+        for client, n in zip(clients, seen):
+            with pytest.raises(TimeoutError):
+                client.pump(lambda: len(client.frames) > n, timeout=0.5)
+        assert sorted(e["connectionId"] for e in command_events(mock, "blackhole")) == ids
+    finally:
+        for client in clients:
+            client.close()

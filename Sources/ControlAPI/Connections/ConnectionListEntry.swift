@@ -73,6 +73,8 @@ public enum ConnectionCommand: Sendable, Equatable {
     case close
     /// Close now with a TCP RST.
     case reset
+    /// Answer nothing from now on and keep the socket open (issue 13).
+    case blackhole
 }
 
 /// The live connections, as the transport knows them; implemented by the server assembly.
