@@ -27,6 +27,8 @@ extension FaultAction {
                 then: try object.optional("then", FaultAction.self, expected: "an action object"))
         case "noResponse":
             self = .noResponse
+        case "blackhole":
+            self = .blackhole
         case "resetStream":
             self = .resetStream(
                 try object.required("errorCode", FaultErrorCode.self, expected: FaultErrorCode.expected))
@@ -80,7 +82,7 @@ extension FaultAction {
         case .delay(let ms, let then):
             try container.encode(ms, forKey: FaultCodingKey("ms"))
             try container.encodeIfPresent(then, forKey: FaultCodingKey("then"))
-        case .noResponse:
+        case .noResponse, .blackhole:
             break
         case .resetStream(let code):
             try container.encode(code, forKey: FaultCodingKey("errorCode"))

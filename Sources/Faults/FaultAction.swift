@@ -16,6 +16,7 @@
 /// | `sickConnection` | `status`?, `reason` | this and every later stream of the same connection get this answer; other connections are untouched (C7) |
 /// | `sequence` | `steps` | the k-th match gets `steps[k]` (an action or `"pass"`); the rule is spent when they run out |
 /// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
+/// | `blackhole` | | from this push on, answer nothing on the connection (no frame at all: no answer, PING ACK, SETTINGS ACK or WINDOW_UPDATE) and keep the socket open (issue 13) |
 ///
 /// `sequence` and `rateLimit` only at the top of a rule (not inside `sequence` or `delay`).
 public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -35,11 +36,13 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case sickConnection(FaultResponse)
     case sequence([FaultStep])
     case rateLimit(FaultRateLimit)
+    /// Answer nothing more on the connection, the socket kept open (`ConnectionAction.blackhole`).
+    case blackhole
 
     /// The JSON `type` names.
     public static let typeNames = [
         "respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
-        "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit",
+        "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit", "blackhole",
     ]
 
     /// This action's JSON `type`.
@@ -57,6 +60,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .sickConnection: return "sickConnection"
         case .sequence: return "sequence"
         case .rateLimit: return "rateLimit"
+        case .blackhole: return "blackhole"
         }
     }
 
@@ -76,6 +80,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .sequence(let steps):
             return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
         case .rateLimit(let limit): return limit.summary
+        case .blackhole: return "blackhole the connection (nothing answered, socket kept open)"
         }
     }
 
@@ -93,7 +98,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
                     message: "must be 0 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
             }
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
-        case .noResponse, .resetStream, .close, .reset, .settings:
+        case .noResponse, .resetStream, .close, .reset, .settings, .blackhole:
             return
         case .withholdWindowUpdate(let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {

@@ -31,6 +31,7 @@ final class FaultRuleJSONTests: XCTestCase {
         #"{"steps":[{"ms":10,"type":"delay"},{"type":"reset","when":"before-response"},"pass"],"type":"sequence"}"#,
         #"{"burst":20,"perSecond":10,"type":"rateLimit"}"#,
         #"{"perSecond":0.5,"type":"rateLimit"}"#,
+        #"{"type":"blackhole"}"#,
     ]
 
     func testEveryActionRoundTrips() throws {

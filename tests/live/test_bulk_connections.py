@@ -158,3 +158,30 @@ def test_bulk_blackhole(mock):
     finally:
         for client in clients:
             client.close()
+
+
+def test_blackhole_fault_rule_silences_the_connection_from_its_push_on(mock):
+    trigger = tok()
+    add_fault(mock, {"match": {"token": trigger}, "action": {"type": "blackhole"}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    try:
+        assert client.request(apns_headers(tok()), BODY).status == 200
+        seen = len(client.frames)
+        sid = client.start_request(apns_headers(trigger), BODY)
+        client.pump(lambda: len(mock.deliveries(token=trigger)["deliveries"]) == 1, timeout=2)
+        client._raw_write(raw_frame(FRAME_PING, 0, 0, b"blackhol"))
+        client.start_request(apns_headers(tok()), BODY)
+        with pytest.raises(TimeoutError):
+            client.pump(lambda: len(client.frames) > seen, timeout=1.0)
+        assert not client.closed
+        events = [e for e in mock.get_json("/v1/events")["events"] if e["kind"] == "blackhole"]
+        assert [(e["origin"], e["action"]) for e in events] == [("fault", "blackhole")], events
+    finally:
+        client.close()
+    deadline = time.monotonic() + 3
+    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    record = mock.deliveries(token=trigger)["deliveries"][0]
+    assert (record["streamId"], record["status"], record["unanswered"]) == (sid, None, "connection-closed-by-client")
+    assert record["fault"]["action"] == "blackhole", record
