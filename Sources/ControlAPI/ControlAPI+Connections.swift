@@ -49,6 +49,7 @@ extension ControlAPI {
         case .close: "close"
         case .reset: "reset"
         case .blackhole: "blackhole"
+        case .drain: "drain"
         }
     }
 

@@ -19,7 +19,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listFaults, addFaults, clearFaults, getFault, deleteFault
         case listConnections, goawayConnection, closeConnection, resetConnection
         case goawayAllConnections, closeAllConnections, resetAllConnections
-        case blackholeConnection, blackholeAllConnections
+        case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
     }
 

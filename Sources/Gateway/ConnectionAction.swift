@@ -23,6 +23,10 @@ public enum ConnectionAction: Sendable, Hashable {
     /// Answer nothing from now on (no HEADERS, DATA, PING ACK, SETTINGS ACK, WINDOW_UPDATE), keep
     /// the socket open, read and drop what arrives (`HTTP2Connection.blackhole`; issue 13).
     case blackhole
+    /// GOAWAY NO_ERROR with `debugData` and the highest stream processed, the streams in flight
+    /// still answered, then a FIN as soon as the last is answered and written, or after
+    /// `maxMilliseconds` (`HTTP2Connection.drain`; issue 13).
+    case drain(debugData: [UInt8], maxMilliseconds: Int64)
 
     /// How APNs ends a connection whose credential it rejects: GOAWAY NO_ERROR, last-stream-id 0,
     /// `{"reason":"<reason>"}`, closed once written (docs/apns-behaviour.md §5; docs/field-cases.md C2).

@@ -494,14 +494,30 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// seconds at the latest. Before the session starts (handshake, admission delay, silent),
     /// closes at once; after a GOAWAY, does nothing.
     public func shutdownGracefully(errorCode: UInt32 = 0, debugData: [UInt8], drainTimeout: Double) {
+        goAwayAndDrain(errorCode: errorCode, debugData: debugData, drainTimeout: drainTimeout, tellHandler: true)
+    }
+
+    /// Drains the connection as a graceful shutdown does (GOAWAY NO_ERROR with `debugData` and
+    /// the highest stream processed, the streams in flight answered, a FIN once the last is
+    /// answered and written), closing after `seconds` at the latest; the handler is not told
+    /// (the caller records it). Does nothing unless `isOpen`.
+    public func drain(debugData: [UInt8], within seconds: Double) {
+        guard lifecycle.isOpen else { return }
+        goAwayAndDrain(errorCode: 0, debugData: debugData, drainTimeout: seconds, tellHandler: false)
+    }
+
+    private func goAwayAndDrain(errorCode: UInt32, debugData: [UInt8], drainTimeout: Double, tellHandler: Bool) {
         switch lifecycle.handle(.shutdown(drainTimeout: drainTimeout)) {
         case .sendShutdownGoAway(let drainTimeout):
             let last = session.lastProcessedStreamID
             goAwayLastStreamID = min(goAwayLastStreamID, last)
             session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+            drainTimer?.cancel()
             drainTimer = loop.schedule(after: drainTimeout) { [weak self] in self?.close() }
-            handler.transportEvent(
-                .shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
+            if tellHandler {
+                handler.transportEvent(
+                    .shutdownGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData), on: self)
+            }
             flush()
         case let action:
             apply(action)

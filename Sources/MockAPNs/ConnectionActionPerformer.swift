@@ -58,6 +58,10 @@ struct ConnectionActionPerformer: Sendable {
                 events.record(
                     .windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
             }
+        case .drain(let debugData, let maxMilliseconds):
+            guard connection.isOpen else { return false }
+            record(action, origin: origin, on: connection)
+            connection.drain(debugData: debugData, within: Double(maxMilliseconds) / 1000)
         case .blackhole:
             guard connection.canSendGoAway, !connection.isBlackholed else { return false }
             record(action, origin: origin, on: connection)
@@ -91,6 +95,11 @@ struct ConnectionActionPerformer: Sendable {
             event = .windowStallStart(milliseconds: milliseconds)
         case .blackhole:
             event = .blackhole
+        case .drain(let debugData, let maxMilliseconds):
+            // A GOAWAY whose close comes once the streams in flight are answered, at the latest then.
+            event = .goaway(
+                errorCode: 0, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
+                closeAfterMilliseconds: maxMilliseconds)
         }
         events.record(event, origin: origin, on: connection)
     }

@@ -42,6 +42,9 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             guard actions.perform(action, origin: .command, on: connection) else {
+                if case .drain = command {
+                    return [.impossible("its HTTP/2 session has not started, or it has already gone away")]
+                }
                 if case .blackhole = command {
                     return [.impossible("its HTTP/2 session has not started or has ended, or it is blackholed already")]
                 }
@@ -67,6 +70,9 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         case .close: return .close(reset: false, when: nil)
         case .reset: return .close(reset: true, when: nil)
         case .blackhole: return .blackhole
+        case .drain(let reason, let maxMilliseconds):
+            return .drain(
+                debugData: reason.map { GoawayDebugData.reason($0) } ?? [], maxMilliseconds: maxMilliseconds)
         }
     }
 }

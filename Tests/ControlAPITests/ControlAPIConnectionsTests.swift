@@ -68,6 +68,27 @@ final class ControlAPIConnectionsTests: XCTestCase {
         XCTAssertEqual(api.call("POST", "/v1/connections/close?peer=x").0, 400, "only listener is a parameter")
     }
 
+    func testDrainBodiesOneAndAll() {
+        let fake = Fake([Fake.summary(id: 1), Fake.summary(id: 2)])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/1/drain")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "drain")
+        XCTAssertEqual(api.call("POST", "/v1/connections/2/drain", body: #"{"reason":null,"maxMs":250}"#).0, 200)
+        let (_, all) = api.call("POST", "/v1/connections/drain", body: #"{"reason":"IdleTimeout"}"#)
+        XCTAssertEqual(all["ids"] as? [Int], [1, 2])
+        XCTAssertEqual(
+            fake.performed.map(\.command),
+            [
+                .drain(reason: "Shutdown", maxMilliseconds: 5000), .drain(reason: nil, maxMilliseconds: 250),
+                .drain(reason: "IdleTimeout", maxMilliseconds: 5000),
+                .drain(reason: "IdleTimeout", maxMilliseconds: 5000),
+            ])
+        for bad in [#"{"maxMs":0}"#, #"{"maxMs":"5"}"#, #"{"closeAfterMs":1}"#, #"{"reason":3}"#] {
+            XCTAssertEqual(api.call("POST", "/v1/connections/1/drain", body: bad).0, 400, bad)
+        }
+    }
+
     func testBlackholeOneAndAll() {
         let fake = Fake([Fake.summary(id: 2), Fake.summary(id: 1)])
         let api = makeAPI(fake)

@@ -196,6 +196,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
             "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
             "/v1/connections/{id}/blackhole": ("/v1/connections/1/blackhole", ""),
+            "/v1/connections/{id}/drain": ("/v1/connections/1/drain", #"{"maxMs":100}"#),
             "/v1/listeners/{name}/conditions": (
                 "/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#
             ),

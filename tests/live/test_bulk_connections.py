@@ -185,3 +185,72 @@ def test_blackhole_fault_rule_silences_the_connection_from_its_push_on(mock):
     record = mock.deliveries(token=trigger)["deliveries"][0]
     assert (record["streamId"], record["status"], record["unanswered"]) == (sid, None, "connection-closed-by-client")
     assert record["fault"]["action"] == "blackhole", record
+
+
+# -------------------------------------------------------------------------------------------
+# Drain: GOAWAY NO_ERROR, the streams in flight answered, FIN right after the last, with a cap.
+# -------------------------------------------------------------------------------------------
+
+def test_drain_answers_the_stream_in_flight_then_closes_at_once(mock):
+    held = tok()
+    add_fault(mock, {"match": {"token": held}, "action": {"type": "delay", "ms": 500}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    try:
+        sid = client.start_request(apns_headers(held), BODY)
+        client.pump(lambda: len(mock.deliveries(token=held)["deliveries"]) == 1, timeout=2)
+        cid = connection_id(mock, client)
+        started = time.monotonic()
+        resp = mock.control("POST", f"/v1/connections/{cid}/drain", {"maxMs": 3000})
+        assert (resp.status, resp.json) == (200, {"id": cid, "action": "drain"})
+        client.pump(lambda: client.goaway is not None, timeout=1)
+        goaway_at = time.monotonic() - started
+        frame = [f for f in client.frames if f.type == FRAME_GOAWAY][0]
+        assert (int.from_bytes(frame.payload[0:4], "big"), int.from_bytes(frame.payload[4:8], "big"),
+                frame.payload[8:]) == (sid, 0, SHUTDOWN)
+        client.pump(lambda: client.responses[sid].done, timeout=2)
+        answered_at = time.monotonic() - started
+        assert client.responses[sid].status == 200
+        assert client.wait_closed(2)
+        closed_at = time.monotonic() - started
+        assert client.close_kind == "eof"
+        assert goaway_at < 0.3, goaway_at
+        assert 0.2 < answered_at < 1.0, answered_at  # the delay's rest, not the cap
+        assert closed_at - answered_at < 0.3, (answered_at, closed_at)  # FIN right after the last answer
+        events = command_events(mock, "goaway")
+        assert [(e["connectionId"], e["details"]["closeAfterMs"]) for e in events] == [(cid, 3000)], events
+    finally:
+        client.close()
+    assert mock.deliveries(token=held)["deliveries"][0]["status"] == 200
+
+
+def test_drain_cap_closes_with_a_stream_still_held(mock):
+    held = tok()
+    add_fault(mock, {"match": {"token": held}, "action": {"type": "delay", "ms": 3000}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    try:
+        sid = client.start_request(apns_headers(held), BODY)
+        client.pump(lambda: len(mock.deliveries(token=held)["deliveries"]) == 1, timeout=2)
+        started = time.monotonic()
+        resp = mock.control("POST", "/v1/connections/drain", {"maxMs": 400})
+        assert resp.status == 200 and resp.json["action"] == "drain", resp.body
+        assert client.wait_closed(2)
+        closed_at = time.monotonic() - started
+        assert 0.3 < closed_at < 1.0, closed_at
+        assert seen_status(client, sid) is None
+        assert mock.control("POST", "/v1/connections/drain", {"maxMs": 0}).status == 400
+    finally:
+        client.close()
+    deadline = time.monotonic() + 3
+    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    record = mock.deliveries(token=held)["deliveries"][0]
+    assert (record["status"], record["unanswered"]) == (None, "connection-closed"), record
+
+
+def seen_status(client, sid):
+    from livelib import FRAME_HEADERS
+    if not any(f.type == FRAME_HEADERS and f.stream_id == sid for f in client.frames):
+        return None
+    return client.responses[sid].status
