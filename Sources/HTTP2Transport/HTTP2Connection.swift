@@ -379,9 +379,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         // Not retained for the usual case: no handler runs.
         let ask = streams.withStream(streamID) { stream -> Bool in
             assembler.finishHeaderBlock(stream)
-            return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge && streamID <= ignoredAbove
+            return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
         }
-        guard ask == true, let stream = stream(streamID) else { return }
+        guard ask == true, streamID <= ignoredAbove, let stream = stream(streamID) else { return }
         guard let action = handler.headersReceived(assembler.headersRequest(on: streamID, from: stream), on: self)
         else { return }
         stream.dispatched = true
@@ -431,6 +431,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     func streamClosed(_ streamID: Int32) {
         guard let stream = streams.remove(streamID) else { return }
         if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
@@ -447,6 +448,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Tells the handler that the tagged `stream` ended without response HEADERS, and why:
     /// a RST_STREAM by either side, else its id above a GOAWAY's last-stream-id, else
     /// `connectionEnd` (nil: nghttp2 closed it on a stream error, a reset by this side).
+    @inline(never)
     private func reportUnanswered(_ stream: StreamState, connectionEnd: HTTP2StreamEnd?) {
         let end: HTTP2StreamEnd
         switch stream.resetBy {
