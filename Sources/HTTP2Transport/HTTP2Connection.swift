@@ -334,6 +334,9 @@ public final class HTTP2Connection: @unchecked Sendable {
             let quiet = HTTP2Connection.monotonicSeconds() - self.lastActivity
             if quiet + 0.001 < idle {
                 self.armIdleTimer(after: idle - quiet)
+            } else if self.settings.idleBlackhole {
+                self.handler.transportEvent(.idleBlackhole, on: self)
+                self.blackhole()
             } else if let debugData = self.settings.idleGoAwayDebugData {
                 // Told first, so the record comes before the close the GOAWAY may lead to at once.
                 self.handler.transportEvent(

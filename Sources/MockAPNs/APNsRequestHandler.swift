@@ -137,6 +137,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                 origin: .idleTimeout, on: connection)
         case .idleReset:
             actions.recordDoneByTransport(.close(reset: true, when: nil), origin: .idleTimeout, on: connection)
+        case .idleBlackhole:
+            actions.recordDoneByTransport(.blackhole, origin: .idleTimeout, on: connection)
         case .shutdownGoAway(let code, let last, let debugData):
             actions.recordDoneByTransport(
                 .goaway(
