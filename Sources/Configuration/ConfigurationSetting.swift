@@ -182,9 +182,10 @@ struct ConfigurationSetting: Sendable {
                 .seconds(expectation: ConfigurationLimits.idleTimeoutExpectation), default: "none (kept open)",
                 "End connections idle this long (no request)."),
             ConfigurationSetting(
-                file: "idleAction", flag: "--idle-action", "reset|goaway", .choice(names(IdleAction.self)),
+                file: "idleAction", flag: "--idle-action", "reset|goaway|blackhole", .choice(names(IdleAction.self)),
                 default: defaults.idleAction.rawValue,
-                "How idle connections end: reset (TCP RST, as observed) or goaway (GOAWAY IdleTimeout)."),
+                "How idle connections end: reset (TCP RST, as observed), goaway (GOAWAY IdleTimeout) or blackhole "
+                    + "(nothing answered any more, not even PING; the socket kept open)."),
             ConfigurationSetting(
                 file: "scenarios", flag: "--fault-scenario", "NAME", .choice(names(FaultScenario.self)),
                 default: "none",

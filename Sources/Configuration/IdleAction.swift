@@ -5,4 +5,7 @@ public enum IdleAction: String, Sendable, Equatable, CaseIterable {
     case reset
     /// GOAWAY NO_ERROR with `{"reason":"IdleTimeout"}`, then close.
     case goaway
+    /// Answer nothing more, the socket kept open (a half-open connection as the sender sees it;
+    /// `HTTP2Connection.blackhole`, issue 13).
+    case blackhole
 }

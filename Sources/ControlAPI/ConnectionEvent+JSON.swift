@@ -31,8 +31,8 @@ extension ConnectionEvent: Encodable {
     ///   `close` and `reset` {`when`: `before-response`, `after-response` or null};
     ///   `settings` {`maxConcurrentStreams`, `previousMaxConcurrentStreams`};
     ///   `windowStallStart` and `handshakeDelay` {`durationMs`}; `windowStallEnd`
-    ///   {`durationMs`, `withheldBytes`}; `closed` {`requests`, `ageMs`}; `silentAccept` and
-    ///   `refused` {}.
+    ///   {`durationMs`, `withheldBytes`}; `closed` {`requests`, `ageMs`}; `silentAccept`,
+    ///   `refused` and `blackhole` {}.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(origin.ruleAction, forKey: .action)
@@ -78,7 +78,7 @@ extension ConnectionEvent: Encodable {
         case .closed(let requests, let age):
             try details.encode(requests, forKey: .requests)
             try details.encode(age, forKey: .ageMs)
-        case .silentAccept, .refused:
+        case .silentAccept, .refused, .blackhole:
             break
         }
     }

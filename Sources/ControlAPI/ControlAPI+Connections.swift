@@ -22,6 +22,37 @@ extension ControlAPI {
         try perform(command, onConnection: try Self.connectionID(idText))
     }
 
+    /// `POST /v1/connections/goaway`, `/close`, `/reset` (issue 13): `command` on every open
+    /// connection, or on those of listener `?listener=NAME` (404 when no listener has that name).
+    /// `{"action": "goaway" | "close" | "reset", "ids": [N, ...]}`: the ids it was carried out on,
+    /// ascending (a connection that closed meanwhile, or cannot take a GOAWAY yet, is left out).
+    func performOnEvery(_ command: ConnectionCommand, query: [String: String]) throws(ControlError)
+        -> ControlResponse
+    {
+        let listener = query["listener"]
+        if let listener, let known = listenerConditions?.listeners.map(\.name), !known.contains(listener) {
+            throw .notFound("no listener named '\(listener)'")
+        }
+        let chosen = (connections?.connections() ?? []).filter { listener == nil || $0.listener == listener }
+        var ids: [UInt64] = []
+        for entry in chosen.sorted(by: { $0.id < $1.id }) {
+            if connections?.perform(command, onConnection: entry.id) == .done { ids.append(entry.id) }
+        }
+        return ControlResponse(
+            status: 200, json: ["action": .string(Self.name(of: command)), "ids": .array(ids.map { .uint($0) })])
+    }
+
+    /// The command's name in answers.
+    static func name(of command: ConnectionCommand) -> String {
+        switch command {
+        case .goaway: "goaway"
+        case .close: "close"
+        case .reset: "reset"
+        case .blackhole: "blackhole"
+        case .drain: "drain"
+        }
+    }
+
     /// `{"id": N, "action": "goaway" | "close" | "reset"}`; 404 when connection `id` is not open,
     /// 409 when it cannot take the command now (a GOAWAY before its HTTP/2 session started).
     private func perform(_ command: ConnectionCommand, onConnection id: UInt64) throws(ControlError) -> ControlResponse
@@ -31,13 +62,7 @@ extension ControlAPI {
         case .notFound: throw .notFound("no open connection with id \(id)")
         case .impossible(let why): throw .conflict("connection \(id): \(why)")
         }
-        let action: String
-        switch command {
-        case .goaway: action = "goaway"
-        case .close: action = "close"
-        case .reset: action = "reset"
-        }
-        return ControlResponse(status: 200, json: ["action": .string(action), "id": .uint(id)])
+        return ControlResponse(status: 200, json: ["action": .string(Self.name(of: command)), "id": .uint(id)])
     }
 
     /// The path's connection id; 400 unless it is a non-negative integer.

@@ -28,6 +28,9 @@ import Recording
 /// | GET, DELETE | /v1/faults/{id} | the rule with its counters / `{"deleted":id}`; 404 when unknown |
 /// | GET | /v1/connections | `{"connections":[…]}`, the open APNs connections by id |
 /// | POST | /v1/connections/{id}/goaway, …/close, …/reset | `{"id","action"}`; goaway body `{"errorCode","reason","closeAfterMs"}`, all optional; 404 when not open |
+/// | POST | /v1/connections/{id}/blackhole | `{"id","action"}`: nothing is answered from now on, the socket stays open; 409 before the HTTP/2 session or when already blackholed |
+/// | POST | /v1/connections/{id}/drain | `{"id","action"}`: GOAWAY NO_ERROR, the streams in flight answered, FIN after the last (body `{"reason","maxMs"}`, the cap, default 5000); 409 once it went away |
+/// | POST | /v1/connections/goaway, …/close, …/reset, …/blackhole, …/drain (`?listener=NAME`) | `{"action","ids":[…]}`: every open connection (of that listener) at once; the goaway body as above |
 /// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
@@ -139,6 +142,27 @@ public final class ControlAPI: Sendable {
                 method: "POST", path: "/v1/connections/{id}/reset", queryParameters: [],
                 endpoint: .resetConnection),
             ControlRoute(
+                method: "POST", path: "/v1/connections/{id}/blackhole", queryParameters: [],
+                endpoint: .blackholeConnection),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/blackhole", queryParameters: ["listener"],
+                endpoint: .blackholeAllConnections),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/{id}/drain", queryParameters: [],
+                endpoint: .drainConnection),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/drain", queryParameters: ["listener"],
+                endpoint: .drainAllConnections),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/goaway", queryParameters: ["listener"],
+                endpoint: .goawayAllConnections),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/close", queryParameters: ["listener"],
+                endpoint: .closeAllConnections),
+            ControlRoute(
+                method: "POST", path: "/v1/connections/reset", queryParameters: ["listener"],
+                endpoint: .resetAllConnections),
+            ControlRoute(
                 method: "GET", path: "/v1/events", queryParameters: eventFilters + ["limit"], endpoint: .listEvents),
             ControlRoute(method: "DELETE", path: "/v1/events", queryParameters: [], endpoint: .clearEvents),
             ControlRoute(
@@ -184,6 +208,16 @@ public final class ControlAPI: Sendable {
         case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
         case .closeConnection: return .response(try perform(.close, idText: pathValue))
         case .resetConnection: return .response(try perform(.reset, idText: pathValue))
+        case .goawayAllConnections:
+            return .response(try performOnEvery(try Self.goawayCommand(body: request.body), query: query))
+        case .closeAllConnections: return .response(try performOnEvery(.close, query: query))
+        case .resetAllConnections: return .response(try performOnEvery(.reset, query: query))
+        case .blackholeConnection: return .response(try perform(.blackhole, idText: pathValue))
+        case .blackholeAllConnections: return .response(try performOnEvery(.blackhole, query: query))
+        case .drainConnection:
+            return .response(try perform(try DrainBody.read(request.body).command, idText: pathValue))
+        case .drainAllConnections:
+            return .response(try performOnEvery(try DrainBody.read(request.body).command, query: query))
         case .listEvents: return .response(try listEvents(query))
         case .clearEvents: return .response(clearEvents())
         case .waitEvents: return try startEventWait(query)

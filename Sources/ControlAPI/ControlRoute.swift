@@ -18,6 +18,8 @@ public struct ControlRoute: Sendable, Hashable {
         case listListeners, putListenerConditions
         case listFaults, addFaults, clearFaults, getFault, deleteFault
         case listConnections, goawayConnection, closeConnection, resetConnection
+        case goawayAllConnections, closeAllConnections, resetAllConnections
+        case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
     }
 

@@ -11,7 +11,7 @@ extension DeliveryRecord: Encodable {
         case connectionID = "connectionId"
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
-        case timestamp, topic
+        case timestamp, topic, unanswered
         case streamID = "streamId"
         case uniqueID = "uniqueId"
     }
@@ -35,6 +35,10 @@ extension DeliveryRecord: Encodable {
     /// - `payload` (the body parsed, when it is JSON), `payloadText` (the body as UTF-8 text when
     ///   it is not JSON; invalid bytes become U+FFFD), `payloadBytes`, `payloadError`
     /// - `status`, `reason`, `timestamp` (410: milliseconds since the epoch), `lints` (strings)
+    /// - `unanswered`: null when the stream was answered (or is still open); else why it ended
+    ///   without response HEADERS (`UnansweredCause`: `connection-closed`, `connection-reset`,
+    ///   `connection-closed-by-client`, `above-last-stream-id`, `stream-reset-by-client`,
+    ///   `stream-reset-by-server`), and `status` is null
     ///
     /// The payload is parsed here, at query time, to keep the append path cheap, by
     /// `JSONSerialization` as validation parses it (see `ParsedJSONEncoding` for why not
@@ -112,6 +116,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(streamID, forKey: .streamID)
         try container.encodeIfPresentElseNil(verdict.timestamp, forKey: .timestamp)
         try container.encodeIfPresentElseNil(verdict.topic, forKey: .topic)
+        try container.encodeIfPresentElseNil(unanswered?.rawValue, forKey: .unanswered)
         try container.encodeIfPresentElseNil(uniqueID, forKey: .uniqueID)
     }
 

@@ -34,6 +34,8 @@ extension FaultAction {
             }
         case "noResponse":
             self = .noResponse
+        case "blackhole":
+            self = .blackhole
         case "resetStream":
             self = .resetStream(
                 try object.required("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected))
@@ -93,7 +95,7 @@ extension FaultAction {
         case .randomDelay(let latency, let then):
             try latency.write(into: &container)
             try container.encodeIfPresent(then, forKey: FaultCodingKey("then"))
-        case .noResponse:
+        case .noResponse, .blackhole:
             break
         case .resetStream(let code):
             try container.encode(code, forKey: FaultCodingKey("errorCode"))

@@ -20,6 +20,7 @@ import HTTPFields
 /// | `sequence` | `steps` | the k-th match gets `steps[k]` (an action or `"pass"`); the rule is spent when they run out |
 /// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
 /// | `streamRateLimit` | `perSecond`, `burst`?, `goawayAfter`? | RST_STREAM ENHANCE_YOUR_CALM above a per-connection stream rate, then GOAWAY ENHANCE_YOUR_CALM (`FaultStreamRateLimit`) |
+/// | `blackhole` | | from this push on, answer nothing on the connection (no frame at all: no answer, PING ACK, SETTINGS ACK or WINDOW_UPDATE) and keep the socket open (issue 13) |
 ///
 /// `sequence`, `rateLimit` and `streamRateLimit` only at the top of a rule (not inside `sequence` or `delay`).
 public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -43,12 +44,14 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case sequence([FaultStep])
     case rateLimit(FaultRateLimit)
     case streamRateLimit(FaultStreamRateLimit)
+    /// Answer nothing more on the connection, the socket kept open (`ConnectionAction.blackhole`).
+    case blackhole
 
     /// The JSON `type` names.
     public static let typeNames = [
         "respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
         "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit",
-        "streamRateLimit",
+        "streamRateLimit", "blackhole",
     ]
 
     /// This action's JSON `type`.
@@ -67,6 +70,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .sequence: return "sequence"
         case .rateLimit: return "rateLimit"
         case .streamRateLimit: return "streamRateLimit"
+        case .blackhole: return "blackhole"
         }
     }
 
@@ -89,6 +93,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
             return "sequence of \(steps.count) steps: " + steps.map(\.description).joined(separator: "; ")
         case .rateLimit(let limit): return limit.summary
         case .streamRateLimit(let limit): return limit.summary
+        case .blackhole: return "blackhole the connection (nothing answered, socket kept open)"
         }
     }
 
@@ -109,7 +114,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .randomDelay(let latency, let then):
             try latency.validate(at: path)
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
-        case .noResponse, .resetStream, .close, .reset, .settings:
+        case .noResponse, .resetStream, .close, .reset, .settings, .blackhole:
             return
         case .withholdWindowUpdate(let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {

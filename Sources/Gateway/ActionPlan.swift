@@ -88,6 +88,9 @@ extension ActionPlan {
             self.init(answer: .normal, stream: .answer, connection: .settings(maxConcurrentStreams: limit))
         case .withholdWindowUpdate(let milliseconds):
             self.init(answer: .normal, stream: .answer, connection: .withholdWindowUpdate(milliseconds: milliseconds))
+        case .blackhole:
+            // The triggering push is not answered either: it ends unanswered when the client gives up.
+            self.init(answer: .none, stream: .leaveOpen, connection: .blackhole)
         case .sequence, .rateLimit, .streamRateLimit:
             self = .normal
         }

@@ -20,11 +20,15 @@ public enum ConnectionAction: Sendable, Hashable {
     case settings(maxConcurrentStreams: UInt32)
     /// No WINDOW_UPDATE on the connection for `milliseconds` (a flow-control stall).
     case withholdWindowUpdate(milliseconds: Int64)
-    /// A graceful drain: GOAWAY NO_ERROR `{"reason":"Shutdown"}` for the highest stream
-    /// processed, the streams in flight answered, FIN as soon as the last one is, and at the
-    /// latest `maxMilliseconds` after the GOAWAY (the `rolling-restart` scenario's drain; one
-    /// connection's, by command, can reuse it).
-    case drain(maxMilliseconds: Int64)
+    /// Answer nothing from now on (no HEADERS, DATA, PING ACK, SETTINGS ACK, WINDOW_UPDATE), keep
+    /// the socket open, read and drop what arrives (`HTTP2Connection.blackhole`; issue 13).
+    case blackhole
+    /// A graceful drain: GOAWAY NO_ERROR with `debugData` (APNs's `{"reason":"Shutdown"}` from
+    /// the `rolling-restart` scenario; the command's own reason) and the highest stream processed,
+    /// the streams in flight still answered, then a FIN as soon as the last is answered and
+    /// written, or `maxMilliseconds` after the GOAWAY at the latest (`HTTP2Connection.drain`;
+    /// issue 13).
+    case drain(debugData: [UInt8], maxMilliseconds: Int64)
 
     /// How APNs ends a connection whose credential it rejects: GOAWAY NO_ERROR, last-stream-id 0,
     /// `{"reason":"<reason>"}`, closed once written (docs/apns-behaviour.md §5; docs/field-cases.md C2).

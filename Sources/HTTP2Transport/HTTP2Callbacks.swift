@@ -44,6 +44,8 @@ final class HTTP2Callbacks: @unchecked Sendable {
                 withConnection(user) { $0.requestComplete(frame.pointee.hd.stream_id) }
             } else if type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
                 withConnection(user) { $0.headersComplete(frame.pointee.hd.stream_id) }
+            } else if type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
+                withConnection(user) { $0.resetReceived(frame.pointee.hd.stream_id) }
             }
             return 0
         }

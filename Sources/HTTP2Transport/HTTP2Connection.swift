@@ -69,6 +69,18 @@ public final class HTTP2Connection: @unchecked Sendable {
     public private(set) var announcedMaxConcurrentStreams: UInt32 = 0
     /// Requests completed on this connection.
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
+    /// The lowest last-stream-id of the GOAWAYs sent (`Int32.max` before the first): a stream
+    /// above it that ends unanswered ends `.aboveLastStreamID`.
+    @exclusivity(unchecked) private var goAwayLastStreamID = Int32.max
+    /// Requests on streams above this id are ignored (never handed to the handler, left open):
+    /// the last-stream-id of a GOAWAY written by `goAway` itself on a connection kept open after
+    /// it (`Int32.max` otherwise; nghttp2 ignores them itself after a GOAWAY it sent).
+    @exclusivity(unchecked) private var ignoredAbove = Int32.max
+    /// True when the peer closed the connection (or the socket failed): streams still open at
+    /// the close end `.connectionClosedByPeer`.
+    @exclusivity(unchecked) private var closedByPeer = false
+    /// True once `blackhole()` ran: nothing is written any more, what arrives is dropped.
+    @exclusivity(unchecked) public private(set) var isBlackholed = false
 
     init(
         fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
@@ -150,12 +162,19 @@ public final class HTTP2Connection: @unchecked Sendable {
     }
 
     private func discardInput() {
-        if !socket.discard(using: loop.readBuffer, count: EventLoop.readBufferSize) { close() }
+        if !socket.discard(using: loop.readBuffer, count: EventLoop.readBufferSize) {
+            closedByPeer = true
+            close()
+        }
     }
 
     // MARK: Socket events
 
     private func onReadable() {
+        if isBlackholed {
+            discardInput()
+            return
+        }
         switch lifecycle {
         case .handshaking: continueHandshake()
         case .open, .goingAway, .closingWhenWritten, .closingWhenSessionReturns: readAndProcess()
@@ -165,6 +184,7 @@ public final class HTTP2Connection: @unchecked Sendable {
 
     private func onWritable() {
         let readWaited = socket.writable()
+        if isBlackholed { return }
         switch lifecycle {
         case .handshaking: continueHandshake()
         case .open, .goingAway, .closingWhenWritten, .closingWhenSessionReturns:
@@ -199,7 +219,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         let buffer = loop.readBuffer
         let size = EventLoop.readBufferSize
         for _ in 0..<32 {
-            guard !lifecycle.isClosed else { return }
+            guard !lifecycle.isClosed, !isBlackholed else { return }
             let count: Int
             switch socket.read(into: buffer, count: size) {
             case .bytes(let read): count = read
@@ -209,6 +229,7 @@ public final class HTTP2Connection: @unchecked Sendable {
             case .blockedOnWrite:
                 return
             case .failed:
+                closedByPeer = true
                 close()
                 return
             }
@@ -240,7 +261,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Moves everything nghttp2 wants to send to the socket, closing when the session is done.
     /// Deferred while nghttp2 is running our callbacks: it must not be re-entered.
     func flush() {
-        guard lifecycle.sessionRuns, !session.isReceiving else { return }
+        guard lifecycle.sessionRuns, !session.isReceiving, !isBlackholed else { return }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = session.nextOutput(&data)
@@ -271,6 +292,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         case .written: return true
         case .blocked: return false
         case .failed:
+            closedByPeer = true
             close()
             return false
         }
@@ -313,6 +335,9 @@ public final class HTTP2Connection: @unchecked Sendable {
             let quiet = HTTP2Connection.monotonicSeconds() - self.lastActivity
             if quiet + 0.001 < idle {
                 self.armIdleTimer(after: idle - quiet)
+            } else if self.settings.idleBlackhole {
+                self.handler.transportEvent(.idleBlackhole, on: self)
+                self.blackhole()
             } else if let debugData = self.settings.idleGoAwayDebugData {
                 // Told first, so the record comes before the close the GOAWAY may lead to at once.
                 self.handler.transportEvent(
@@ -360,7 +385,7 @@ public final class HTTP2Connection: @unchecked Sendable {
             assembler.finishHeaderBlock(stream)
             return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
         }
-        guard ask == true, let stream = stream(streamID) else { return }
+        guard ask == true, streamID <= ignoredAbove, let stream = stream(streamID) else { return }
         guard let action = handler.headersReceived(assembler.headersRequest(on: streamID, from: stream), on: self)
         else { return }
         stream.dispatched = true
@@ -382,6 +407,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         guard !stream.dispatched else { return }
         assembler.finishHeaderBlock(stream)
         stream.dispatched = true
+        guard streamID <= ignoredAbove else { return }
         requestCount += 1
         if settings.idleTimeout != nil { lastActivity = HTTP2Connection.monotonicSeconds() }
         if stream.headerListTooLarge {
@@ -391,6 +417,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         var request = assembler.takeRequest(on: streamID, from: stream)
         let action = handler.handle(&request, on: self)
+        stream.tag = request.tag
         assembler.recycleBody(of: &request, into: stream)
         carryOut(action, on: streamID, stream: stream)
     }
@@ -400,15 +427,42 @@ public final class HTTP2Connection: @unchecked Sendable {
     private func carryOut(_ action: consuming HTTP2Action, on streamID: Int32, stream: StreamState?) {
         switch action {
         case .respond(let response): if let stream { submit(response, on: streamID, stream: stream) }
-        case .resetStream(let code): session.submitResetStream(streamID, errorCode: code)
+        case .resetStream(let code):
+            stream?.resetBy = .server
+            session.submitResetStream(streamID, errorCode: code)
         case .noResponse: break
         case .goAway(let code, let last, let debug): goAway(errorCode: code, lastStreamID: last, debugData: debug)
         }
     }
 
+    @inline(__always)
     func streamClosed(_ streamID: Int32) {
         guard let stream = streams.remove(streamID) else { return }
+        if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+            reportUnanswered(stream, connectionEnd: nil)
+        }
         spares.give(stream)
+    }
+
+    /// The peer sent RST_STREAM on `streamID` (before nghttp2 closes it).
+    func resetReceived(_ streamID: Int32) {
+        streams.withStream(streamID) { if $0.resetBy == .none { $0.resetBy = .peer } }
+    }
+
+    /// Tells the handler that the tagged `stream` ended without response HEADERS, and why:
+    /// a RST_STREAM by either side, else its id above a GOAWAY's last-stream-id, else
+    /// `connectionEnd` (nil: nghttp2 closed it on a stream error, a reset by this side).
+    @inline(never)
+    private func reportUnanswered(_ stream: StreamState, connectionEnd: HTTP2StreamEnd?) {
+        let end: HTTP2StreamEnd
+        switch stream.resetBy {
+        case .peer: end = .resetByPeer
+        case .server: end = .resetByServer
+        case .none: end = stream.id > goAwayLastStreamID ? .aboveLastStreamID : (connectionEnd ?? .resetByServer)
+        }
+        let tag = stream.tag
+        stream.tag = 0
+        handler.streamEndedUnanswered(tag: tag, streamID: stream.id, end: end, on: self)
     }
 
     /// Fills nghttp2's DATA frame buffer from the stream's response body.
@@ -436,7 +490,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// (e.g. once a delay is over), as if `handle` had returned it. A response for a stream that
     /// is gone is dropped; nothing is done before the session starts or once the connection is closed.
     public func perform(_ action: HTTP2Action, on streamID: Int32) {
-        guard lifecycle.sessionRuns else { return }
+        guard lifecycle.sessionRuns, !isBlackholed else { return }
         carryOut(action, on: streamID, stream: stream(streamID))
         flush()
     }
@@ -463,7 +517,10 @@ public final class HTTP2Connection: @unchecked Sendable {
         switch lifecycle.handle(.shutdown(drainTimeout: timeout)) {
         case .sendShutdownGoAway(let timeout):
             let last = session.lastProcessedStreamID
+            // Streams above it are never answered: they end unanswered (`above-last-stream-id`).
+            goAwayLastStreamID = min(goAwayLastStreamID, last)
             session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+            drainTimer?.cancel()
             drainTimer = loop.schedule(after: timeout) { [weak self] in self?.close() }
             sent(last)
             flush()
@@ -489,7 +546,16 @@ public final class HTTP2Connection: @unchecked Sendable {
     public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard case .sendGoAway = lifecycle.handle(.goAway(closeAfter: closeAfter)) else { return }
         let last = lastStreamID ?? session.lastProcessedStreamID
-        session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+        goAwayLastStreamID = min(goAwayLastStreamID, last)
+        if closeAfter.map({ $0 > 0 }) ?? true {
+            // Kept open: nghttp2 must not learn of this GOAWAY. Once it has sent one and no stream
+            // is open it reads nothing more, so PING would go unacknowledged, which RFC 9113
+            // section 6.7 forbids. The frame is written here and new streams are ignored here.
+            ignoredAbove = min(ignoredAbove, last)
+            appendGoAwayFrame(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+        } else {
+            session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+        }
         drainTimer?.cancel()
         if let closeAfter {
             drainTimer = loop.schedule(after: closeAfter) { [weak self] in self?.close() }
@@ -497,10 +563,48 @@ public final class HTTP2Connection: @unchecked Sendable {
         flush()
     }
 
+    /// Writes a GOAWAY frame (RFC 9113 section 6.8: length, type 7, no flags, stream 0, then
+    /// last-stream-id, error code and debug data) after what is queued for the socket. What
+    /// nghttp2 already queued is written before it where possible (not from inside its callbacks).
+    private func appendGoAwayFrame(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8]) {
+        flush()
+        let length = 8 + debugData.count
+        var frame: [UInt8] = [
+            UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8),
+            UInt8(truncatingIfNeeded: length), 7, 0, 0, 0, 0, 0,
+        ]
+        let last = UInt32(bitPattern: lastStreamID) & 0x7fff_ffff
+        for shift in stride(from: 24, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: last >> shift)) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            frame.append(UInt8(truncatingIfNeeded: errorCode >> shift))
+        }
+        frame.append(contentsOf: debugData)
+        frame.withUnsafeBufferPointer { socket.append($0.baseAddress!, count: $0.count) }
+    }
+
     /// Closes the connection (TCP RST when `reset`, else FIN) once everything queued so far,
     /// such as a response just submitted, has been written; at once before the session starts.
     public func closeAfterWriting(reset: Bool) {
         apply(lifecycle.handle(.closeAfterWriting(reset: reset)))
+    }
+
+    /// From now on answers nothing at all, the socket staying open: no frame is written (no
+    /// HEADERS, DATA, PING ACK, SETTINGS ACK, WINDOW_UPDATE, not even what was queued and not
+    /// yet written), what arrives is read and dropped unprocessed, timers that would end the
+    /// connection (a GOAWAY's close, the idle timeout) are cancelled. It ends when the peer
+    /// closes, by `close`, or at a graceful shutdown's drain timeout. Streams left open end
+    /// unanswered at the close. What a sender's PING timeout and half-open detection are
+    /// tested against (issue 13). Does nothing before the session starts or once closed.
+    public func blackhole() {
+        guard lifecycle.sessionRuns, !isBlackholed else { return }
+        isBlackholed = true
+        drainTimer?.cancel()
+        drainTimer = nil
+        idleTimer?.cancel()
+        idleTimer = nil
+        windowStall?.cancel()
+        windowStall = nil
+        socket.dropPendingOutput()
     }
 
     /// Monotonic seconds, for ages and timeouts.
@@ -519,7 +623,10 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// by default (0 before the session starts).
     public var lastProcessedStreamID: Int32 { session.lastProcessedStreamID }
 
+    /// Submits `response`; the stream counts as answered from now on (`StreamState.answered`):
+    /// nghttp2 writes its HEADERS at the next flush, unless a GOAWAY below its id drops it.
     private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
+        stream.answered = true
         // Usually both are empty (a 200 has no body): nothing to retain or release then.
         if !response.body.isEmpty || !stream.responseBody.isEmpty { stream.responseBody = response.body }
         stream.responseOffset = 0
@@ -553,6 +660,16 @@ public final class HTTP2Connection: @unchecked Sendable {
         windowStall?.cancel()
         windowStall = nil
         socket.close(reset: reset)
+        if !streams.isEmpty {
+            // Streams the close ends: those tagged and not answered are reported, before the close.
+            let end: HTTP2StreamEnd =
+                reset ? .connectionReset : (closedByPeer ? .connectionClosedByPeer : .connectionClosed)
+            streams.forEach { stream in
+                if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+                    reportUnanswered(stream, connectionEnd: end)
+                }
+            }
+        }
         session.delete()
         streams.removeAll()
         spares.removeAll()

@@ -37,6 +37,10 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// The transport did something to `connection` on its own (a listener condition, the idle
     /// timeout, a graceful shutdown); on the connection's loop thread. The default ignores it.
     func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection)
+    /// The stream `streamID`, tagged `tag` by `handle` (`HTTP2Request.tag`, never 0 here), ended
+    /// without its response HEADERS having been written, for `end`; on the loop thread, before
+    /// `connectionClosed` when the connection's end ended it. The default ignores it.
+    func streamEndedUnanswered(tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection)
     /// A connection from `peer` accepted on `listenerIndex` was refused (`admit` said `.refuse`)
     /// and reset; it got no id. Called on the accept thread. The default ignores it.
     func connectionRefused(listenerIndex: Int, peer: String)
@@ -59,4 +63,7 @@ extension HTTP2RequestHandler {
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
     public func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {}
     public func connectionRefused(listenerIndex: Int, peer: String) {}
+    public func streamEndedUnanswered(
+        tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection
+    ) {}
 }

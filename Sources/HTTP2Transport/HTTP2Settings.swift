@@ -26,6 +26,9 @@ public struct HTTP2Settings: Sendable, Equatable {
     /// How an idle connection ends: GOAWAY NO_ERROR with this debug data, then close; nil: a
     /// TCP reset.
     public var idleGoAwayDebugData: [UInt8]?
+    /// When true an idle connection is blackholed instead (`HTTP2Connection.blackhole`): it
+    /// stays open and answers nothing more; `idleGoAwayDebugData` is then not used.
+    public var idleBlackhole = false
 
     public init(maxConcurrentStreams: UInt32 = 1000) {
         self.maxConcurrentStreams = maxConcurrentStreams

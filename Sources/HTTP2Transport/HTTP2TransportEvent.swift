@@ -12,6 +12,9 @@ public enum HTTP2TransportEvent: Sendable, Equatable {
     /// No request for `HTTP2Settings.idleTimeout` and no idle GOAWAY configured: the connection
     /// is about to be reset (TCP RST).
     case idleReset
+    /// No request for `HTTP2Settings.idleTimeout` with `idleBlackhole` set: the connection is
+    /// about to be blackholed (it answers nothing more, the socket stays open).
+    case idleBlackhole
     /// `shutdownGracefully` queued GOAWAY with `errorCode`, `lastStreamID` and `debugData`.
     case shutdownGoAway(errorCode: UInt32, lastStreamID: Int32, debugData: [UInt8])
 }

@@ -189,6 +189,11 @@ final class SocketStream {
         outbuf.append(bytes, count: count)
     }
 
+    /// Forgets what is queued and not yet written (a blackholed connection writes nothing more).
+    func dropPendingOutput() {
+        outbuf.removeAll()
+    }
+
     /// Writes the buffer out.
     @inline(__always)
     func writeOut() -> WriteResult {

@@ -31,6 +31,12 @@ final class StreamState {
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     var responseOffset = 0
     var dispatched = false
+    /// The handler's tag for the stream (`HTTP2Request.tag`); 0: none.
+    @exclusivity(unchecked) var tag: UInt64 = 0
+    /// True once a response was submitted on the stream (`HTTP2Connection.submit`).
+    @exclusivity(unchecked) var answered = false
+    /// Who sent RST_STREAM on the stream, if anyone.
+    @exclusivity(unchecked) var resetBy = ResetSide.none
     /// The next object in its connection's list of spare ones (`SpareStreams`, which holds the
     /// reference).
     @exclusivity(unchecked) var nextSpare: Unmanaged<StreamState>?
@@ -71,5 +77,13 @@ final class StreamState {
         if responseBody.capacity != 0 { responseBody = [] }
         responseOffset = 0
         dispatched = false
+        tag = 0
+        answered = false
+        resetBy = .none
+    }
+
+    /// Which side reset a stream.
+    enum ResetSide {
+        case none, peer, server
     }
 }

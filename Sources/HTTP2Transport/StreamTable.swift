@@ -86,6 +86,15 @@ final class StreamTable {
         return found
     }
 
+    /// Calls `body` with every open stream (in no particular order); `body` must not add or
+    /// remove streams.
+    func forEach(_ body: (StreamState) -> Void) {
+        for index in 0..<StreamTable.slotCount {
+            if let held = slots[index] { held._withUnsafeGuaranteedRef(body) }
+        }
+        for stream in overflow.values { body(stream) }
+    }
+
     /// Removes every stream.
     func removeAll() {
         for index in 0..<StreamTable.slotCount {

@@ -21,6 +21,10 @@ public struct HTTP2Request: Sendable {
     /// How many body bytes arrived, in all (more than `body.count` when the body was cut): the
     /// size APNs's limits are checked against.
     public var bodyLength: Int
+    /// Set by the transport's handler (`HTTP2RequestHandler.handle`) to have the stream named by
+    /// it when it ends unanswered (`streamEndedUnanswered`); 0, the default, asks for no such
+    /// report. Opaque to the transport (MockAPNs puts the record's sequence number here).
+    public var tag: UInt64 = 0
 
     /// The arguments are consumed (moved in, not copied): the transport hands over its own.
     /// Inlinable, so the caller builds the request in place (else it was built, copied and

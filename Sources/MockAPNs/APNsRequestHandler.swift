@@ -137,11 +137,37 @@ final class APNsRequestHandler: HTTP2RequestHandler {
                 origin: .idleTimeout, on: connection)
         case .idleReset:
             actions.recordDoneByTransport(.close(reset: true, when: nil), origin: .idleTimeout, on: connection)
+        case .idleBlackhole:
+            actions.recordDoneByTransport(.blackhole, origin: .idleTimeout, on: connection)
         case .shutdownGoAway(let code, let last, let debugData):
             actions.recordDoneByTransport(
                 .goaway(
                     errorCode: code, lastStreamID: last, debugData: debugData, closeAfterMilliseconds: nil,
                     thenBare: false), origin: .shutdown, on: connection)
+        }
+    }
+
+    /// A push's stream ended without response HEADERS: its record (`tag` is its seq) says status
+    /// 0 and why (`DeliveryStore.markUnanswered`), so it never claims more than the sender got.
+    func streamEndedUnanswered(tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection) {
+        let cause = APNsRequestHandler.cause(of: end)
+        if gateway.store.markUnanswered(seq: tag, cause: cause) && debug {
+            logger.log(
+                .debug,
+                "connection \(connection.info.id) stream \(streamID) ended unanswered (\(cause.rawValue)); record \(tag)"
+            )
+        }
+    }
+
+    /// The record's word for how the transport saw a stream end.
+    static func cause(of end: HTTP2StreamEnd) -> UnansweredCause {
+        switch end {
+        case .connectionClosed: .connectionClosed
+        case .connectionReset: .connectionReset
+        case .connectionClosedByPeer: .connectionClosedByClient
+        case .aboveLastStreamID: .aboveLastStreamID
+        case .resetByPeer: .streamResetByClient
+        case .resetByServer: .streamResetByServer
         }
     }
 
@@ -161,6 +187,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             request, connection: state.info, streamID: request.streamID,
             defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
             streamProfile: &state.streamProfile)
+        // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
+        request.tag = decision.seq
         if debug {
             logger.log(
                 .debug,

@@ -39,12 +39,12 @@ struct ConnectionActionPerformer: Sendable {
                         thenBare: false), origin: origin, on: connection)
                 connection.goAway(errorCode: code, lastStreamID: last, debugData: [], closeAfter: seconds)
             }
-        case .drain(let maximum):
+        case .drain(let debugData, let maximum):
             guard connection.isOpen, connection.canSendGoAway else { return false }
             let events = self.events
-            connection.drain(debugData: Self.drainDebugData, timeout: Double(maximum) / 1000) { last in
+            connection.drain(debugData: debugData, timeout: Double(maximum) / 1000) { last in
                 events.record(
-                    .drain(errorCode: 0, lastStreamID: last, debugData: Self.drainDebugData, maxMilliseconds: maximum),
+                    .drain(errorCode: 0, lastStreamID: last, debugData: debugData, maxMilliseconds: maximum),
                     origin: origin, on: connection)
             }
         case .close(let reset, let moment):
@@ -69,6 +69,10 @@ struct ConnectionActionPerformer: Sendable {
                 events.record(
                     .windowStallEnd(milliseconds: lasted, withheldBytes: bytes), origin: origin, on: connection)
             }
+        case .blackhole:
+            guard connection.canSendGoAway, !connection.isBlackholed else { return false }
+            record(action, origin: origin, on: connection)
+            connection.blackhole()
         }
         return true
     }
@@ -96,9 +100,11 @@ struct ConnectionActionPerformer: Sendable {
             event = .settings(maxConcurrentStreams: limit, previous: connection.announcedMaxConcurrentStreams)
         case .withholdWindowUpdate(let milliseconds):
             event = .windowStallStart(milliseconds: milliseconds)
-        case .drain(let maximum):
+        case .blackhole:
+            event = .blackhole
+        case .drain(let debugData, let maximum):
             event = .drain(
-                errorCode: 0, lastStreamID: connection.lastProcessedStreamID, debugData: Self.drainDebugData,
+                errorCode: 0, lastStreamID: connection.lastProcessedStreamID, debugData: debugData,
                 maxMilliseconds: maximum)
         }
         events.record(event, origin: origin, on: connection)

@@ -129,6 +129,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             if configuration.idleAction == .goaway {
                 settings.idleGoAwayDebugData = ReasonJSON.bytes(.idleTimeout)
             }
+            settings.idleBlackhole = configuration.idleAction == .blackhole
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
         let handler = APNsRequestHandler(

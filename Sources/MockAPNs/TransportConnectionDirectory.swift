@@ -44,6 +44,12 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             guard actions.perform(action, origin: .command, on: connection) else {
+                if case .drain = command {
+                    return [.impossible("its HTTP/2 session has not started, or it has already gone away")]
+                }
+                if case .blackhole = command {
+                    return [.impossible("its HTTP/2 session has not started or has ended, or it is blackholed already")]
+                }
                 return [
                     .impossible(
                         "its HTTP/2 session has not started (a handshake delay or a silent listener) "
@@ -65,7 +71,11 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 let seconds = Double(restart.delayMilliseconds(forConnection: id)) / 1000
                 connection.loop.schedule(after: seconds) { [weak connection] in
                     guard let connection else { return }
-                    actions.perform(.drain(maxMilliseconds: restart.drainMilliseconds), origin: origin, on: connection)
+                    actions.perform(
+                        .drain(
+                            debugData: ConnectionActionPerformer.drainDebugData,
+                            maxMilliseconds: restart.drainMilliseconds),
+                        origin: origin, on: connection)
                 }
                 return id
             }
@@ -82,6 +92,10 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 closeAfterMilliseconds: closeAfter, thenBare: false)
         case .close: return .close(reset: false, when: nil)
         case .reset: return .close(reset: true, when: nil)
+        case .blackhole: return .blackhole
+        case .drain(let reason, let maxMilliseconds):
+            return .drain(
+                debugData: reason.map { ReasonJSON.bytes($0) } ?? [], maxMilliseconds: maxMilliseconds)
         }
     }
 }

@@ -22,6 +22,16 @@ final class IdleTimeoutConfigurationTests: XCTestCase {
         XCTAssertEqual(flags.idleAction, .goaway)
     }
 
+    func testIdleActionBlackhole() throws {
+        XCTAssertEqual(try parseConfiguration(#"{"idleAction": "blackhole"}"#).idleAction, .blackhole)
+        guard
+            case .serve(let flags) = try CommandLineParser.parse(["--idle-timeout", "60", "--idle-action", "blackhole"])
+        else {
+            return XCTFail("expected serve")
+        }
+        XCTAssertEqual(flags.idleAction, .blackhole)
+    }
+
     func testBadIdleSettingsAreNamed() {
         let rows: [(String, String)] = [
             (#"{"idleTimeoutSeconds": 0}"#, "idleTimeoutSeconds: expected a number of seconds above 0"),

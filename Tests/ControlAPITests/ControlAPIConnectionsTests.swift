@@ -42,6 +42,70 @@ final class ControlAPIConnectionsTests: XCTestCase {
         }
     }
 
+    /// `POST /v1/connections/goaway|close|reset` act on every open connection, or on one
+    /// listener's, and answer the ids acted on (issue 13).
+    func testBulkCommandsActOnEveryConnectionOrOneListenersAndNameTheIds() {
+        let fake = Fake(
+            [
+                Fake.summary(id: 5, listener: "production"), Fake.summary(id: 1),
+                Fake.summary(id: 3, listener: "production"), Fake.summary(id: 4),
+            ], withoutSession: [4])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/goaway")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "goaway")
+        XCTAssertEqual(json["ids"] as? [Int], [1, 3, 5], "4 cannot take a GOAWAY yet")
+        let shutdown = ConnectionCommand.goaway(errorCode: 0, reason: "Shutdown", closeAfterMilliseconds: 0)
+        XCTAssertEqual(fake.performed.map(\.id), [1, 3, 5])
+        XCTAssertEqual(fake.performed.first?.command, shutdown)
+        let (resetStatus, reset) = api.call("POST", "/v1/connections/reset?listener=production")
+        XCTAssertEqual(resetStatus, 200)
+        XCTAssertEqual(reset["action"] as? String, "reset")
+        XCTAssertEqual(reset["ids"] as? [Int], [3, 5])
+        let (_, close) = api.call("POST", "/v1/connections/close")
+        XCTAssertEqual(close["ids"] as? [Int], [1, 4])
+        let (_, none) = api.call("POST", "/v1/connections/close")
+        XCTAssertEqual(none["ids"] as? [Int], [])
+        XCTAssertEqual(api.call("POST", "/v1/connections/close?peer=x").0, 400, "only listener is a parameter")
+    }
+
+    func testDrainBodiesOneAndAll() {
+        let fake = Fake([Fake.summary(id: 1), Fake.summary(id: 2)])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/1/drain")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "drain")
+        XCTAssertEqual(api.call("POST", "/v1/connections/2/drain", body: #"{"reason":null,"maxMs":250}"#).0, 200)
+        let (_, all) = api.call("POST", "/v1/connections/drain", body: #"{"reason":"IdleTimeout"}"#)
+        XCTAssertEqual(all["ids"] as? [Int], [1, 2])
+        XCTAssertEqual(
+            fake.performed.map(\.command),
+            [
+                .drain(reason: "Shutdown", maxMilliseconds: 5000), .drain(reason: nil, maxMilliseconds: 250),
+                .drain(reason: "IdleTimeout", maxMilliseconds: 5000),
+                .drain(reason: "IdleTimeout", maxMilliseconds: 5000),
+            ])
+        for bad in [#"{"maxMs":0}"#, #"{"maxMs":"5"}"#, #"{"closeAfterMs":1}"#, #"{"reason":3}"#] {
+            XCTAssertEqual(api.call("POST", "/v1/connections/1/drain", body: bad).0, 400, bad)
+        }
+    }
+
+    func testBlackholeOneAndAll() {
+        let fake = Fake([Fake.summary(id: 2), Fake.summary(id: 1)])
+        let api = makeAPI(fake)
+        let (status, json) = api.call("POST", "/v1/connections/2/blackhole")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["action"] as? String, "blackhole")
+        XCTAssertEqual(json["id"] as? Int, 2)
+        XCTAssertEqual(api.call("POST", "/v1/connections/9/blackhole").0, 404)
+        let (_, all) = api.call("POST", "/v1/connections/blackhole")
+        XCTAssertEqual(all["action"] as? String, "blackhole")
+        XCTAssertEqual(all["ids"] as? [Int], [1, 2])
+        XCTAssertEqual(
+            fake.performed,
+            [.init(id: 2, command: .blackhole), .init(id: 1, command: .blackhole), .init(id: 2, command: .blackhole)])
+    }
+
     func testGoawayToAConnectionWithoutASessionIsAConflict() {
         let fake = Fake([Fake.summary(id: 3)], withoutSession: [3])
         let api = makeAPI(fake)

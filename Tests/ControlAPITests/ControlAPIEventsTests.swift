@@ -208,6 +208,11 @@ final class ControlAPIEventsTests: XCTestCase {
             (.silentAccept, .listenerCondition, [:], "listener condition: accepted silently, never answered", #line),
             (.refused, .listenerCondition, [:], "listener condition: refused with a TCP reset", #line),
             (
+                .blackhole, .command, [:],
+                "control API command: blackholed: nothing answered from now on, socket kept open",
+                #line
+            ),
+            (
                 .goaway(
                     errorCode: 0, lastStreamID: 0, debugData: Array(#"{"reason":"BadCertificate"}"#.utf8),
                     closeAfterMilliseconds: 0),

@@ -153,7 +153,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             .reset(when: nil), .settings(maxConcurrentStreams: 1, previous: 2), .windowStallStart(milliseconds: 1),
             .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept,
             .refused,
-            .closed(requests: 1, ageMilliseconds: 1),
+            .closed(requests: 1, ageMilliseconds: 1), .blackhole,
         ]
         XCTAssertEqual(Set(actions.map(\.kind)), Set(ConnectionEventKind.allCases))
         var rendered = Set<String>()
@@ -197,6 +197,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
             "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
             "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),
+            "/v1/connections/{id}/blackhole": ("/v1/connections/1/blackhole", ""),
+            "/v1/connections/{id}/drain": ("/v1/connections/1/drain", #"{"maxMs":100}"#),
             "/v1/listeners/{name}/conditions": (
                 "/v1/listeners/sandbox/conditions", #"{"handshakeDelayMs":100,"refuseMs":50}"#
             ),

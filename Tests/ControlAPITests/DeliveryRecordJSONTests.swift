@@ -40,6 +40,16 @@ final class DeliveryRecordJSONTests: XCTestCase {
         XCTAssertTrue(json["providerToken"] is NSNull)
     }
 
+    func testUnansweredIsNullWhenAnsweredAndTheCauseWithNullStatusWhenNot() {
+        XCTAssertTrue(F.object(encoding: F.record())["unanswered"] is NSNull)
+        var record = F.record()
+        record.status = 0
+        record.unanswered = .aboveLastStreamID
+        let json = F.object(encoding: record)
+        XCTAssertEqual(json["unanswered"] as? String, "above-last-stream-id")
+        XCTAssertTrue(json["status"] is NSNull)
+    }
+
     func testJSONPayloadIsParsedAndTextIsNull() {
         let json = F.object(encoding: F.record(payload: Array(#"{"aps":{"badge":3}}"#.utf8)))
         let aps = (json["payload"] as? [String: Any])?["aps"] as? [String: Any]

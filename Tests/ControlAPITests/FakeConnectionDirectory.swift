@@ -56,9 +56,11 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     }
 
     /// A TLS sandbox connection with a token identity.
-    static func summary(id: UInt64, peer: String = "127.0.0.1:50000") -> ConnectionListEntry {
+    static func summary(id: UInt64, peer: String = "127.0.0.1:50000", listener: String = "sandbox")
+        -> ConnectionListEntry
+    {
         ConnectionListEntry(
-            id: id, peer: peer, listener: "sandbox", environment: .sandbox, alpn: "h2", tls: true,
+            id: id, peer: peer, listener: listener, environment: .sandbox, alpn: "h2", tls: true,
             auth: "token KEY1234567 TEAM123456", openStreams: 1, maxConcurrentStreams: 1000,
             requests: 42, ageMilliseconds: 1500)
     }

@@ -36,6 +36,7 @@ final class FaultRuleJSONTests: XCTestCase {
         #"{"medianMs":300,"seed":7,"spread":0.5,"then":{"type":"noResponse"},"type":"delay"}"#,
         #"{"burst":5,"goawayAfter":3,"perSecond":10,"type":"streamRateLimit"}"#,
         #"{"perSecond":10,"type":"streamRateLimit"}"#,
+        #"{"type":"blackhole"}"#,
     ]
 
     func testEveryActionRoundTrips() throws {

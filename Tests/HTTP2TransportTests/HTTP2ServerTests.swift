@@ -8,7 +8,10 @@ import XCTest
 final class EchoHandler: HTTP2RequestHandler {
     let opened = Atomic<Int>(0)
     let closed = Atomic<Int>(0)
+    /// The streams reported unanswered: (tag, stream id, how it ended).
+    let unanswered = Mutex<[(UInt64, Int32, HTTP2StreamEnd)]>([])
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+        request.tag = 7
         if request.path == "/reset" { return .resetStream(errorCode: 2) }
         let names = request.headers.map(\.name).joined(separator: ",")
         let text = "\(request.method) \(request.path) \(request.body.count) [\(names)]"
@@ -17,6 +20,9 @@ final class EchoHandler: HTTP2RequestHandler {
     }
     func connectionOpened(_ connection: HTTP2Connection) { opened.add(1, ordering: .relaxed) }
     func connectionClosed(_ connection: HTTP2Connection) { closed.add(1, ordering: .relaxed) }
+    func streamEndedUnanswered(tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection) {
+        unanswered.withLock { $0.append((tag, streamID, end)) }
+    }
 }
 
 /// Runs a command line tool and returns (exit status, stdout, stderr).
@@ -117,6 +123,26 @@ final class HTTP2ServerTests: XCTestCase {
         XCTAssertTrue(
             resetErr.contains("INTERNAL_ERROR") || resetErr.contains("error code: 2") || resetErr.contains("(92)"),
             resetErr)
+    }
+
+    /// A tagged stream that ends without response HEADERS is reported with its tag and how it
+    /// ended (issue 13); an answered one is not.
+    func testAStreamResetInsteadOfAnsweredIsReportedUnanswered() throws {
+        let (server, acceptLoop, handler) = try startServer(tls: nil)
+        defer {
+            server.shutdown(debugData: [], drainTimeout: 1)
+            acceptLoop.stop()
+        }
+        let port = server.boundAddresses[0].port
+        _ = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/y"])
+        _ = try runTool("/usr/bin/curl", ["-sS", "--http2-prior-knowledge", "http://127.0.0.1:\(port)/reset"])
+        let deadline = Date().addingTimeInterval(2)
+        while handler.unanswered.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1000) }
+        let reported = handler.unanswered.withLock { $0 }
+        XCTAssertEqual(reported.count, 1)
+        XCTAssertEqual(reported.first?.0, 7)
+        XCTAssertEqual(reported.first?.1, 1)
+        XCTAssertEqual(reported.first?.2, .resetByServer)
     }
 
     func testGracefulShutdownSendsGoawayWithDebugData() throws {

@@ -1,5 +1,6 @@
 /// One request that reached the application layer, accepted or rejected: what arrived, where,
-/// and what MockAPNs answered. Records are immutable once stored.
+/// and what MockAPNs answered. Records are immutable once stored, but for one correction: a stream
+/// that ends without response HEADERS (`unanswered`, `DeliveryStore.markUnanswered`).
 public struct DeliveryRecord: Sendable {
     /// Store sequence number, from 1, strictly increasing.
     public var seq: UInt64
@@ -39,13 +40,19 @@ public struct DeliveryRecord: Sendable {
     public var identity: CredentialIdentity?
     /// The fault rule that shaped the answer, and what it did; nil when none applied.
     public var fault: FaultRecord?
+    /// Why the stream ended without response HEADERS (then `status` is 0 and `reason` is the
+    /// one the record had only when it never had a status); nil while the stream was answered or
+    /// is still open. Set after the record was stored, when the transport sees the stream end
+    /// (`DeliveryStore.markUnanswered(seq:cause:)`).
+    public var unanswered: UnansweredCause?
 
     @inlinable
     public init(
         seq: UInt64 = 0, receivedAt: Double, environment: APNsEnvironment, listener: String,
         connectionID: UInt64, streamID: Int32, method: String, path: String, verdict: ValidationResult,
         apnsID: String, uniqueID: String?, headers: [HeaderField], payload: [UInt8], payloadBytes: Int? = nil,
-        status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil
+        status: Int, reason: Reason?, identity: CredentialIdentity? = nil, fault: FaultRecord? = nil,
+        unanswered: UnansweredCause? = nil
     ) {
         self.seq = seq
         self.receivedAt = receivedAt
@@ -65,6 +72,7 @@ public struct DeliveryRecord: Sendable {
         self.reason = reason
         self.identity = identity
         self.fault = fault
+        self.unanswered = unanswered
     }
 }
 

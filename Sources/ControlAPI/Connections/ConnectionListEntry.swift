@@ -74,6 +74,11 @@ public enum ConnectionCommand: Sendable, Equatable {
     case close
     /// Close now with a TCP RST.
     case reset
+    /// Answer nothing from now on and keep the socket open (issue 13).
+    case blackhole
+    /// GOAWAY NO_ERROR (debug data `{"reason":...}` when a reason is given), answer the streams in
+    /// flight, close (FIN) once the last is answered, or after `maxMilliseconds` (issue 13).
+    case drain(reason: String?, maxMilliseconds: Int64)
 }
 
 /// The live connections, as the transport knows them; implemented by the server assembly.

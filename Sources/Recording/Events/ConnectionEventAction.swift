@@ -35,6 +35,9 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     case refused
     /// The connection is gone after `requests` completed requests and `ageMilliseconds`.
     case closed(requests: UInt64, ageMilliseconds: Int64)
+    /// From now on nothing is answered (no frame at all) and the socket stays open; what arrives
+    /// is read and dropped (issue 13).
+    case blackhole
 
     /// The kind, for filters and the JSON `kind`.
     public var kind: ConnectionEventKind {
@@ -48,6 +51,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .windowStallEnd: return .windowStallEnd
         case .handshakeDelay: return .handshakeDelay
         case .silentAccept: return .silentAccept
+        case .blackhole: return .blackhole
         case .refused: return .refused
         case .closed: return .closed
         }
@@ -90,6 +94,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
             return "WINDOW_UPDATE resumed after \(ms) ms, \(bytes) bytes acknowledged"
         case .handshakeDelay(let ms): return "handshake delayed \(ms) ms"
         case .silentAccept: return "accepted silently, never answered"
+        case .blackhole: return "blackholed: nothing answered from now on, socket kept open"
         case .refused: return "refused with a TCP reset"
         case .closed(let requests, let age):
             return "closed after \(requests) request\(requests == 1 ? "" : "s") and \(age) ms"

@@ -22,6 +22,8 @@ public enum ConnectionEventKind: String, Sendable, CaseIterable, Hashable, Codab
     case refused
     /// The connection is gone (closed by either side), after being `opened`.
     case closed
+    /// The server stopped answering anything on the connection, keeping the socket open.
+    case blackhole
 
     /// The names, in documentation order.
     public static let names = allCases.map(\.rawValue)

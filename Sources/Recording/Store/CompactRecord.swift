@@ -22,6 +22,7 @@ import APNsCore
 /// | varint, strings | lint count, lints; then the payload error |
 /// | identity | when flagged: kind, key id, team id, issued-at (8 bytes, when flagged), subject, topic count + 1 (0: none) and topics, verdict |
 /// | fault | when flagged: rule id, action, description |
+/// | 1 | when flagged: the `UnansweredCause` index (a record corrected by `DeliveryStore.markUnanswered`) |
 /// | varint, bytes | the payload |
 ///
 /// Strings repeat cheaply: the device token points back into the path, the topic, push type,
@@ -167,6 +168,8 @@ package struct CompactRecord: Sendable {
         static let identity: UInt8 = 1 << 4
         static let identityIssuedAt: UInt8 = 1 << 5
         static let fault: UInt8 = 1 << 6
+        /// The stream ended unanswered: the cause's index follows the fault part.
+        static let unanswered: UInt8 = 1 << 7
     }
 
     /// Offsets of the fixed-width fields.
@@ -291,6 +294,7 @@ package struct CompactRecord: Sendable {
             if identity.issuedAt != nil { flags |= Flag.identityIssuedAt }
         }
         if record.fault != nil { flags |= Flag.fault }
+        if record.unanswered != nil { flags |= Flag.unanswered }
         w.byte(flags)
         w.byte(code(record.reason))
         w.byte(code(verdict.reason))
@@ -388,6 +392,7 @@ package struct CompactRecord: Sendable {
             w.string(fault.action)
             w.string(fault.description)
         }
+        if let unanswered = record.unanswered { w.byte(UInt8(unanswered.index)) }
         w.blob(record.payload)
         return Landmarks(streamID: streamID, apnsID: answeredIDAt, uniqueID: uniqueIDAt)
     }
@@ -459,6 +464,8 @@ package struct CompactRecord: Sendable {
             let action = r.string() ?? ""
             fault = FaultRecord(ruleID: ruleID, action: action, description: r.string() ?? "")
         }
+        var unanswered: UnansweredCause?
+        if flags & Flag.unanswered != 0 { unanswered = UnansweredCause(index: Int(r.byte())) }
         let payload = r.blob()
         return DeliveryRecord(
             seq: seq, receivedAt: receivedAt,
@@ -466,7 +473,12 @@ package struct CompactRecord: Sendable {
             listener: listener, connectionID: connectionID, streamID: streamID, method: method,
             path: path, verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, headers: headers,
             payload: payload, payloadBytes: payloadBytes, status: status, reason: reason,
-            identity: identity, fault: fault)
+            identity: identity, fault: fault, unanswered: unanswered)
+    }
+
+    /// True when `other` is this very record (the same bytes in the same chunk).
+    func isSame(as other: CompactRecord) -> Bool {
+        chunk === other.chunk && offset == other.offset && length == other.length
     }
 
     /// An upper bound of the encoded size of `record`: every string at its inline size.
@@ -496,7 +508,7 @@ package struct CompactRecord: Sendable {
         if let fault = record.fault {
             total += size(fault.ruleID) + size(fault.action) + size(fault.description)
         }
-        return total + 10 + record.payload.count
+        return total + 11 + record.payload.count
     }
 
     private static let reasons = Reason.allCases

@@ -97,6 +97,45 @@ public final class DeliveryStore: Sendable {
         return seq
     }
 
+    /// Corrects the stored record `seq` whose stream ended without response HEADERS: it says
+    /// status 0 (`"status": null`), `cause` in `unanswered`, and no reason unless it had one
+    /// without a status (a connection-ending credential's, sent in GOAWAY). The counts by status
+    /// and reason move with it (`stats()`: from its status to 0). Rare, so not on the push path:
+    /// the record is decoded and encoded again, outside the lock, and replaces the stored one.
+    /// - Returns: false, changing nothing, when the record is no longer stored (evicted, cleared)
+    ///   or already says it went unanswered.
+    @discardableResult
+    public func markUnanswered(seq: UInt64, cause: UnansweredCause) -> Bool {
+        guard let stored = state.withLock({ $0.ring.element(seq: seq) }) else { return false }
+        var record = stored.decoded(seq: seq)
+        guard record.unanswered == nil else { return false }
+        let oldStatus = record.status
+        let oldReason = record.reason
+        record.status = 0
+        if oldStatus != 0 { record.reason = nil }
+        record.unanswered = cause
+        let newReason = record.reason
+        var replaced: CompactRecord?
+        let done = CompactRecord.withEncoded(record) { bytes, _ -> Bool in
+            state.withLock { state -> Bool in
+                // Replaced meanwhile (another correction) or gone: leave it.
+                guard let current = state.ring.element(seq: seq), current.isSame(as: stored) else { return false }
+                let (chunk, offset) = state.place(bytes.count)
+                (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                var corrected = CompactRecord(chunk: chunk, offset: offset, count: bytes.count)
+                guard state.ring.replace(seq: seq, swapping: &corrected) else { return false }
+                replaced = corrected
+                state.count(status: oldStatus, by: -1)
+                state.count(status: 0, by: 1)
+                if let oldReason { state.count(reason: oldReason, by: -1) }
+                if let newReason { state.count(reason: newReason, by: 1) }
+                return true
+            }
+        }
+        _ = replaced  // the record replaced, if any, is released here, outside the lock
+        return done
+    }
+
     /// Puts `record` in the ring and counts it; the record it evicts, if any, goes to `evicted`
     /// for the caller to release outside the lock.
     private func place(
@@ -217,6 +256,22 @@ extension DeliveryStore {
         var byReason: [Reason: UInt64] = [:]
         /// The chunk appends go to.
         var chunk = RecordChunk(capacity: RecordChunk.size)
+
+        /// Adds `delta` to the count of `status` (`markUnanswered`).
+        mutating func count(status: Int, by delta: Int) {
+            if status >= 0 && status < byStatus.count {
+                byStatus[status] = UInt64(max(0, Int64(byStatus[status]) + Int64(delta)))
+            } else {
+                let n = Int64(otherStatuses[status, default: 0]) + Int64(delta)
+                otherStatuses[status] = n > 0 ? UInt64(n) : nil
+            }
+        }
+
+        /// Adds `delta` to the count of `reason` (`markUnanswered`).
+        mutating func count(reason: Reason, by delta: Int) {
+            let n = Int64(byReason[reason, default: 0]) + Int64(delta)
+            byReason[reason] = n > 0 ? UInt64(n) : nil
+        }
 
         /// Slots reserved up front: a large bound should not cost its memory before it is used.
         static let firstBlock = 65_536

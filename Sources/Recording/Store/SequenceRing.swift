@@ -80,6 +80,16 @@ struct SequenceRing<Element> {
         return elements[slot(Int(seq - firstSeq))]
     }
 
+    /// Puts `element` in the place of the element numbered `seq`; `element` leaves holding the
+    /// one replaced (for the caller to release outside its lock). False, changing nothing, when
+    /// `seq` is not held.
+    @discardableResult
+    mutating func replace(seq: UInt64, swapping element: inout Element) -> Bool {
+        guard !elements.isEmpty, seq >= firstSeq, seq <= lastSeq else { return false }
+        swap(&elements[slot(Int(seq - firstSeq))], &element)
+        return true
+    }
+
     /// Calls `body` with each element numbered above `after` (all when nil), oldest first,
     /// until it returns false.
     func forEach(after: UInt64?, _ body: (Element) -> Bool) {
