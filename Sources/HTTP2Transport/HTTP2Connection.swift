@@ -386,8 +386,9 @@ public final class HTTP2Connection: @unchecked Sendable {
             return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
         }
         guard ask == true, streamID <= ignoredAbove, let stream = stream(streamID) else { return }
-        guard let action = handler.headersReceived(assembler.headersRequest(on: streamID, from: stream), on: self)
-        else { return }
+        var request = assembler.headersRequest(on: streamID, from: stream)
+        guard let action = handler.headersReceived(&request, on: self) else { return }
+        stream.tag = request.tag
         stream.dispatched = true
         requestCount += 1
         carryOut(action, on: streamID, stream: stream)

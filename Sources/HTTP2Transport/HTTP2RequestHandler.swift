@@ -26,8 +26,9 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// A request's HEADERS arrived and its body has not (only asked when
     /// `connection.decideOnHeaders` is true). Return an action to carry out now, without reading
     /// the body (APNs answers a rejected certificate with GOAWAY right after the first HEADERS:
-    /// docs/field-cases.md C2), or nil to wait for the whole request. The request's body is empty.
-    func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action?
+    /// docs/field-cases.md C2), or nil to wait for the whole request. The request's body is empty;
+    /// a `tag` set on it names the stream if it then ends unanswered (`streamEndedUnanswered`).
+    func headersReceived(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action?
     /// What to do with a connection just accepted on `listenerIndex`; called on the accept
     /// thread before anything is read from it.
     func admit(listenerIndex: Int) -> HTTP2Admission
@@ -59,7 +60,9 @@ public enum HTTP2Admission: Sendable, Equatable {
 
 extension HTTP2RequestHandler {
     public func admit(listenerIndex: Int) -> HTTP2Admission { .proceed(delay: 0) }
-    public func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? { nil }
+    public func headersReceived(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
+        nil
+    }
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
     public func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {}
     public func connectionRefused(listenerIndex: Int, peer: String) {}

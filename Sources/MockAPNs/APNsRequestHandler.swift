@@ -101,9 +101,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     /// A connection whose certificate is rejected gets its GOAWAY at the first HEADERS, before
     /// any DATA is read (docs/field-cases.md C2); the request is recorded with what had arrived.
-    func headersReceived(_ request: HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
-        var request = request
-        return handle(&request, on: connection)
+    func headersReceived(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action? {
+        handle(&request, on: connection)
     }
 
     func connectionOpened(_ connection: HTTP2Connection) {

@@ -680,6 +680,8 @@ def expect_goaway_close(server, client_cert, reason: str, *, listener=None):
         client.close()
     record = record_for(server, apns_id)
     assert (record["status"], record["reason"]) == (None, reason)  # answered by GOAWAY, not on the stream
+    # the GOAWAY's last-stream-id 0 leaves the stream above it: a correct sender retries it elsewhere
+    assert record["unanswered"] == "above-last-stream-id", record
     assert record["identity"]["kind"] == "certificate"
     assert record["identity"]["verdict"].startswith("rejected")
     return record
