@@ -15,15 +15,30 @@ public struct FaultRateLimit: Sendable, Hashable {
     }
 
     /// The bucket size in use.
-    public var capacity: Double { burst.map(Double.init) ?? max(1, perSecond.rounded(.up)) }
+    public var capacity: Double { Self.capacity(perSecond: perSecond, burst: burst) }
 
     /// `rate limit 10/s per token (burst 20)`.
-    public var summary: String {
-        let rate = perSecond == perSecond.rounded() ? String(Int64(perSecond)) : String(perSecond)
-        return "rate limit \(rate)/s per token (burst \(Int64(capacity)))"
-    }
+    public var summary: String { "rate limit \(Self.rateText(perSecond))/s per token (burst \(Int64(capacity)))" }
 
     func validate(at path: String) throws(FaultRuleError) {
+        try Self.validate(perSecond: perSecond, burst: burst, at: path)
+    }
+
+    // The token bucket's parameters, shared with `FaultStreamRateLimit` (per connection instead of
+    // per device token).
+
+    /// The bucket size: `burst`, else the rate rounded up (at least 1).
+    static func capacity(perSecond: Double, burst: Int?) -> Double {
+        burst.map(Double.init) ?? max(1, perSecond.rounded(.up))
+    }
+
+    /// `10`, or `2.5` for a fractional rate.
+    static func rateText(_ perSecond: Double) -> String {
+        perSecond == perSecond.rounded() ? String(Int64(perSecond)) : String(perSecond)
+    }
+
+    /// `perSecond` above 0 and at most `FaultLimits.maxPerSecond`, `burst` at least 1.
+    static func validate(perSecond: Double, burst: Int?, at path: String) throws(FaultRuleError) {
         guard perSecond.isFinite, perSecond > 0, perSecond <= FaultLimits.maxPerSecond else {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "perSecond"),

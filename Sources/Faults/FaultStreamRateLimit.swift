@@ -23,25 +23,18 @@ public struct FaultStreamRateLimit: Sendable, Hashable {
     }
 
     /// The bucket size in use.
-    public var capacity: Double { burst.map(Double.init) ?? max(1, perSecond.rounded(.up)) }
+    public var capacity: Double { FaultRateLimit.capacity(perSecond: perSecond, burst: burst) }
 
     /// `stream rate limit 50/s per connection (burst 50), GOAWAY after 10 refused`.
     public var summary: String {
-        let rate = perSecond == perSecond.rounded() ? String(Int64(perSecond)) : String(perSecond)
-        var text = "stream rate limit \(rate)/s per connection (burst \(Int64(capacity)))"
+        var text =
+            "stream rate limit \(FaultRateLimit.rateText(perSecond))/s per connection (burst \(Int64(capacity)))"
         if let goawayAfter { text += ", GOAWAY after \(goawayAfter) refused" }
         return text
     }
 
     func validate(at path: String) throws(FaultRuleError) {
-        guard perSecond.isFinite, perSecond > 0, perSecond <= FaultLimits.maxPerSecond else {
-            throw FaultRuleError(
-                field: FaultRuleError.join(path, "perSecond"),
-                message: "must be above 0 and at most \(Int(FaultLimits.maxPerSecond)), got \(perSecond)")
-        }
-        if let burst, burst < 1 {
-            throw FaultRuleError(field: FaultRuleError.join(path, "burst"), message: "must be at least 1, got \(burst)")
-        }
+        try FaultRateLimit.validate(perSecond: perSecond, burst: burst, at: path)
         if let goawayAfter, goawayAfter < 0 {
             throw FaultRuleError(
                 field: FaultRuleError.join(path, "goawayAfter"), message: "must be 0 or more, got \(goawayAfter)")

@@ -1067,3 +1067,12 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise AssertionError("no VmRSS line")
+
+
+def connection_entry(server, client):
+    """The client's entry in GET /v1/connections, matched by its local address (the server's peer)."""
+    host, port = client.sock.getsockname()[:2]
+    conns = server.get_json("/v1/connections")["connections"]
+    mine = [c for c in conns if c["peer"] == f"{host}:{port}"]
+    assert len(mine) == 1, (f"{host}:{port}", conns)
+    return mine[0]

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from livelib import FRAME_GOAWAY, FRAME_PING, apns_headers, h2_client_for, raw_frame
+from livelib import connection_entry, FRAME_GOAWAY, FRAME_PING, apns_headers, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"bulk"}}'
 SHUTDOWN = b'{"reason":"Shutdown"}'
@@ -31,10 +31,7 @@ def connect(server):
 
 
 def connection_id(server, client):
-    host, port = client.sock.getsockname()[:2]
-    mine = [c for c in server.get_json("/v1/connections")["connections"] if c["peer"] == f"{host}:{port}"]
-    assert len(mine) == 1, mine
-    return mine[0]["id"]
+    return connection_entry(server, client)["id"]
 
 
 def command_events(server, kind):

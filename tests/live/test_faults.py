@@ -18,6 +18,7 @@ import uuid
 import pytest
 
 from livelib import (
+    connection_entry,
     FLAG_ACK,
     FLAG_END_HEADERS,
     FLAG_END_STREAM,
@@ -120,15 +121,6 @@ def goaway_frames(client):
 def parse_goaway(frame):
     payload = frame.payload
     return (int.from_bytes(payload[0:4], "big") & 0x7FFFFFFF, int.from_bytes(payload[4:8], "big"), payload[8:])
-
-
-def connection_entry(server, client):
-    """This client's entry in GET /v1/connections (matched by its local address)."""
-    host, port = client.sock.getsockname()[:2]
-    conns = server.get_json("/v1/connections")["connections"]
-    mine = [c for c in conns if c["peer"] == f"{host}:{port}"]
-    assert len(mine) == 1, (f"{host}:{port}", conns)
-    return mine[0]
 
 
 def wait_for(condition, timeout, what):

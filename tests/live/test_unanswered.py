@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from livelib import FRAME_GOAWAY, FRAME_HEADERS, FRAME_PING, H2Response, apns_headers, h2_client_for, raw_frame
+from livelib import connection_entry, FRAME_GOAWAY, FRAME_HEADERS, FRAME_PING, H2Response, apns_headers, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"unanswered"}}'
 CANCEL = 8
@@ -43,10 +43,7 @@ def connect(server):
 
 
 def connection_id(server, client):
-    host, port = client.sock.getsockname()[:2]
-    mine = [c for c in server.get_json("/v1/connections")["connections"] if c["peer"] == f"{host}:{port}"]
-    assert len(mine) == 1, mine
-    return mine[0]["id"]
+    return connection_entry(server, client)["id"]
 
 
 def seen_status(client, sid):
