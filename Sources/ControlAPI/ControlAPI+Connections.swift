@@ -17,18 +17,31 @@ extension ControlAPI {
         return try perform(try Self.goawayCommand(body: body), onConnection: id)
     }
 
-    /// `POST /v1/connections/{id}/close` and `/reset`.
-    func perform(_ command: ConnectionCommand, idText: String) throws(ControlError) -> ControlResponse {
-        try perform(command, onConnection: try Self.connectionID(idText))
+    /// `POST /v1/connections/{id}/close`, `/reset` and `/blackhole`: commands that take no body;
+    /// a body other than whitespace is refused with 400, as an unknown key is in any other body.
+    func perform(_ command: ConnectionCommand, idText: String, body: [UInt8]) throws(ControlError)
+        -> ControlResponse
+    {
+        let id = try Self.connectionID(idText)
+        try Self.refuseBody(body, of: command)
+        return try perform(command, onConnection: id)
+    }
+
+    /// 400 unless `body` is empty or whitespace: `command` takes no body.
+    static func refuseBody(_ body: [UInt8], of command: ConnectionCommand) throws(ControlError) {
+        guard body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+            throw .badRequest("the \(name(of: command)) command takes no body (got \(body.count) bytes)")
+        }
     }
 
     /// `POST /v1/connections/goaway`, `/close`, `/reset` (issue 13): `command` on every open
     /// connection, or on those of listener `?listener=NAME` (404 when no listener has that name).
     /// `{"action": "goaway" | "close" | "reset", "ids": [N, ...]}`: the ids it was carried out on,
     /// ascending (a connection that closed meanwhile, or cannot take a GOAWAY yet, is left out).
-    func performOnEvery(_ command: ConnectionCommand, query: [String: String]) throws(ControlError)
-        -> ControlResponse
+    func performOnEvery(_ command: ConnectionCommand, query: [String: String], body: [UInt8] = [])
+        throws(ControlError) -> ControlResponse
     {
+        try Self.refuseBody(body, of: command)
         let listener = query["listener"]
         if let listener, let known = listenerConditions?.listeners.map(\.name), !known.contains(listener) {
             throw .notFound("no listener named '\(listener)'")

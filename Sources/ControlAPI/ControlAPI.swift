@@ -206,16 +206,17 @@ public final class ControlAPI: Sendable {
         case .deleteFault: return .response(try deleteFault(id: pathValue))
         case .listConnections: return .response(listConnections())
         case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
-        case .closeConnection: return .response(try perform(.close, idText: pathValue))
-        case .resetConnection: return .response(try perform(.reset, idText: pathValue))
+        case .closeConnection: return .response(try perform(.close, idText: pathValue, body: request.body))
+        case .resetConnection: return .response(try perform(.reset, idText: pathValue, body: request.body))
         case .goawayAllConnections:
             return .response(try performOnEvery(try Self.goawayCommand(body: request.body), query: query))
-        case .closeAllConnections: return .response(try performOnEvery(.close, query: query))
-        case .resetAllConnections: return .response(try performOnEvery(.reset, query: query))
-        case .blackholeConnection: return .response(try perform(.blackhole, idText: pathValue))
-        case .blackholeAllConnections: return .response(try performOnEvery(.blackhole, query: query))
+        case .closeAllConnections: return .response(try performOnEvery(.close, query: query, body: request.body))
+        case .resetAllConnections: return .response(try performOnEvery(.reset, query: query, body: request.body))
+        case .blackholeConnection: return .response(try perform(.blackhole, idText: pathValue, body: request.body))
+        case .blackholeAllConnections:
+            return .response(try performOnEvery(.blackhole, query: query, body: request.body))
         case .drainConnection:
-            return .response(try perform(try DrainBody.read(request.body).command, idText: pathValue))
+            return .response(try perform(try DrainBody.read(request.body).command, idText: pathValue, body: []))
         case .drainAllConnections:
             return .response(try performOnEvery(try DrainBody.read(request.body).command, query: query))
         case .listEvents: return .response(try listEvents(query))

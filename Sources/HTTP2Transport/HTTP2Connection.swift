@@ -546,8 +546,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Does nothing unless `canSendGoAway`.
     public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard case .sendGoAway = lifecycle.handle(.goAway(closeAfter: closeAfter)) else { return }
-        let last = lastStreamID ?? session.lastProcessedStreamID
-        goAwayLastStreamID = min(goAwayLastStreamID, last)
+        // A later GOAWAY never raises the last-stream-id of an earlier one (RFC 9113 §6.8).
+        let last = min(lastStreamID ?? session.lastProcessedStreamID, goAwayLastStreamID)
+        goAwayLastStreamID = last
         if closeAfter.map({ $0 > 0 }) ?? true {
             // Kept open: nghttp2 must not learn of this GOAWAY. Once it has sent one and no stream
             // is open it reads nothing more, so PING would go unacknowledged, which RFC 9113
@@ -620,6 +621,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     public var isClosed: Bool { lifecycle.isClosed }
     /// True while `goAway` would send a frame: the HTTP/2 session runs and the socket is open.
     public var canSendGoAway: Bool { lifecycle.sessionRuns }
+    /// The last-stream-id of the GOAWAY this connection sent (the lowest, when several), nil
+    /// before any: a later GOAWAY carries at most this one.
+    public var sentGoAwayLastStreamID: Int32? { goAwayLastStreamID == .max ? nil : goAwayLastStreamID }
     /// The highest stream id nghttp2 has processed: the last-stream-id a GOAWAY sent now carries
     /// by default (0 before the session starts).
     public var lastProcessedStreamID: Int32 { session.lastProcessedStreamID }

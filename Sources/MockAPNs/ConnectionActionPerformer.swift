@@ -25,11 +25,16 @@ struct ConnectionActionPerformer: Sendable {
     func perform(_ action: ConnectionAction, origin: ConnectionEventOrigin, on connection: HTTP2Connection) -> Bool {
         switch action {
         case .goaway(let code, let last, let debugData, let closeAfter, let thenBare):
-            guard connection.canSendGoAway else { return false }
+            // Nothing is written to a blackholed connection, a GOAWAY included.
+            guard connection.canSendGoAway, !connection.isBlackholed else { return false }
+            // A fault's GOAWAY goes once per connection: pushes that match after it (in the same
+            // read, or streams the rate limit refuses) are above its last-stream-id already.
+            if origin.isFault, connection.sentGoAwayLastStreamID != nil { return false }
             let seconds = closeAfter.map { Double($0) / 1000 }
             // The frame, then, when asked for, the same one without debug data (and the
-            // last-stream-id the first one carried).
-            let sentLast = last ?? connection.lastProcessedStreamID
+            // last-stream-id the first one carried; never above an earlier GOAWAY's).
+            let sentLast = min(
+                last ?? connection.lastProcessedStreamID, connection.sentGoAwayLastStreamID ?? .max)
             record(action, origin: origin, on: connection)
             connection.goAway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfter: seconds)
             if thenBare {
@@ -40,7 +45,7 @@ struct ConnectionActionPerformer: Sendable {
                 connection.goAway(errorCode: code, lastStreamID: last, debugData: [], closeAfter: seconds)
             }
         case .drain(let debugData, let maximum):
-            guard connection.isOpen, connection.canSendGoAway else { return false }
+            guard connection.isOpen, connection.canSendGoAway, !connection.isBlackholed else { return false }
             let events = self.events
             connection.drain(debugData: debugData, timeout: Double(maximum) / 1000) { last in
                 events.record(
@@ -91,9 +96,10 @@ struct ConnectionActionPerformer: Sendable {
         let event: ConnectionEventAction
         switch action {
         case .goaway(let code, let last, let debugData, let closeAfter, _):
+            // As it is sent: never above an earlier GOAWAY's (`HTTP2Connection.goAway`).
+            let sent = min(last ?? connection.lastProcessedStreamID, connection.sentGoAwayLastStreamID ?? .max)
             event = .goaway(
-                errorCode: code, lastStreamID: last ?? connection.lastProcessedStreamID, debugData: debugData,
-                closeAfterMilliseconds: closeAfter)
+                errorCode: code, lastStreamID: sent, debugData: debugData, closeAfterMilliseconds: closeAfter)
         case .close(let reset, let moment):
             event = reset ? .reset(when: moment) : .close(when: moment)
         case .settings(let limit):

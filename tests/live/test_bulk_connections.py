@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from livelib import connection_entry, FRAME_GOAWAY, FRAME_PING, apns_headers, h2_client_for, raw_frame
+from livelib import FRAME_GOAWAY, FRAME_PING, H2Response, apns_headers, connection_entry, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"bulk"}}'
 SHUTDOWN = b'{"reason":"Shutdown"}'
@@ -125,6 +125,12 @@ def test_blackhole_command_answers_nothing_and_keeps_the_socket(mock):
         assert [c["id"] for c in mock.get_json("/v1/connections")["connections"]] == [cid], "the socket stays open"
         again = mock.control("POST", f"/v1/connections/{cid}/blackhole")
         assert again.status == 409, again.body
+        # Nothing is written to a blackholed connection, a GOAWAY included: refused, not claimed.
+        for verb in ("goaway", "drain"):
+            refused = mock.control("POST", f"/v1/connections/{cid}/{verb}")
+            assert refused.status == 409, (verb, refused.body)
+        assert mock.control("POST", "/v1/connections/drain").json["ids"] == []
+        assert [e for e in mock.get_json("/v1/events")["events"] if e["kind"] == "goaway"] == []
         assert [e["connectionId"] for e in command_events(mock, "blackhole")] == [cid]
         assert sid_new not in {f.stream_id for f in client.frames}
     finally:
@@ -251,3 +257,37 @@ def seen_status(client, sid):
     if not any(f.type == FRAME_HEADERS and f.stream_id == sid for f in client.frames):
         return None
     return client.responses[sid].status
+
+
+def parse_goaway(frame):
+    return int.from_bytes(frame.payload[0:4], "big") & 0x7FFFFFFF, int.from_bytes(frame.payload[4:8], "big")
+
+
+def test_a_goaway_rule_sends_one_goaway_per_connection(mock):
+    """Six pushes in one write, each matching a goaway rule: one GOAWAY (RFC 9113 §6.8: a later one
+    could only keep or lower the last-stream-id), one event, and every push above it unanswered."""
+    add_fault(mock, {"action": {"type": "goaway", "reason": "Shutdown"}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    tokens = [tok() for _ in range(6)]
+    try:
+        sids = []
+        for token in tokens:
+            sid = client.conn.get_next_available_stream_id()
+            client.responses[sid] = H2Response(sid)
+            client.conn.send_headers(sid, apns_headers(token))
+            client.conn.send_data(sid, BODY, end_stream=True)
+            sids.append(sid)
+        client._flush()  # one write
+        assert client.wait_closed(3)
+        goaways = [parse_goaway(f) for f in client.frames if f.type == FRAME_GOAWAY]
+        assert goaways == [(0, 0)], goaways
+    finally:
+        client.close()
+    deadline = time.monotonic() + 3
+    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len([e for e in mock.get_json("/v1/events")["events"] if e["kind"] == "goaway"]) == 1
+    for token in tokens:
+        for record in mock.deliveries(token=token)["deliveries"]:
+            assert (record["status"], record["unanswered"]) == (None, "above-last-stream-id"), record

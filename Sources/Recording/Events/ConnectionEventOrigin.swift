@@ -45,6 +45,12 @@ public enum ConnectionEventOrigin: Sendable, Hashable {
     }
 
     /// The fault rule's id, for `.fault`.
+    /// True for a fault rule's action.
+    public var isFault: Bool {
+        if case .fault = self { return true }
+        return false
+    }
+
     public var ruleID: String? {
         if case .fault(let id, _) = self { return id }
         return nil
