@@ -86,6 +86,11 @@ def check_against_each_other(server, client, streams, expected_unanswered):
         else:
             assert token not in expected_unanswered, f"stream {sid} was answered {wire}; expected no answer"
             assert record["unanswered"] is None, record
+    # The filter finds exactly the unanswered ones, by cause as well.
+    unanswered = {r["seq"] for r in server.deliveries()["deliveries"] if r["status"] is None}
+    assert {r["seq"] for r in server.deliveries(unanswered="any")["deliveries"]} == unanswered
+    for token, cause in expected_unanswered.items():
+        assert records[token]["seq"] in {r["seq"] for r in server.deliveries(unanswered=cause)["deliveries"]}
     stats = server.stats()
     by_status = {}
     for record in server.deliveries()["deliveries"]:

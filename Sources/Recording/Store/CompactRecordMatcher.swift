@@ -34,7 +34,10 @@ struct CompactRecordMatcher {
     func matches(_ record: CompactRecord, seq: UInt64) -> Bool {
         if let after = filter.after, seq <= after { return false }
         if matchesAll { return true }
-        return record.withFilterBytes { matches($0, apnsIDString: $1) }
+        guard record.withFilterBytes({ matches($0, apnsIDString: $1) }) else { return false }
+        // The cause sits past the fault part: read it decoded (unanswered records are few).
+        if case .cause(let cause) = filter.unanswered { return record.decoded(seq: seq).unanswered == cause }
+        return true
     }
 
     /// The checks past `after`, on the record's bytes (`CompactRecord.withFilterBytes`), its
@@ -50,6 +53,12 @@ struct CompactRecordMatcher {
         var r = CompactRecordReader(bytes, at: CompactRecord.Offset.variable)
         let status = r.signed()
         if let wanted = filter.status, status != Int64(wanted) { return false }
+        switch filter.unanswered {
+        case nil: break
+        case .any: if status != 0 { return false }
+        case .cause:
+            if status != 0 || bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.unanswered == 0 { return false }
+        }
         guard token != nil || topic != nil || pushType != nil || collapseID != nil || apnsID != nil else { return true }
         _ = r.varint()  // connection id
         _ = r.signed()  // stream id

@@ -1,4 +1,5 @@
 import APNsCore
+import JSONInput
 import JSONSupport
 
 /// Which delivery records a query or wait wants. Every field is optional; set fields must all
@@ -22,6 +23,17 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var environment: APNsEnvironment?
     /// Only records with a sequence number greater than this.
     public var after: UInt64?
+    /// Only records of streams that got no HTTP answer (`status` null): any of them, or those
+    /// that ended so for one cause (`DeliveryRecord.unanswered`).
+    public var unanswered: Unanswered?
+
+    /// What the `unanswered` parameter asks for: `any`, or a cause such as `connection-closed`.
+    public enum Unanswered: Sendable, Equatable {
+        /// Every record with no answer (`status` null), whatever the cause (or none known yet).
+        case any
+        /// Records that ended unanswered for this cause.
+        case cause(UnansweredCause)
+    }
 
     /// Creates a filter; `token` and `apnsID` are lowercased.
     public init(
@@ -43,6 +55,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     /// The query parameter names the filter reads, in documentation order.
     public static let queryParameterNames = [
         "token", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "environment", "after",
+        "unanswered",
     ]
 
     /// Parses the filter parameters from `query` (other names are ignored: the router rejects
@@ -92,12 +105,29 @@ public struct DeliveryFilter: Sendable, Equatable {
             }
             self.after = after
         }
+        if let value = try text("unanswered") {
+            if value == "any" {
+                unanswered = .any
+            } else if let cause = UnansweredCause(rawValue: value) {
+                unanswered = .cause(cause)
+            } else {
+                let names = ["any"] + UnansweredCause.allCases.map(\.rawValue)
+                throw .badRequest(
+                    "unanswered must be one of \(names.joined(separator: ", ")), got '\(value)'"
+                        + ClosestMatch.hint(value, among: names, quote: { "'\($0)'" }))
+            }
+        }
     }
 
     /// Whether `record` passes every set field.
     public func matches(_ record: borrowing DeliveryRecord) -> Bool {
         if let after, record.seq <= after { return false }
         if let status, record.status != status { return false }
+        switch unanswered {
+        case nil: break
+        case .any: if record.status != 0 { return false }
+        case .cause(let cause): if record.unanswered != cause { return false }
+        }
         if let reason, record.reason != reason { return false }
         if let environment, record.environment != environment { return false }
         // Byte comparisons: `!=` would match canonically equivalent text a client sent differently.

@@ -139,6 +139,43 @@ final class DeliveryStoreTests: XCTestCase {
         }
     }
 
+    /// `unanswered=any` takes every record with no answer; `unanswered=<cause>` those of one cause.
+    func testUnansweredFilter() throws {
+        var closed = F.record(status: 0)
+        closed.unanswered = .connectionClosed
+        var above = F.record(status: 0)
+        above.unanswered = .aboveLastStreamID
+        let pending = F.record(status: 0)  // no answer, no cause known yet
+        let answered = F.record(status: 200)
+        let rows: [(String, [Bool])] = [
+            ("any", [true, true, true, false]),
+            ("connection-closed", [true, false, false, false]),
+            ("above-last-stream-id", [false, true, false, false]),
+        ]
+        for (value, expected) in rows {
+            let filter = try DeliveryFilter(query: ["unanswered": value])
+            XCTAssertEqual([closed, above, pending, answered].map { filter.matches($0) }, expected, value)
+        }
+        // The store's compact matcher agrees with `matches` on the decoded records.
+        let store = DeliveryStore()
+        let seqs = [closed, above, pending, answered].map { store.append(F.record(status: $0.status)) }
+        XCTAssertTrue(store.markUnanswered(seq: seqs[0], cause: .connectionClosed))
+        XCTAssertTrue(store.markUnanswered(seq: seqs[1], cause: .aboveLastStreamID))
+        for (value, expected) in rows {
+            let filter = try DeliveryFilter(query: ["unanswered": value])
+            let found = Set(store.query(filter).elements.map(\.seq))
+            XCTAssertEqual(found, Set(zip(seqs, expected).filter(\.1).map(\.0)), value)
+            XCTAssertEqual(store.count(matching: filter), expected.filter { $0 }.count, value)
+        }
+        XCTAssertThrowsError(try DeliveryFilter(query: ["unanswered": "conection-closed"])) { error in
+            XCTAssertEqual(
+                (error as? ControlError)?.message,
+                "unanswered must be one of any, connection-closed, connection-reset, connection-closed-by-client, "
+                    + "above-last-stream-id, stream-reset-by-client, stream-reset-by-server, got 'conection-closed' "
+                    + "(did you mean 'connection-closed'?)")
+        }
+    }
+
     func testIncrementalCountRestartsAfterClear() {
         let store = DeliveryStore()
         store.append(F.record(status: 400, reason: .badTopic))
