@@ -546,8 +546,7 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Does nothing unless `canSendGoAway`.
     public func goAway(errorCode: UInt32, lastStreamID: Int32? = nil, debugData: [UInt8], closeAfter: Double? = 0) {
         guard case .sendGoAway = lifecycle.handle(.goAway(closeAfter: closeAfter)) else { return }
-        // A later GOAWAY never raises the last-stream-id of an earlier one (RFC 9113 §6.8).
-        let last = min(lastStreamID ?? session.lastProcessedStreamID, goAwayLastStreamID)
+        let last = goAwayLastStreamID(for: lastStreamID)
         goAwayLastStreamID = last
         if closeAfter.map({ $0 > 0 }) ?? true {
             // Kept open: nghttp2 must not learn of this GOAWAY. Once it has sent one and no stream
@@ -624,6 +623,11 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// The last-stream-id of the GOAWAY this connection sent (the lowest, when several), nil
     /// before any: a later GOAWAY carries at most this one.
     public var sentGoAwayLastStreamID: Int32? { goAwayLastStreamID == .max ? nil : goAwayLastStreamID }
+    /// The last-stream-id a GOAWAY asking for `requested` (nil: the highest stream processed)
+    /// carries if sent now: never above an earlier GOAWAY's (RFC 9113 §6.8).
+    public func goAwayLastStreamID(for requested: Int32?) -> Int32 {
+        min(requested ?? session.lastProcessedStreamID, goAwayLastStreamID)
+    }
     /// The highest stream id nghttp2 has processed: the last-stream-id a GOAWAY sent now carries
     /// by default (0 before the session starts).
     public var lastProcessedStreamID: Int32 { session.lastProcessedStreamID }

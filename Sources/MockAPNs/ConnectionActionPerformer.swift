@@ -33,8 +33,7 @@ struct ConnectionActionPerformer: Sendable {
             let seconds = closeAfter.map { Double($0) / 1000 }
             // The frame, then, when asked for, the same one without debug data (and the
             // last-stream-id the first one carried; never above an earlier GOAWAY's).
-            let sentLast = min(
-                last ?? connection.lastProcessedStreamID, connection.sentGoAwayLastStreamID ?? .max)
+            let sentLast = connection.goAwayLastStreamID(for: last)
             record(action, origin: origin, on: connection)
             connection.goAway(errorCode: code, lastStreamID: last, debugData: debugData, closeAfter: seconds)
             if thenBare {
@@ -96,10 +95,9 @@ struct ConnectionActionPerformer: Sendable {
         let event: ConnectionEventAction
         switch action {
         case .goaway(let code, let last, let debugData, let closeAfter, _):
-            // As it is sent: never above an earlier GOAWAY's (`HTTP2Connection.goAway`).
-            let sent = min(last ?? connection.lastProcessedStreamID, connection.sentGoAwayLastStreamID ?? .max)
             event = .goaway(
-                errorCode: code, lastStreamID: sent, debugData: debugData, closeAfterMilliseconds: closeAfter)
+                errorCode: code, lastStreamID: connection.goAwayLastStreamID(for: last), debugData: debugData,
+                closeAfterMilliseconds: closeAfter)
         case .close(let reset, let moment):
             event = reset ? .reset(when: moment) : .close(when: moment)
         case .settings(let limit):

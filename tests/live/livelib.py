@@ -918,6 +918,19 @@ class H2Client:
             collect()
         return results  # type: ignore[return-value]
 
+    def send_in_one_write(self, requests) -> list[int]:
+        """Send (headers, body) pairs as HEADERS+DATA frames in a single socket write, so the
+        server reads them together; returns their stream ids."""
+        sids = []
+        for headers, body in requests:
+            sid = self.conn.get_next_available_stream_id()
+            self.responses[sid] = H2Response(sid)
+            self.conn.send_headers(sid, headers)
+            self.conn.send_data(sid, body, end_stream=True)
+            sids.append(sid)
+        self._flush()
+        return sids
+
     def ping(self, data: bytes = b"livetest", timeout: float | None = None):
         self.conn.ping(data)
         self._flush()
@@ -1076,3 +1089,11 @@ def connection_entry(server, client):
     mine = [c for c in conns if c["peer"] == f"{host}:{port}"]
     assert len(mine) == 1, (f"{host}:{port}", conns)
     return mine[0]
+
+
+def wait_no_connections(server, timeout: float = 3.0):
+    """Until the server lists no open APNs connection (a record is final once its connection is
+    gone), or `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while server.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
+        time.sleep(0.02)

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from livelib import FRAME_GOAWAY, FRAME_PING, H2Response, apns_headers, connection_entry, h2_client_for, raw_frame
+from livelib import wait_no_connections, FRAME_GOAWAY, FRAME_PING, apns_headers, connection_entry, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"bulk"}}'
 SHUTDOWN = b'{"reason":"Shutdown"}'
@@ -135,9 +135,7 @@ def test_blackhole_command_answers_nothing_and_keeps_the_socket(mock):
         assert sid_new not in {f.stream_id for f in client.frames}
     finally:
         client.close()
-    deadline = time.monotonic() + 3
-    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_no_connections(mock)
     record = mock.deliveries(token=held)["deliveries"][0]
     assert (record["streamId"], record["status"], record["unanswered"]) == (
         sid_held, None, "connection-closed-by-client"), record
@@ -182,9 +180,7 @@ def test_blackhole_fault_rule_silences_the_connection_from_its_push_on(mock):
         assert [(e["origin"], e["action"]) for e in events] == [("fault", "blackhole")], events
     finally:
         client.close()
-    deadline = time.monotonic() + 3
-    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_no_connections(mock)
     record = mock.deliveries(token=trigger)["deliveries"][0]
     assert (record["streamId"], record["status"], record["unanswered"]) == (sid, None, "connection-closed-by-client")
     assert record["fault"]["action"] == "blackhole", record
@@ -245,9 +241,7 @@ def test_drain_cap_closes_with_a_stream_still_held(mock):
         assert mock.control("POST", "/v1/connections/drain", {"maxMs": 0}).status == 400
     finally:
         client.close()
-    deadline = time.monotonic() + 3
-    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_no_connections(mock)
     record = mock.deliveries(token=held)["deliveries"][0]
     assert (record["status"], record["unanswered"]) == (None, "connection-closed"), record
 
@@ -271,22 +265,13 @@ def test_a_goaway_rule_sends_one_goaway_per_connection(mock):
     client.raw_after_goaway = True
     tokens = [tok() for _ in range(6)]
     try:
-        sids = []
-        for token in tokens:
-            sid = client.conn.get_next_available_stream_id()
-            client.responses[sid] = H2Response(sid)
-            client.conn.send_headers(sid, apns_headers(token))
-            client.conn.send_data(sid, BODY, end_stream=True)
-            sids.append(sid)
-        client._flush()  # one write
+        sids = client.send_in_one_write([(apns_headers(token), BODY) for token in tokens])
         assert client.wait_closed(3)
         goaways = [parse_goaway(f) for f in client.frames if f.type == FRAME_GOAWAY]
         assert goaways == [(0, 0)], goaways
     finally:
         client.close()
-    deadline = time.monotonic() + 3
-    while mock.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_no_connections(mock)
     assert len([e for e in mock.get_json("/v1/events")["events"] if e["kind"] == "goaway"]) == 1
     for token in tokens:
         for record in mock.deliveries(token=token)["deliveries"]:

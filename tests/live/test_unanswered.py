@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from livelib import connection_entry, FRAME_GOAWAY, FRAME_HEADERS, FRAME_PING, H2Response, apns_headers, h2_client_for, raw_frame
+from livelib import wait_no_connections, connection_entry, FRAME_GOAWAY, FRAME_HEADERS, FRAME_PING, apns_headers, h2_client_for, raw_frame
 
 BODY = b'{"aps":{"alert":"unanswered"}}'
 CANCEL = 8
@@ -64,17 +64,10 @@ def records_for(server, tokens, timeout=3.0):
         time.sleep(0.02)
 
 
-def wait_settled(server, timeout=3.0):
-    """Until no APNs connection is open (every record is final once its connection is gone)."""
-    deadline = time.monotonic() + timeout
-    while server.get_json("/v1/connections")["connections"] and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
 def check_against_each_other(server, client, streams, expected_unanswered):
     """streams: token -> stream id. expected_unanswered: token -> cause for the unanswered ones.
     The record agrees with the wire for every stream, and the stats agree with the records."""
-    wait_settled(server)
+    wait_no_connections(server)
     records = records_for(server, list(streams))
     for token, sid in streams.items():
         record, wire = records[token], seen_status(client, sid)
@@ -172,14 +165,7 @@ def test_streams_above_the_last_stream_id_of_a_rule_goaway(mock):
     add_faults(mock, {"match": {"nth": 2}, "action": {"type": "goaway", "lastStreamId": 1, "reason": "Shutdown"}})
     client = connect(mock)
     try:
-        sids = []
-        for token in tokens:
-            sid = client.conn.get_next_available_stream_id()
-            client.responses[sid] = H2Response(sid)
-            client.conn.send_headers(sid, apns_headers(token))
-            client.conn.send_data(sid, BODY, end_stream=True)
-            sids.append(sid)
-        client._flush()  # one write
+        sids = client.send_in_one_write([(apns_headers(token), BODY) for token in tokens])
         assert client.wait_closed(3)
         goaways = [f for f in client.frames if f.type == FRAME_GOAWAY]
         assert goaways and int.from_bytes(goaways[0].payload[0:4], "big") == 1
