@@ -187,7 +187,8 @@ public enum CommandLineParser {
                 seconds <= ConfigurationLimits.maxIdleTimeout
             else {
                 throw CommandLineError(
-                    message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutExpectation), got '\(text)'")
+                    message: "--idle-timeout: expected \(ConfigurationLimits.idleTimeoutFlagExpectation), got '\(text)'"
+                )
             }
             configuration.idleTimeoutSeconds = seconds
         }
@@ -202,6 +203,9 @@ public enum CommandLineParser {
             let scenario = try choice(text, FaultScenario.self, option: "--fault-scenario")
             do {
                 configuration.faults += try FaultScenario.rules(named: scenario.rawValue)  // windows start now
+            } catch  where scenario == .rollingRestart {
+                // No file form either: the configuration file would refuse it the same way.
+                throw CommandLineError(message: "--fault-scenario: \(error.message)")
             } catch {
                 throw CommandLineError(
                     message: "--fault-scenario: \(text) needs parameters (\(error)); "

@@ -16,6 +16,9 @@ enum ConfigurationLimits {
     }
 
     static let idleTimeoutExpectation = "a number of seconds above 0 and at most 604800, or null for none"
+    /// The command line has no `null`: leaving the flag out means no idle timeout.
+    static let idleTimeoutFlagExpectation =
+        "a number of seconds above 0 and at most 604800 (leave the flag out for none)"
     static let maxIdleTimeout = 604_800.0
     static let drainTimeoutExpectation = "a number of seconds from 0 to 3600"
     static let maxDrainTimeout = 3600.0

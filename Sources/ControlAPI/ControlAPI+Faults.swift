@@ -6,8 +6,12 @@ import JSONSupport
 /// (issue "Fault injection", section 2).
 extension ControlAPI {
     /// `{"faults": [rule + "matched", "fired", "spent"...]}`, in evaluation order.
+    /// With `rollingRestart` (`RollingRestartRun.Status`) while a rolling restart's GOAWAYs are
+    /// still to come.
     func listFaults() -> ControlResponse {
-        ControlResponse(status: 200, encoding: FaultList(faults: faults.rules()))
+        ControlResponse(
+            status: 200,
+            encoding: FaultList(faults: faults.rules(), rollingRestart: connections?.rollingRestartInProgress()))
     }
 
     /// Body: one rule object, an array of rules (added all or none), or
@@ -16,6 +20,12 @@ extension ControlAPI {
     /// `parameters.durationMs`); an unknown scenario a 400 listing the scenarios.
     func addFaults(body: [UInt8]) throws(ControlError) -> ControlResponse {
         if let restart = try Self.rollingRestart(body: body) {
+            if let running = connections?.rollingRestartInProgress() {
+                let waiting = running.connections.filter { !$0.done }.map { String($0.id) }
+                throw .conflict(
+                    "a rolling restart is in progress (seed \(running.seed); connections "
+                        + "\(waiting.joined(separator: ", ")) still to go away); DELETE /v1/faults cancels it")
+            }
             let ids = connections?.startRollingRestart(restart) ?? []
             let scheduled: [JSONNode] = ids.map { id in
                 ["id": .uint(id), "goawayAfterMs": .int(restart.delayMilliseconds(forConnection: id))]
@@ -38,13 +48,16 @@ extension ControlAPI {
         }
     }
 
-    /// `{"removed": N}`: every rule removed, every sick connection healed.
+    /// `{"removed": N, "rollingRestartCancelled": bool}`: every rule removed, every sick
+    /// connection healed, and the GOAWAYs still to come of a rolling restart cancelled.
     func clearFaults() -> ControlResponse {
         // Counted before removing: only this (single) control thread adds rules, so none can
         // slip in between.
         let removed = faults.rules().count
         faults.removeAll()
-        return ControlResponse(status: 200, json: ["removed": .int(Int64(removed))])
+        let cancelled = connections?.cancelRollingRestart() ?? false
+        return ControlResponse(
+            status: 200, json: ["removed": .int(Int64(removed)), "rollingRestartCancelled": .bool(cancelled)])
     }
 
     /// The rule `id` with its counters; 404 when there is none.
@@ -96,4 +109,6 @@ extension ControlAPI {
 /// The `GET` and `POST /v1/faults` answers: statuses with counters, or the rules just added.
 private struct FaultList<Item: Encodable>: Encodable {
     let faults: [Item]
+    /// Left out when nil.
+    var rollingRestart: RollingRestartRun.Status? = nil
 }

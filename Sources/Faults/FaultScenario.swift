@@ -125,7 +125,8 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                 field: "scenario",
                 message:
                     "rolling-restart makes no rule: it drains the connections open when it starts, so only "
-                    + "POST /v1/faults starts it (RollingRestart)")
+                    + "POST /v1/faults starts it, on a running server: "
+                    + "{\"scenario\": \"rolling-restart\", \"parameters\": {...}}")
         }
     }
 

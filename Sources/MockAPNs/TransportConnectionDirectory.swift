@@ -5,6 +5,7 @@ import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
+import Synchronization
 
 /// The control API's view of the live connections, read from the transport's workers. Commands
 /// are recorded as connection events (origin `command`).
@@ -13,6 +14,22 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
     weak var server: HTTP2Server?
     private let listeners: [APNsRequestHandler.Listener]
     private let actions: ConnectionActionPerformer
+    /// The rolling restart started last; its timers check `generation` before acting.
+    private let restarts = RollingRestarts()
+
+    /// Shared by the control thread and the workers' timers.
+    private final class RollingRestarts: Sendable {
+        struct State {
+            var generation: UInt64 = 0
+            var run: RollingRestartRun?
+            var doneBeforeRun: Set<UInt64> = []
+            /// Monotonic seconds.
+            var startedAt: Double = 0
+        }
+        private let state = Mutex(State())
+
+        func withLock<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
+    }
 
     init(listeners: [APNsRequestHandler.Listener], actions: ConnectionActionPerformer) {
         self.listeners = listeners
@@ -32,7 +49,9 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                     auth: (connection.context as? ConnectionContext)?.credentials.summary ?? "none",
                     openStreams: connection.openStreamCount,
                     maxConcurrentStreams: connection.announcedMaxConcurrentStreams,
-                    requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000))
+                    requests: connection.requestCount, ageMilliseconds: Int64((now - connection.acceptedAt) * 1000),
+                    state: connection.isBlackholed
+                        ? .blackholed : connection.sentGoAwayLastStreamID != nil ? .goneAway : .open)
             }
         }.sorted { $0.id < $1.id }
     }
@@ -44,11 +63,14 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
             guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
             guard actions.perform(action, origin: .command, on: connection) else {
+                if connection.isBlackholed {
+                    return [.impossible("it is blackholed: nothing more is sent on it; use close or reset")]
+                }
                 if case .drain = command {
                     return [.impossible("its HTTP/2 session has not started, or it has already gone away")]
                 }
                 if case .blackhole = command {
-                    return [.impossible("its HTTP/2 session has not started or has ended, or it is blackholed already")]
+                    return [.impossible("its HTTP/2 session has not started or has ended")]
                 }
                 return [
                     .impossible(
@@ -65,12 +87,26 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         guard let server else { return [] }
         let actions = self.actions
         let origin = ConnectionEventOrigin.scenario(FaultScenario.rollingRestart.rawValue)
-        return server.collect { connections -> [UInt64] in
+        let restarts = self.restarts
+        // A new generation first, so a timer of a cancelled or earlier run does nothing.
+        let generation = restarts.withLock { state -> UInt64 in
+            state.generation &+= 1
+            state.run = nil
+            state.doneBeforeRun = []
+            state.startedAt = HTTP2Connection.monotonicSeconds()
+            return state.generation
+        }
+        let ids = server.collect { connections -> [UInt64] in
             connections.filter(\.isOpen).map { connection in
                 let id = connection.info.id
                 let seconds = Double(restart.delayMilliseconds(forConnection: id)) / 1000
                 connection.loop.schedule(after: seconds) { [weak connection] in
-                    guard let connection else { return }
+                    let current = restarts.withLock { state -> Bool in
+                        guard state.generation == generation else { return false }
+                        if state.run == nil { state.doneBeforeRun.insert(id) } else { state.run?.markDone(id) }
+                        return true
+                    }
+                    guard current, let connection else { return }
                     actions.perform(
                         .drain(
                             debugData: ConnectionActionPerformer.drainDebugData,
@@ -80,6 +116,32 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
                 return id
             }
         }.sorted()
+        restarts.withLock { state in
+            guard state.generation == generation else { return }
+            var run = RollingRestartRun(restart: restart, connectionIDs: ids)
+            // Timers that fired before the run existed (a moment of 0 ms).
+            for id in state.doneBeforeRun { run.markDone(id) }
+            state.run = run
+        }
+        return ids
+    }
+
+    func rollingRestartInProgress() -> RollingRestartRun.Status? {
+        let now = HTTP2Connection.monotonicSeconds()
+        return restarts.withLock { state in
+            // A timer due but not yet run (a busy worker) counts as still to come.
+            guard let run = state.run, run.inProgress else { return nil }
+            return run.status(elapsedMilliseconds: Int64(((now - state.startedAt) * 1000).rounded(.down)))
+        }
+    }
+
+    func cancelRollingRestart() -> Bool {
+        restarts.withLock { state in
+            let wasInProgress = state.run?.inProgress ?? false
+            state.generation &+= 1
+            state.run = nil
+            return wasInProgress
+        }
     }
 
     /// The connection action of a command: GOAWAY for the highest stream processed, with

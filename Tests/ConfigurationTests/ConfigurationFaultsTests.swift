@@ -199,6 +199,11 @@ final class ConfigurationFaultsTests: XCTestCase {
                 "--fault-scenario: throttled needs parameters (parameters.perSecond: required: a number of pushes per "
                     + "second per device token, above 0); give it under \"scenarios\" in the configuration file"),
             ErrorRow(
+                ["--fault-scenario", "rolling-restart"],
+                "--fault-scenario: rolling-restart makes no rule: it drains the connections open when it starts, "
+                    + "so only POST /v1/faults starts it, on a running server: "
+                    + #"{"scenario": "rolling-restart", "parameters": {...}}"#),
+            ErrorRow(
                 ["--fault-scenario", "flaky", "--fault-scenario", "token-expiry"],
                 "option --fault-scenario given more than once"),
             ErrorRow(["--fault-scenario"], "option --fault-scenario needs a value (NAME)"),

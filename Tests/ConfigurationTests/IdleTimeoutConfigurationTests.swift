@@ -49,5 +49,10 @@ final class IdleTimeoutConfigurationTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(arguments[0]), "\(arguments): \(error)")
             }
         }
+        // A flag cannot be null: its message says to leave the flag out instead.
+        XCTAssertThrowsError(try CommandLineParser.parse(["--idle-timeout", "0"])) { error in
+            XCTAssertFalse("\(error)".contains("null"), "\(error)")
+            XCTAssertTrue("\(error)".contains("leave the flag out"), "\(error)")
+        }
     }
 }

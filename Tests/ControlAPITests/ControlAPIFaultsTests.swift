@@ -230,4 +230,50 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertEqual(
             error["error"] as? String, "parameters.windowMs: expected an integer from 0 to 86400000, got -5")
     }
+
+    /// A rolling restart in progress shows in `GET /v1/faults`, refuses a second one (409), and
+    /// `DELETE /v1/faults` cancels it, so it cannot reach the next test's connections.
+    func testRollingRestartInProgressIsShownAndCancelled() throws {
+        let directory = FakeConnectionDirectory(
+            [FakeConnectionDirectory.summary(id: 2), FakeConnectionDirectory.summary(id: 5)])
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
+            clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }), connections: directory,
+            status: { StoreFixtures.status() })
+        let body = #"{"scenario":"rolling-restart","parameters":{"windowMs":4000,"drainMs":300,"seed":9}}"#
+        let (_, idle) = api.call("GET", "/v1/faults")
+        XCTAssertNil(idle["rollingRestart"], "no restart: no key")
+        XCTAssertEqual(api.call("POST", "/v1/faults", body: body).0, 201)
+        directory.finishRestartMoment(of: 2)
+
+        let (status, listed) = api.call("GET", "/v1/faults")
+        XCTAssertEqual(status, 200)
+        let running = try XCTUnwrap(listed["rollingRestart"] as? [String: Any])
+        XCTAssertEqual(running["seed"] as? Int, 9)
+        XCTAssertEqual(running["windowMs"] as? Int, 4000)
+        XCTAssertEqual(running["drainMs"] as? Int, 300)
+        XCTAssertEqual(running["elapsedMs"] as? Int, 100)
+        let connections = try XCTUnwrap(running["connections"] as? [[String: Any]])
+        XCTAssertEqual(connections.map { $0["id"] as? Int }, [2, 5])
+        XCTAssertEqual(connections.map { $0["done"] as? Bool }, [true, false])
+        let restart = RollingRestart(windowMilliseconds: 4000, drainMilliseconds: 300, seed: 9)
+        XCTAssertEqual(
+            connections.map { $0["goawayAfterMs"] as? Int },
+            [2, 5].map { Int(restart.delayMilliseconds(forConnection: UInt64($0))) })
+
+        let (conflict, error) = api.call("POST", "/v1/faults", body: body)
+        XCTAssertEqual(conflict, 409)
+        XCTAssertEqual(
+            error["error"] as? String,
+            "a rolling restart is in progress (seed 9; connections 5 still to go away); DELETE /v1/faults cancels it")
+        XCTAssertEqual(directory.restarts.count, 1, "the second was not started")
+
+        let (deleted, removed) = api.call("DELETE", "/v1/faults")
+        XCTAssertEqual(deleted, 200)
+        XCTAssertEqual(removed["removed"] as? Int, 0)
+        XCTAssertEqual(removed["rollingRestartCancelled"] as? Bool, true)
+        XCTAssertNil(api.call("GET", "/v1/faults").1["rollingRestart"])
+        XCTAssertEqual(api.call("DELETE", "/v1/faults").1["rollingRestartCancelled"] as? Bool, false)
+        XCTAssertEqual(api.call("POST", "/v1/faults", body: body).0, 201, "a new one may start after it")
+    }
 }

@@ -12,6 +12,9 @@ final class FakeConnectionDirectory: ConnectionDirectory {
         var open: [ConnectionListEntry]
         var performed: [Performed] = []
         var restarts: [RollingRestart] = []
+        /// The last restart started, until cancelled; every connection still to come.
+        var running: RollingRestartRun?
+        var cancellations = 0
     }
 
     /// One command carried out.
@@ -41,7 +44,32 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     func startRollingRestart(_ restart: RollingRestart) -> [UInt64] {
         state.withLock { state in
             state.restarts.append(restart)
-            return state.open.map(\.id).filter { !withoutSession.contains($0) }.sorted()
+            let ids = state.open.map(\.id).filter { !withoutSession.contains($0) }.sorted()
+            state.running = RollingRestartRun(restart: restart, connectionIDs: ids)
+            return ids
+        }
+    }
+
+    /// Marks connection `id`'s moment of the running restart as come, as its timer would.
+    func finishRestartMoment(of id: UInt64) {
+        state.withLock { $0.running?.markDone(id) }
+    }
+
+    /// How many times `cancelRollingRestart` was called.
+    var cancellations: Int { state.withLock { $0.cancellations } }
+
+    func rollingRestartInProgress() -> RollingRestartRun.Status? {
+        state.withLock { state in
+            guard let run = state.running, run.inProgress else { return nil }
+            return run.status(elapsedMilliseconds: 100)
+        }
+    }
+
+    func cancelRollingRestart() -> Bool {
+        state.withLock { state in
+            state.cancellations += 1
+            defer { state.running = nil }
+            return state.running?.inProgress ?? false
         }
     }
 

@@ -123,12 +123,13 @@ def test_blackhole_command_answers_nothing_and_keeps_the_socket(mock):
         assert time.monotonic() - blackholed_at >= 1.2
         assert not client.closed
         assert [c["id"] for c in mock.get_json("/v1/connections")["connections"]] == [cid], "the socket stays open"
+        assert mock.get_json("/v1/connections")["connections"][0]["state"] == "blackholed"
         again = mock.control("POST", f"/v1/connections/{cid}/blackhole")
-        assert again.status == 409, again.body
+        assert again.status == 409 and "it is blackholed" in again.json["error"], again.body
         # Nothing is written to a blackholed connection, a GOAWAY included: refused, not claimed.
         for verb in ("goaway", "drain"):
             refused = mock.control("POST", f"/v1/connections/{cid}/{verb}")
-            assert refused.status == 409, (verb, refused.body)
+            assert refused.status == 409 and "it is blackholed" in refused.json["error"], (verb, refused.body)
         assert mock.control("POST", "/v1/connections/drain").json["ids"] == []
         assert [e for e in mock.get_json("/v1/events")["events"] if e["kind"] == "goaway"] == []
         assert [e["connectionId"] for e in command_events(mock, "blackhole")] == [cid]

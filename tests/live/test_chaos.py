@@ -311,3 +311,35 @@ def test_rolling_restart_drains_the_open_connections_only(server_factory):
     first = rolling_restart(server_factory(), seed=5)
     second = rolling_restart(server_factory(), seed=5)
     assert first == second, (first, second)
+
+
+def test_rolling_restart_in_progress_is_listed_and_cancelled_by_delete(server_factory):
+    """GET /v1/faults shows a rolling restart until its last GOAWAY; a second one is refused (409);
+    DELETE /v1/faults cancels the GOAWAYs still to come, so it cannot reach a later test."""
+    server = server_factory()
+    clients = [connect(server) for _ in range(2)]
+    ids = [connection_entry(server, c)["id"] for c in clients]
+    body = {"scenario": "rolling-restart", "parameters": {"windowMs": 1500, "drainMs": 500, "seed": 11}}
+    try:
+        resp = server.control("POST", "/v1/faults", body)
+        assert resp.status == 201, resp.body
+        listed = server.get_json("/v1/faults")
+        running = listed["rollingRestart"]
+        assert (running["seed"], running["windowMs"], running["drainMs"]) == (11, 1500, 500), running
+        assert [c["id"] for c in running["connections"]] == ids, running
+        assert 0 <= running["elapsedMs"] < 1500, running
+        again = server.control("POST", "/v1/faults", body)
+        assert again.status == 409 and "DELETE /v1/faults cancels it" in again.json["error"], again.body
+        cancelled = server.control("DELETE", "/v1/faults")
+        assert cancelled.status == 200 and cancelled.json == {"removed": 0, "rollingRestartCancelled": True}, cancelled.body
+        assert "rollingRestart" not in server.get_json("/v1/faults")
+        # Past the whole window: neither connection got a GOAWAY, both still answer.
+        deadline = time.monotonic() + 1.7
+        pump_all(clients, lambda: time.monotonic() >= deadline, 3, "the window to pass")
+        for client in clients:
+            assert client.goaway is None and not client.closed, client.frames
+            assert push_h2(client, tok()).status == 200
+    finally:
+        for client in clients:
+            client.close()
+    assert server.get_json("/v1/events?kind=goaway")["events"] == []

@@ -387,6 +387,7 @@ def test_goaway_keep_open_ignores_new_streams(mock):
         assert not client.wait_closed(1.2), f"closed ({client.close_kind}) although keepOpen"
         assert stream_frames(client, sid) == [] and stream_frames(client, sid_late) == []
         assert len(goaway_frames(client)) == 1
+        assert mock.get_json("/v1/connections")["connections"][0]["state"] == "goneAway"
     finally:
         client.close()
     assert_fault(record_of(mock, token), rule, "goaway")
@@ -783,7 +784,7 @@ def test_delete_removes_rules(mock):
     assert mock.push(token).status == 200
     assert [r["id"] for r in mock.get_json("/v1/faults")["faults"]] == [rules[1]["id"]]
     resp = mock.delete("/v1/faults")
-    assert (resp.status, resp.json) == (200, {"removed": 1})
+    assert (resp.status, resp.json) == (200, {"removed": 1, "rollingRestartCancelled": False})
     assert mock.get_json("/v1/faults")["faults"] == []
 
 

@@ -25,10 +25,22 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
     public var requests: UInt64
     /// Milliseconds since the connection was accepted.
     public var ageMilliseconds: Int64
+    /// Whether it still takes new streams.
+    public var state: State
+
+    /// What a connection does with what arrives now. JSON `state`: `open`, `goneAway` (a GOAWAY
+    /// was sent, by a fault, command, drain or rolling restart: streams above its last-stream-id
+    /// are ignored), `blackholed` (nothing is answered, what arrives is dropped).
+    public enum State: String, Sendable, Equatable, Encodable {
+        case open
+        case goneAway
+        case blackholed
+    }
 
     public init(
         id: UInt64, peer: String, listener: String, environment: APNsEnvironment, alpn: String?, tls: Bool,
-        auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64
+        auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64,
+        state: State = .open
     ) {
         self.id = id
         self.peer = peer
@@ -41,10 +53,11 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.requests = requests
         self.ageMilliseconds = ageMilliseconds
+        self.state = state
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, peer, listener, environment, alpn, tls, auth, openStreams, maxConcurrentStreams, requests, ageMs
+        case id, peer, listener, environment, alpn, tls, auth, openStreams, maxConcurrentStreams, requests, ageMs, state
     }
 
     /// Every key present, `null` when absent.
@@ -61,6 +74,7 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
         try container.encode(maxConcurrentStreams, forKey: .maxConcurrentStreams)
         try container.encode(requests, forKey: .requests)
         try container.encode(ageMilliseconds, forKey: .ageMs)
+        try container.encode(state, forKey: .state)
     }
 }
 
@@ -92,6 +106,12 @@ public protocol ConnectionDirectory: Sendable {
     /// recorded with origin `scenario`).
     /// - Returns: the ids of the connections scheduled, ascending.
     func startRollingRestart(_ restart: RollingRestart) -> [UInt64]
+    /// The rolling restart started last, while some of its GOAWAYs are still to come; nil
+    /// otherwise. The status's `elapsedMs` counts from its start.
+    func rollingRestartInProgress() -> RollingRestartRun.Status?
+    /// Cancels the rolling restart in progress: the GOAWAYs still to come are not sent (drains
+    /// already started go on). Returns whether one was in progress.
+    func cancelRollingRestart() -> Bool
 }
 
 /// What became of a `ConnectionCommand`.

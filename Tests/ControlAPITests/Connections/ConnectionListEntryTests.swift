@@ -20,8 +20,9 @@ final class ConnectionListEntryTests: XCTestCase {
             Set(object.keys),
             [
                 "id", "peer", "listener", "environment", "alpn", "tls", "auth", "openStreams", "maxConcurrentStreams",
-                "requests", "ageMs",
+                "requests", "ageMs", "state",
             ])
+        XCTAssertEqual(object["state"] as? String, "open", "open by default")
         XCTAssertEqual(object["id"] as? Int, 7)
         XCTAssertEqual(object["peer"] as? String, "[::1]:50000")
         XCTAssertEqual(object["environment"] as? String, "production")
