@@ -71,7 +71,8 @@ public struct RollingRestart: Sendable, Hashable {
         self.init(
             windowMilliseconds: try integer("windowMs", in: 0...FaultLimits.maxMilliseconds)
                 ?? Self.defaultWindowMilliseconds,
-            drainMilliseconds: try integer("drainMs", in: 0...FaultLimits.maxMilliseconds)
+            // From 1, as the drain command's maxMs: a drain of 0 ms would be a plain GOAWAY and close.
+            drainMilliseconds: try integer("drainMs", in: 1...FaultLimits.maxMilliseconds)
                 ?? Self.defaultDrainMilliseconds,
             seed: try integer("seed", in: 0...Int64.max).map(UInt64.init) ?? UInt64.random(in: 0..<(1 << 53)))
     }

@@ -27,7 +27,8 @@ final class RollingRestartTests: XCTestCase {
         XCTAssertLessThan(defaulted.seed, 1 << 53)
         for (parameters, message) in [
             (["windowMs": JSONNode.int(-1)], "parameters.windowMs: expected an integer from 0 to 86400000, got -1"),
-            (["drainMs": .string("5")], #"parameters.drainMs: expected an integer from 0 to 86400000, got "5""#),
+            (["drainMs": .string("5")], #"parameters.drainMs: expected an integer from 1 to 86400000, got "5""#),
+            (["drainMs": .int(0)], #"parameters.drainMs: expected an integer from 1 to 86400000, got 0"#),
             (
                 ["percent": .int(5)],
                 "parameters.percent: unknown parameter of rolling-restart; valid: windowMs, drainMs, seed"

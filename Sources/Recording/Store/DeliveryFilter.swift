@@ -74,7 +74,11 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let value = try text("status") {
             guard let status = Int(value) else { throw .badRequest("status must be an integer") }
             guard (100...599).contains(status) else {
-                throw .badRequest("status must be between 100 and 599")
+                // /v1/stats counts streams without an answer under "0": point at their filter.
+                throw .badRequest(
+                    status == 0
+                        ? "status must be between 100 and 599; streams that got no answer (stats' \"0\") are unanswered=any"
+                        : "status must be between 100 and 599")
             }
             self.status = status
         }

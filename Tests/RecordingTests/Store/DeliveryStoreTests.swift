@@ -125,6 +125,10 @@ final class DeliveryStoreTests: XCTestCase {
         let bad: [(String, String, String)] = [
             ("status", "abc", "status must be an integer"),
             ("status", "99", "status must be between 100 and 599"),
+            (
+                "status", "0",
+                #"status must be between 100 and 599; streams that got no answer (stats' "0") are unanswered=any"#
+            ),
             ("reason", "Nope", "reason must be an APNs reason"),
             ("environment", "dev", "environment must be sandbox or production"),
             ("after", "-1", "after must be a non-negative integer"),
