@@ -63,10 +63,8 @@ public struct DeviceLifecycle: Sendable {
     public mutating func receive(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
         var events = advance(to: now)
         events.append(LifecycleEvent(notification: push.id, state: .received, at: now))
-        if !device.installed {
-            events.append(event(push, .discarded(.tokenUnregistered, fromStorage: false), now))
-        } else if push.pushType == .alert, !device.settings.authorized {
-            events.append(event(push, .discarded(.disabled, fromStorage: false), now))
+        if let cause = discardCause(for: push) {
+            events.append(event(push, .discarded(cause, fromStorage: false), now))
         } else if device.connectivity == .offline {
             events +=
                 push.isOneAttempt(at: now)
@@ -131,7 +129,7 @@ public struct DeviceLifecycle: Sendable {
             events.append(event(pending.push, .discarded(.appTerminated, fromStorage: true), now))
         } else if appState == .foreground {
             budgetHeld = nil
-            events += deliver(pending.push, at: now, fromStorage: true)
+            events += release(pending.push, at: now)
         }
         return events
     }
@@ -181,7 +179,7 @@ public struct DeviceLifecycle: Sendable {
             case .budget:
                 if let pending = budgetHeld {
                     budgetHeld = nil
-                    events += deliver(pending.push, at: time, fromStorage: true)
+                    events += release(pending.push, at: time)
                 }
             }
         }
@@ -214,9 +212,21 @@ public struct DeviceLifecycle: Sendable {
         return best
     }
 
-    /// A delivery attempt (§2.6): a background push to an app not in the foreground needs
-    /// budget; past it the push is held or dropped.
+    /// Why `push` is discarded before any attempt (§2.3): the app is removed, or notifications
+    /// are not authorized and it is an alert push; nil when it may be delivered.
+    private func discardCause(for push: DevicePush) -> LifecycleState.DiscardCause? {
+        if !device.installed { return .tokenUnregistered }
+        if push.pushType == .alert, !device.settings.authorized { return .disabled }
+        return nil
+    }
+
+    /// A delivery attempt (§2.3, §2.6): one from storage meets §2.3 again (the app may have been
+    /// removed or notifications disabled meanwhile: Discarded (From Storage)); a background push
+    /// to an app not in the foreground needs budget, and past it is held or dropped.
     private mutating func attempt(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
+        if fromStorage, let cause = discardCause(for: push) {
+            return [event(push, .discarded(cause, fromStorage: true), now)]
+        }
         if push.pushType == .background, device.appState != .foreground, !budgetAllows(at: now) {
             switch options.overBudget {
             case .drop:
@@ -229,6 +239,12 @@ public struct DeviceLifecycle: Sendable {
             }
         }
         return deliver(push, at: now, fromStorage: fromStorage)
+    }
+
+    /// Delivers a budget-held push (§2.6), unless §2.3 discards it now.
+    private mutating func release(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
+        if let cause = discardCause(for: push) { return [event(push, .discarded(cause, fromStorage: true), now)] }
+        return deliver(push, at: now, fromStorage: true)
     }
 
     /// Delivery (§2.4, §3): the device handles the push; a shown notification with the same

@@ -41,6 +41,8 @@ enum LifecycleFixture {
         case connectivity(Connectivity, at: Double)
         case app(AppState, at: Double)
         case advance(Double)
+        /// `DeviceLifecycle.update(_:at:)` with the device as `change` leaves it.
+        case update(@Sendable (inout VirtualDevice) -> Void, at: Double)
     }
 
     /// Runs `steps` on a fresh lifecycle and renders every event returned.
@@ -55,6 +57,10 @@ enum LifecycleFixture {
             case .connectivity(let value, let at): events += lifecycle.setConnectivity(value, at: t0 + at)
             case .app(let state, let at): events += lifecycle.setAppState(state, at: t0 + at)
             case .advance(let at): events += lifecycle.advance(to: t0 + at)
+            case .update(let change, let at):
+                var device = lifecycle.device
+                change(&device)
+                events += try! lifecycle.update(device, at: t0 + at)
             }
         }
         return (events.map(render), lifecycle)
