@@ -5,8 +5,10 @@
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     package init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

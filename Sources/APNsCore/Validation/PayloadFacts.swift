@@ -14,6 +14,7 @@ package struct PayloadFacts: Equatable {
     package var aps: Kind = .absent
     /// `aps` has some key other than `content-available`.
     package var apsHasOtherKeys = false
+    /// Kinds of `aps.alert`, `aps.badge`, `aps.sound` and `aps.content-available`.
     package var alert: Kind = .absent
     package var badge: Kind = .absent
     package var sound: Kind = .absent

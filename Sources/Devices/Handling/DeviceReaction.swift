@@ -71,13 +71,16 @@ public struct DeviceReaction: Sendable, Equatable {
         case resumed
     }
 
+    /// What the user sees and hears (§3.1).
     public var presentation: Presentation
     /// The callbacks in the order they run; empty when no app code runs.
     public var callbacks: [Callback]
+    /// Whether the service extension ran (§3.3).
     public var serviceExtension: ServiceExtension
     /// The action buttons offered: the actions of the registered category `aps.category` names,
     /// when the notification is shown.
     public var actions: [NotificationAction]
+    /// How the app was woken for its callback (§3.5).
     public var wake: Wake
     /// The app's state once the push is handled.
     public var appStateAfter: AppState

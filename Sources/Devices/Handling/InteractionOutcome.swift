@@ -29,11 +29,14 @@ public struct InteractionOutcome: Sendable, Equatable {
 
     /// The response delivered to the app; nil for a dismissal without `customDismissAction`.
     public var response: Response?
+    /// How the app came to handle the response.
     public var launch: Launch
     /// The payload under `UIApplication.LaunchOptionsKey.remoteNotification`, for
     /// `launchedWithRemoteNotification`.
     public var launchOptionsRemoteNotification: [UInt8]?
+    /// The app's state when the user acted.
     public var appStateBefore: AppState
+    /// The app's state once the response is handled.
     public var appStateAfter: AppState
     /// When it happened (seconds since the Unix epoch, server clock).
     public var at: Double

@@ -13,17 +13,20 @@ import JSONInput
 public struct DeviceLifecycle: Sendable {
     /// A notification kept for a later attempt.
     public struct Pending: Sendable, Equatable {
+        /// The notification.
         public var push: DevicePush
         /// When it was stored or held.
         public var since: Double
         /// When it expires: `apns-expiration`, or the storage limit, whichever is first; infinity
         /// for a device-side budget hold (§2.6).
         public var deadline: Double
+        /// Why it is kept: offline (APNs storage), power (a low-power hold), budget (a device hold).
         public var cause: LifecycleState.StoreCause
     }
 
     /// A notification on the device, in Notification Center: what a user interaction acts on.
     public struct Shown: Sendable, Equatable {
+        /// The notification.
         public var push: DevicePush
         /// When it was delivered.
         public var at: Double
@@ -31,6 +34,7 @@ public struct DeviceLifecycle: Sendable {
 
     /// The device as it is now (connectivity and app state change with the steps).
     public private(set) var device: VirtualDevice
+    /// Storage limit, budget and bursts (§5).
     public let options: DeviceModelOptions
     /// APNs's one stored notification for the app (§2.1, "one per app per device").
     public private(set) var stored: Pending?
@@ -50,6 +54,8 @@ public struct DeviceLifecycle: Sendable {
     private var backgroundDeliveries: [Double] = []
     private var generator: SplitMix64
 
+    /// A device with nothing stored, held or shown, its badge at 0; the burst jitter's generator
+    /// is seeded with `options.seed`.
     public init(device: VirtualDevice, options: DeviceModelOptions = DeviceModelOptions()) {
         self.device = device
         self.options = options
