@@ -44,6 +44,11 @@ let package = Package(
         // registry, credential identities, verdicts, generated IDs. No I/O; its one C library
         // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
+        // Virtual devices, the pure part: the device model (`VirtualDevice`), the lifecycle of an
+        // accepted push on it (`DeviceLifecycle`), what the device does with a delivered push
+        // (`DeviceReaction`), user interaction and the simulator's `.apns` file
+        // (docs/device-model.md). No I/O; time comes in as a parameter.
+        .target(name: "Devices", dependencies: ["APNsCore", "JSONInput"]),
         // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
         .target(name: "Faults", dependencies: ["APNsCore", "HTTPFields", "JSONSupport", "JSONInput"]),
         // Delivery records, the compact record store, filters and stats; connection events and
@@ -84,6 +89,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),

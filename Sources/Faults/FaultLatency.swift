@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// A drawn delay of a `delay` fault (issue 13, "Latency distributions"): each push the rule

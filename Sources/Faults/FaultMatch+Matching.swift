@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The static conditions of a match (all but `nth`, `everyKth` and `probability`, which need
 /// the rule's counters and generator; see `FaultRuleState`).
 extension FaultMatch {

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One rule inside the engine with what it has counted and drawn so far.
 struct FaultRuleState {
     /// What a rule did with one request.

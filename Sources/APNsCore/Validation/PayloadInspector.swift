@@ -53,8 +53,9 @@ package enum PayloadInspector {
         return .object(facts(of: object))
     }
 
-    /// Walks `aps` once, classifying the keys the lints look at.
-    static func facts(of object: [String: Any]) -> PayloadFacts {
+    /// Walks `aps` once, classifying the keys the lints look at; also what target Devices reads
+    /// the kinds of a delivered push's `aps` with (docs/device-model.md §3).
+    package static func facts(of object: [String: Any]) -> PayloadFacts {
         var facts = PayloadFacts()
         guard let apsValue = object["aps"] else { return facts }
         facts.aps = kind(of: apsValue)

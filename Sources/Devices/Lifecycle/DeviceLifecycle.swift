@@ -1,0 +1,355 @@
+import APNsCore
+import JSONInput
+
+/// The lifecycle of the pushes accepted for one virtual device (docs/device-model.md §2): a state
+/// machine whose every step returns the timestamped transitions (`LifecycleEvent`) for the caller
+/// to record. Pure: no I/O and no clock of its own; each step takes the time, in seconds since
+/// the Unix epoch on the server's movable clock, and first catches up with it (`advance(to:)`:
+/// expirations, low-power bursts, the background budget), so a test that moves the clock sees
+/// what fell due in between, each at the moment it fell due.
+///
+/// Times must not go backwards between steps; a step given an earlier time handles nothing that
+/// is due later and stamps its own transitions with the time given.
+public struct DeviceLifecycle: Sendable {
+    /// A notification kept for a later attempt.
+    public struct Pending: Sendable, Equatable {
+        /// The notification.
+        public var push: DevicePush
+        /// When it was stored or held.
+        public var since: Double
+        /// When it expires: `apns-expiration`, or the storage limit, whichever is first; infinity
+        /// for a device-side budget hold (§2.6).
+        public var deadline: Double
+        /// Why it is kept: offline (APNs storage), power (a low-power hold), budget (a device hold).
+        public var cause: LifecycleState.StoreCause
+    }
+
+    /// A notification on the device, in Notification Center: what a user interaction acts on.
+    public struct Shown: Sendable, Equatable {
+        /// The notification.
+        public var push: DevicePush
+        /// When it was delivered.
+        public var at: Double
+    }
+
+    /// The device as it is now (connectivity and app state change with the steps).
+    public private(set) var device: VirtualDevice
+    /// Storage limit, budget and bursts (§5).
+    public let options: DeviceModelOptions
+    /// APNs's one stored notification for the app (§2.1, "one per app per device").
+    public private(set) var stored: Pending?
+    /// Priority 5 and 1 pushes held while the device is in low power, oldest first (§2.5).
+    public private(set) var powerHeld: [Pending] = []
+    /// The background push held past the budget (§2.6).
+    public private(set) var budgetHeld: Pending?
+    /// Shown notifications, oldest first.
+    public private(set) var shown: [Shown] = []
+    /// The ids of the notifications delivered, in order.
+    public private(set) var delivered: [UInt64] = []
+    /// The app icon's badge.
+    public private(set) var badge = 0
+    /// When the held low-power pushes go out, if any are held.
+    public private(set) var nextBurstAt: Double?
+    /// Delivery times of the last `backgroundBudget` background pushes.
+    private var backgroundDeliveries: [Double] = []
+    private var generator: SplitMix64
+
+    /// A device with nothing stored, held or shown, its badge at 0; the burst jitter's generator
+    /// is seeded with `options.seed`.
+    public init(device: VirtualDevice, options: DeviceModelOptions = DeviceModelOptions()) {
+        self.device = device
+        self.options = options
+        generator = SplitMix64(seed: options.seed)
+    }
+
+    // MARK: - Steps
+
+    /// An accepted push for this device arrives at `now` (§2.1-§2.6): Received, then Delivered,
+    /// Stored or Discarded.
+    public mutating func receive(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
+        var events = advance(to: now)
+        events.append(LifecycleEvent(notification: push.id, state: .received, at: now))
+        if let cause = discardCause(for: push) {
+            events.append(event(push, .discarded(cause, fromStorage: false), now))
+        } else if device.connectivity == .offline {
+            events +=
+                push.isOneAttempt(at: now)
+                ? [event(push, .discarded(.expired, fromStorage: false), now)]
+                : store(pending(push, since: now, cause: .deviceOffline))
+        } else if device.connectivity == .lowPower, push.priority != 10 {
+            events +=
+                push.isOneAttempt(at: now)
+                ? [event(push, .discarded(.expired, fromStorage: false), now)]
+                : holdForPower(pending(push, since: now, cause: .powerConsiderations))
+        } else {
+            events += attempt(push, at: now, fromStorage: false)
+        }
+        return events
+    }
+
+    /// The device goes online, offline or into low power at `now` (§2.1, §2.5). Online delivers
+    /// the stored notification and the held ones; low power delivers a stored priority 10 one and
+    /// holds a stored priority 5 or 1 one; offline moves the held ones into storage (one kept).
+    public mutating func setConnectivity(_ connectivity: Connectivity, at now: Double) -> [LifecycleEvent] {
+        var events = advance(to: now)
+        device.connectivity = connectivity
+        switch connectivity {
+        case .online:
+            if let pending = stored {
+                stored = nil
+                events += attempt(pending.push, at: now, fromStorage: true)
+            }
+            events += releasePowerHeld(at: now)
+        case .lowPower:
+            if let pending = stored {
+                stored = nil
+                if pending.push.priority == 10 {
+                    events += attempt(pending.push, at: now, fromStorage: true)
+                } else {
+                    var held = pending
+                    held.cause = .powerConsiderations
+                    events += holdForPower(held, at: now)
+                }
+            }
+        case .offline:
+            let held = powerHeld
+            powerHeld = []
+            nextBurstAt = nil
+            for var pending in held {
+                pending.cause = .deviceOffline
+                events += store(pending, at: now)
+            }
+        }
+        return events
+    }
+
+    /// The app's state changes at `now` (§2.6): to the foreground delivers a budget-held
+    /// background push at once; force-quit or terminated (not running) discards it.
+    public mutating func setAppState(_ appState: AppState, at now: Double) -> [LifecycleEvent] {
+        var events = advance(to: now)
+        let before = device.appState
+        device.appState = appState
+        guard let pending = budgetHeld else { return events }
+        if appState == .forceQuit || (appState == .notRunning && before != .notRunning) {
+            budgetHeld = nil
+            events.append(event(pending.push, .discarded(.appTerminated, fromStorage: true), now))
+        } else if appState == .foreground {
+            budgetHeld = nil
+            events += release(pending.push, at: now)
+        }
+        return events
+    }
+
+    /// Replaces the device's description at `now`: settings, capabilities, categories, the
+    /// foreground presentation and `installed` take effect for later pushes; a new connectivity
+    /// or app state is applied as `setConnectivity(_:at:)` and `setAppState(_:at:)` apply it.
+    /// - Throws: `InputError` at `token`, `topic` or `environment` when `changed` names another
+    ///   device (a token keeps its app and environment); nothing is changed then.
+    public mutating func update(_ changed: VirtualDevice, at now: Double) throws(InputError) -> [LifecycleEvent] {
+        for (path, same) in [
+            ("token", changed.token == device.token), ("topic", changed.topic == device.topic),
+            ("environment", changed.environment == device.environment),
+        ] where !same {
+            throw InputError(path: path, message: "cannot change for a registered device; register another device")
+        }
+        var events = advance(to: now)
+        let connectivity = changed.connectivity, appState = changed.appState
+        var next = changed
+        next.connectivity = device.connectivity
+        next.appState = device.appState
+        device = next
+        if connectivity != device.connectivity { events += setConnectivity(connectivity, at: now) }
+        if appState != device.appState { events += setAppState(appState, at: now) }
+        return events
+    }
+
+    /// Moves to `now`, handling in time order what fell due (§2.2, §2.5, §2.6): stored and held
+    /// notifications whose deadline passed are Discarded - Expired (From Storage) at their
+    /// deadline, a low-power burst delivers the held pushes at its time, and a budget-held
+    /// background push is delivered when the budget allows it. Expiry wins a tie.
+    public mutating func advance(to now: Double) -> [LifecycleEvent] {
+        var events: [LifecycleEvent] = []
+        while let (time, step) = nextDue(notAfter: now) {
+            switch step {
+            case .expireStored:
+                if let pending = stored {
+                    stored = nil
+                    events.append(event(pending.push, .discarded(.expired, fromStorage: true), time))
+                }
+            case .expireHeld(let index):
+                let pending = powerHeld.remove(at: index)
+                events.append(event(pending.push, .discarded(.expired, fromStorage: true), time))
+                if powerHeld.isEmpty { nextBurstAt = nil }
+            case .burst:
+                events += releasePowerHeld(at: time)
+            case .budget:
+                if let pending = budgetHeld {
+                    budgetHeld = nil
+                    events += release(pending.push, at: time)
+                }
+            }
+        }
+        return events
+    }
+
+    /// Takes a shown notification off the device (a user interaction, `interact`).
+    mutating func removeShown(at index: Int) -> Shown { shown.remove(at: index) }
+
+    /// Sets the app state an interaction leads to (used by `interact`), with `setAppState`'s effects.
+    mutating func moveApp(to appState: AppState, at now: Double) -> [LifecycleEvent] {
+        appState == device.appState ? [] : setAppState(appState, at: now)
+    }
+
+    // MARK: - Rules
+
+    private enum DueStep { case expireStored, expireHeld(Int), burst, budget }
+
+    /// The earliest step due at or before `now`; expiry first on a tie.
+    private func nextDue(notAfter now: Double) -> (Double, DueStep)? {
+        var best: (Double, DueStep)?
+        func consider(_ time: Double?, _ step: DueStep) {
+            guard let time, time <= now else { return }
+            if best == nil || time < best!.0 { best = (time, step) }
+        }
+        consider(stored?.deadline, .expireStored)
+        for (index, pending) in powerHeld.enumerated() { consider(pending.deadline, .expireHeld(index)) }
+        if device.connectivity == .lowPower { consider(nextBurstAt, .burst) }
+        consider(budgetReleaseTime(), .budget)
+        return best
+    }
+
+    /// Why `push` is discarded before any attempt (§2.3): the app is removed, or notifications
+    /// are not authorized and it is an alert push; nil when it may be delivered.
+    private func discardCause(for push: DevicePush) -> LifecycleState.DiscardCause? {
+        if !device.installed { return .tokenUnregistered }
+        if push.pushType == .alert, !device.settings.authorized { return .disabled }
+        return nil
+    }
+
+    /// A delivery attempt (§2.3, §2.6): one from storage meets §2.3 again (the app may have been
+    /// removed or notifications disabled meanwhile: Discarded (From Storage)); a background push
+    /// to an app not in the foreground needs budget, and past it is held or dropped.
+    private mutating func attempt(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
+        if fromStorage, let cause = discardCause(for: push) {
+            return [event(push, .discarded(cause, fromStorage: true), now)]
+        }
+        if push.pushType == .background, device.appState != .foreground, !budgetAllows(at: now) {
+            switch options.overBudget {
+            case .drop:
+                return [event(push, .discarded(.backgroundBudget, fromStorage: fromStorage), now)]
+            case .hold:
+                let pending = Pending(push: push, since: now, deadline: .infinity, cause: .backgroundBudget)
+                let old = budgetHeld
+                budgetHeld = pending
+                return replacing(old?.push.id, with: push, .stored(.backgroundBudget), at: now)
+            }
+        }
+        return deliver(push, at: now, fromStorage: fromStorage)
+    }
+
+    /// Delivers a budget-held push (§2.6), unless §2.3 discards it now.
+    private mutating func release(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
+        if let cause = discardCause(for: push) { return [event(push, .discarded(cause, fromStorage: true), now)] }
+        return deliver(push, at: now, fromStorage: true)
+    }
+
+    /// Delivery (§2.4, §3): the device handles the push; a shown notification with the same
+    /// `apns-collapse-id` is replaced by it.
+    private mutating func deliver(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
+        let reaction = DeviceReaction(push: push, device: device)
+        var replaced: UInt64?
+        if let collapseID = push.collapseID, let index = shown.firstIndex(where: { $0.push.collapseID == collapseID }) {
+            replaced = shown.remove(at: index).push.id
+        }
+        if let value = reaction.presentation.badge { badge = value }
+        device.appState = reaction.appStateAfter
+        if push.pushType == .background {
+            backgroundDeliveries.append(now)
+            if backgroundDeliveries.count > max(options.backgroundBudget, 0) { backgroundDeliveries.removeFirst() }
+        }
+        if reaction.presentation.isShown { shown.append(Shown(push: push, at: now)) }
+        delivered.append(push.id)
+        var events = [
+            LifecycleEvent(
+                notification: push.id, state: .delivered(fromStorage: fromStorage), at: now, replaced: replaced,
+                reaction: reaction)
+        ]
+        if let replaced {
+            events.append(LifecycleEvent(notification: replaced, state: .replaced(by: push.id), at: now))
+        }
+        return events
+    }
+
+    /// Storage at APNs (§2.1): one notification per app; a newer one replaces it.
+    private mutating func store(_ pending: Pending, at now: Double? = nil) -> [LifecycleEvent] {
+        let old = stored
+        stored = pending
+        return replacing(old?.push.id, with: pending.push, .stored(.deviceOffline), at: now ?? pending.since)
+    }
+
+    /// A low-power hold (§2.5): the burst is scheduled when the first push is held; a held push
+    /// with the same collapse ID is replaced.
+    private mutating func holdForPower(_ pending: Pending, at now: Double? = nil) -> [LifecycleEvent] {
+        let time = now ?? pending.since
+        var old: UInt64?
+        if let collapseID = pending.push.collapseID,
+            let index = powerHeld.firstIndex(where: { $0.push.collapseID == collapseID })
+        {
+            old = powerHeld.remove(at: index).push.id
+        }
+        powerHeld.append(pending)
+        if nextBurstAt == nil {
+            let jitter = options.lowPowerBurstJitterSeconds * generator.nextUnit()
+            nextBurstAt = time + options.lowPowerBurstSeconds + jitter
+        }
+        return replacing(old, with: pending.push, .stored(.powerConsiderations), at: time)
+    }
+
+    /// Delivers every held low-power push at `now`, oldest first.
+    private mutating func releasePowerHeld(at now: Double) -> [LifecycleEvent] {
+        let held = powerHeld
+        powerHeld = []
+        nextBurstAt = nil
+        return held.flatMap { attempt($0.push, at: now, fromStorage: true) }
+    }
+
+    /// `push` entering `state`, and the notification it replaced leaving.
+    private func replacing(_ old: UInt64?, with push: DevicePush, _ state: LifecycleState, at now: Double)
+        -> [LifecycleEvent]
+    {
+        var events = [LifecycleEvent(notification: push.id, state: state, at: now, replaced: old)]
+        if let old { events.append(LifecycleEvent(notification: old, state: .replaced(by: push.id), at: now)) }
+        return events
+    }
+
+    /// A stored or held notification of `push` from `since` (§2.2): kept until its expiration,
+    /// at most `maxStorageSeconds`.
+    private func pending(_ push: DevicePush, since: Double, cause: LifecycleState.StoreCause) -> Pending {
+        let limit = since + options.maxStorageSeconds
+        let deadline = push.expiration.map { min(Double($0), limit) } ?? limit
+        return Pending(push: push, since: since, deadline: deadline, cause: cause)
+    }
+
+    /// Whether one more background push fits the budget at `now` (§2.6).
+    private func budgetAllows(at now: Double) -> Bool {
+        let budget = options.backgroundBudget
+        guard budget > 0 else { return false }
+        guard backgroundDeliveries.count >= budget else { return true }
+        return backgroundDeliveries[backgroundDeliveries.count - budget] + options.backgroundBudgetWindowSeconds <= now
+    }
+
+    /// When the budget-held push can go out: once the oldest delivery in the window leaves it.
+    private func budgetReleaseTime() -> Double? {
+        guard let pending = budgetHeld, options.backgroundBudget > 0 else { return nil }
+        guard device.appState != .forceQuit else { return nil }
+        let budget = options.backgroundBudget
+        guard backgroundDeliveries.count >= budget else { return pending.since }
+        return max(
+            pending.since,
+            backgroundDeliveries[backgroundDeliveries.count - budget] + options.backgroundBudgetWindowSeconds)
+    }
+
+    private func event(_ push: DevicePush, _ state: LifecycleState, _ at: Double) -> LifecycleEvent {
+        LifecycleEvent(notification: push.id, state: state, at: at)
+    }
+}

@@ -1,0 +1,43 @@
+/// The device model's settings where Apple gives no number (docs/device-model.md §5). Defaults
+/// follow Apple's words where there are some.
+public struct DeviceModelOptions: Sendable, Equatable {
+    /// What happens to a background push past the budget (§2.6).
+    public enum OverBudget: String, Sendable, Equatable, CaseIterable {
+        /// Held (one per device, a newer replacing it) until the budget allows it, or the app is
+        /// brought to the foreground.
+        case hold
+        /// Discarded.
+        case drop
+    }
+
+    /// The longest APNs stores a notification, in seconds: 30 days (§2.2).
+    public var maxStorageSeconds: Double
+    /// Background pushes delivered per `backgroundBudgetWindowSeconds` (§2.6): 3, Apple's "two or three per hour".
+    public var backgroundBudget: Int
+    /// The sliding window of the background budget, in seconds: 3600.
+    public var backgroundBudgetWindowSeconds: Double
+    /// Past the budget: hold (default) or drop.
+    public var overBudget: OverBudget
+    /// In low power, held priority 5 and 1 pushes go out in one burst this many seconds after the
+    /// first of them was held (§2.5): 900.
+    public var lowPowerBurstSeconds: Double
+    /// Up to this many seconds more, drawn from `seed` (SplitMix64): 300.
+    public var lowPowerBurstJitterSeconds: Double
+    /// The seed of the burst jitter; the same seed gives the same bursts.
+    public var seed: UInt64
+
+    public init(
+        maxStorageSeconds: Double = 30 * 86_400, backgroundBudget: Int = 3,
+        backgroundBudgetWindowSeconds: Double = 3600,
+        overBudget: OverBudget = .hold, lowPowerBurstSeconds: Double = 900, lowPowerBurstJitterSeconds: Double = 300,
+        seed: UInt64 = 0
+    ) {
+        self.maxStorageSeconds = maxStorageSeconds
+        self.backgroundBudget = backgroundBudget
+        self.backgroundBudgetWindowSeconds = backgroundBudgetWindowSeconds
+        self.overBudget = overBudget
+        self.lowPowerBurstSeconds = lowPowerBurstSeconds
+        self.lowPowerBurstJitterSeconds = lowPowerBurstJitterSeconds
+        self.seed = seed
+    }
+}
