@@ -66,10 +66,15 @@ public final class Gateway: Sendable {
     ///     box per push.
     ///   - streamProfile: the connection's `apple-observed` stream profile, nil when the
     ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
+    ///   - serve: false for a request that arrived after its connection's end was decided (the
+    ///     rest of a batch after a close, reset or blackhole; issue 13): it is validated and
+    ///     recorded without a status (the transport reports how its stream ended), no fault
+    ///     rule sees it, and it is not accepted; the decision is not carried out.
     /// - Returns: everything decided (`PushDecision`).
     public func handle<Credentials: CredentialChecker>(
         _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
-        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?,
+        serve: Bool = true
     ) -> PushDecision {
         let now = clock()
         let registry = self.registry
@@ -109,7 +114,10 @@ public final class Gateway: Sendable {
         var fault: FaultDecision?
         var plan = ActionPlan(answer: .normal, stream: .answer)
         if connectionEnds { plan = .endConnection(verdict.reason ?? .badCertificate) }
-        if faults.isArmed && !connectionEnds {
+        if !serve {
+            answer = Answer(status: 0, reason: nil, timestamp: nil)
+            verdict.timestamp = nil
+        } else if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(
                 FaultContext(
                     verdict: verdict, request: request, connection: connection,

@@ -112,6 +112,27 @@ final class GatewayTests: XCTestCase {
         XCTAssertEqual(outcome.fault?.action, .resetStream(.refusedStream))
     }
 
+    /// A request its connection will not serve (issue 13) is recorded with no status and no
+    /// fault rule sees it: the rule's match count stays, and the next push still meets it.
+    func testARequestNotServedIsRecordedWithoutStatusAndNoRuleSeesIt() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(FaultRule(action: .respond(FaultResponse(reason: .serviceUnavailable))))
+        var noProfile: StreamProfileState?
+        let unserved = gateway.handle(
+            request(), connection: production, streamID: 1, credentials: NoCredentialCheck.shared,
+            streamProfile: &noProfile, serve: false)
+        XCTAssertNil(unserved.fault)
+        XCTAssertFalse(unserved.accepted)
+        let record = try XCTUnwrap(gateway.store.record(seq: unserved.seq))
+        XCTAssertEqual(record.status, 0)
+        XCTAssertNil(record.reason)
+        XCTAssertNil(record.fault)
+        XCTAssertNil(record.unanswered)
+        XCTAssertEqual(gateway.faults.rules().map(\.matched), [0])
+        XCTAssertEqual(gateway.handle(request(), connection: production, streamID: 3).response.status, 503)
+        XCTAssertEqual(gateway.faults.rules().map(\.matched), [1])
+    }
+
     /// Which faults leave the push answered as the gateway would have answered it (the transport
     /// counts those as accepted for stream profiles and token binding).
     func testAnswersNormallyOnlyWhenTheFaultLeavesTheGatewaysAnswer() {
