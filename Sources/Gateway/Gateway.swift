@@ -142,6 +142,12 @@ public final class Gateway: Sendable {
         // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
         let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
         let recordedReason = answer.status == 200 ? nil : answer.reason
+        // A delayed answer is pending: its record says no status until its HEADERS is serialized
+        // (`PushDecision.pendingAnswer`, `DeliveryStore.markAnswered`). Always a fault's, so
+        // never a repeated record.
+        let pendingAnswer =
+            plan.delayMilliseconds != nil && answer.status != 0
+            ? PendingAnswer(status: answer.status, reason: recordedReason) : nil
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
         // with the per-push fields rewritten (`CompactRecordTemplate`).
@@ -168,7 +174,8 @@ public final class Gateway: Sendable {
                 path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
                 uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
                 headers: headers, payload: request.body, payloadBytes: request.bodyLength,
-                status: answer.status, reason: recordedReason, identity: identity,
+                status: pendingAnswer == nil ? answer.status : 0,
+                reason: pendingAnswer == nil ? recordedReason : nil, identity: identity,
                 fault: fault.map {
                     FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description)
                 })
@@ -190,7 +197,8 @@ public final class Gateway: Sendable {
                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                 status: answer.status == 0 ? nil : answer.status),
             plan: plan, seq: seq, accepted: accepted, fault: fault,
-            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit)
+            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit,
+            pendingAnswer: pendingAnswer)
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.

@@ -224,8 +224,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
             return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
         }
+        // A held answer's record is pending until its HEADERS is serialized (issue 13).
+        let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
+            let store = gateway.store
+            let seq = decision.seq
+            return { store.markAnswered(seq: seq, as: pending) }
+        }
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: request.streamID, on: connection,
-            origin: decision.connectionOrigin, actions: actions)
+            origin: decision.connectionOrigin, actions: actions, whenAnswered: whenAnswered)
     }
 }

@@ -104,6 +104,34 @@ final class GatewayTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(gateway.store.record(seq: second.seq)).fault)
     }
 
+    /// A delayed answer's record is pending (no status, no reason, no cause) and the decision
+    /// carries what it says once sent; an undelayed answer's record says it at once (issue 13).
+    func testADelayedAnswerIsRecordedPending() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(
+            FaultRule(
+                action: .sequence([
+                    .action(.delay(milliseconds: 50, then: nil)),
+                    .action(.delay(milliseconds: 50, then: .respond(FaultResponse(reason: .serviceUnavailable)))),
+                    .pass,
+                ])))
+        let held = gateway.handle(request(), connection: production, streamID: 1)
+        XCTAssertEqual(held.response.status, 200)
+        XCTAssertEqual(held.pendingAnswer, PendingAnswer(status: 200, reason: nil))
+        let record = try XCTUnwrap(gateway.store.record(seq: held.seq))
+        XCTAssertEqual(record.status, 0)
+        XCTAssertNil(record.reason)
+        XCTAssertNil(record.unanswered)
+        XCTAssertEqual(record.fault?.action, "delay")
+        let replaced = gateway.handle(request(), connection: production, streamID: 3)
+        XCTAssertEqual(replaced.pendingAnswer, PendingAnswer(status: 503, reason: .serviceUnavailable))
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: replaced.seq)).status, 0)
+        XCTAssertEqual(gateway.store.stats().byStatus, [0: 2])
+        let normal = gateway.handle(request(), connection: production, streamID: 5)
+        XCTAssertNil(normal.pendingAnswer)
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: normal.seq)).status, 200)
+    }
+
     func testFaultThatLeavesTheStreamUnansweredRecordsNoStatus() throws {
         let gateway = makeGateway()
         try gateway.faults.add(FaultRule(action: .resetStream(.refusedStream)))

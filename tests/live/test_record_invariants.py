@@ -107,3 +107,36 @@ def test_a_batch_ended_by_a_rule_records_only_what_was_written(mock, action, cau
     rules = {r["id"]: r for r in mock.get_json("/v1/faults")["faults"]}
     assert rules[later_rule]["matched"] == 0, rules[later_rule]
     check_stats_agree(mock)
+
+
+# -------------------------------------------------------------------------------------------
+# 2. A delayed answer is pending (status null, no cause) until its HEADERS is written.
+# -------------------------------------------------------------------------------------------
+
+def test_a_delayed_answer_is_pending_until_it_is_sent(mock):
+    token = tok()
+    add_faults(mock, {"match": {"token": token}, "action": {"type": "delay", "ms": 1200}})
+    client = connect(mock)
+    try:
+        sent = time.monotonic()
+        sid = client.start_request(apns_headers(token), BODY)
+        client.pump(lambda: len(mock.deliveries(token=token)["deliveries"]) == 1, timeout=1)
+        record = mock.deliveries(token=token)["deliveries"][0]
+        assert (record["status"], record["unanswered"], record["reason"]) == (None, None, None), record
+        assert record["fault"]["action"] == "delay", record
+        assert "200" not in mock.stats()["byStatus"], mock.stats()
+        waited = mock.get(f"/v1/deliveries/wait?count=1&timeoutMs=200&token={token}&status=200")
+        assert waited.status == 200, waited.body
+        assert (waited.json["complete"], waited.json["matched"]) == (False, 0), waited.json
+        assert seen_status(client, sid) is None
+        client.pump(lambda: client.responses[sid].done, timeout=3)
+        assert time.monotonic() - sent >= 1.1
+        assert client.responses[sid].status == 200
+    finally:
+        client.close()
+    record = mock.deliveries(token=token)["deliveries"][0]
+    assert (record["status"], record["unanswered"]) == (200, None), record
+    assert mock.stats()["byStatus"].get("200") == 1, mock.stats()
+    waited = mock.get(f"/v1/deliveries/wait?count=1&timeoutMs=200&token={token}&status=200")
+    assert (waited.json["complete"], waited.json["matched"]) == (True, 1), waited.json
+    check_stats_agree(mock)
