@@ -70,7 +70,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Requests completed on this connection.
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
     /// The lowest last-stream-id of the GOAWAYs sent (`Int32.max` before the first): a stream
-    /// above it that ends unanswered ends `.aboveLastStreamID`.
+    /// above it that ends unanswered ends `.aboveLastStreamID` (one whose response HEADERS was
+    /// already written keeps its answer).
     @exclusivity(unchecked) private var goAwayLastStreamID = Int32.max
     /// Requests on streams above this id are ignored (never handed to the handler, left open):
     /// the last-stream-id of a GOAWAY written by `goAway` itself on a connection kept open after
@@ -481,7 +482,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     @inline(__always)
     func streamClosed(_ streamID: Int32) {
         guard let stream = streams.remove(streamID) else { return }
-        if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+        // A stream whose HEADERS went out keeps its answer, also above a later GOAWAY's line.
+        if stream.tag != 0 && !stream.answered {
             reportUnanswered(stream, connectionEnd: nil)
         }
         spares.give(stream)
@@ -732,7 +734,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         if !streams.isEmpty {
             // Streams the close ends: those tagged and not answered are reported, before the close.
             streams.forEach { stream in
-                if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+                if stream.tag != 0 && !stream.answered {
                     reportUnanswered(stream, connectionEnd: end)
                 }
             }

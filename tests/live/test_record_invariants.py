@@ -140,3 +140,32 @@ def test_a_delayed_answer_is_pending_until_it_is_sent(mock):
     waited = mock.get(f"/v1/deliveries/wait?count=1&timeoutMs=200&token={token}&status=200")
     assert (waited.json["complete"], waited.json["matched"]) == (True, 1), waited.json
     check_stats_agree(mock)
+
+
+# -------------------------------------------------------------------------------------------
+# 3. A GOAWAY with a low explicit last-stream-id leaves streams already answered as they are.
+# -------------------------------------------------------------------------------------------
+
+def test_a_low_last_stream_id_keeps_a_stream_already_answered(mock):
+    bad, trigger = "0" * 63, tok()  # 63 hex digits: 400 BadDeviceToken, a body to send
+    add_faults(mock, {"match": {"token": trigger},
+                      "action": {"type": "goaway", "lastStreamId": 0, "reason": "Shutdown"}})
+    client = connect(mock)
+    try:
+        # No DATA from the server: the 400's HEADERS goes out, its body waits, the stream stays open.
+        client.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+        client._flush()
+        client.ping()
+        first = client.start_request(apns_headers(bad), BODY)
+        client.pump(lambda: seen_status(client, first) is not None, timeout=2)
+        assert seen_status(client, first) == 400
+        second = client.start_request(apns_headers(trigger), BODY)
+        assert client.wait_closed(3)
+    finally:
+        client.close()
+    wait_no_connections(mock)
+    answered = mock.deliveries(token=bad)["deliveries"][0]
+    assert (answered["status"], answered["unanswered"]) == (400, None), answered
+    above = mock.deliveries(token=trigger)["deliveries"][0]
+    assert (above["streamId"], above["status"], above["unanswered"]) == (second, None, "above-last-stream-id")
+    check_stats_agree(mock)
