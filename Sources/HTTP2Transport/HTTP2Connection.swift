@@ -52,6 +52,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private let onClose: (HTTP2Connection) -> Void
     /// Closes the connection after a GOAWAY's `closeAfter`, or a graceful shutdown's drain timeout.
     private var drainTimer: LoopTimer?
+    /// A drain's `closing`: told just before the drain itself closes the connection.
+    private var drainClosing: (() -> Void)?
     /// Closes a TLS connection whose handshake does not finish in time.
     private var handshakeTimer: LoopTimer?
     /// Ends the connection after `settings.idleTimeout` without a completed request.
@@ -285,12 +287,14 @@ public final class HTTP2Connection: @unchecked Sendable {
         }
         guard writeOut() else { return }
         unwritten.allWritten()
+        let draining = lifecycle == .goingAway(.closeWhenIdle)
         // Only `.close` follows a write.
         if case .close(let reset, let notifyHandler) = lifecycle.handle(
             .written(
                 sessionDone: session.isDone,
                 streamsOpen: !streams.isEmpty))
         {
+            if draining { tellDrainClosing() }
             tearDown(reset: reset, notifyHandler: notifyHandler)
         }
     }
@@ -559,10 +563,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Drains the connection: GOAWAY (last-stream-id = the highest stream processed) with
     /// `errorCode` and `debugData`, the streams already open answered, then closed as soon as
     /// the last is, or after `timeout` seconds at the latest. `sent` is called with the
-    /// last-stream-id just before the frame is flushed. Before the session starts, closes at
-    /// once; after a GOAWAY or a close, does nothing (`sent` is not called).
+    /// last-stream-id just before the frame is flushed; `closing`, once, just before the drain
+    /// itself closes the socket (FIN: the last stream answered, or the timeout), not when
+    /// something else closes it first (the peer, a close or reset asked for). Before the session
+    /// starts, closes at once; after a GOAWAY or a close, does nothing (neither is called).
     public func drain(
-        errorCode: UInt32 = 0, debugData: [UInt8], timeout: Double, sent: (_ lastStreamID: Int32) -> Void = { _ in }
+        errorCode: UInt32 = 0, debugData: [UInt8], timeout: Double, sent: (_ lastStreamID: Int32) -> Void = { _ in },
+        closing: (() -> Void)? = nil
     ) {
         switch lifecycle.handle(.shutdown(drainTimeout: timeout)) {
         case .sendShutdownGoAway(let timeout):
@@ -570,8 +577,13 @@ public final class HTTP2Connection: @unchecked Sendable {
             // Streams above it are never answered: they end unanswered (`above-last-stream-id`).
             goAwayLastStreamID = min(goAwayLastStreamID, last)
             session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+            drainClosing = closing
             drainTimer?.cancel()
-            drainTimer = loop.schedule(after: timeout) { [weak self] in self?.close() }
+            drainTimer = loop.schedule(after: timeout) { [weak self] in
+                guard let self, !self.lifecycle.isClosed else { return }
+                self.tellDrainClosing()
+                self.close()
+            }
             sent(last)
             flush()
         case let action:
@@ -708,8 +720,16 @@ public final class HTTP2Connection: @unchecked Sendable {
         apply(lifecycle.handle(.close(reset: reset, whileReceiving: session.isReceiving)))
     }
 
+    /// Calls the drain's `closing`, once.
+    private func tellDrainClosing() {
+        guard let closing = drainClosing else { return }
+        drainClosing = nil
+        closing()
+    }
+
     /// The close itself, once the lifecycle is `.closed`.
     private func tearDown(reset: Bool, notifyHandler: Bool) {
+        drainClosing = nil
         drainTimer?.cancel()
         drainTimer = nil
         handshakeTimer?.cancel()

@@ -169,3 +169,46 @@ def test_a_low_last_stream_id_keeps_a_stream_already_answered(mock):
     above = mock.deliveries(token=trigger)["deliveries"][0]
     assert (above["streamId"], above["status"], above["unanswered"]) == (second, None, "above-last-stream-id")
     check_stats_agree(mock)
+
+
+# -------------------------------------------------------------------------------------------
+# 4. A drain's close (as soon as idle, or at its cap) is one `close` event.
+# -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("held_ms", [0, 3000], ids=["idle", "at-the-cap"])
+def test_a_drain_close_is_one_close_event(mock, held_ms):
+    client = connect(mock)
+    try:
+        if held_ms:
+            held = tok()
+            add_faults(mock, {"match": {"token": held}, "action": {"type": "delay", "ms": held_ms}})
+            client.start_request(apns_headers(held), BODY)
+            client.pump(lambda: connection_entry(mock, client)["openStreams"] == 1, timeout=2)
+        cid = connection_entry(mock, client)["id"]
+        resp = mock.control("POST", f"/v1/connections/{cid}/drain", {"maxMs": 400})
+        assert resp.status == 200, resp.body
+        assert client.wait_closed(2)
+        assert client.close_kind == "eof"
+    finally:
+        client.close()
+    wait_no_connections(mock)
+    events = [e for e in mock.get_json(f"/v1/events?connectionId={cid}")["events"] if e["kind"] == "close"]
+    assert len(events) == 1, events
+    assert events[0]["origin"] == "command", events[0]
+
+
+def test_a_rolling_restart_close_is_one_close_event(mock):
+    client = connect(mock)
+    try:
+        cid = connection_entry(mock, client)["id"]
+        resp = mock.control(
+            "POST", "/v1/faults",
+            {"scenario": "rolling-restart", "parameters": {"windowMs": 100, "drainMs": 1000, "seed": 3}})
+        assert resp.status == 201, resp.body
+        assert client.wait_closed(2)
+    finally:
+        client.close()
+    wait_no_connections(mock)
+    events = [e for e in mock.get_json(f"/v1/events?connectionId={cid}")["events"] if e["kind"] == "close"]
+    assert len(events) == 1, events
+    assert (events[0]["origin"], events[0]["action"]) == ("scenario", "rolling-restart"), events[0]
