@@ -38,7 +38,8 @@ extension DeliveryRecord: Encodable {
     /// - `unanswered`: null when the stream was answered (or is still open); else why it ended
     ///   without response HEADERS (`UnansweredCause`: `connection-closed`, `connection-reset`,
     ///   `connection-closed-by-client`, `above-last-stream-id`, `stream-reset-by-client`,
-    ///   `stream-reset-by-server`), and `status` is null
+    ///   `stream-reset-by-server`), and `status` is null; `status` null with `unanswered` null
+    ///   is pending (the stream open, its answer held by a `delay` or never to come)
     ///
     /// The payload is parsed here, at query time, to keep the append path cheap, by
     /// `JSONSerialization` as validation parses it (see `ParsedJSONEncoding` for why not

@@ -36,6 +36,12 @@ extension FaultAction {
             self = .noResponse
         case "blackhole":
             self = .blackhole
+        case "drain":
+            self = .drain(
+                reason: try object.optional("reason", String.self, expected: "a string (the GOAWAY's reason)")
+                    ?? "Shutdown",
+                maxMilliseconds: try object.optional("maxMs", Int64.self, expected: "an integer of milliseconds")
+                    ?? Self.defaultDrainMilliseconds)
         case "resetStream":
             self = .resetStream(
                 try object.required("errorCode", HTTP2ErrorCode.self, expected: HTTP2ErrorCode.expected))
@@ -79,6 +85,7 @@ extension FaultAction {
         case "sequence": return ["steps"]
         case "rateLimit": return FaultRateLimit.keys
         case "streamRateLimit": return FaultStreamRateLimit.keys
+        case "drain": return ["reason", "maxMs"]
         default: return []
         }
     }
@@ -97,6 +104,9 @@ extension FaultAction {
             try container.encodeIfPresent(then, forKey: FaultCodingKey("then"))
         case .noResponse, .blackhole:
             break
+        case .drain(let reason, let ms):
+            try container.encode(reason, forKey: FaultCodingKey("reason"))
+            try container.encode(ms, forKey: FaultCodingKey("maxMs"))
         case .resetStream(let code):
             try container.encode(code, forKey: FaultCodingKey("errorCode"))
         case .goaway(let goaway):

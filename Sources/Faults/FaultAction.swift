@@ -21,6 +21,7 @@ import HTTPFields
 /// | `rateLimit` | `perSecond`, `burst`? | 429 TooManyRequests above a per-device-token rate |
 /// | `streamRateLimit` | `perSecond`, `burst`?, `goawayAfter`? | RST_STREAM ENHANCE_YOUR_CALM above a per-connection stream rate, then GOAWAY ENHANCE_YOUR_CALM (`FaultStreamRateLimit`) |
 /// | `blackhole` | | from this push on, answer nothing on the connection (no frame at all: no answer, PING ACK, SETTINGS ACK or WINDOW_UPDATE) and keep the socket open (issue 13) |
+/// | `drain` | `reason`?, `maxMs`? | drain the connection: GOAWAY NO_ERROR `{"reason": ...}` (default `Shutdown`) with the highest stream processed, this push and the streams in flight answered, FIN once the last is, at `maxMs` (default 5000) at the latest (issue 13) |
 ///
 /// `sequence`, `rateLimit` and `streamRateLimit` only at the top of a rule (not inside `sequence` or `delay`).
 public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -46,12 +47,19 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
     case streamRateLimit(FaultStreamRateLimit)
     /// Answer nothing more on the connection, the socket kept open (`ConnectionAction.blackhole`).
     case blackhole
+    /// Drain the connection (`ConnectionAction.drain`): GOAWAY NO_ERROR with `{"reason": reason}`,
+    /// the streams in flight answered (this push too), FIN once the last is, at `maxMilliseconds`
+    /// (1 to `FaultLimits.maxMilliseconds`) at the latest.
+    case drain(reason: String, maxMilliseconds: Int64)
+
+    /// A `drain`'s cap when the rule names none, milliseconds (the drain command's too).
+    public static let defaultDrainMilliseconds: Int64 = 5000
 
     /// The JSON `type` names.
     public static let typeNames = [
         "respond", "delay", "noResponse", "resetStream", "goaway", "close", "reset",
         "settings", "withholdWindowUpdate", "sickConnection", "sequence", "rateLimit",
-        "streamRateLimit", "blackhole",
+        "streamRateLimit", "blackhole", "drain",
     ]
 
     /// This action's JSON `type`.
@@ -71,6 +79,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .rateLimit: return "rateLimit"
         case .streamRateLimit: return "streamRateLimit"
         case .blackhole: return "blackhole"
+        case .drain: return "drain"
         }
     }
 
@@ -94,6 +103,8 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
         case .rateLimit(let limit): return limit.summary
         case .streamRateLimit(let limit): return limit.summary
         case .blackhole: return "blackhole the connection (nothing answered, socket kept open)"
+        case .drain(let reason, let ms):
+            return "drain the connection (GOAWAY \(reason), FIN once idle, at most \(ms) ms)"
         }
     }
 
@@ -116,6 +127,12 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
         case .noResponse, .resetStream, .close, .reset, .settings, .blackhole:
             return
+        case .drain(_, let ms):
+            guard (1...FaultLimits.maxMilliseconds).contains(ms) else {
+                throw FaultRuleError(
+                    field: FaultRuleError.join(path, "maxMs"),
+                    message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+            }
         case .withholdWindowUpdate(let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {
                 throw FaultRuleError(

@@ -193,3 +193,20 @@ struct FaultCodingKey: CodingKey {
         self.intValue = intValue
     }
 }
+
+extension UInt64 {
+    /// The seed `node` is: an integer from 0 to 2^64-1 (a JSON number with no fraction, also
+    /// written with an exponent), nil otherwise. Every seed reads this way, a rule's and a
+    /// scenario's alike (docs/control-api.openapi.json: unsigned 64-bit).
+    init?(seedNode node: JSONNode) {
+        if case .double(let number) = node {
+            guard let value = UInt64(exactly: number) else { return nil }
+            self = value
+            return
+        }
+        self.init(integerNode: node)
+    }
+
+    /// What a seed must be, as errors say it.
+    static let seedExpectation = "an integer from 0 to 18446744073709551615"
+}

@@ -87,7 +87,7 @@ public enum FaultScenario: String, Sendable, CaseIterable {
             ]
         case .flaky:
             let percent = try read.number("percent", in: 0...100) ?? 10
-            let seed = try read.integer("seed", in: 0...Int64.max).map(UInt64.init)
+            let seed = try read.seed()
             return [
                 FaultRule(
                     match: FaultMatch(probability: percent / 100, seed: seed),
@@ -142,6 +142,13 @@ public enum FaultScenario: String, Sendable, CaseIterable {
                 case .double(let d): Int64(exactly: d)
                 default: nil
                 }
+            }
+        }
+
+        /// `seed`: any unsigned 64-bit integer, as every seed (`UInt64(seedNode:)`).
+        func seed() throws(FaultRuleError) -> UInt64? {
+            try read("seed", in: 0...UInt64.max, expected: "expected \(UInt64.seedExpectation)") {
+                UInt64(seedNode: $0)
             }
         }
 

@@ -69,12 +69,22 @@ public struct RollingRestart: Sendable, Hashable {
             }
             return number
         }
+        /// Any unsigned 64-bit integer, as every seed (`UInt64(seedNode:)`).
+        func seed() throws(FaultRuleError) -> UInt64? {
+            guard let value = parameters["seed"], value != .null else { return nil }
+            guard let seed = UInt64(seedNode: value) else {
+                throw FaultRuleError(
+                    field: "parameters.seed",
+                    message: "expected \(UInt64.seedExpectation), got \(FaultRuleError.render(value))")
+            }
+            return seed
+        }
         self.init(
             windowMilliseconds: try integer("windowMs", in: 0...FaultLimits.maxMilliseconds)
                 ?? Self.defaultWindowMilliseconds,
             // From 1, as the drain command's maxMs: a drain of 0 ms would be a plain GOAWAY and close.
             drainMilliseconds: try integer("drainMs", in: 1...FaultLimits.maxMilliseconds)
                 ?? Self.defaultDrainMilliseconds,
-            seed: try integer("seed", in: 0...Int64.max).map(UInt64.init) ?? UInt64.random(in: 0..<(1 << 53)))
+            seed: try seed() ?? UInt64.random(in: 0..<(1 << 53)))
     }
 }

@@ -91,6 +91,11 @@ extension ActionPlan {
         case .blackhole:
             // The triggering push is not answered either: it ends unanswered when the client gives up.
             self.init(answer: .none, stream: .leaveOpen, connection: .blackhole)
+        case .drain(let reason, let maximum):
+            // The triggering push is processed: answered normally, under the GOAWAY's line.
+            self.init(
+                answer: .normal, stream: .answer,
+                connection: .drain(debugData: ReasonJSON.bytes(reason), maxMilliseconds: maximum))
         case .sequence, .rateLimit, .streamRateLimit:
             self = .normal
         }

@@ -66,10 +66,15 @@ public final class Gateway: Sendable {
     ///     box per push.
     ///   - streamProfile: the connection's `apple-observed` stream profile, nil when the
     ///     listener has none; moved on by the push's acceptance (`PushDecision.streamLimitChange`).
+    ///   - serve: false for a request that arrived after its connection's end was decided (the
+    ///     rest of a batch after a close, reset or blackhole; issue 13): it is validated and
+    ///     recorded without a status (the transport reports how its stream ended), no fault
+    ///     rule sees it, and it is not accepted; the decision is not carried out.
     /// - Returns: everything decided (`PushDecision`).
     public func handle<Credentials: CredentialChecker>(
         _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
-        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?,
+        serve: Bool = true
     ) -> PushDecision {
         let now = clock()
         let registry = self.registry
@@ -109,7 +114,10 @@ public final class Gateway: Sendable {
         var fault: FaultDecision?
         var plan = ActionPlan(answer: .normal, stream: .answer)
         if connectionEnds { plan = .endConnection(verdict.reason ?? .badCertificate) }
-        if faults.isArmed && !connectionEnds {
+        if !serve {
+            answer = Answer(status: 0, reason: nil, timestamp: nil)
+            verdict.timestamp = nil
+        } else if faults.isArmed && !connectionEnds {
             fault = faults.evaluate(
                 FaultContext(
                     verdict: verdict, request: request, connection: connection,
@@ -134,6 +142,12 @@ public final class Gateway: Sendable {
         // A connection the credential check ends gets its GOAWAY and no SETTINGS change.
         let streamLimit = connectionEnds ? nil : streamProfile?.change(accepted: accepted)
         let recordedReason = answer.status == 200 ? nil : answer.reason
+        // A delayed answer is pending: its record says no status until its HEADERS is serialized
+        // (`PushDecision.pendingAnswer`, `DeliveryStore.markAnswered`). Always a fault's, so
+        // never a repeated record.
+        let pendingAnswer =
+            plan.delayMilliseconds != nil && answer.status != 0
+            ? PendingAnswer(status: answer.status, reason: recordedReason) : nil
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
         // with the per-push fields rewritten (`CompactRecordTemplate`).
@@ -160,7 +174,8 @@ public final class Gateway: Sendable {
                 path: request.path, verdict: verdict, apnsID: ids.apnsID == nil ? apnsID.text : "",
                 uniqueID: ids.uniqueID == nil ? uniqueID?.text : "",
                 headers: headers, payload: request.body, payloadBytes: request.bodyLength,
-                status: answer.status, reason: recordedReason, identity: identity,
+                status: pendingAnswer == nil ? answer.status : 0,
+                reason: pendingAnswer == nil ? recordedReason : nil, identity: identity,
                 fault: fault.map {
                     FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description)
                 })
@@ -182,7 +197,8 @@ public final class Gateway: Sendable {
                 timestamp: answer.timestamp, apnsID: apnsID, uniqueID: uniqueID,
                 status: answer.status == 0 ? nil : answer.status),
             plan: plan, seq: seq, accepted: accepted, fault: fault,
-            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit)
+            connectionEndReason: connectionEnds ? verdict.reason : nil, streamLimitChange: streamLimit,
+            pendingAnswer: pendingAnswer)
     }
 
     /// A new ID: text from `makeID` when one was given; else a UUID's bits from the generator.

@@ -42,6 +42,10 @@ public struct PushDecision: Sendable {
     /// (1 after a rejection, the listener's after an acceptance), nil for no change. Carried out
     /// before `plan.connection`.
     public var streamLimitChange: UInt32?
+    /// Set when the answer is held (`plan.delayMilliseconds`): the record is pending (no status,
+    /// no `unanswered` cause) and says this once the response HEADERS is serialized
+    /// (`DeliveryStore.markAnswered`); nil otherwise, the record already saying its answer.
+    public var pendingAnswer: PendingAnswer?
 
     /// What caused `plan.connection`, for its connection event: the fault rule, else the rejected
     /// certificate.

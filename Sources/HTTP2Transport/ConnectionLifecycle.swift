@@ -97,6 +97,15 @@ enum ConnectionLifecycle: Equatable {
         }
     }
 
+    /// True once a close is decided and waits to be carried out (`closingWhenWritten`,
+    /// `closingWhenSessionReturns`): requests completing now are not served.
+    var closeDecided: Bool {
+        switch self {
+        case .closingWhenWritten, .closingWhenSessionReturns: true
+        default: false
+        }
+    }
+
     /// True once closed.
     var isClosed: Bool {
         if case .closed = self { return true }

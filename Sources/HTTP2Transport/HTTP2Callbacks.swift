@@ -49,6 +49,15 @@ final class HTTP2Callbacks: @unchecked Sendable {
             }
             return 0
         }
+        // Fires as nghttp2 serializes a frame for the socket: a response's HEADERS makes its
+        // stream answered (`HTTP2Connection.responseHeadersSent`), not its submission.
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
+            guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+                frame.pointee.headers.cat == NGHTTP2_HCAT_RESPONSE
+            else { return 0 }
+            withConnection(user) { $0.responseHeadersSent(frame.pointee.hd.stream_id) }
+            return 0
+        }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
             withConnection(user) { $0.streamClosed(streamID) }
             return 0

@@ -52,6 +52,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     private let onClose: (HTTP2Connection) -> Void
     /// Closes the connection after a GOAWAY's `closeAfter`, or a graceful shutdown's drain timeout.
     private var drainTimer: LoopTimer?
+    /// A drain's `closing`: told just before the drain itself closes the connection.
+    private var drainClosing: (() -> Void)?
     /// Closes a TLS connection whose handshake does not finish in time.
     private var handshakeTimer: LoopTimer?
     /// Ends the connection after `settings.idleTimeout` without a completed request.
@@ -70,7 +72,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Requests completed on this connection.
     @exclusivity(unchecked) public private(set) var requestCount: UInt64 = 0
     /// The lowest last-stream-id of the GOAWAYs sent (`Int32.max` before the first): a stream
-    /// above it that ends unanswered ends `.aboveLastStreamID`.
+    /// above it that ends unanswered ends `.aboveLastStreamID` (one whose response HEADERS was
+    /// already written keeps its answer).
     @exclusivity(unchecked) private var goAwayLastStreamID = Int32.max
     /// Requests on streams above this id are ignored (never handed to the handler, left open):
     /// the last-stream-id of a GOAWAY written by `goAway` itself on a connection kept open after
@@ -81,6 +84,12 @@ public final class HTTP2Connection: @unchecked Sendable {
     @exclusivity(unchecked) private var closedByPeer = false
     /// True once `blackhole()` ran: nothing is written any more, what arrives is dropped.
     @exclusivity(unchecked) public private(set) var isBlackholed = false
+    /// Tagged streams whose response HEADERS was serialized but may not be written yet.
+    @exclusivity(unchecked) private var unwritten = UnwrittenAnswers()
+    /// Bytes appended to the write buffer since the connection began (`UnwrittenAnswers`' positions).
+    @exclusivity(unchecked) private var appendedTotal: UInt64 = 0
+    /// How many of the bytes appended had been written when `blackhole()` dropped the rest.
+    private var writtenBeforeBlackhole: UInt64?
 
     init(
         fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, settings: HTTP2Settings,
@@ -272,15 +281,20 @@ public final class HTTP2Connection: @unchecked Sendable {
             if count == 0 { break }
             guard let data else { continue }
             socket.append(data, count: count)
+            appendedTotal &+= UInt64(count)
+            if !unwritten.isEmpty { unwritten.appended(through: appendedTotal) }
             if socket.pendingBytes >= 64 * 1024 && !writeOut() { return }
         }
         guard writeOut() else { return }
+        unwritten.allWritten()
+        let draining = lifecycle == .goingAway(.closeWhenIdle)
         // Only `.close` follows a write.
         if case .close(let reset, let notifyHandler) = lifecycle.handle(
             .written(
                 sessionDone: session.isDone,
                 streamsOpen: !streams.isEmpty))
         {
+            if draining { tellDrainClosing() }
             tearDown(reset: reset, notifyHandler: notifyHandler)
         }
     }
@@ -386,12 +400,31 @@ public final class HTTP2Connection: @unchecked Sendable {
             return decideOnHeaders && !stream.dispatched && !stream.headerListTooLarge
         }
         guard ask == true, streamID <= ignoredAbove, let stream = stream(streamID) else { return }
+        // Once a close or a blackhole is decided, the request waits for its END_STREAM (never
+        // served then, `requestComplete`).
+        guard !lifecycle.closeDecided, !isBlackholed else { return }
         var request = assembler.headersRequest(on: streamID, from: stream)
         guard let action = handler.headersReceived(&request, on: self) else { return }
         stream.tag = request.tag
         stream.dispatched = true
         requestCount += 1
         carryOut(action, on: streamID, stream: stream)
+    }
+
+    /// nghttp2 serialized the response HEADERS of `streamID` for the socket: the stream is
+    /// answered from now on (a delayed answer's `whenAnswered` runs), and until the bytes are
+    /// written a close that drops them makes it unanswered again (`UnwrittenAnswers`).
+    @inline(__always)
+    func responseHeadersSent(_ streamID: Int32) {
+        streams.withStream(streamID) { stream in
+            stream.answered = true
+            guard stream.tag != 0 else { return }
+            unwritten.serialized(tag: stream.tag, streamID: streamID)
+            if let onAnswered = stream.onAnswered {
+                stream.onAnswered = nil
+                onAnswered()
+            }
+        }
     }
 
     /// The request on `streamID` is complete (END_STREAM): hand it to the application.
@@ -417,10 +450,24 @@ public final class HTTP2Connection: @unchecked Sendable {
             return
         }
         var request = assembler.takeRequest(on: streamID, from: stream)
+        if lifecycle.closeDecided || isBlackholed {
+            // The rest of a batch after a close, reset or blackhole was decided: not served.
+            notServed(&request, stream: stream)
+            return
+        }
         let action = handler.handle(&request, on: self)
         stream.tag = request.tag
         assembler.recycleBody(of: &request, into: stream)
         carryOut(action, on: streamID, stream: stream)
+    }
+
+    /// A request completed after the connection's end was decided: the handler only hears of it
+    /// (`requestNotServed`), nothing is answered; tagged, it ends unanswered with the connection.
+    @inline(never)
+    private func notServed(_ request: inout HTTP2Request, stream: StreamState) {
+        handler.requestNotServed(&request, on: self)
+        stream.tag = request.tag
+        assembler.recycleBody(of: &request, into: stream)
     }
 
     /// What `perform` does, minus the flush: `stream` is the open stream (nil when gone, and
@@ -439,7 +486,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     @inline(__always)
     func streamClosed(_ streamID: Int32) {
         guard let stream = streams.remove(streamID) else { return }
-        if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+        // A stream whose HEADERS went out keeps its answer, also above a later GOAWAY's line.
+        if stream.tag != 0 && !stream.answered {
             reportUnanswered(stream, connectionEnd: nil)
         }
         spares.give(stream)
@@ -450,7 +498,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         streams.withStream(streamID) { if $0.resetBy == .none { $0.resetBy = .peer } }
     }
 
-    /// Tells the handler that the tagged `stream` ended without response HEADERS, and why:
+    /// Tells the handler that the tagged `stream` ended without response HEADERS written, and why:
     /// a RST_STREAM by either side, else its id above a GOAWAY's last-stream-id, else
     /// `connectionEnd` (nil: nghttp2 closed it on a stream error, a reset by this side).
     @inline(never)
@@ -490,9 +538,14 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Carries out, later, what a handler decides for a stream it left open with `.noResponse`
     /// (e.g. once a delay is over), as if `handle` had returned it. A response for a stream that
     /// is gone is dropped; nothing is done before the session starts or once the connection is closed.
-    public func perform(_ action: HTTP2Action, on streamID: Int32) {
+    /// `whenAnswered` is called once, on the loop thread, if the response's HEADERS is serialized
+    /// for the socket (never when it is dropped, or for another action); should the bytes then
+    /// be lost to a close, the stream is reported unanswered as usual.
+    public func perform(_ action: HTTP2Action, on streamID: Int32, whenAnswered: (() -> Void)? = nil) {
         guard lifecycle.sessionRuns, !isBlackholed else { return }
-        carryOut(action, on: streamID, stream: stream(streamID))
+        let stream = stream(streamID)
+        if let whenAnswered, case .respond = action, let stream, !stream.answered { stream.onAnswered = whenAnswered }
+        carryOut(action, on: streamID, stream: stream)
         flush()
     }
 
@@ -510,10 +563,13 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Drains the connection: GOAWAY (last-stream-id = the highest stream processed) with
     /// `errorCode` and `debugData`, the streams already open answered, then closed as soon as
     /// the last is, or after `timeout` seconds at the latest. `sent` is called with the
-    /// last-stream-id just before the frame is flushed. Before the session starts, closes at
-    /// once; after a GOAWAY or a close, does nothing (`sent` is not called).
+    /// last-stream-id just before the frame is flushed; `closing`, once, just before the drain
+    /// itself closes the socket (FIN: the last stream answered, or the timeout), not when
+    /// something else closes it first (the peer, a close or reset asked for). Before the session
+    /// starts, closes at once; after a GOAWAY or a close, does nothing (neither is called).
     public func drain(
-        errorCode: UInt32 = 0, debugData: [UInt8], timeout: Double, sent: (_ lastStreamID: Int32) -> Void = { _ in }
+        errorCode: UInt32 = 0, debugData: [UInt8], timeout: Double, sent: (_ lastStreamID: Int32) -> Void = { _ in },
+        closing: (() -> Void)? = nil
     ) {
         switch lifecycle.handle(.shutdown(drainTimeout: timeout)) {
         case .sendShutdownGoAway(let timeout):
@@ -521,8 +577,13 @@ public final class HTTP2Connection: @unchecked Sendable {
             // Streams above it are never answered: they end unanswered (`above-last-stream-id`).
             goAwayLastStreamID = min(goAwayLastStreamID, last)
             session.submitGoAway(errorCode: errorCode, lastStreamID: last, debugData: debugData)
+            drainClosing = closing
             drainTimer?.cancel()
-            drainTimer = loop.schedule(after: timeout) { [weak self] in self?.close() }
+            drainTimer = loop.schedule(after: timeout) { [weak self] in
+                guard let self, !self.lifecycle.isClosed else { return }
+                self.tellDrainClosing()
+                self.close()
+            }
             sent(last)
             flush()
         case let action:
@@ -605,6 +666,8 @@ public final class HTTP2Connection: @unchecked Sendable {
         idleTimer = nil
         windowStall?.cancel()
         windowStall = nil
+        // HEADERS still in the buffer are never written: their streams end unanswered at the close.
+        writtenBeforeBlackhole = appendedTotal &- UInt64(socket.pendingBytes)
         socket.dropPendingOutput()
     }
 
@@ -632,10 +695,9 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// by default (0 before the session starts).
     public var lastProcessedStreamID: Int32 { session.lastProcessedStreamID }
 
-    /// Submits `response`; the stream counts as answered from now on (`StreamState.answered`):
-    /// nghttp2 writes its HEADERS at the next flush, unless a GOAWAY below its id drops it.
+    /// Submits `response`: nghttp2 serializes its HEADERS at the next flush (the stream counts
+    /// as answered then, `responseHeadersSent`), unless a close or a GOAWAY below its id comes first.
     private func submit(_ response: HTTP2Response, on streamID: Int32, stream: StreamState) {
-        stream.answered = true
         // Usually both are empty (a 200 has no body): nothing to retain or release then.
         if !response.body.isEmpty || !stream.responseBody.isEmpty { stream.responseBody = response.body }
         stream.responseOffset = 0
@@ -658,8 +720,16 @@ public final class HTTP2Connection: @unchecked Sendable {
         apply(lifecycle.handle(.close(reset: reset, whileReceiving: session.isReceiving)))
     }
 
+    /// Calls the drain's `closing`, once.
+    private func tellDrainClosing() {
+        guard let closing = drainClosing else { return }
+        drainClosing = nil
+        closing()
+    }
+
     /// The close itself, once the lifecycle is `.closed`.
     private func tearDown(reset: Bool, notifyHandler: Bool) {
+        drainClosing = nil
         drainTimer?.cancel()
         drainTimer = nil
         handshakeTimer?.cancel()
@@ -668,13 +738,23 @@ public final class HTTP2Connection: @unchecked Sendable {
         idleTimer = nil
         windowStall?.cancel()
         windowStall = nil
+        // A FIN comes after what was serialized: written now if the socket takes it (a TCP RST
+        // drops it, and so does a blackhole or a peer that is gone).
+        if !reset && !closedByPeer && !isBlackholed && socket.pendingBytes > 0 { _ = socket.writeOut() }
+        let written = writtenBeforeBlackhole ?? (appendedTotal &- UInt64(socket.pendingBytes))
         socket.close(reset: reset)
+        let end: HTTP2StreamEnd =
+            reset ? .connectionReset : (closedByPeer ? .connectionClosedByPeer : .connectionClosed)
+        if !unwritten.isEmpty {
+            // HEADERS serialized but never written: the client got no status on those streams.
+            for entry in unwritten.lost(writtenThrough: written) {
+                handler.streamEndedUnanswered(tag: entry.tag, streamID: entry.streamID, end: end, on: self)
+            }
+        }
         if !streams.isEmpty {
             // Streams the close ends: those tagged and not answered are reported, before the close.
-            let end: HTTP2StreamEnd =
-                reset ? .connectionReset : (closedByPeer ? .connectionClosedByPeer : .connectionClosed)
             streams.forEach { stream in
-                if stream.tag != 0 && (!stream.answered || stream.id > goAwayLastStreamID) {
+                if stream.tag != 0 && !stream.answered {
                     reportUnanswered(stream, connectionEnd: end)
                 }
             }

@@ -42,6 +42,12 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// without its response HEADERS having been written, for `end`; on the loop thread, before
     /// `connectionClosed` when the connection's end ended it. The default ignores it.
     func streamEndedUnanswered(tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection)
+    /// A complete request arrived after the connection's end was decided (a close or reset
+    /// waiting for nghttp2 to return or for the buffer to be written, or a blackhole: the rest of
+    /// a batch read in one go). It is not served: nothing is answered and nothing decided for it.
+    /// A `tag` set on `request` names it; the stream then ends unanswered with the connection
+    /// (`streamEndedUnanswered`, with the close's cause). The default ignores it.
+    func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection)
     /// A connection from `peer` accepted on `listenerIndex` was refused (`admit` said `.refuse`)
     /// and reset; it got no id. Called on the accept thread. The default ignores it.
     func connectionRefused(listenerIndex: Int, peer: String)
@@ -66,6 +72,7 @@ extension HTTP2RequestHandler {
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
     public func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {}
     public func connectionRefused(listenerIndex: Int, peer: String) {}
+    public func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {}
     public func streamEndedUnanswered(
         tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection
     ) {}

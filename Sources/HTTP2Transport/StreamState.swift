@@ -33,8 +33,13 @@ final class StreamState {
     var dispatched = false
     /// The handler's tag for the stream (`HTTP2Request.tag`); 0: none.
     @exclusivity(unchecked) var tag: UInt64 = 0
-    /// True once a response was submitted on the stream (`HTTP2Connection.submit`).
+    /// True once the stream's response HEADERS was serialized for the socket (nghttp2's
+    /// on_frame_send; `HTTP2Connection.responseHeadersSent`), not merely submitted: a response
+    /// that a close, a GOAWAY or a reset keeps from being sent leaves the stream unanswered.
     @exclusivity(unchecked) var answered = false
+    /// Called once, when the response HEADERS is serialized (`HTTP2Connection.perform`'s
+    /// `whenAnswered`: a delayed answer's record says its status from then on).
+    var onAnswered: (() -> Void)?
     /// Who sent RST_STREAM on the stream, if anyone.
     @exclusivity(unchecked) var resetBy = ResetSide.none
     /// The next object in its connection's list of spare ones (`SpareStreams`, which holds the
@@ -79,6 +84,7 @@ final class StreamState {
         dispatched = false
         tag = 0
         answered = false
+        if onAnswered != nil { onAnswered = nil }
         resetBy = .none
     }
 

@@ -176,6 +176,24 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// The rest of a batch after a close, reset or blackhole was decided: recorded without a
+    /// status and with no fault rule asked (`Gateway.handle(serve: false)`), nothing carried out;
+    /// its stream ends unanswered with the connection, which names the cause in the record.
+    func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {
+        let state = state(of: connection)
+        let decision = gateway.handle(
+            request, connection: state.info, streamID: request.streamID,
+            defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
+            streamProfile: &state.streamProfile, serve: false)
+        request.tag = decision.seq
+        if debug {
+            logger.log(
+                .debug,
+                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) not served: the connection ends (record \(decision.seq))"
+            )
+        }
+    }
+
     /// Hands the request to `Gateway.handle` and carries out its `PushDecision`: the stream
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
@@ -206,8 +224,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
             return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
         }
+        // A held answer's record is pending until its HEADERS is serialized (issue 13).
+        let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
+            let store = gateway.store
+            let seq = decision.seq
+            return { store.markAnswered(seq: seq, as: pending) }
+        }
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: request.streamID, on: connection,
-            origin: decision.connectionOrigin, actions: actions)
+            origin: decision.connectionOrigin, actions: actions, whenAnswered: whenAnswered)
     }
 }

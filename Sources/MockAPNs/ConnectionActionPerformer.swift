@@ -46,11 +46,18 @@ struct ConnectionActionPerformer: Sendable {
         case .drain(let debugData, let maximum):
             guard connection.isOpen, connection.canSendGoAway, !connection.isBlackholed else { return false }
             let events = self.events
-            connection.drain(debugData: debugData, timeout: Double(maximum) / 1000) { last in
-                events.record(
-                    .drain(errorCode: 0, lastStreamID: last, debugData: debugData, maxMilliseconds: maximum),
-                    origin: origin, on: connection)
-            }
+            connection.drain(
+                debugData: debugData, timeout: Double(maximum) / 1000,
+                sent: { last in
+                    events.record(
+                        .drain(errorCode: 0, lastStreamID: last, debugData: debugData, maxMilliseconds: maximum),
+                        origin: origin, on: connection)
+                },
+                closing: { [weak connection] in
+                    // The drain's FIN is a close of its own, as every close is (issue 13).
+                    guard let connection else { return }
+                    events.record(.close(when: nil), origin: origin, on: connection)
+                })
         case .close(let reset, let moment):
             if !connection.isClosed { record(action, origin: origin, on: connection) }
             if moment == .afterResponse {

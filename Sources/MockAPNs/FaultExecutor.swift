@@ -13,10 +13,12 @@ enum FaultExecutor {
     ///   - answer: the response the stream gets when the plan answers it (the fault's own for
     ///     `respond`, else the normal one).
     ///   - origin: the rule or the certificate, for the connection events.
+    ///   - whenAnswered: for a delayed answer, called once its response HEADERS is serialized
+    ///     (the pending record then says its status: `DeliveryStore.markAnswered`).
     /// - Returns: what the transport does with the stream now.
     static func carryOut(
         _ plan: ActionPlan, answer: HTTP2Response, streamID: Int32, on connection: HTTP2Connection,
-        origin: ConnectionEventOrigin, actions: ConnectionActionPerformer
+        origin: ConnectionEventOrigin, actions: ConnectionActionPerformer, whenAnswered: (@Sendable () -> Void)? = nil
     ) -> HTTP2Action {
         if let milliseconds = plan.delayMilliseconds {
             var now = plan
@@ -25,7 +27,7 @@ enum FaultExecutor {
                 guard let connection else { return }
                 let later = carryOut(
                     now, answer: answer, streamID: streamID, on: connection, origin: origin, actions: actions)
-                connection.perform(later, on: streamID)
+                connection.perform(later, on: streamID, whenAnswered: whenAnswered)
             }
             return .noResponse
         }

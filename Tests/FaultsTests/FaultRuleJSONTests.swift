@@ -37,6 +37,7 @@ final class FaultRuleJSONTests: XCTestCase {
         #"{"burst":5,"goawayAfter":3,"perSecond":10,"type":"streamRateLimit"}"#,
         #"{"perSecond":10,"type":"streamRateLimit"}"#,
         #"{"type":"blackhole"}"#,
+        #"{"maxMs":800,"reason":"Shutdown","type":"drain"}"#,
     ]
 
     func testEveryActionRoundTrips() throws {
@@ -69,10 +70,21 @@ final class FaultRuleJSONTests: XCTestCase {
             (#"{"type":"resetStream","errorCode":13}"#, #"{"errorCode":"HTTP_1_1_REQUIRED","type":"resetStream"}"#),
             (#"{"type":"close"}"#, #"{"type":"close","when":"before-response"}"#),
             (#"{"type":"delay","ms":5,"then":null}"#, #"{"ms":5,"type":"delay"}"#),
+            (#"{"type":"drain"}"#, #"{"maxMs":5000,"reason":"Shutdown","type":"drain"}"#),
         ]
         for (input, expected) in rows {
             let action = try JSONDecoder().decode(FaultAction.self, from: Data(input.utf8))
             XCTAssertEqual(try F.canonical(action), expected, input)
+        }
+    }
+
+    /// A drain's cap is 1 ms to a day; other keys are refused.
+    func testDrainRefusesABadCapAndForeignKeys() {
+        for json in [
+            #"{"type":"drain","maxMs":0}"#, #"{"type":"drain","maxMs":86400001}"#, #"{"type":"drain","ms":5}"#,
+            #"{"type":"drain","reason":5}"#,
+        ] {
+            XCTAssertThrowsError(try JSONDecoder().decode(FaultAction.self, from: Data(json.utf8)), json)
         }
     }
 

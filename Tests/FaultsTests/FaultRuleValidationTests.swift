@@ -23,11 +23,11 @@ final class FaultRuleValidationTests: XCTestCase {
         ),
         (
             #"{"action":{}}"#,
-            "action.type: required: one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit, blackhole"
+            "action.type: required: one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit, blackhole, drain"
         ),
         (
             #"{"action":{"type":"respnd","reason":"BadTopic"}}"#,
-            #"action.type: unknown action "respnd" (did you mean "respond"?); expected one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit, blackhole"#
+            #"action.type: unknown action "respnd" (did you mean "respond"?); expected one of respond, delay, noResponse, resetStream, goaway, close, reset, settings, withholdWindowUpdate, sickConnection, sequence, rateLimit, streamRateLimit, blackhole, drain"#
         ),
         (#"{"action":{"type":"respond","status":200,"reason":"BadTopic"}}"#, "action.status: must be 400-599, got 200"),
         (

@@ -40,6 +40,12 @@ final class FaultScenarioTests: XCTestCase {
         XCTAssertEqual(defaulted[0].match.probability, 0.1)
     }
 
+    /// A flaky seed takes the whole unsigned 64-bit range, as a rule's seeds do.
+    func testFlakySeedTakesEveryUnsigned64BitValue() throws {
+        let rules = try FaultScenario.rules(named: "flaky", parameters: ["seed": .uint(UInt64.max)])
+        XCTAssertEqual(rules[0].match.seed, UInt64.max)
+    }
+
     func testTokenExpiry() throws {
         let engine = try engine("token-expiry")
         XCTAssertEqual(F.statuses(engine, [F.context(), F.context(headers: [("apns-topic", "x")])]), [403, nil])
@@ -88,7 +94,11 @@ final class FaultScenarioTests: XCTestCase {
             ("flaky", ["pct": .int(5)], "parameters.pct: unknown parameter of flaky; valid: percent, seed"),
             (
                 "flaky", ["seed": .double(1.5)],
-                "parameters.seed: expected an integer from 0 to 9223372036854775807, got 1.5"
+                "parameters.seed: expected an integer from 0 to 18446744073709551615, got 1.5"
+            ),
+            (
+                "flaky", ["seed": .int(-1)],
+                "parameters.seed: expected an integer from 0 to 18446744073709551615, got -1"
             ),
             ("token-expiry", ["x": .int(1)], "parameters.x: unknown parameter of token-expiry; it takes none"),
             (

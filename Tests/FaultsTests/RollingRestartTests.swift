@@ -33,8 +33,21 @@ final class RollingRestartTests: XCTestCase {
                 ["percent": .int(5)],
                 "parameters.percent: unknown parameter of rolling-restart; valid: windowMs, drainMs, seed"
             ),
+            (["seed": .int(-1)], "parameters.seed: expected an integer from 0 to 18446744073709551615, got -1"),
+            (["seed": .double(2.5)], "parameters.seed: expected an integer from 0 to 18446744073709551615, got 2.5"),
         ] {
             XCTAssertThrowsError(try RollingRestart(parameters: parameters)) { XCTAssertEqual("\($0)", message) }
         }
+    }
+
+    /// A seed takes the whole unsigned 64-bit range, as a rule's seeds do (one range for all seeds).
+    func testEveryUnsigned64BitSeedIsTaken() throws {
+        XCTAssertEqual(try RollingRestart(parameters: ["seed": .uint(UInt64.max)]).seed, UInt64.max)
+        XCTAssertEqual(try RollingRestart(parameters: ["seed": .uint(1 << 63)]).seed, 1 << 63)
+        XCTAssertEqual(try RollingRestart(parameters: ["seed": .int(0)]).seed, 0)
+        XCTAssertEqual(try RollingRestart(parameters: ["seed": .double(1e3)]).seed, 1000)
+        XCTAssertEqual(UInt64(seedNode: .uint(UInt64.max)), UInt64.max)
+        XCTAssertNil(UInt64(seedNode: .int(-1)))
+        XCTAssertNil(UInt64(seedNode: .string("7")))
     }
 }

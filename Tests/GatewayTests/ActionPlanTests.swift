@@ -80,6 +80,12 @@ final class ActionPlanTests: XCTestCase {
                     answer: .none, stream: .leaveOpen, connection: .close(reset: true, when: .beforeResponse),
                     delayMilliseconds: 10), #line
             ),
+            (
+                .drain(reason: "Shutdown", maxMilliseconds: 800),
+                ActionPlan(
+                    answer: .normal, stream: .answer, connection: .drain(debugData: shutdown, maxMilliseconds: 800)),
+                #line
+            ),
             (.sequence([.pass]), .normal, #line),
             (.rateLimit(FaultRateLimit(perSecond: 1)), .normal, #line),
             (.streamRateLimit(FaultStreamRateLimit(perSecond: 1)), .normal, #line),

@@ -104,12 +104,61 @@ final class GatewayTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(gateway.store.record(seq: second.seq)).fault)
     }
 
+    /// A delayed answer's record is pending (no status, no reason, no cause) and the decision
+    /// carries what it says once sent; an undelayed answer's record says it at once (issue 13).
+    func testADelayedAnswerIsRecordedPending() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(
+            FaultRule(
+                action: .sequence([
+                    .action(.delay(milliseconds: 50, then: nil)),
+                    .action(.delay(milliseconds: 50, then: .respond(FaultResponse(reason: .serviceUnavailable)))),
+                    .pass,
+                ])))
+        let held = gateway.handle(request(), connection: production, streamID: 1)
+        XCTAssertEqual(held.response.status, 200)
+        XCTAssertEqual(held.pendingAnswer, PendingAnswer(status: 200, reason: nil))
+        let record = try XCTUnwrap(gateway.store.record(seq: held.seq))
+        XCTAssertEqual(record.status, 0)
+        XCTAssertNil(record.reason)
+        XCTAssertNil(record.unanswered)
+        XCTAssertEqual(record.fault?.action, "delay")
+        let replaced = gateway.handle(request(), connection: production, streamID: 3)
+        XCTAssertEqual(replaced.pendingAnswer, PendingAnswer(status: 503, reason: .serviceUnavailable))
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: replaced.seq)).status, 0)
+        XCTAssertEqual(gateway.store.stats().byStatus, [0: 2])
+        let normal = gateway.handle(request(), connection: production, streamID: 5)
+        XCTAssertNil(normal.pendingAnswer)
+        XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: normal.seq)).status, 200)
+    }
+
     func testFaultThatLeavesTheStreamUnansweredRecordsNoStatus() throws {
         let gateway = makeGateway()
         try gateway.faults.add(FaultRule(action: .resetStream(.refusedStream)))
         let outcome = gateway.handle(request(), connection: production, streamID: 1)
         XCTAssertEqual(try XCTUnwrap(gateway.store.record(seq: outcome.seq)).status, 0)
         XCTAssertEqual(outcome.fault?.action, .resetStream(.refusedStream))
+    }
+
+    /// A request its connection will not serve (issue 13) is recorded with no status and no
+    /// fault rule sees it: the rule's match count stays, and the next push still meets it.
+    func testARequestNotServedIsRecordedWithoutStatusAndNoRuleSeesIt() throws {
+        let gateway = makeGateway()
+        try gateway.faults.add(FaultRule(action: .respond(FaultResponse(reason: .serviceUnavailable))))
+        var noProfile: StreamProfileState?
+        let unserved = gateway.handle(
+            request(), connection: production, streamID: 1, credentials: NoCredentialCheck.shared,
+            streamProfile: &noProfile, serve: false)
+        XCTAssertNil(unserved.fault)
+        XCTAssertFalse(unserved.accepted)
+        let record = try XCTUnwrap(gateway.store.record(seq: unserved.seq))
+        XCTAssertEqual(record.status, 0)
+        XCTAssertNil(record.reason)
+        XCTAssertNil(record.fault)
+        XCTAssertNil(record.unanswered)
+        XCTAssertEqual(gateway.faults.rules().map(\.matched), [0])
+        XCTAssertEqual(gateway.handle(request(), connection: production, streamID: 3).response.status, 503)
+        XCTAssertEqual(gateway.faults.rules().map(\.matched), [1])
     }
 
     /// Which faults leave the push answered as the gateway would have answered it (the transport

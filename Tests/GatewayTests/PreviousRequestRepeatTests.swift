@@ -59,6 +59,9 @@ final class PreviousRequestRepeatTests: XCTestCase {
                 credentials: FixedCredentials(
                     identities?[index].map { AuthorizationResult(reason: nil, identity: $0) }),
                 streamProfile: &noProfile)
+            // A delayed answer's record is pending until its HEADERS is sent, as the transport
+            // then reports (issue 13): the records compared are the ones once every answer went out.
+            if let pending = outcome.pendingAnswer { gateway.store.markAnswered(seq: outcome.seq, as: pending) }
             return try XCTUnwrap(gateway.store.record(seq: outcome.seq))
         }
     }

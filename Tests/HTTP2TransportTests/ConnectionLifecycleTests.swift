@@ -181,6 +181,25 @@ final class ConnectionLifecycleTests: XCTestCase {
         }
     }
 
+    /// Requests that complete once a close is decided are not served (issue 13).
+    func testCloseDecidedOnlyWhileACloseWaits() {
+        for state in ConnectionLifecycleTests.states {
+            let waiting: Bool
+            switch state {
+            case .closingWhenWritten, .closingWhenSessionReturns: waiting = true
+            default: waiting = false
+            }
+            XCTAssertEqual(state.closeDecided, waiting, "\(state).closeDecided")
+        }
+        var machine = State.open
+        XCTAssertFalse(machine.closeDecided)
+        _ = machine.handle(.close(reset: true, whileReceiving: true))
+        XCTAssertTrue(machine.closeDecided)
+        machine = .open
+        _ = machine.handle(.closeAfterWriting(reset: false))
+        XCTAssertTrue(machine.closeDecided)
+    }
+
     /// A whole life: TLS, requests, GOAWAY keeping the socket, a close asked for inside a callback.
     func testALife() {
         var machine = State.accepted

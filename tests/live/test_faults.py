@@ -415,6 +415,42 @@ def test_goaway_after_response(mock):
     assert_fault(record, rule, "goaway")
 
 
+def test_drain_action_answers_the_streams_in_flight_then_closes(mock):
+    """A `drain` rule (issue 13): GOAWAY NO_ERROR Shutdown with the triggering stream as the
+    last-stream-id, that push and a held one answered, FIN right after the last answer; one goaway
+    and one close event with the rule as origin, once per connection."""
+    held, trigger = tok(), tok()
+    add_fault(mock, {"match": {"token": held}, "action": {"type": "delay", "ms": 600}})
+    rule = add_fault(mock, {"match": {"token": trigger}, "action": {"type": "drain", "maxMs": 3000}})
+    client = connect(mock)
+    client.raw_after_goaway = True
+    try:
+        sid_held = client.start_request(apns_headers(held), BODY)
+        client.pump(lambda: connection_entry(mock, client)["openStreams"] == 1, timeout=2)
+        started = time.monotonic()
+        sid = client.start_request(apns_headers(trigger), BODY)
+        client.pump(lambda: client.goaway is not None and client.responses[sid].done, timeout=2)
+        assert parse_goaway(goaway_frames(client)[0]) == (sid, NO_ERROR, SHUTDOWN)
+        assert client.responses[sid].status == 200
+        assert not client.closed, "closed before the held stream was answered"
+        assert client.wait_closed(3)
+        closed_at = time.monotonic() - started
+        assert client.responses[sid_held].status == 200
+        assert client.close_kind == "eof"
+        assert closed_at < 1.5, closed_at  # at the last answer, not at the cap
+        assert len(goaway_frames(client)) == 1
+    finally:
+        client.close()
+    record = record_of(mock, trigger)
+    assert record["status"] == 200
+    assert_fault(record, rule, "drain")
+    assert record_of(mock, held)["status"] == 200
+    events = [e for e in mock.get_json("/v1/events")["events"] if e["origin"] == "fault"]
+    assert [(e["kind"], e["ruleId"], e["action"]) for e in events] == [
+        ("goaway", rule, "drain"), ("close", rule, "drain")], events
+    assert events[0]["details"]["closeAfterMs"] == 3000, events[0]
+
+
 def test_goaway_bad_certificate_environment_c2(mock):
     """C2: GOAWAY(last-stream-id 0, NO_ERROR, BadCertificateEnvironment), a second bare GOAWAY, then close."""
     token = tok()

@@ -31,7 +31,9 @@ public struct DeliveryRecord: Sendable {
     /// How many body bytes arrived, in all.
     public var payloadBytes: Int
     /// The status answered (may differ from `verdict.status` when a fault rule answered), or 0
-    /// when the stream got no HTTP answer (a fault reset it, stalled it, or ended the connection).
+    /// when the stream got no HTTP answer (a fault reset it, stalled it, or ended the connection)
+    /// or has not got it yet: 0 with `unanswered` nil is pending (a `delay` holds the answer;
+    /// `DeliveryStore.markAnswered` sets the status once the response HEADERS is sent).
     public var status: Int
     /// The reason answered, `nil` on 200.
     public var reason: Reason?

@@ -25,6 +25,8 @@ public final class DeliveryStore: Sendable {
     /// Mirrors of the ring's `lastSeq` and `State.clears`, so waiters can see a change without the lock.
     private let lastSeqAtomic = Atomic<UInt64>(0)
     private let clearsAtomic = Atomic<UInt64>(0)
+    /// Mirror of `State.corrections`: records rewritten in place (`markUnanswered`, `markAnswered`).
+    private let correctionsAtomic = Atomic<UInt64>(0)
 
     /// Creates an empty store holding at most `capacity` records (at least 1).
     public init(capacity: Int = 100_000) {
@@ -106,14 +108,41 @@ public final class DeliveryStore: Sendable {
     ///   or already says it went unanswered.
     @discardableResult
     public func markUnanswered(seq: UInt64, cause: UnansweredCause) -> Bool {
+        rewrite(seq: seq) { record in
+            guard record.unanswered == nil else { return false }
+            if record.status != 0 { record.reason = nil }
+            record.status = 0
+            record.unanswered = cause
+            return true
+        }
+    }
+
+    /// Completes the pending record `seq` (status 0 and no `unanswered` cause: its answer was
+    /// held, by a `delay` fault, and its response HEADERS has just been serialized): it says
+    /// `answer`'s status and reason from now on, and the counts move from status 0 to it. Until
+    /// then `stats()` and a `wait` for that status do not count it. Rare (a delayed answer), so
+    /// the record is decoded and encoded again, outside the lock, as `markUnanswered` does.
+    /// - Returns: false, changing nothing, when the record is no longer stored, already has a
+    ///   status, or already ended unanswered.
+    @discardableResult
+    public func markAnswered(seq: UInt64, as answer: PendingAnswer) -> Bool {
+        rewrite(seq: seq) { record in
+            guard record.status == 0, record.unanswered == nil, answer.status != 0 else { return false }
+            record.status = answer.status
+            record.reason = answer.reason
+            return true
+        }
+    }
+
+    /// Replaces the stored record `seq` by what `change` makes of it (false from `change`: leave
+    /// it), moving the counts by status and reason; false when not stored or replaced meanwhile.
+    private func rewrite(seq: UInt64, _ change: (inout DeliveryRecord) -> Bool) -> Bool {
         guard let stored = state.withLock({ $0.ring.element(seq: seq) }) else { return false }
         var record = stored.decoded(seq: seq)
-        guard record.unanswered == nil else { return false }
         let oldStatus = record.status
         let oldReason = record.reason
-        record.status = 0
-        if oldStatus != 0 { record.reason = nil }
-        record.unanswered = cause
+        guard change(&record) else { return false }
+        let newStatus = record.status
         let newReason = record.reason
         var replaced: CompactRecord?
         let done = CompactRecord.withEncoded(record) { bytes, _ -> Bool in
@@ -125,8 +154,10 @@ public final class DeliveryStore: Sendable {
                 var corrected = CompactRecord(chunk: chunk, offset: offset, count: bytes.count)
                 guard state.ring.replace(seq: seq, swapping: &corrected) else { return false }
                 replaced = corrected
+                state.corrections += 1
+                correctionsAtomic.store(state.corrections, ordering: .releasing)
                 state.count(status: oldStatus, by: -1)
-                state.count(status: 0, by: 1)
+                state.count(status: newStatus, by: 1)
                 if let oldReason { state.count(reason: oldReason, by: -1) }
                 if let newReason { state.count(reason: newReason, by: 1) }
                 return true
@@ -177,10 +208,11 @@ public final class DeliveryStore: Sendable {
     /// records since evicted or cleared. Read without taking the lock.
     public var lastSeq: UInt64 { lastSeqAtomic.load(ordering: .acquiring) }
 
-    /// A number that changes whenever a record is appended or the store is cleared; read without
-    /// the lock. A waiter compares it with the value it saw last and skips work when equal.
+    /// A number that changes whenever a record is appended or corrected or the store is cleared;
+    /// read without the lock. A waiter compares it with the value it saw last and skips work when equal.
     public var generation: UInt64 {
         lastSeqAtomic.load(ordering: .acquiring) &+ clearsAtomic.load(ordering: .acquiring)
+            &+ correctionsAtomic.load(ordering: .acquiring)
     }
 
     /// The record with sequence number `seq`, or `nil` when it was never stored, was evicted or
@@ -217,18 +249,20 @@ public final class DeliveryStore: Sendable {
     }
 
     /// Counts, for an incremental waiter, the records matching `filter` appended after
-    /// `afterSeq`; when the store was cleared since `clears` (the waiter's last view) it counts
-    /// every stored match instead and says `restarted`. Returns the `lastSeq` and clear count the
-    /// answer is consistent with.
+    /// `afterSeq`; when the store was cleared or a record corrected since `clears` (the waiter's
+    /// last view: clears plus corrections, as this returns it) it counts every stored match
+    /// instead and says `restarted` (a corrected record may match now, or no longer). Returns
+    /// the `lastSeq` and the clears-plus-corrections count the answer is consistent with.
     package func countMatching(_ filter: DeliveryFilter, clears: UInt64, afterSeq: UInt64)
         -> (count: Int, restarted: Bool, lastSeq: UInt64, clears: UInt64)
     {
         let matcher = CompactRecordMatcher(filter)
         return state.withLock { state in
-            let restarted = state.clears != clears
+            let epoch = state.clears &+ state.corrections
+            let restarted = epoch != clears
             let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
             let n = state.ring.count(after: after) { seq, record in matcher.matches(record, seq: seq) }
-            return (n, restarted, state.ring.lastSeq, state.clears)
+            return (n, restarted, state.ring.lastSeq, epoch)
         }
     }
 
@@ -250,6 +284,8 @@ extension DeliveryStore {
     fileprivate struct State {
         var ring: SequenceRing<CompactRecord>
         var clears: UInt64 = 0
+        /// Records rewritten in place since start (`markUnanswered`, `markAnswered`).
+        var corrections: UInt64 = 0
         /// Counts for statuses 0..<600 by index: an array bump is cheaper than hashing.
         var byStatus = [UInt64](repeating: 0, count: 600)
         var otherStatuses: [Int: UInt64] = [:]
