@@ -612,7 +612,9 @@ public final class HTTP2Connection: @unchecked Sendable {
         if closeAfter.map({ $0 > 0 }) ?? true {
             // Kept open: nghttp2 must not learn of this GOAWAY. Once it has sent one and no stream
             // is open it reads nothing more, so PING would go unacknowledged, which RFC 9113
-            // section 6.7 forbids. The frame is written here and new streams are ignored here.
+            // section 6.7 forbids (an ACK submitted by hand, with nghttp2's automatic one off, is
+            // dropped too: it packs no PING once the session is closing). So this one frame is
+            // written here, and new streams are ignored here.
             ignoredAbove = min(ignoredAbove, last)
             appendGoAwayFrame(errorCode: errorCode, lastStreamID: last, debugData: debugData)
         } else {
