@@ -25,11 +25,13 @@ import Recording
 /// bench/README.md has what each of these saves.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
-/// body alive until the next one replaces it. Being confined to one thread, its state is kept
+/// body alive until the next one replaces it, and 4 KiB for yajl's parses (`PayloadScratch`). Being confined to one thread, its state is kept
 /// without dynamic exclusivity checks. For variants it keeps a copy of the last record it wrote
 /// (the model's bytes, a few hundred bytes plus the payload).
 public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var body: [UInt8] = []
+    /// yajl's memory for the connection's parses (`PayloadScratch`).
+    private let scratch = PayloadScratch()
     @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?
     @exclusivity(unchecked) private var authorization: String?
     @exclusivity(unchecked) private var redactedAuthorization = ""
@@ -80,12 +82,14 @@ public final class PreviousRequest: ValidationMemo {
 
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last body
     /// seen, else `inspect(body)`, which is remembered.
-    package func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome {
+    package func outcome(
+        of body: [UInt8], inspect: ([UInt8], PayloadScratch) -> PayloadInspector.Outcome
+    ) -> PayloadInspector.Outcome {
         if let outcome, UTF8Bytes.equal(body, self.body) {
             payloadHits += 1
             return outcome
         }
-        let fresh = inspect(body)
+        let fresh = inspect(body, scratch)
         self.body = body
         outcome = fresh
         return fresh
@@ -195,9 +199,11 @@ public final class PreviousRequest: ValidationMemo {
 
         /// How `request` with `verdict` differs from the memo's `last` and `lastVerdict` (the
         /// model's); nil when it is no variant of them.
+        /// The request and verdict are borrowed: an initializer's arguments are otherwise its own,
+        /// and the caller copied both (a retain and a release of every field per push).
         init?(
-            of request: HTTP2Request, verdict: ValidationResult, environment: APNsEnvironment, defaultTopic: String?,
-            memo: PreviousRequest
+            of request: borrowing HTTP2Request, verdict: borrowing ValidationResult, environment: APNsEnvironment,
+            defaultTopic: String?, memo: PreviousRequest
         ) {
             // `memo.last` and `memo.lastVerdict` are read in place: a copy retains each of their fields.
             guard memo.lastEnvironment == environment, UTF8Bytes.equal(defaultTopic, memo.lastDefaultTopic),
@@ -351,6 +357,13 @@ public final class PreviousRequest: ValidationMemo {
         variant = nil
     }
 
+    /// Whether `name` is `authorization`.
+    @inline(__always)
+    private static func isAuthorization(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let literal: StaticString = "authorization"
+        return name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+    }
+
     /// Stores the record of `last`, a `variant` of the model, written from the model's bytes
     /// (`CompactRecordTemplate.writeVariant`) in full; it becomes the model. Returns its sequence
     /// number; nil, storing nothing, when it cannot be written so (encode in full).
@@ -375,7 +388,11 @@ public final class PreviousRequest: ValidationMemo {
         modelIsLast = true
         variantHits += 1
         // A variant's `authorization` is the model's, redacted as it was: a reused redaction.
-        if last.headers.contains(where: { UTF8Bytes.equal($0.name, "authorization") }) { redactionHits += 1 }
+        // Names read in place (a closure over the fields retained and released each name).
+        let hasAuthorization = last.headers.withUnsafeBufferPointer { fields in
+            fields.contains { UTF8Bytes.with($0.name) { PreviousRequest.isAuthorization($0) } }
+        }
+        if hasAuthorization { redactionHits += 1 }
         return seq
     }
 }

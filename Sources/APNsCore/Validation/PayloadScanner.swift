@@ -22,12 +22,24 @@ enum PayloadScanner {
     /// The facts of `body` when it is a JSON object both parsers accept; nil when Foundation must
     /// decide (see the type's comment). `body` is not empty.
     static func facts(of body: UnsafeBufferPointer<UInt8>) -> PayloadFacts? {
+        facts(of: body, scratch: nil)
+    }
+
+    /// `facts(of:)` with yajl's memory from `scratch` when given (no heap allocation for an
+    /// ordinary body: `PayloadScratch`), else from a 1,024-byte stack buffer and `malloc`.
+    static func facts(of body: UnsafeBufferPointer<UInt8>, scratch: PayloadScratch?) -> PayloadFacts? {
         guard let base = body.baseAddress, preflight(body) else { return nil }
         var state = ScanState()
-        let ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
-            memory -> Bool in
-            var arena = ScannerArena(memory)
-            return parse(base, body.count, state: &state, arena: &arena)
+        let ok: Bool
+        if let scratch {
+            var arena = ScannerArena(scratch.buffer)
+            ok = parse(base, body.count, state: &state, arena: &arena)
+        } else {
+            ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
+                memory -> Bool in
+                var arena = ScannerArena(memory)
+                return parse(base, body.count, state: &state, arena: &arena)
+            }
         }
         guard ok, !state.undecided, state.topLevel == .dictionary else { return nil }
         return state.facts

@@ -133,7 +133,8 @@ public enum RequestValidator {
         } else if request.bodyLength > (sentType ?? .alert).maxPayloadBytes {
             if reason == nil { reason = .payloadTooLarge }
         } else {
-            let outcome = memo?.outcome(of: body, inspect: PayloadInspector.inspect) ?? PayloadInspector.inspect(body)
+            let outcome =
+                memo?.outcome(of: body, inspect: PayloadInspector.inspect(_:scratch:)) ?? PayloadInspector.inspect(body)
             switch outcome {
             case .object(let parsed):
                 facts = parsed

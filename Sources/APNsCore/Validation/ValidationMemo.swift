@@ -8,6 +8,9 @@ package protocol ValidationMemo: AnyObject {
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     func normalizedToken(_ text: Substring, options: ValidationOptions) -> String?
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last
-    /// body seen, else `inspect(body)`, which is remembered.
-    func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome
+    /// body seen, else `inspect(body, scratch)` with the memo's own `PayloadScratch` (kept for the
+    /// connection: a parse then allocates nothing), which is remembered.
+    func outcome(
+        of body: [UInt8], inspect: ([UInt8], PayloadScratch) -> PayloadInspector.Outcome
+    ) -> PayloadInspector.Outcome
 }
