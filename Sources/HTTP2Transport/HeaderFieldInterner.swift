@@ -32,8 +32,13 @@ final class HeaderFieldInterner {
     /// value, for which it is right.
     private let recent: UnsafeMutablePointer<Remembered>
 
-    /// A number that changes whenever a remembered field is replaced: a caller holding fields it
-    /// got earlier knows they are still the remembered ones while it is unchanged.
+    /// A number that changes whenever a remembered regular field is replaced: a caller holding
+    /// regular (not pseudo-) fields it got earlier knows they are still the remembered ones while
+    /// it is unchanged. A pseudo-header's value replaced by another value of the same
+    /// pseudo-header (a new `:path`, another device token, on nearly every push of a sender
+    /// notifying many devices) does not change it: that position held no regular field before
+    /// or after, and a regular field never matches a pseudo-header's bytes (its name has no `:`),
+    /// so every regular field held is still the one remembered at its position.
     @exclusivity(unchecked) private(set) var changes: UInt64 = 0
 
     /// Fields reused rather than made (for tests).
@@ -100,7 +105,7 @@ final class HeaderFieldInterner {
             name: sameName ? slot.pointee.field.name : String(decoding: name, as: UTF8.self),
             value: String(decoding: value, as: UTF8.self))
         HeaderFieldInterner.remember(made, in: slot)
-        changes &+= 1
+        if !(sameName && name.count > 0 && name[0] == UInt8(ascii: ":")) { changes &+= 1 }
         return made
     }
 
