@@ -40,6 +40,10 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var tokenText: String?
     @exclusivity(unchecked) private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
     @exclusivity(unchecked) private var normalizedToken: String?
+    /// The last header checks made, and the fields and default topic they were made on.
+    @exclusivity(unchecked) private var lastHeaderChecks: HeaderChecks?
+    @exclusivity(unchecked) private var checkedFields: [HeaderField] = []
+    @exclusivity(unchecked) private var checkedDefaultTopic: String?
     /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
     /// before the first and after a verdict that may depend on the time of the check.
     @exclusivity(unchecked) private var last = HTTP2Request(
@@ -73,6 +77,8 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
     @exclusivity(unchecked) public private(set) var recordHits = 0
+    /// Header checks reused instead of made (`headerChecks(of:defaultTopic:)`).
+    @exclusivity(unchecked) public private(set) var headerCheckHits = 0
     /// Bodies answered from the memo instead of being parsed.
     @exclusivity(unchecked) public private(set) var payloadHits = 0
     /// `authorization` values whose redaction was reused.
@@ -108,21 +114,47 @@ public final class PreviousRequest: ValidationMemo {
 
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     package func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
+        UTF8Bytes.with(text) { normalizedToken($0, options: options) }
+    }
+
+    /// `DeviceTokenRule.normalized(utf8: text, options:)` for the token text's UTF-8 bytes,
+    /// reused when `text` and the options repeat. The bytes are compared in place.
+    package func normalizedToken(_ text: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> String? {
         if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
-            UTF8Bytes.equal(text, tokenText)
+            UTF8Bytes.with(tokenText, { UTF8Bytes.equal($0, text) })
         {
             return normalizedToken
         }
-        let normalized = DeviceTokenRule.normalized(text, options: options)
+        let normalized = DeviceTokenRule.normalized(utf8: text, options: options)
         normalizedToken = normalized
         // A token sent in lowercase is its normalized form: keep that string, not a second copy.
-        if let normalized, UTF8Bytes.equal(normalized, text) {
+        if let normalized, UTF8Bytes.with(normalized, { UTF8Bytes.equal($0, text) }) {
             tokenText = normalized
         } else {
-            tokenText = String(text)
+            tokenText = String(decoding: text, as: UTF8.self)
         }
         tokenOptions = (options.tokenLength, options.maxTokenLength)
         return normalizedToken
+    }
+
+    /// `HeaderChecks(fields, defaultTopic:)`, reused when `fields` and `defaultTopic` repeat those
+    /// last checked (`HeaderChecks.sameInput`: the same names, `apns-` values and default topic).
+    package func headerChecks(of fields: [HeaderField], defaultTopic: String?) -> HeaderChecks {
+        if let checks = lastHeaderChecks,
+            HeaderChecks.sameInput(
+                fields, defaultTopic: defaultTopic, as: checkedFields, defaultTopic: checkedDefaultTopic)
+        {
+            headerCheckHits += 1
+            // The next push most likely carries this very list (the transport hands a repeated
+            // block's list on as is): compared with it, identity answers at once.
+            checkedFields = fields
+            return checks
+        }
+        let checks = HeaderChecks(fields, defaultTopic: defaultTopic)
+        lastHeaderChecks = checks
+        checkedFields = fields
+        checkedDefaultTopic = defaultTopic
+        return checks
     }
 
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.

@@ -59,6 +59,44 @@ final class PreviousRequestTests: XCTestCase {
         XCTAssertEqual(validate(F.request(body: "[1]"), memo: memo).payloadError, "payload is not a JSON object")
     }
 
+    /// Header checks are reused while the names, the `apns-` values and the default topic repeat
+    /// (another device token, body or `content-length` keeps them); the verdict is the one
+    /// validation without a memo gives.
+    func testHeaderChecksAreReusedWhileTheirInputRepeats() {
+        let memo = PreviousRequest()
+        let other = String(repeating: "c3d4", count: 16)
+        let steps: [(HTTP2Request, String?, Bool)] = [
+            (F.request(extra: [("content-length", "25")]), nil, false),
+            (
+                F.request(token: other, extra: [("content-length", "25")], body: #"{"aps":{"alert":"other"}}"#), nil,
+                true
+            ),
+            (F.request(extra: [("content-length", "31")], body: #"{"aps":{"alert":"hello there"}}"#), nil, true),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), nil, false),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), "x.y", false),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), "x.y", true),
+            (F.request(removing: ["apns-topic"], extra: [("content-length", "31")]), "x.y", false),
+            (F.request(removing: ["apns-topic"], extra: [("content-length", "31")]), "x.z", false),
+            (F.request(extra: [("content-length", "31"), ("apns-priority", "5")]), nil, false),
+            (F.request(extra: [("content-length", "31"), ("apns-priority", "7")]), nil, false),
+        ]
+        var hits = 0
+        for (index, (request, defaultTopic, reused)) in steps.enumerated() {
+            let fresh = RequestValidator.validate(
+                request, environment: .sandbox, options: ValidationOptions(), nowMilliseconds: F.now,
+                defaultTopic: defaultTopic, memo: nil
+            ) { _ in nil }
+            let memoized = RequestValidator.validate(
+                request, environment: .sandbox, options: ValidationOptions(), nowMilliseconds: F.now,
+                defaultTopic: defaultTopic, memo: memo
+            ) { _ in nil }
+            XCTAssertEqual(memoized, fresh, "step \(index + 1)")
+            if reused { hits += 1 }
+            XCTAssertEqual(memo.headerCheckHits, hits, "step \(index + 1)")
+        }
+        XCTAssertEqual(hits, 3)
+    }
+
     func testEmptyAndOversizedBodiesNeverReachTheMemo() {
         let memo = PreviousRequest()
         XCTAssertEqual(validate(F.request(body: ""), memo: memo).reason, .payloadEmpty)
