@@ -32,8 +32,7 @@ enum PayloadScanner {
         var state = ScanState()
         let ok: Bool
         if let scratch {
-            var arena = ScannerArena(scratch.buffer)
-            ok = parse(base, body.count, state: &state, arena: &arena)
+            ok = parse(base, body.count, state: &state, scratch: scratch)
         } else {
             ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
                 memory -> Bool in
@@ -46,24 +45,42 @@ enum PayloadScanner {
     }
 
     /// Runs yajl over `count` bytes at `base` with `state` as its context and its memory from
-    /// `arena`; true when both yajl calls succeed.
+    /// `arena`, on a handle made for this parse; true when both yajl calls succeed.
     static func parse(
         _ base: UnsafePointer<UInt8>, _ count: Int, state: inout ScanState, arena: inout ScannerArena
     ) -> Bool {
         withUnsafeMutablePointer(to: &arena) { arena in
             var functions = ScannerArena.functions(arena)
-            return withUnsafeMutablePointer(to: &state) { context -> Bool in
-                let handle = withUnsafePointer(to: &callbacks) { callbacks in
-                    withUnsafeMutablePointer(to: &functions) {
+            return withUnsafeMutablePointer(to: &state) { state -> Bool in
+                // The callbacks' context is a cell holding the state's address (as with a scratch).
+                var cell: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(state)
+                return withUnsafeMutablePointer(to: &cell) { context -> Bool in
+                    let handle = withUnsafeMutablePointer(to: &functions) {
                         yajl_alloc(callbacks, $0, UnsafeMutableRawPointer(context))
                     }
+                    guard let handle else { return false }
+                    defer { yajl_free(handle) }
+                    guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
+                    return yajl_complete_parse(handle) == yajl_status_ok
                 }
-                guard let handle else { return false }
-                defer { yajl_free(handle) }
-                guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
-                return yajl_complete_parse(handle) == yajl_status_ok
             }
         }
+    }
+
+    /// `parse(_:_:state:arena:)` on `scratch`'s handle, kept for the next parse when both yajl
+    /// calls succeed and freed otherwise (`PayloadScratch`).
+    static func parse(
+        _ base: UnsafePointer<UInt8>, _ count: Int, state: inout ScanState, scratch: PayloadScratch
+    ) -> Bool {
+        guard let handle = scratch.takeHandle(callbacks: callbacks) else { return false }
+        let ok = withUnsafeMutablePointer(to: &state) { state -> Bool in
+            scratch.context.pointee = UnsafeMutableRawPointer(state)
+            defer { scratch.context.pointee = nil }
+            guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
+            return yajl_complete_parse(handle) == yajl_status_ok
+        }
+        if !ok { scratch.discardHandle() }
+        return ok
     }
 
     /// The byte-level checks: no form feed or vertical tab, no `\u` escape of a surrogate, and
@@ -127,6 +144,8 @@ enum PayloadScanner {
         /// A value of `kind` begins at the current depth (`text` is a number's text).
         mutating func value(_ kind: PayloadFacts.Kind, number: UnsafeBufferPointer<UInt8>? = nil) {
             if depth == 0 {
+                // A second top-level value (a reused handle reads several): Foundation refuses it.
+                if topLevel != .absent { undecided = true }
                 topLevel = kind
             } else if depth == 1 && keyIsAps {
                 facts.aps = kind
@@ -203,8 +222,10 @@ enum PayloadScanner {
         }
     }
 
-    // yajl's callbacks: each returns 1 to go on.
-    nonisolated(unsafe) private static var callbacks: yajl_callbacks = {
+    // yajl's callbacks: each returns 1 to go on. Made once, never written again, and lent to
+    // yajl by address: a pointer constant rather than a `static var`, whose every use was a
+    // dynamic exclusivity check (about 120 instructions a parse).
+    nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
             state(context).value(.null)
@@ -249,12 +270,15 @@ enum PayloadScanner {
             state(context).close()
             return 1
         }
-        return callbacks
+        let stored = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        stored.initialize(to: callbacks)
+        return UnsafePointer(stored)
     }()
 
+    /// The current parse's state: `context` is a cell holding its address.
     @inline(__always)
     private static func state(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<ScanState> {
-        context!.assumingMemoryBound(to: ScanState.self)
+        context!.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: ScanState.self)
     }
 }
 

@@ -6,7 +6,8 @@ import XCTest
 /// ordinary body's parse takes nothing from `malloc` (the stack buffer alone sends yajl's
 /// 2,048-byte lexer buffer there), reused from parse to parse, and giving the same answers.
 final class PayloadScratchTests: XCTestCase {
-    /// An ordinary body parses entirely within the scratch buffer, parse after parse.
+    /// An ordinary body parses entirely within the scratch buffer, parse after parse, on one
+    /// handle.
     func testAnOrdinaryParseStaysInTheScratchBuffer() {
         let scratch = PayloadScratch()
         XCTAssertEqual(scratch.buffer.count, PayloadScratch.bytes)
@@ -14,16 +15,38 @@ final class PayloadScratchTests: XCTestCase {
         for body in [#"{"aps":{"alert":"hello 1"},"n":1}"#, #"{"aps":{"alert":{"title":"T"},"badge":2},"k":[1,[2]]}"#] {
             for _ in 0..<3 {
                 var state = PayloadScanner.ScanState()
-                var arena = ScannerArena(scratch.buffer)
                 let ok = Array(body.utf8).withUnsafeBufferPointer {
-                    PayloadScanner.parse($0.baseAddress!, $0.count, state: &state, arena: &arena)
+                    PayloadScanner.parse($0.baseAddress!, $0.count, state: &state, scratch: scratch)
                 }
                 XCTAssertTrue(ok, body)
                 // yajl's 2,048-byte lexer buffer included (a 1,024-byte buffer sends it to malloc:
                 // ScannerArenaTests).
-                XCTAssertEqual(arena.overflows, 0, "nothing from malloc: \(body)")
+                XCTAssertEqual(scratch.arena.pointee.overflows, 0, "nothing from malloc: \(body)")
                 XCTAssertEqual(state.topLevel, .dictionary)
             }
+        }
+        XCTAssertEqual(scratch.handlesMade, 1, "one handle for every body")
+    }
+
+    /// A refused body frees the handle, and the next parse starts on a new one; several
+    /// top-level values, which a reused handle reads, are left to Foundation.
+    func testARefusedBodyEndsTheHandle() {
+        let scratch = PayloadScratch()
+        func facts(_ body: String) -> PayloadFacts? {
+            Array(body.utf8).withUnsafeBufferPointer { PayloadScanner.facts(of: $0, scratch: scratch) }
+        }
+        XCTAssertNotNil(facts(#"{"aps":{}}"#))
+        XCTAssertNil(facts(#"{"aps":"#), "truncated")
+        XCTAssertNotNil(facts(#"{"aps":{"alert":"x"}}"#))
+        XCTAssertEqual(scratch.handlesMade, 2)
+        XCTAssertNil(facts("{} {}"), "two values: Foundation decides (and refuses)")
+        XCTAssertNil(facts("{} x"))
+        XCTAssertNil(facts("  "))
+        XCTAssertNil(facts("5"))
+        XCTAssertEqual(facts(#"{"aps":{"badge":1}}"#)?.badge, .number)
+        if case .invalid = PayloadInspector.inspect(Array("{} {}".utf8), scratch: scratch) {
+        } else {
+            XCTFail("two top-level values are not a JSON object")
         }
     }
 
