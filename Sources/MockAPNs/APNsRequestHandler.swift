@@ -204,7 +204,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         answer.uuidHeaders = decision.response.uuidHeaders
         // Nothing to wait for and nothing done to the connection (every push without a fault).
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
-            return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
+            return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: request.streamID, on: connection,

@@ -90,6 +90,16 @@ enum PayloadScanner {
         var nonASCII = false
         var index = 0
         let count = body.count
+        // Eight bytes at a time while none of them needs a look: no byte at or above 0x80, no
+        // form feed or vertical tab, no backslash (a push body is mostly such runs).
+        if let base = body.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= count
+                && PayloadScanner.isPlain(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+            }
+        }
         while index < count {
             let byte = body[index]
             if byte >= 0x80 {
@@ -110,6 +120,22 @@ enum PayloadScanner {
         }
         if nonASCII && String(validating: body, as: UTF8.self) == nil { return false }
         return true
+    }
+
+    /// Whether none of the eight bytes of `word` is at or above 0x80, 0x0B, 0x0C or `\\`: the
+    /// bytes `preflight` looks at one by one. (With every byte below 0x80, a byte equals `c`
+    /// when that byte of `word ^ c…c` is 0, and `(x - 0x01…01) & ~x & 0x80…80` is nonzero exactly
+    /// when some byte of `x` is 0.)
+    @inline(__always)
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        func hasByte(_ c: UInt8) -> Bool {
+            let x = word ^ (UInt64(c) &* ones)
+            return (x &- ones) & ~x & high != 0
+        }
+        return !hasByte(0x0B) && !hasByte(0x0C) && !hasByte(UInt8(ascii: "\\"))
     }
 
     @inline(__always)

@@ -89,6 +89,25 @@ final class PayloadScannerTests: XCTestCase {
         }
     }
 
+    /// The eight-byte step of the preflight stops at every byte it must look at, wherever it is.
+    func testPlainWordsAreTheOnesWithoutSpecialBytes() {
+        let plain = Array(#"{"a":"bc"#.utf8)
+        func word(_ bytes: [UInt8]) -> UInt64 {
+            bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        }
+        XCTAssertTrue(PayloadScanner.isPlain(word(plain)))
+        XCTAssertTrue(PayloadScanner.isPlain(word(Array("        ".utf8))))
+        XCTAssertTrue(
+            PayloadScanner.isPlain(word([0x0A, 0x0D, 0x09, 0x5B, 0x5D, 0x7F, 0x0A, 0x0D])), "newlines, tabs, DEL")
+        for position in 0..<8 {
+            for special: UInt8 in [0x0B, 0x0C, UInt8(ascii: "\\"), 0x80, 0xC3, 0xFF] {
+                var bytes = plain
+                bytes[position] = special
+                XCTAssertFalse(PayloadScanner.isPlain(word(bytes)), "byte \(special) at \(position)")
+            }
+        }
+    }
+
     /// Duplicate keys: Foundation's dictionary keeps the last value; so must the scanner.
     func testDuplicateKeysKeepTheLastValue() {
         let rows = [
