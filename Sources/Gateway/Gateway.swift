@@ -71,6 +71,37 @@ public final class Gateway: Sendable {
         _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
         memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
     ) -> PushDecision {
+        let decision = decide(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: credentials, streamProfile: &streamProfile)
+        memo?.keep(request)
+        return decision
+    }
+
+    /// `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)` for a request
+    /// the caller gives up: the memo keeps it as the connection's previous push without copying
+    /// it, and `request` is left holding the push before it (`PreviousRequest.keep(taking:)`; an
+    /// empty request before the first), or itself when the memo keeps none (a repeat, or no
+    /// memo); read what is needed of the request before the call. The
+    /// transport's handler calls this one: a copy of every push's request and a destroy of it
+    /// less (bench/README.md).
+    public func handle<Credentials: CredentialChecker>(
+        taking request: inout HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+    ) -> PushDecision {
+        let decision = decide(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: credentials, streamProfile: &streamProfile)
+        memo?.keep(taking: &request)
+        return decision
+    }
+
+    /// The one pass of both `handle` methods; the memo, told of the push, is left for the caller
+    /// to end it (`PreviousRequest.keep`), which each does before returning.
+    private func decide<Credentials: CredentialChecker>(
+        _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String?,
+        memo: PreviousRequest?, credentials: Credentials, streamProfile: inout StreamProfileState?
+    ) -> PushDecision {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
@@ -143,7 +174,7 @@ public final class Gateway: Sendable {
                 to: store, connectionID: connection.id, environment: connection.environment,
                 status: answer.status, reason: recordedReason, identity: identity,
                 apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
-                apnsID: apnsID, uniqueID: uniqueID)
+                apnsID: apnsID, uniqueID: uniqueID, request: request)
         {
             seq = repeated
         } else {

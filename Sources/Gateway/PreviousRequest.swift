@@ -49,6 +49,8 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var last = HTTP2Request(
         method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
     @exclusivity(unchecked) private var hasLast = false
+    /// Set by `remember(_:...)`: the push being handled becomes `last` when it is done.
+    @exclusivity(unchecked) private var lastPending = false
     @exclusivity(unchecked) private var lastDefaultTopic: String?
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
     @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
@@ -209,7 +211,10 @@ public final class PreviousRequest: ValidationMemo {
         modelIsLast = false
         if variant == nil { template = nil }
         hasLast = true
-        last = request
+        // `last` becomes `request` when the push is done (`keep(_:)` or `keep(taking:)`, which
+        // `Gateway.handle` always calls): until then it is still the previous push, which the
+        // rest of this push does not read (its record is written from `request` itself).
+        lastPending = true
         lastDefaultTopic = defaultTopic
         lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
@@ -338,6 +343,23 @@ public final class PreviousRequest: ValidationMemo {
         }
     }
 
+    /// Ends the push `request` (the one `remember(_:...)` was last told of): it becomes the
+    /// previous push, copied.
+    func keep(_ request: HTTP2Request) {
+        guard lastPending else { return }
+        lastPending = false
+        last = request
+    }
+
+    /// `keep(_:)` without a copy: `request` and the memo's previous push trade places, so the
+    /// caller is left with the push before it (to destroy, or to reuse its body's storage).
+    /// Nothing changes when the push was not remembered (a repeat: `last` has its bytes already).
+    func keep(taking request: inout HTTP2Request) {
+        guard lastPending else { return }
+        lastPending = false
+        swap(&last, &request)
+    }
+
     /// Stores in `store` the record of a push whose verdict was the previous push's
     /// (`repeatedVerdict` answered) and whose record key (see `RecordKey`) is the same as that
     /// push's: the remembered record with the per-push fields rewritten, stored as a delta of
@@ -348,7 +370,7 @@ public final class PreviousRequest: ValidationMemo {
     func appendRepeatedRecord(
         to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
         reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
-        receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?
+        receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?, request: borrowing HTTP2Request
     ) -> UInt64? {
         guard let template,
             templateKey.matches(
@@ -361,7 +383,8 @@ public final class PreviousRequest: ValidationMemo {
         }
         if !modelIsLast {
             guard let variant else { return nil }
-            return appendVariant(variant, to: store, template: template, rewrite, status: status, reason: reason)
+            return appendVariant(
+                variant, of: request, to: store, template: template, rewrite, status: status, reason: reason)
         }
         guard
             let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason)
@@ -396,20 +419,22 @@ public final class PreviousRequest: ValidationMemo {
         return name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
     }
 
-    /// Stores the record of `last`, a `variant` of the model, written from the model's bytes
+    /// Stores the record of `request` (the push just remembered, about to become `last`), a
+    /// `variant` of the model, written from the model's bytes
     /// (`CompactRecordTemplate.writeVariant`) in full; it becomes the model. Returns its sequence
     /// number; nil, storing nothing, when it cannot be written so (encode in full).
     private func appendVariant(
-        _ variant: Variant, to store: DeliveryStore, template: CompactRecordTemplate,
+        _ variant: Variant, of request: borrowing HTTP2Request, to store: DeliveryStore,
+        template: CompactRecordTemplate,
         _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
     ) -> UInt64? {
         self.variant = nil
         guard variantLayout != nil else { return nil }
         let successor = modelBytes.withUnsafeBufferPointer { model in
             template.writeVariant(
-                rewrite, layout: &variantLayout!, from: model, path: variant.path ? last.path : nil,
-                headers: last.headers,
-                changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body,
+                rewrite, layout: &variantLayout!, from: model, path: variant.path ? request.path : nil,
+                headers: request.headers,
+                changedHeaders: variant.headers, payloadBytes: request.bodyLength, payload: request.body,
                 into: &spareBytes)
         }
         guard let successor else { return nil }
@@ -421,7 +446,7 @@ public final class PreviousRequest: ValidationMemo {
         variantHits += 1
         // A variant's `authorization` is the model's, redacted as it was: a reused redaction.
         // Names read in place (a closure over the fields retained and released each name).
-        let hasAuthorization = last.headers.withUnsafeBufferPointer { fields in
+        let hasAuthorization = request.headers.withUnsafeBufferPointer { fields in
             fields.contains { UTF8Bytes.with($0.name) { PreviousRequest.isAuthorization($0) } }
         }
         if hasAuthorization { redactionHits += 1 }

@@ -218,6 +218,42 @@ final class PreviousRequestSharingTests: XCTestCase {
         XCTAssertEqual(shared.map { $0.verdict.deviceToken }, Array(repeating: upper.lowercased(), count: 4))
     }
 
+    /// `handle(taking:)` keeps the request in the memo without a copy and hands back the push
+    /// before it (itself for a repeat, which the memo has already): the same records and
+    /// answers as `handle(_:)`, and repeats are still found.
+    func testTakingTheRequestTradesItForThePreviousOne() throws {
+        let other = String(repeating: "c3d4", count: 16)
+        let requests = [
+            ValidationFixture.request(), ValidationFixture.request(token: other),
+            ValidationFixture.request(token: other), ValidationFixture.request(body: #"{"aps":{"alert":"x"}}"#),
+            ValidationFixture.request(removing: ["apns-topic"]),
+        ]
+        let taken = PreviousRequest()
+        let takingGateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
+        let expected = try records(requests, memo: PreviousRequest())
+        var previousPath = ""
+        for (index, request) in requests.enumerated() {
+            var handed = request
+            var profile: StreamProfileState?
+            let decision = takingGateway.handle(
+                taking: &handed, connection: connection, streamID: 1, memo: taken,
+                credentials: NoCredentialCheck.shared, streamProfile: &profile)
+            let record = try XCTUnwrap(takingGateway.store.record(seq: decision.seq))
+            XCTAssertEqual(record.payload, expected[index].payload, "push \(index + 1)")
+            XCTAssertEqual(record.headers, expected[index].headers, "push \(index + 1)")
+            XCTAssertEqual(record.verdict, expected[index].verdict, "push \(index + 1)")
+            XCTAssertEqual(record.status, expected[index].status, "push \(index + 1)")
+            if index == 2 {
+                XCTAssertEqual(handed.path, request.path, "a repeat is handed back as it is")
+            } else {
+                XCTAssertEqual(handed.path, previousPath, "push \(index + 1) hands back the one before")
+                previousPath = request.path
+            }
+        }
+        XCTAssertEqual(taken.verdictHits, 1, "the third push repeats the second")
+    }
+
     func testTokenOptionsArePartOfTheRepeat() {
         let memo = PreviousRequest()
         let token = Substring(String(repeating: "ab", count: 32))
