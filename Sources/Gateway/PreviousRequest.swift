@@ -55,6 +55,8 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
     @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
     @exclusivity(unchecked) private var lastVerdict = ValidationResult()
+    /// The verdict `lastVerdict` replaced, kept for its text box (`takeSpareVerdict`).
+    @exclusivity(unchecked) private var spareVerdict: ValidationResult?
     /// The template of the last stored record of `last` (nil when none), that record's sequence
     /// number, and what else the record depended on. Separate properties, so the key is compared
     /// in place: copying it out would retain each of its strings.
@@ -159,6 +161,11 @@ public final class PreviousRequest: ValidationMemo {
         return checks
     }
 
+    /// The verdict the last one replaced, moved out (`ValidationMemo.takeSpareVerdict`).
+    package func takeSpareVerdict() -> ValidationResult? {
+        spareVerdict.take()
+    }
+
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
     func redacted(_ value: String) -> String {
         if let authorization, UTF8Bytes.equal(authorization, value) {
@@ -218,6 +225,8 @@ public final class PreviousRequest: ValidationMemo {
         lastDefaultTopic = defaultTopic
         lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
+        // The verdict replaced is kept, not freed: the next validation reuses its box.
+        spareVerdict = lastVerdict
         lastVerdict = verdict
     }
 

@@ -132,6 +132,7 @@ public enum RequestValidator {
         }
 
         return ValidationResult(
+            reusing: memo?.takeSpareVerdict(),
             reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
             pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
             collapseID: checks.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)

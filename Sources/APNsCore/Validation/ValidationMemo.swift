@@ -14,6 +14,9 @@ package protocol ValidationMemo: AnyObject {
     /// `HeaderChecks(fields, defaultTopic:)`, reused when the fields and default topic repeat those
     /// of the last checks (`HeaderChecks.sameInput`).
     func headerChecks(of fields: [HeaderField], defaultTopic: String?) -> HeaderChecks
+    /// A verdict the memo no longer needs, moved out (nil when it has none): its text box is
+    /// reused for the next verdict (`ValidationResult.init(reusing:...)`).
+    func takeSpareVerdict() -> ValidationResult?
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last
     /// body seen, else `inspect(body, scratch)` with the memo's own `PayloadScratch` (kept for the
     /// connection: a parse then allocates nothing), which is remembered.
