@@ -132,7 +132,9 @@ public final class Gateway: Sendable {
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (docs/apns-behaviour.md §9).
-        let apnsID = verdict.apnsID.map { ResponseID.text($0) } ?? newID(uppercase: true)
+        // Read once (each read of a verdict's text retains it).
+        let sentAPNsID = verdict.apnsID
+        let apnsID = sentAPNsID.map { ResponseID.text($0) } ?? newID(uppercase: true)
         let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(
@@ -168,7 +170,7 @@ public final class Gateway: Sendable {
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
         // with the per-push fields rewritten (`CompactRecordTemplate`).
-        let apnsIDGenerated = verdict.apnsID == nil
+        let apnsIDGenerated = sentAPNsID == nil
         if let memo, fault == nil,
             let repeated = memo.appendRepeatedRecord(
                 to: store, connectionID: connection.id, environment: connection.environment,
