@@ -73,9 +73,13 @@ public final class ConnectionCredentials: CredentialChecker {
         guard mode != .none else { return nil }
         if let certificate { return authorizeCertificate(certificate, verdict: verdict) }
         var authorization: String?
-        // The length first: most names differ in it, and String == is slow to find that.
-        for field in request.headers where field.name.utf8.count == 13 && field.name == "authorization" {
-            authorization = field.value
+        // The length first: most names differ in it, and String == is slow to find that. The
+        // fields are read in place (a loop over copies retained and released each name).
+        request.headers.withUnsafeBufferPointer { fields in
+            for index in fields.indices
+            where fields[index].name.utf8.count == 13 && fields[index].name == "authorization" {
+                authorization = fields[index].value
+            }
         }
         // Permissive without a token: nothing to check (`TokenConnectionState.quickOutcome`).
         if authorization == nil && mode == .permissive { return noTokenResult }

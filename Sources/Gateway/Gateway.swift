@@ -76,6 +76,37 @@ public final class Gateway: Sendable {
         memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?,
         serve: Bool = true
     ) -> PushDecision {
+        let decision = decide(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: credentials, streamProfile: &streamProfile, serve: serve)
+        memo?.keep(request)
+        return decision
+    }
+
+    /// `handle(_:connection:streamID:defaultTopic:memo:credentials:streamProfile:)` for a request
+    /// the caller gives up: the memo keeps it as the connection's previous push without copying
+    /// it, and `request` is left holding the push before it (`PreviousRequest.keep(taking:)`; an
+    /// empty request before the first), or itself when the memo keeps none (a repeat, or no
+    /// memo); read what is needed of the request before the call. The
+    /// transport's handler calls this one: a copy of every push's request and a destroy of it
+    /// less (bench/README.md).
+    public func handle<Credentials: CredentialChecker>(
+        taking request: inout HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String? = nil,
+        memo: PreviousRequest? = nil, credentials: Credentials, streamProfile: inout StreamProfileState?
+    ) -> PushDecision {
+        let decision = decide(
+            request, connection: connection, streamID: streamID, defaultTopic: defaultTopic, memo: memo,
+            credentials: credentials, streamProfile: &streamProfile, serve: true)
+        memo?.keep(taking: &request)
+        return decision
+    }
+
+    /// The one pass of both `handle` methods; the memo, told of the push, is left for the caller
+    /// to end it (`PreviousRequest.keep`), which each does before returning.
+    private func decide<Credentials: CredentialChecker>(
+        _ request: HTTP2Request, connection: PushOrigin, streamID: Int32, defaultTopic: String?,
+        memo: PreviousRequest?, credentials: Credentials, streamProfile: inout StreamProfileState?, serve: Bool
+    ) -> PushDecision {
         let now = clock()
         let registry = self.registry
         // Read before validating: a registry change made meanwhile shows as a new generation.
@@ -106,7 +137,9 @@ public final class Gateway: Sendable {
             }
         }
         // Apple generates uppercase apns-id values; apns-unique-id is lowercase (docs/apns-behaviour.md §9).
-        let apnsID = verdict.apnsID.map { ResponseID.text($0) } ?? newID(uppercase: true)
+        // Read once (each read of a verdict's text retains it).
+        let sentAPNsID = verdict.apnsID
+        let apnsID = sentAPNsID.map { ResponseID.text($0) } ?? newID(uppercase: true)
         let uniqueID = connection.environment == .sandbox ? newID(uppercase: false) : nil
         // A connection-ending reason is sent in GOAWAY, not on the stream: the record says no status.
         var answer = Answer(
@@ -151,13 +184,13 @@ public final class Gateway: Sendable {
         let seq: UInt64
         // A push repeating the previous one without a fault: its record is the previous record
         // with the per-push fields rewritten (`CompactRecordTemplate`).
-        let apnsIDGenerated = verdict.apnsID == nil
+        let apnsIDGenerated = sentAPNsID == nil
         if let memo, fault == nil,
             let repeated = memo.appendRepeatedRecord(
                 to: store, connectionID: connection.id, environment: connection.environment,
                 status: answer.status, reason: recordedReason, identity: identity,
                 apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
-                apnsID: apnsID, uniqueID: uniqueID)
+                apnsID: apnsID, uniqueID: uniqueID, request: request)
         {
             seq = repeated
         } else {

@@ -25,11 +25,13 @@ import Recording
 /// bench/README.md has what each of these saves.
 ///
 /// One per connection, used on that connection's thread only: not thread-safe. It keeps the last
-/// body alive until the next one replaces it. Being confined to one thread, its state is kept
+/// body alive until the next one replaces it, and 4 KiB for yajl's parses (`PayloadScratch`). Being confined to one thread, its state is kept
 /// without dynamic exclusivity checks. For variants it keeps a copy of the last record it wrote
 /// (the model's bytes, a few hundred bytes plus the payload).
 public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var body: [UInt8] = []
+    /// yajl's memory for the connection's parses (`PayloadScratch`).
+    private let scratch = PayloadScratch()
     @exclusivity(unchecked) private var outcome: PayloadInspector.Outcome?
     @exclusivity(unchecked) private var authorization: String?
     @exclusivity(unchecked) private var redactedAuthorization = ""
@@ -38,15 +40,23 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var tokenText: String?
     @exclusivity(unchecked) private var tokenOptions: (exact: Int?, maximum: Int) = (nil, 0)
     @exclusivity(unchecked) private var normalizedToken: String?
+    /// The last header checks made, and the fields and default topic they were made on.
+    @exclusivity(unchecked) private var lastHeaderChecks: HeaderChecks?
+    @exclusivity(unchecked) private var checkedFields: [HeaderField] = []
+    @exclusivity(unchecked) private var checkedDefaultTopic: String?
     /// The previous push as a whole and its verdict (see `repeatedVerdict`); `hasLast` is false
     /// before the first and after a verdict that may depend on the time of the check.
     @exclusivity(unchecked) private var last = HTTP2Request(
         method: "", path: "", authority: nil, headers: [], body: [], bodyLength: 0)
     @exclusivity(unchecked) private var hasLast = false
+    /// Set by `remember(_:...)`: the push being handled becomes `last` when it is done.
+    @exclusivity(unchecked) private var lastPending = false
     @exclusivity(unchecked) private var lastDefaultTopic: String?
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
     @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
     @exclusivity(unchecked) private var lastVerdict = ValidationResult()
+    /// The verdict `lastVerdict` replaced, kept for its text box (`takeSpareVerdict`).
+    @exclusivity(unchecked) private var spareVerdict: ValidationResult?
     /// The template of the last stored record of `last` (nil when none), that record's sequence
     /// number, and what else the record depended on. Separate properties, so the key is compared
     /// in place: copying it out would retain each of its strings.
@@ -71,6 +81,8 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) public private(set) var verdictHits = 0
     /// Records written from the previous push's record.
     @exclusivity(unchecked) public private(set) var recordHits = 0
+    /// Header checks reused instead of made (`headerChecks(of:defaultTopic:)`).
+    @exclusivity(unchecked) public private(set) var headerCheckHits = 0
     /// Bodies answered from the memo instead of being parsed.
     @exclusivity(unchecked) public private(set) var payloadHits = 0
     /// `authorization` values whose redaction was reused.
@@ -80,12 +92,14 @@ public final class PreviousRequest: ValidationMemo {
 
     /// The outcome of `body`: the remembered one when `body` has the same bytes as the last body
     /// seen, else `inspect(body)`, which is remembered.
-    package func outcome(of body: [UInt8], inspect: ([UInt8]) -> PayloadInspector.Outcome) -> PayloadInspector.Outcome {
+    package func outcome(
+        of body: [UInt8], inspect: ([UInt8], PayloadScratch) -> PayloadInspector.Outcome
+    ) -> PayloadInspector.Outcome {
         if let outcome, UTF8Bytes.equal(body, self.body) {
             payloadHits += 1
             return outcome
         }
-        let fresh = inspect(body)
+        let fresh = inspect(body, scratch)
         self.body = body
         outcome = fresh
         return fresh
@@ -104,21 +118,52 @@ public final class PreviousRequest: ValidationMemo {
 
     /// `DeviceTokenRule.normalized(text, options:)`, reused when `text` and the options repeat.
     package func normalizedToken(_ text: Substring, options: ValidationOptions) -> String? {
+        UTF8Bytes.with(text) { normalizedToken($0, options: options) }
+    }
+
+    /// `DeviceTokenRule.normalized(utf8: text, options:)` for the token text's UTF-8 bytes,
+    /// reused when `text` and the options repeat. The bytes are compared in place.
+    package func normalizedToken(_ text: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> String? {
         if let tokenText, tokenOptions == (options.tokenLength, options.maxTokenLength),
-            UTF8Bytes.equal(text, tokenText)
+            UTF8Bytes.with(tokenText, { UTF8Bytes.equal($0, text) })
         {
             return normalizedToken
         }
-        let normalized = DeviceTokenRule.normalized(text, options: options)
+        let normalized = DeviceTokenRule.normalized(utf8: text, options: options)
         normalizedToken = normalized
         // A token sent in lowercase is its normalized form: keep that string, not a second copy.
-        if let normalized, UTF8Bytes.equal(normalized, text) {
+        if let normalized, UTF8Bytes.with(normalized, { UTF8Bytes.equal($0, text) }) {
             tokenText = normalized
         } else {
-            tokenText = String(text)
+            tokenText = String(decoding: text, as: UTF8.self)
         }
         tokenOptions = (options.tokenLength, options.maxTokenLength)
         return normalizedToken
+    }
+
+    /// `HeaderChecks(fields, defaultTopic:)`, reused when `fields` and `defaultTopic` repeat those
+    /// last checked (`HeaderChecks.sameInput`: the same names, `apns-` values and default topic).
+    package func headerChecks(of fields: [HeaderField], defaultTopic: String?) -> HeaderChecks {
+        if let checks = lastHeaderChecks,
+            HeaderChecks.sameInput(
+                fields, defaultTopic: defaultTopic, as: checkedFields, defaultTopic: checkedDefaultTopic)
+        {
+            headerCheckHits += 1
+            // The next push most likely carries this very list (the transport hands a repeated
+            // block's list on as is): compared with it, identity answers at once.
+            checkedFields = fields
+            return checks
+        }
+        let checks = HeaderChecks(fields, defaultTopic: defaultTopic)
+        lastHeaderChecks = checks
+        checkedFields = fields
+        checkedDefaultTopic = defaultTopic
+        return checks
+    }
+
+    /// The verdict the last one replaced, moved out (`ValidationMemo.takeSpareVerdict`).
+    package func takeSpareVerdict() -> ValidationResult? {
+        spareVerdict.take()
     }
 
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
@@ -173,10 +218,15 @@ public final class PreviousRequest: ValidationMemo {
         modelIsLast = false
         if variant == nil { template = nil }
         hasLast = true
-        last = request
+        // `last` becomes `request` when the push is done (`keep(_:)` or `keep(taking:)`, which
+        // `Gateway.handle` always calls): until then it is still the previous push, which the
+        // rest of this push does not read (its record is written from `request` itself).
+        lastPending = true
         lastDefaultTopic = defaultTopic
         lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
+        // The verdict replaced is kept, not freed: the next validation reuses its box.
+        spareVerdict = lastVerdict
         lastVerdict = verdict
     }
 
@@ -195,9 +245,11 @@ public final class PreviousRequest: ValidationMemo {
 
         /// How `request` with `verdict` differs from the memo's `last` and `lastVerdict` (the
         /// model's); nil when it is no variant of them.
+        /// The request and verdict are borrowed: an initializer's arguments are otherwise its own,
+        /// and the caller copied both (a retain and a release of every field per push).
         init?(
-            of request: HTTP2Request, verdict: ValidationResult, environment: APNsEnvironment, defaultTopic: String?,
-            memo: PreviousRequest
+            of request: borrowing HTTP2Request, verdict: borrowing ValidationResult, environment: APNsEnvironment,
+            defaultTopic: String?, memo: PreviousRequest
         ) {
             // `memo.last` and `memo.lastVerdict` are read in place: a copy retains each of their fields.
             guard memo.lastEnvironment == environment, UTF8Bytes.equal(defaultTopic, memo.lastDefaultTopic),
@@ -222,6 +274,8 @@ public final class PreviousRequest: ValidationMemo {
             var changed: UInt64 = 0
             let ok = request.headers.withUnsafeBufferPointer { new in
                 memo.last.headers.withUnsafeBufferPointer { old -> Bool in
+                    // One list twice: the transport hands a repeated header block's list on as is.
+                    if new.baseAddress == old.baseAddress { return true }
                     for index in 0..<new.count {
                         guard UTF8Bytes.equal(new[index].name, old[index].name) else { return false }
                         if UTF8Bytes.equal(new[index].value, old[index].value) { continue }
@@ -300,6 +354,23 @@ public final class PreviousRequest: ValidationMemo {
         }
     }
 
+    /// Ends the push `request` (the one `remember(_:...)` was last told of): it becomes the
+    /// previous push, copied.
+    func keep(_ request: HTTP2Request) {
+        guard lastPending else { return }
+        lastPending = false
+        last = request
+    }
+
+    /// `keep(_:)` without a copy: `request` and the memo's previous push trade places, so the
+    /// caller is left with the push before it (to destroy, or to reuse its body's storage).
+    /// Nothing changes when the push was not remembered (a repeat: `last` has its bytes already).
+    func keep(taking request: inout HTTP2Request) {
+        guard lastPending else { return }
+        lastPending = false
+        swap(&last, &request)
+    }
+
     /// Stores in `store` the record of a push whose verdict was the previous push's
     /// (`repeatedVerdict` answered) and whose record key (see `RecordKey`) is the same as that
     /// push's: the remembered record with the per-push fields rewritten, stored as a delta of
@@ -310,7 +381,7 @@ public final class PreviousRequest: ValidationMemo {
     func appendRepeatedRecord(
         to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
         reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
-        receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?
+        receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?, request: borrowing HTTP2Request
     ) -> UInt64? {
         guard let template,
             templateKey.matches(
@@ -323,7 +394,8 @@ public final class PreviousRequest: ValidationMemo {
         }
         if !modelIsLast {
             guard let variant else { return nil }
-            return appendVariant(variant, to: store, template: template, rewrite, status: status, reason: reason)
+            return appendVariant(
+                variant, of: request, to: store, template: template, rewrite, status: status, reason: reason)
         }
         guard
             let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason)
@@ -351,20 +423,29 @@ public final class PreviousRequest: ValidationMemo {
         variant = nil
     }
 
-    /// Stores the record of `last`, a `variant` of the model, written from the model's bytes
+    /// Whether `name` is `authorization`.
+    @inline(__always)
+    private static func isAuthorization(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let literal: StaticString = "authorization"
+        return name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+    }
+
+    /// Stores the record of `request` (the push just remembered, about to become `last`), a
+    /// `variant` of the model, written from the model's bytes
     /// (`CompactRecordTemplate.writeVariant`) in full; it becomes the model. Returns its sequence
     /// number; nil, storing nothing, when it cannot be written so (encode in full).
     private func appendVariant(
-        _ variant: Variant, to store: DeliveryStore, template: CompactRecordTemplate,
+        _ variant: Variant, of request: borrowing HTTP2Request, to store: DeliveryStore,
+        template: CompactRecordTemplate,
         _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
     ) -> UInt64? {
         self.variant = nil
         guard variantLayout != nil else { return nil }
         let successor = modelBytes.withUnsafeBufferPointer { model in
             template.writeVariant(
-                rewrite, layout: &variantLayout!, from: model, path: variant.path ? last.path : nil,
-                headers: last.headers,
-                changedHeaders: variant.headers, payloadBytes: last.bodyLength, payload: last.body,
+                rewrite, layout: &variantLayout!, from: model, path: variant.path ? request.path : nil,
+                headers: request.headers,
+                changedHeaders: variant.headers, payloadBytes: request.bodyLength, payload: request.body,
                 into: &spareBytes)
         }
         guard let successor else { return nil }
@@ -375,7 +456,11 @@ public final class PreviousRequest: ValidationMemo {
         modelIsLast = true
         variantHits += 1
         // A variant's `authorization` is the model's, redacted as it was: a reused redaction.
-        if last.headers.contains(where: { UTF8Bytes.equal($0.name, "authorization") }) { redactionHits += 1 }
+        // Names read in place (a closure over the fields retained and released each name).
+        let hasAuthorization = request.headers.withUnsafeBufferPointer { fields in
+            fields.contains { UTF8Bytes.with($0.name) { PreviousRequest.isAuthorization($0) } }
+        }
+        if hasAuthorization { redactionHits += 1 }
         return seq
     }
 }

@@ -15,9 +15,11 @@ public enum HTTP2Action: Sendable {
 public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// Decides a complete request. Runs on the connection's loop thread: return quickly.
     /// `request` may be changed: a handler that keeps a field moves it out (e.g. with `swap`)
-    /// instead of copying it, which spares a retain and a release. The transport keeps the
-    /// body's storage for the stream's next request, so a handler that moves the body out costs
-    /// an allocation per request instead.
+    /// instead of copying it, which spares a retain and a release; one that keeps the whole
+    /// request may hand back another in its place (MockAPNs hands back the connection's previous
+    /// request). Afterwards the transport reads only `tag` and keeps the body's storage for the
+    /// stream's next request, so a handler that moves the body out costs an allocation per
+    /// request instead.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action
     /// A connection finished its handshake and sent its SETTINGS.
     func connectionOpened(_ connection: HTTP2Connection)

@@ -32,8 +32,13 @@ final class HeaderFieldInterner {
     /// value, for which it is right.
     private let recent: UnsafeMutablePointer<Remembered>
 
-    /// A number that changes whenever a remembered field is replaced: a caller holding fields it
-    /// got earlier knows they are still the remembered ones while it is unchanged.
+    /// A number that changes whenever a remembered regular field is replaced: a caller holding
+    /// regular (not pseudo-) fields it got earlier knows they are still the remembered ones while
+    /// it is unchanged. A pseudo-header's value replaced by another value of the same
+    /// pseudo-header (a new `:path`, another device token, on nearly every push of a sender
+    /// notifying many devices) does not change it: that position held no regular field before
+    /// or after, and a regular field never matches a pseudo-header's bytes (its name has no `:`),
+    /// so every regular field held is still the one remembered at its position.
     @exclusivity(unchecked) private(set) var changes: UInt64 = 0
 
     /// Fields reused rather than made (for tests).
@@ -99,8 +104,15 @@ final class HeaderFieldInterner {
         let made = HeaderField(
             name: sameName ? slot.pointee.field.name : String(decoding: name, as: UTF8.self),
             value: String(decoding: value, as: UTF8.self))
-        HeaderFieldInterner.remember(made, in: slot)
-        changes &+= 1
+        if sameName && HeaderFieldInterner.isASCII(value) {
+            // The name's bytes are remembered already, and an ASCII value is its String's bytes
+            // exactly (nothing repaired): copy the received bytes, not the Strings' (a new
+            // `:path`, on nearly every push of a sender notifying many devices).
+            HeaderFieldInterner.remember(made, value: value, in: slot)
+        } else {
+            HeaderFieldInterner.remember(made, in: slot)
+        }
+        if !(sameName && name.count > 0 && name[0] == UInt8(ascii: ":")) { changes &+= 1 }
         return made
     }
 
@@ -139,6 +151,46 @@ final class HeaderFieldInterner {
             }
         }
         slot.pointee.field = field
+    }
+
+    /// Stores `field`, whose name's bytes the slot holds already and whose value's bytes are
+    /// `value` (ASCII, so its String's bytes exactly).
+    private static func remember(
+        _ field: HeaderField, value: UnsafeBufferPointer<UInt8>, in slot: UnsafeMutablePointer<Remembered>
+    ) {
+        let nameLength = slot.pointee.nameLength, valueLength = value.count
+        if slot.pointee.capacity < nameLength + valueLength {
+            let capacity = max(nameLength + valueLength, 32)
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            if let old = slot.pointee.bytes {
+                bytes.update(from: old, count: nameLength)
+                old.deallocate()
+            }
+            slot.pointee.bytes = bytes
+            slot.pointee.capacity = capacity
+        }
+        if let bytes = slot.pointee.bytes, let source = value.baseAddress {
+            (bytes + nameLength).update(from: source, count: valueLength)
+        }
+        slot.pointee.valueLength = valueLength
+        slot.pointee.field = field
+    }
+
+    /// Whether every byte of `bytes` is ASCII (eight at a time).
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether the `count` bytes at `a` and `b` are equal (true when `count` is 0). Runs up to

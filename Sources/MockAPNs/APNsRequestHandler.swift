@@ -198,10 +198,13 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
-        // The transport's request is the domain's: handed over as it is, no copy or conversion;
-        // the body's storage goes back to the transport afterwards.
+        let streamID = request.streamID
+        let described = debug ? "\(request.method) \(request.path)" : ""
+        // The transport's request is the domain's: handed over as it is, no copy or conversion.
+        // The memo keeps it, and `request` comes back as the connection's push before it, whose
+        // body's storage the transport reuses.
         var decision = gateway.handle(
-            request, connection: state.info, streamID: request.streamID,
+            taking: &request, connection: state.info, streamID: streamID,
             defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
             streamProfile: &state.streamProfile)
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
@@ -209,7 +212,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         if debug {
             logger.log(
                 .debug,
-                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(decision.response.status) (record \(decision.seq))"
+                "connection \(state.info.id) stream \(streamID) \(described) -> \(decision.response.status) (record \(decision.seq))"
             )
         }
         if let limit = decision.streamLimitChange {
@@ -222,7 +225,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         answer.uuidHeaders = decision.response.uuidHeaders
         // Nothing to wait for and nothing done to the connection (every push without a fault).
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
-            return FaultExecutor.streamAction(decision.plan.stream, answer: answer)
+            return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
         // A held answer's record is pending until its HEADERS is serialized (issue 13).
         let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
@@ -231,7 +234,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return { store.markAnswered(seq: seq, as: pending) }
         }
         return FaultExecutor.carryOut(
-            decision.plan, answer: answer, streamID: request.streamID, on: connection,
+            decision.plan, answer: answer, streamID: streamID, on: connection,
             origin: decision.connectionOrigin, actions: actions, whenAnswered: whenAnswered)
     }
 }

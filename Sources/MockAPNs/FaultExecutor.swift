@@ -47,8 +47,9 @@ enum FaultExecutor {
     }
 
     /// What the transport does with the stream for `action`: send `answer`, nothing, or RST_STREAM.
+    /// `answer` is consumed: moved into `.respond` rather than copied (every push's answer).
     @inline(__always)
-    static func streamAction(_ action: StreamAction, answer: HTTP2Response) -> HTTP2Action {
+    static func streamAction(_ action: StreamAction, answer: consuming HTTP2Response) -> HTTP2Action {
         switch action {
         case .answer: return .respond(answer)
         case .leaveOpen: return .noResponse

@@ -59,6 +59,44 @@ final class PreviousRequestTests: XCTestCase {
         XCTAssertEqual(validate(F.request(body: "[1]"), memo: memo).payloadError, "payload is not a JSON object")
     }
 
+    /// Header checks are reused while the names, the `apns-` values and the default topic repeat
+    /// (another device token, body or `content-length` keeps them); the verdict is the one
+    /// validation without a memo gives.
+    func testHeaderChecksAreReusedWhileTheirInputRepeats() {
+        let memo = PreviousRequest()
+        let other = String(repeating: "c3d4", count: 16)
+        let steps: [(HTTP2Request, String?, Bool)] = [
+            (F.request(extra: [("content-length", "25")]), nil, false),
+            (
+                F.request(token: other, extra: [("content-length", "25")], body: #"{"aps":{"alert":"other"}}"#), nil,
+                true
+            ),
+            (F.request(extra: [("content-length", "31")], body: #"{"aps":{"alert":"hello there"}}"#), nil, true),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), nil, false),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), "x.y", false),
+            (F.request(replacing: ["apns-push-type": "background"], extra: [("content-length", "31")]), "x.y", true),
+            (F.request(removing: ["apns-topic"], extra: [("content-length", "31")]), "x.y", false),
+            (F.request(removing: ["apns-topic"], extra: [("content-length", "31")]), "x.z", false),
+            (F.request(extra: [("content-length", "31"), ("apns-priority", "5")]), nil, false),
+            (F.request(extra: [("content-length", "31"), ("apns-priority", "7")]), nil, false),
+        ]
+        var hits = 0
+        for (index, (request, defaultTopic, reused)) in steps.enumerated() {
+            let fresh = RequestValidator.validate(
+                request, environment: .sandbox, options: ValidationOptions(), nowMilliseconds: F.now,
+                defaultTopic: defaultTopic, memo: nil
+            ) { _ in nil }
+            let memoized = RequestValidator.validate(
+                request, environment: .sandbox, options: ValidationOptions(), nowMilliseconds: F.now,
+                defaultTopic: defaultTopic, memo: memo
+            ) { _ in nil }
+            XCTAssertEqual(memoized, fresh, "step \(index + 1)")
+            if reused { hits += 1 }
+            XCTAssertEqual(memo.headerCheckHits, hits, "step \(index + 1)")
+        }
+        XCTAssertEqual(hits, 3)
+    }
+
     func testEmptyAndOversizedBodiesNeverReachTheMemo() {
         let memo = PreviousRequest()
         XCTAssertEqual(validate(F.request(body: ""), memo: memo).reason, .payloadEmpty)
@@ -178,6 +216,42 @@ final class PreviousRequestSharingTests: XCTestCase {
             XCTAssertEqual(a.verdict, b.verdict)
         }
         XCTAssertEqual(shared.map { $0.verdict.deviceToken }, Array(repeating: upper.lowercased(), count: 4))
+    }
+
+    /// `handle(taking:)` keeps the request in the memo without a copy and hands back the push
+    /// before it (itself for a repeat, which the memo has already): the same records and
+    /// answers as `handle(_:)`, and repeats are still found.
+    func testTakingTheRequestTradesItForThePreviousOne() throws {
+        let other = String(repeating: "c3d4", count: 16)
+        let requests = [
+            ValidationFixture.request(), ValidationFixture.request(token: other),
+            ValidationFixture.request(token: other), ValidationFixture.request(body: #"{"aps":{"alert":"x"}}"#),
+            ValidationFixture.request(removing: ["apns-topic"]),
+        ]
+        let taken = PreviousRequest()
+        let takingGateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(devices: []), options: ValidationOptions())
+        let expected = try records(requests, memo: PreviousRequest())
+        var previousPath = ""
+        for (index, request) in requests.enumerated() {
+            var handed = request
+            var profile: StreamProfileState?
+            let decision = takingGateway.handle(
+                taking: &handed, connection: connection, streamID: 1, memo: taken,
+                credentials: NoCredentialCheck.shared, streamProfile: &profile)
+            let record = try XCTUnwrap(takingGateway.store.record(seq: decision.seq))
+            XCTAssertEqual(record.payload, expected[index].payload, "push \(index + 1)")
+            XCTAssertEqual(record.headers, expected[index].headers, "push \(index + 1)")
+            XCTAssertEqual(record.verdict, expected[index].verdict, "push \(index + 1)")
+            XCTAssertEqual(record.status, expected[index].status, "push \(index + 1)")
+            if index == 2 {
+                XCTAssertEqual(handed.path, request.path, "a repeat is handed back as it is")
+            } else {
+                XCTAssertEqual(handed.path, previousPath, "push \(index + 1) hands back the one before")
+                previousPath = request.path
+            }
+        }
+        XCTAssertEqual(taken.verdictHits, 1, "the third push repeats the second")
     }
 
     func testTokenOptionsArePartOfTheRepeat() {

@@ -45,6 +45,32 @@ final class HeaderFieldInternerTests: XCTestCase {
         XCTAssertEqual(interner.reused, 1, "only the repeated empty value")
     }
 
+    /// A new value under the same name (a new `:path` every push) is remembered from the bytes
+    /// received when it is ASCII, from its String otherwise, and the slot grows as needed: each
+    /// value then repeats, and no earlier value matches any more.
+    func testNewValuesUnderTheSameNameAreRememberedWhateverTheirLength() {
+        var interner = HeaderFieldInterner()
+        let values = [
+            "/3/device/ab", "/3/device/" + String(repeating: "cd", count: 32), "/3/device/é",
+            "/3/device/" + String(repeating: "9f", count: 80), "/", "/3/device/é",
+        ]
+        var reused = 0
+        for (index, value) in values.enumerated() {
+            XCTAssertEqual(field(&interner, 2, ":path", value), HeaderField(name: ":path", value: value))
+            XCTAssertEqual(interner.reused, reused, "value \(index + 1) is new")
+            XCTAssertEqual(field(&interner, 2, ":path", value), HeaderField(name: ":path", value: value))
+            reused += 1
+            XCTAssertEqual(interner.reused, reused, "value \(index + 1) repeats")
+            if index > 0 {
+                _ = field(&interner, 2, ":path", values[index - 1])
+                XCTAssertEqual(interner.reused, reused, "the value before it is no longer remembered")
+                _ = field(&interner, 2, ":path", value)
+            }
+        }
+        XCTAssertEqual(field(&interner, 2, ":pat", "/"), HeaderField(name: ":pat", value: "/"), "another name")
+        XCTAssertEqual(field(&interner, 2, ":pat", "/"), HeaderField(name: ":pat", value: "/"))
+    }
+
     func testFieldsAtOtherPositionsAreNotMixedUp() {
         var interner = HeaderFieldInterner()
         _ = field(&interner, 0, "a", "1")

@@ -44,6 +44,10 @@ final class RequestAssemblerTests: XCTestCase {
         pseudo + [
             ("apns-topic", "com.example.other"), ("apns-push-type", "alert"), ("user-agent", "h2load nghttp2/1.52.0"),
         ]
+    /// `block` to another device token: only `:path` differs.
+    static let otherDevice = block.map {
+        $0.0 == ":path" ? ($0.0, "/3/device/" + String(repeating: "cd", count: 32)) : $0
+    }
 
     static let cases: [Case] = [
         Case(name: "a first block is stored field by field", steps: [Step(fields: block)]),
@@ -53,6 +57,27 @@ final class RequestAssemblerTests: XCTestCase {
                 Step(fields: block), Step(fields: block, shared: true), Step(fields: block, shared: true),
             ]),
         Case(name: "a value differing in the middle", steps: [Step(fields: block), Step(fields: other)]),
+        Case(
+            name: "a new :path (another device token) keeps the previous list",
+            steps: [
+                Step(fields: block), Step(fields: otherDevice, shared: true), Step(fields: block, shared: true),
+                Step(fields: otherDevice + [("apns-priority", "5")]), Step(fields: block),
+            ]),
+        Case(
+            name: "a new :method or :authority keeps it too",
+            steps: [
+                Step(fields: block),
+                Step(fields: block.map { $0.0 == ":method" ? ($0.0, "GET") : $0 }, shared: true),
+                Step(
+                    fields: block.map { $0.0 == ":authority" ? ($0.0, "api.sandbox.push.apple.com") : $0 }, shared: true
+                ),
+            ]),
+        Case(
+            name: "a pseudo-header where a regular field was, and back",
+            steps: [
+                Step(fields: block), Step(fields: pseudo + [(":protocol", "x")] + Array(block.dropFirst(4))),
+                Step(fields: block),
+            ]),
         Case(
             name: "a differing block becomes the one compared with",
             steps: [

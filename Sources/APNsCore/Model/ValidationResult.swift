@@ -95,6 +95,41 @@ public struct ValidationResult: Sendable, Equatable {
             apnsID: apnsID, lints: lints, payloadError: payloadError)
     }
 
+    /// `init(reason:timestamp:deviceToken:...)` into `spare`'s text box when `spare` is its only
+    /// owner (a verdict its connection's memo no longer needs, `ValidationMemo.takeSpareVerdict`):
+    /// the same verdict, without allocating a box and freeing another per push. A box that is
+    /// shared, or no spare, gets a new box.
+    package init(
+        reusing spare: consuming ValidationResult?, reason: Reason?, timestamp: Int64?, deviceToken: String?,
+        topic: String?, pushTypeSent: String?, pushType: PushType?, priority: Int?, expiration: Int64?,
+        collapseID: String?, apnsID: String?, lints: [String], payloadError: String?
+    ) {
+        guard var reused = spare.take(), isKnownUniquelyReferenced(&reused.texts) else {
+            self.init(
+                reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
+                pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
+                collapseID: collapseID, apnsID: apnsID, lints: lints, payloadError: payloadError)
+            return
+        }
+        self = consume reused
+        self.reason = reason
+        self.timestamp = timestamp
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        let box = texts
+        box.deviceToken = deviceToken
+        box.topic = topic
+        box.pushTypeSent = pushTypeSent
+        box.collapseID = collapseID
+        box.apnsID = apnsID
+        box.lints = lints
+        box.payloadError = payloadError
+    }
+
+    /// The text box's identity (tests of `init(reusing:...)`: an identity holds no reference).
+    package var textsIdentity: ObjectIdentifier { ObjectIdentifier(texts) }
+
     public static func == (a: ValidationResult, b: ValidationResult) -> Bool {
         a.reason == b.reason && a.timestamp == b.timestamp && a.pushType == b.pushType && a.priority == b.priority
             && a.expiration == b.expiration && (a.texts === b.texts || a.texts.equals(b.texts))

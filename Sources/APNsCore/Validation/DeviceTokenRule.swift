@@ -23,17 +23,15 @@ public enum DeviceTokenRule {
         }
     }
 
-    /// `normalized(_:options:)` for the `:path` segment as the validator and `PreviousRequest`
-    /// (target Gateway) hold it: concrete and inlinable, so the memo's call from another module
-    /// is not an unspecialized generic one.
+    /// `normalized(_:options:)` for the token text's UTF-8 bytes, as the validator and
+    /// `PreviousRequest` (target Gateway) read them in the `:path`: concrete and inlinable, so the
+    /// memo's call from another module is not an unspecialized generic one.
     @inlinable
-    package static func normalized(_ token: Substring, options: ValidationOptions) -> String? {
-        UTF8Bytes.with(token) { bytes in
-            let count = bytes.count
-            guard count > 0, count & 1 == 0, count <= options.maxTokenLength else { return nil }
-            if let exact = options.tokenLength, count != exact { return nil }
-            return lowercasedHex(bytes)
-        }
+    package static func normalized(utf8 bytes: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> String? {
+        let count = bytes.count
+        guard count > 0, count & 1 == 0, count <= options.maxTokenLength else { return nil }
+        if let exact = options.tokenLength, count != exact { return nil }
+        return lowercasedHex(bytes)
     }
 
     /// `bytes` in lowercase when every byte is a hex digit, else `nil`: checked and lowercased
@@ -87,6 +85,11 @@ public enum DeviceTokenRule {
     /// way so the record's `deviceToken` is lowercase whatever arrived.
     static func recordForm<S: StringProtocol>(_ token: S) -> String {
         UTF8Bytes.with(token) { asciiLowercased($0) }
+    }
+
+    /// `recordForm(_:)` of the token text's UTF-8 bytes.
+    static func recordForm(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        asciiLowercased(bytes)
     }
 
     /// One pass, one allocation. Folding only ASCII letters keeps multi-byte UTF-8 intact.

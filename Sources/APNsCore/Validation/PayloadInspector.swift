@@ -25,7 +25,15 @@ package enum PayloadInspector {
     /// Parses `body` (non-empty): with `PayloadScanner` where it and Foundation agree, else with
     /// `JSONSerialization` (`inspectWithFoundation`), which decides and words every refusal.
     package static func inspect(_ body: [UInt8]) -> Outcome {
-        if let facts = body.withUnsafeBufferPointer(PayloadScanner.facts(of:)) { return .object(facts) }
+        inspect(body, scratch: nil)
+    }
+
+    /// `inspect(_:)` with yajl's memory lent from `scratch` (a connection's, kept across pushes:
+    /// no allocation per parse) when given.
+    package static func inspect(_ body: [UInt8], scratch: PayloadScratch?) -> Outcome {
+        if let facts = body.withUnsafeBufferPointer({ PayloadScanner.facts(of: $0, scratch: scratch) }) {
+            return .object(facts)
+        }
         return inspectWithFoundation(body)
     }
 

@@ -22,36 +22,65 @@ enum PayloadScanner {
     /// The facts of `body` when it is a JSON object both parsers accept; nil when Foundation must
     /// decide (see the type's comment). `body` is not empty.
     static func facts(of body: UnsafeBufferPointer<UInt8>) -> PayloadFacts? {
+        facts(of: body, scratch: nil)
+    }
+
+    /// `facts(of:)` with yajl's memory from `scratch` when given (no heap allocation for an
+    /// ordinary body: `PayloadScratch`), else from a 1,024-byte stack buffer and `malloc`.
+    static func facts(of body: UnsafeBufferPointer<UInt8>, scratch: PayloadScratch?) -> PayloadFacts? {
         guard let base = body.baseAddress, preflight(body) else { return nil }
         var state = ScanState()
-        let ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
-            memory -> Bool in
-            var arena = ScannerArena(memory)
-            return parse(base, body.count, state: &state, arena: &arena)
+        let ok: Bool
+        if let scratch {
+            ok = parse(base, body.count, state: &state, scratch: scratch)
+        } else {
+            ok = withUnsafeTemporaryAllocation(byteCount: ScannerArena.bytes, alignment: ScannerArena.header) {
+                memory -> Bool in
+                var arena = ScannerArena(memory)
+                return parse(base, body.count, state: &state, arena: &arena)
+            }
         }
         guard ok, !state.undecided, state.topLevel == .dictionary else { return nil }
         return state.facts
     }
 
     /// Runs yajl over `count` bytes at `base` with `state` as its context and its memory from
-    /// `arena`; true when both yajl calls succeed.
+    /// `arena`, on a handle made for this parse; true when both yajl calls succeed.
     static func parse(
         _ base: UnsafePointer<UInt8>, _ count: Int, state: inout ScanState, arena: inout ScannerArena
     ) -> Bool {
         withUnsafeMutablePointer(to: &arena) { arena in
             var functions = ScannerArena.functions(arena)
-            return withUnsafeMutablePointer(to: &state) { context -> Bool in
-                let handle = withUnsafePointer(to: &callbacks) { callbacks in
-                    withUnsafeMutablePointer(to: &functions) {
+            return withUnsafeMutablePointer(to: &state) { state -> Bool in
+                // The callbacks' context is a cell holding the state's address (as with a scratch).
+                var cell: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(state)
+                return withUnsafeMutablePointer(to: &cell) { context -> Bool in
+                    let handle = withUnsafeMutablePointer(to: &functions) {
                         yajl_alloc(callbacks, $0, UnsafeMutableRawPointer(context))
                     }
+                    guard let handle else { return false }
+                    defer { yajl_free(handle) }
+                    guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
+                    return yajl_complete_parse(handle) == yajl_status_ok
                 }
-                guard let handle else { return false }
-                defer { yajl_free(handle) }
-                guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
-                return yajl_complete_parse(handle) == yajl_status_ok
             }
         }
+    }
+
+    /// `parse(_:_:state:arena:)` on `scratch`'s handle, kept for the next parse when both yajl
+    /// calls succeed and freed otherwise (`PayloadScratch`).
+    static func parse(
+        _ base: UnsafePointer<UInt8>, _ count: Int, state: inout ScanState, scratch: PayloadScratch
+    ) -> Bool {
+        guard let handle = scratch.takeHandle(callbacks: callbacks) else { return false }
+        let ok = withUnsafeMutablePointer(to: &state) { state -> Bool in
+            scratch.context.pointee = UnsafeMutableRawPointer(state)
+            defer { scratch.context.pointee = nil }
+            guard yajl_parse(handle, base, count) == yajl_status_ok else { return false }
+            return yajl_complete_parse(handle) == yajl_status_ok
+        }
+        if !ok { scratch.discardHandle() }
+        return ok
     }
 
     /// The byte-level checks: no form feed or vertical tab, no `\u` escape of a surrogate, and
@@ -61,6 +90,16 @@ enum PayloadScanner {
         var nonASCII = false
         var index = 0
         let count = body.count
+        // Eight bytes at a time while none of them needs a look: no byte at or above 0x80, no
+        // form feed or vertical tab, no backslash (a push body is mostly such runs).
+        if let base = body.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= count
+                && PayloadScanner.isPlain(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+            }
+        }
         while index < count {
             let byte = body[index]
             if byte >= 0x80 {
@@ -81,6 +120,22 @@ enum PayloadScanner {
         }
         if nonASCII && String(validating: body, as: UTF8.self) == nil { return false }
         return true
+    }
+
+    /// Whether none of the eight bytes of `word` is at or above 0x80, 0x0B, 0x0C or `\\`: the
+    /// bytes `preflight` looks at one by one. (With every byte below 0x80, a byte equals `c`
+    /// when that byte of `word ^ c…c` is 0, and `(x - 0x01…01) & ~x & 0x80…80` is nonzero exactly
+    /// when some byte of `x` is 0.)
+    @inline(__always)
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        func hasByte(_ c: UInt8) -> Bool {
+            let x = word ^ (UInt64(c) &* ones)
+            return (x &- ones) & ~x & high != 0
+        }
+        return !hasByte(0x0B) && !hasByte(0x0C) && !hasByte(UInt8(ascii: "\\"))
     }
 
     @inline(__always)
@@ -115,6 +170,8 @@ enum PayloadScanner {
         /// A value of `kind` begins at the current depth (`text` is a number's text).
         mutating func value(_ kind: PayloadFacts.Kind, number: UnsafeBufferPointer<UInt8>? = nil) {
             if depth == 0 {
+                // A second top-level value (a reused handle reads several): Foundation refuses it.
+                if topLevel != .absent { undecided = true }
                 topLevel = kind
             } else if depth == 1 && keyIsAps {
                 facts.aps = kind
@@ -191,8 +248,10 @@ enum PayloadScanner {
         }
     }
 
-    // yajl's callbacks: each returns 1 to go on.
-    nonisolated(unsafe) private static var callbacks: yajl_callbacks = {
+    // yajl's callbacks: each returns 1 to go on. Made once, never written again, and lent to
+    // yajl by address: a pointer constant rather than a `static var`, whose every use was a
+    // dynamic exclusivity check (about 120 instructions a parse).
+    nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
             state(context).value(.null)
@@ -237,12 +296,15 @@ enum PayloadScanner {
             state(context).close()
             return 1
         }
-        return callbacks
+        let stored = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        stored.initialize(to: callbacks)
+        return UnsafePointer(stored)
     }()
 
+    /// The current parse's state: `context` is a cell holding its address.
     @inline(__always)
     private static func state(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<ScanState> {
-        context!.assumingMemoryBound(to: ScanState.self)
+        context!.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: ScanState.self)
     }
 }
 

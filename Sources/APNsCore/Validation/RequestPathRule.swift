@@ -5,8 +5,10 @@ import Glibc
 enum RequestPathRule {
     /// What `:path` holds.
     enum Outcome: Equatable {
-        /// `/3/device/<token>`: the raw token text, everything after the prefix, not yet validated.
-        case token(Substring)
+        /// `/3/device/<token>`: the raw token text is everything after the prefix (the path's
+        /// bytes from `prefixLength` on), not yet validated. No `Substring` is made of it: the
+        /// validator reads those bytes in place.
+        case token
         /// `/3/device/` or `/3/device` with nothing after it: 400 `MissingDeviceToken`.
         case missingToken
         /// Any other path: 404 `BadPath`.
@@ -32,10 +34,17 @@ enum RequestPathRule {
         guard hasPrefix else { return .badPath }
         // `/3/device` alone: the prefix without its final slash names the endpoint, with no token.
         if count <= prefixLength { return .missingToken }
-        // The prefix is ASCII, so the offset is a scalar boundary and valid for the String.
-        return .token(path[path.utf8.index(path.utf8.startIndex, offsetBy: prefixLength)..<path.endIndex])
+        return .token
+    }
+
+    /// The token text of `path` (whose `parse` is `.token`): its UTF-8 bytes after the prefix, lent
+    /// to `body`. The prefix is ASCII, so they start on a scalar boundary.
+    @inline(__always)
+    static func withToken<R>(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        UTF8Bytes.with(path) { bytes in body(UnsafeBufferPointer(rebasing: bytes[prefixLength...])) }
     }
 
     private static let prefix: StaticString = "/3/device/"
-    private static let prefixLength = 10
+    /// Bytes of `/3/device/`.
+    static let prefixLength = 10
 }

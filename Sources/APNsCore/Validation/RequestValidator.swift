@@ -43,8 +43,7 @@ public enum RequestValidator {
     ) -> ValidationResult {
         // The verdict's fields, gathered here and put together once at the end: its text
         // fields share a box, and each write through it is a uniqueness and an exclusivity check.
-        var deviceToken: String?, apnsID: String?, pushTypeSent: String?
-        var expiration: Int64?, priority: Int?, timestamp: Int64?
+        var deviceToken: String?, timestamp: Int64?
         var payloadError: String?, lintMessages: [String] = []
         // The first failure wins; later steps still run to fill the verdict's fields.
         var reason: Reason?
@@ -58,61 +57,35 @@ public enum RequestValidator {
             if reason == nil { reason = .badPath }
         case .missingToken:
             if reason == nil { reason = .missingDeviceToken }
-        case .token(let text):
-            if let token = memo.map({ $0.normalizedToken(text, options: options) })
-                ?? DeviceTokenRule.normalized(text, options: options)
-            {
+        case .token:
+            // The token's bytes are read in the path, in place (no Substring of it).
+            let checked = RequestPathRule.withToken(of: request.path) { text -> (valid: String?, recorded: String) in
+                let valid =
+                    if let memo { memo.normalizedToken(text, options: options) } else {
+                        DeviceTokenRule.normalized(utf8: text, options: options)
+                    }
+                return (valid, valid ?? DeviceTokenRule.recordForm(utf8: text))
+            }
+            if let token = checked.valid {
                 validToken = token
-                deviceToken = token
             } else {
                 tokenIsBad = true
-                deviceToken = DeviceTokenRule.recordForm(text)
             }
+            deviceToken = checked.recorded
         }
 
-        // 2. Duplicate headers.
-        let headers = RequestHeaders(request.headers)
-        if headers.hasDuplicates && reason == nil { reason = .duplicateHeaders }
-
-        // 3. Header values, in the order listed in Apple's header table.
-        if let id = headers.apnsID {
-            if HeaderRules.isCanonicalUUID(id) { apnsID = id } else if reason == nil { reason = .badMessageID }
-        }
-        if let text = headers.expiration {
-            expiration = HeaderRules.expiration(text)
-            if expiration == nil && reason == nil { reason = .badExpirationDate }
-        }
-        if let text = headers.priority {
-            priority = HeaderRules.priority(text)
-            if priority == nil && reason == nil { reason = .badPriority }
-        } else {
-            priority = 10
-        }
-        var sentType: PushType?
-        if let text = headers.pushType {
-            pushTypeSent = text
-            sentType = HeaderRules.pushType(text)
-            if sentType == nil && reason == nil { reason = .invalidPushType }
-        }
-        if let collapseID = headers.collapseID {
-            if !HeaderRules.isValidCollapseID(collapseID) && reason == nil { reason = .badCollapseID }
-        }
+        // 2, 3, 5 and 6: what the header fields decide (`HeaderChecks`), the memo's when they
+        // repeat the previous push's.
+        let checks =
+            memo?.headerChecks(of: request.headers, defaultTopic: defaultTopic)
+            ?? HeaderChecks(request.headers, defaultTopic: defaultTopic)
+        if reason == nil { reason = checks.reasonBeforeToken }
+        let apnsID = checks.apnsID, expiration = checks.expiration, priority = checks.priority
+        let pushTypeSent = checks.pushTypeSent, sentType = checks.sentType, topic = checks.topic
 
         // 4. Device token format.
         if tokenIsBad && reason == nil { reason = .badDeviceToken }
-
-        // 5. Topic. A default topic comes from the certificate and is trusted as is.
-        let topic = headers.topic ?? defaultTopic
-        if let sent = headers.topic {
-            if !TopicRule.isValid(sent) && reason == nil { reason = .badTopic }
-        } else if topic == nil && reason == nil {
-            reason = .missingTopic
-        }
-
-        // 6. Push type against the topic suffix: only for a push type that was sent.
-        if reason == nil, let sentType, let topic, let mismatch = TopicRule.pushTypeMismatch(sentType, topic: topic) {
-            reason = mismatch
-        }
+        if reason == nil { reason = checks.reasonAfterToken }
 
         // 7. Registry: consulted only for an otherwise acceptable request (it may take a lock).
         if reason == nil, let token = validToken, let topic,
@@ -133,7 +106,8 @@ public enum RequestValidator {
         } else if request.bodyLength > (sentType ?? .alert).maxPayloadBytes {
             if reason == nil { reason = .payloadTooLarge }
         } else {
-            let outcome = memo?.outcome(of: body, inspect: PayloadInspector.inspect) ?? PayloadInspector.inspect(body)
+            let outcome =
+                memo?.outcome(of: body, inspect: PayloadInspector.inspect(_:scratch:)) ?? PayloadInspector.inspect(body)
             switch outcome {
             case .object(let parsed):
                 facts = parsed
@@ -147,7 +121,7 @@ public enum RequestValidator {
         // 9. Lints, for any body that parsed as an object.
         if let facts {
             let lints = PayloadLints.lints(
-                facts, pushType: pushType, pushTypeSent: headers.pushType != nil,
+                facts, pushType: pushType, pushTypeSent: pushTypeSent != nil,
                 priority: priority)
             if let first = lints.first {
                 if options.lintsAsErrors && reason == nil {
@@ -158,9 +132,10 @@ public enum RequestValidator {
         }
 
         return ValidationResult(
+            reusing: memo?.takeSpareVerdict(),
             reason: reason, timestamp: timestamp, deviceToken: deviceToken, topic: topic,
             pushTypeSent: pushTypeSent, pushType: pushType, priority: priority, expiration: expiration,
-            collapseID: headers.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
+            collapseID: checks.collapseID, apnsID: apnsID, lints: lintMessages, payloadError: payloadError)
     }
 
     /// Validates `request` for a listener of `environment`, checking everything (no memo of the

@@ -274,11 +274,14 @@ enum HexDigits {
             (x &+ UInt64(0x80 - low) &* ones) & ~(x &+ UInt64(0x7F - top) &* ones) & high
         }
         let digits = within(word, 0x30, 0x39)
-        let lower = within(word, 0x61, 0x66)
-        let upper = within(word, 0x41, 0x46)
-        guard digits | lower | upper == high else { return nil }
+        // Letters of either case in one range check, on the bytes with bit 5 set (`A` becomes
+        // `a`, digits stay); a letter's own bit 5, moved to the top of its byte, says its case.
+        let anyLetter = within(word | (0x20 &* ones), 0x61, 0x66)
+        guard digits | anyLetter == high else { return nil }
+        let lower = anyLetter & (word << 2)
+        let upper = anyLetter & ~(word << 2)
         // A digit's value is its low nibble; a letter's is its low nibble plus 9.
-        let letters = (lower | upper) >> 7
+        let letters = anyLetter >> 7
         let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ letters &* 9
         // Bytes 2k and 2k+1 become byte k: high nibble first.
         let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles >> 8) & 0x000F_000F_000F_000F)

@@ -41,3 +41,48 @@ final class ValidationResultTests: XCTestCase {
         XCTAssertFalse(precomposed.sameBytes(exceptDeviceToken: decomposed))
     }
 }
+
+/// `ValidationResult.init(reusing:...)`: a spare verdict's text box is reused only when the spare
+/// owns it alone; either way the verdict is the one the plain initializer makes, and a verdict
+/// sharing the box keeps its own values.
+final class ValidationResultReuseTests: XCTestCase {
+    private func made(reusing spare: consuming ValidationResult?) -> ValidationResult {
+        ValidationResult(
+            reusing: spare, reason: .badTopic, timestamp: 7, deviceToken: "bb", topic: "com.example.other",
+            pushTypeSent: nil, pushType: .background, priority: 5, expiration: 9, collapseID: nil,
+            apnsID: "123E4567-E89B-12D3-A456-426614174000", lints: ["two"], payloadError: "bad")
+    }
+
+    private var expected: ValidationResult {
+        ValidationResult(
+            reason: .badTopic, timestamp: 7, deviceToken: "bb", topic: "com.example.other", pushTypeSent: nil,
+            pushType: .background, priority: 5, expiration: 9, collapseID: nil,
+            apnsID: "123E4567-E89B-12D3-A456-426614174000", lints: ["two"], payloadError: "bad")
+    }
+
+    private func spare() -> ValidationResult {
+        ValidationResult(
+            reason: nil, deviceToken: "aa", topic: "com.example.app", pushTypeSent: "alert", pushType: .alert,
+            priority: 10, collapseID: "c", lints: ["one"])
+    }
+
+    func testASpareOwnedAloneGivesItsBox() {
+        var owned: ValidationResult? = spare()
+        let box = owned!.textsIdentity
+        let result = made(reusing: owned.take())
+        XCTAssertEqual(result.textsIdentity, box)
+        XCTAssertEqual(result, expected)
+        XCTAssertTrue(result.sameBytes(exceptDeviceToken: expected))
+        XCTAssertEqual(result.deviceToken, "bb")
+    }
+
+    func testASharedSpareKeepsItsValues() {
+        let kept = spare()
+        let result = made(reusing: kept)
+        XCTAssertNotEqual(result.textsIdentity, kept.textsIdentity)
+        XCTAssertEqual(result, expected)
+        XCTAssertEqual(kept, spare(), "the other owner's verdict is untouched")
+        XCTAssertEqual(kept.deviceToken, "aa")
+        XCTAssertEqual(made(reusing: nil), expected)
+    }
+}
