@@ -1,3 +1,4 @@
+import APNsCore
 import HTTPFields
 
 /// What a fault rule does to a matching push (issue "Fault injection"; docs/field-cases.md C1-C16).
@@ -127,11 +128,15 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
             try then?.validate(at: FaultRuleError.join(path, "then"), nested: true)
         case .noResponse, .resetStream, .close, .reset, .settings, .blackhole:
             return
-        case .drain(_, let ms):
+        case .drain(let reason, let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {
                 throw FaultRuleError(
                     field: FaultRuleError.join(path, "maxMs"),
                     message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
+            }
+            // As a goaway's: a GOAWAY that cannot be sent must not be recorded as sent.
+            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(reason)) {
+                throw FaultRuleError(field: FaultRuleError.join(path, "reason"), message: problem)
             }
         case .withholdWindowUpdate(let ms):
             guard (1...FaultLimits.maxMilliseconds).contains(ms) else {

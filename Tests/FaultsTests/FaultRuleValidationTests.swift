@@ -196,6 +196,11 @@ final class FaultRuleValidationTests: XCTestCase {
             #"{"action":{"type":"goaway","debugData":""# + String(repeating: "y", count: 16_377) + #""}}"#,
             "action.debugData: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376"
         ),
+        // So does a drain's GOAWAY.
+        (
+            #"{"action":{"type":"drain","reason":""# + String(repeating: "y", count: 16_364) + #""}}"#,
+            "action.reason: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376"
+        ),
         (
             #"{"id":"a b","action":{"type":"noResponse"}}"#,
             #"id: must be 1 to 64 letters, digits, '.', '_' or '-', got "a b""#

@@ -415,6 +415,26 @@ def test_goaway_after_response(mock):
     assert_fault(record, rule, "goaway")
 
 
+def test_a_drain_reason_longer_than_one_goaway_frame_is_refused(mock):
+    """As a goaway's: a drain whose GOAWAY could not be sent is refused where it is given (rule,
+    command, bulk command), never recorded as sent."""
+    too_long = "x" * 16_364  # {"reason":"..."} is then 16,377 bytes, one over a frame's 16,376
+    resp = mock.control("POST", "/v1/faults", {"action": {"type": "drain", "reason": too_long}})
+    assert resp.status == 400 and resp.json["error"].startswith("action.reason: the GOAWAY debug data"), resp.body
+    client = connect(mock)
+    try:
+        assert push_h2(client, tok()).status == 200
+        cid = connection_entry(mock, client)["id"]
+        for path in (f"/v1/connections/{cid}/drain", "/v1/connections/drain"):
+            resp = mock.control("POST", path, {"reason": too_long})
+            assert resp.status == 400 and resp.json["error"].startswith("reason: the GOAWAY debug data"), resp.body
+        assert client.goaway is None and not client.closed
+    finally:
+        client.close()
+    assert mock.get_json("/v1/faults")["faults"] == []
+    assert mock.get_json("/v1/events?kind=goaway")["events"] == []
+
+
 def test_drain_action_answers_the_streams_in_flight_then_closes(mock):
     """A `drain` rule (issue 13): GOAWAY NO_ERROR Shutdown with the triggering stream as the
     last-stream-id, that push and a held one answered, FIN right after the last answer; one goaway

@@ -128,6 +128,9 @@ def test_a_delayed_answer_is_pending_until_it_is_sent(mock):
         waited = mock.get(f"/v1/deliveries/wait?count=1&timeoutMs=200&token={token}&status=200")
         assert waited.status == 200, waited.body
         assert (waited.json["complete"], waited.json["matched"]) == (False, 0), waited.json
+        # Pending is not unanswered: its answer may yet be sent.
+        assert mock.deliveries(token=token, unanswered="any")["deliveries"] == []
+        assert [r["seq"] for r in mock.deliveries(token=token, unanswered="pending")["deliveries"]] == [record["seq"]]
         assert seen_status(client, sid) is None
         client.pump(lambda: client.responses[sid].done, timeout=3)
         assert time.monotonic() - sent >= 1.1
@@ -136,6 +139,7 @@ def test_a_delayed_answer_is_pending_until_it_is_sent(mock):
         client.close()
     record = mock.deliveries(token=token)["deliveries"][0]
     assert (record["status"], record["unanswered"]) == (200, None), record
+    assert mock.deliveries(token=token, unanswered="pending")["deliveries"] == []
     assert mock.stats()["byStatus"].get("200") == 1, mock.stats()
     waited = mock.get(f"/v1/deliveries/wait?count=1&timeoutMs=200&token={token}&status=200")
     assert (waited.json["complete"], waited.json["matched"]) == (True, 1), waited.json

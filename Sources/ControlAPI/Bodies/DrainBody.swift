@@ -37,7 +37,10 @@ struct DrainBody: Decodable, Equatable {
         switch try container.decodeIfPresent(JSONNode.self, forKey: .reason) {
         case nil where container.contains(.reason): reason = nil
         case nil: break
-        case .string(let text)?: reason = text
+        case .string(let text)?:
+            // As the goaway command's: a GOAWAY that cannot be sent must not be recorded as sent.
+            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(text)) { throw refuse(.reason, problem) }
+            reason = text
         case let other?: throw refuse(.reason, "expected a string or null, got \(other.rendered)")
         }
         switch try container.decodeIfPresent(JSONNode.self, forKey: .maxMilliseconds) {

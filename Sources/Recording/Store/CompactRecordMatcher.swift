@@ -55,9 +55,11 @@ struct CompactRecordMatcher {
         if let wanted = filter.status, status != Int64(wanted) { return false }
         switch filter.unanswered {
         case nil: break
-        case .any: if status != 0 { return false }
-        case .cause:
+        case .any, .cause:
+            // Pending records (no cause yet) are not unanswered.
             if status != 0 || bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.unanswered == 0 { return false }
+        case .pending:
+            if status != 0 || bytes[CompactRecord.Offset.flags] & CompactRecord.Flag.unanswered != 0 { return false }
         }
         guard token != nil || topic != nil || pushType != nil || collapseID != nil || apnsID != nil else { return true }
         _ = r.varint()  // connection id

@@ -29,10 +29,14 @@ public struct DeliveryFilter: Sendable, Equatable {
 
     /// What the `unanswered` parameter asks for: `any`, or a cause such as `connection-closed`.
     public enum Unanswered: Sendable, Equatable {
-        /// Every record with no answer (`status` null), whatever the cause (or none known yet).
+        /// Every record of a stream that ended with no answer, whatever the cause; not a pending
+        /// one (`status` and `unanswered` both null: its answer is held and may yet be sent).
         case any
         /// Records that ended unanswered for this cause.
         case cause(UnansweredCause)
+        /// Records whose answer is still held (`status` and `unanswered` both null): a delay
+        /// running, or a stream stalled by `noResponse` until its connection ends.
+        case pending
     }
 
     /// Creates a filter; `token` and `apnsID` are lowercased.
@@ -112,10 +116,12 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let value = try text("unanswered") {
             if value == "any" {
                 unanswered = .any
+            } else if value == "pending" {
+                unanswered = .pending
             } else if let cause = UnansweredCause(rawValue: value) {
                 unanswered = .cause(cause)
             } else {
-                let names = ["any"] + UnansweredCause.allCases.map(\.rawValue)
+                let names = ["any", "pending"] + UnansweredCause.allCases.map(\.rawValue)
                 throw .badRequest(
                     "unanswered must be one of \(names.joined(separator: ", ")), got '\(value)'"
                         + ClosestMatch.hint(value, among: names, quote: { "'\($0)'" }))
@@ -129,7 +135,9 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let status, record.status != status { return false }
         switch unanswered {
         case nil: break
-        case .any: if record.status != 0 { return false }
+        // A pending record (a held answer, `unanswered` null) is not unanswered: it may yet be.
+        case .any: if record.status != 0 || record.unanswered == nil { return false }
+        case .pending: if record.status != 0 || record.unanswered != nil { return false }
         case .cause(let cause): if record.unanswered != cause { return false }
         }
         if let reason, record.reason != reason { return false }

@@ -56,6 +56,16 @@ final class ControlBodyTests: XCTestCase {
             "reason: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376")
     }
 
+    func testDrainBodyRefusesDebugDataLongerThanOneFrame() throws {
+        let fits = String(repeating: "z", count: 16_363)
+        XCTAssertEqual(
+            try DrainBody.read(Array((#"{"reason": ""# + fits + #""}"#).utf8)).command,
+            .drain(reason: fits, maxMilliseconds: DrainBody.defaultMaxMilliseconds))
+        XCTAssertEqual(
+            refusal(DrainBody.self, #"{"reason": ""# + fits + #"z"}"#),
+            "reason: the GOAWAY debug data would be 16377 bytes; one frame carries at most 16376")
+    }
+
     func testDeviceBodyReadsEveryField() throws {
         let body = try ControlBody.decode(
             DeviceBody.self,

@@ -143,7 +143,9 @@ final class DeliveryStoreTests: XCTestCase {
         }
     }
 
-    /// `unanswered=any` takes every record with no answer; `unanswered=<cause>` those of one cause.
+    /// `unanswered=any` takes every record of a stream that ended with no answer (not a pending
+    /// one: its held answer may yet be sent); `unanswered=<cause>` those of one cause;
+    /// `unanswered=pending` those whose answer is still held.
     func testUnansweredFilter() throws {
         var closed = F.record(status: 0)
         closed.unanswered = .connectionClosed
@@ -152,7 +154,8 @@ final class DeliveryStoreTests: XCTestCase {
         let pending = F.record(status: 0)  // no answer, no cause known yet
         let answered = F.record(status: 200)
         let rows: [(String, [Bool])] = [
-            ("any", [true, true, true, false]),
+            ("any", [true, true, false, false]),
+            ("pending", [false, false, true, false]),
             ("connection-closed", [true, false, false, false]),
             ("above-last-stream-id", [false, true, false, false]),
         ]
@@ -174,7 +177,7 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertThrowsError(try DeliveryFilter(query: ["unanswered": "conection-closed"])) { error in
             XCTAssertEqual(
                 (error as? ControlError)?.message,
-                "unanswered must be one of any, connection-closed, connection-reset, connection-closed-by-client, "
+                "unanswered must be one of any, pending, connection-closed, connection-reset, connection-closed-by-client, "
                     + "above-last-stream-id, stream-reset-by-client, stream-reset-by-server, got 'conection-closed' "
                     + "(did you mean 'connection-closed'?)")
         }
