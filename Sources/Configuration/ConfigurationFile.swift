@@ -1,4 +1,5 @@
 import APNsCore
+import Devices
 import Faults
 import Foundation
 import JSONInput
@@ -27,7 +28,13 @@ public enum ConfigurationFile {
     ]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
-    static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
+    static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"] + deviceModelKeys
+    /// The keys that make a configured device a virtual device (docs/device-model.md §7), as in
+    /// `PUT /v1/devices/{token}`.
+    static let deviceModelKeys = [
+        "virtual", "connectivity", "appState", "settings", "capabilities", "categories", "foregroundPresentation",
+        "installed",
+    ]
     static let conditionsKeys = ListenerConditionsUpdate.fields
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
 
@@ -88,7 +95,9 @@ public enum ConfigurationFile {
                     field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
             for element in try root.elements("devices") {
-                configuration.devices.append(try device(element))
+                let (registration, virtual) = try device(element)
+                configuration.devices.append(registration)
+                if let virtual { configuration.virtualDevices.append(virtual) }
             }
         }
         if root["http2"] != nil {
@@ -288,7 +297,9 @@ public enum ConfigurationFile {
         return options
     }
 
-    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> DeviceRegistration {
+    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> (
+        DeviceRegistration, VirtualDevice?
+    ) {
         let reader = try ConfigurationObject(decoder, keys: deviceKeys)
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
@@ -304,7 +315,41 @@ public enum ConfigurationFile {
             device.unregisteredAt = try timestamp(unregisteredAt, at: reader.field("unregisteredAt"))
         }
         device.expired = try reader.boolean("expired") ?? device.expired
-        return device
+        return (device, try virtualDevice(reader, registration: device))
+    }
+
+    /// The virtual device a configured device describes when it has a device-model field
+    /// (`deviceModelKeys`; `"virtual": false` with none other is a plain device), read as
+    /// `VirtualDevice` reads it; a virtual device needs a topic.
+    private static func virtualDevice(_ reader: ConfigurationObject, registration: DeviceRegistration)
+        throws(ConfigurationError) -> VirtualDevice?
+    {
+        var object: [String: JSONNode] = [:]
+        for key in deviceModelKeys { if let value = reader[key] { object[key] = value } }
+        switch object["virtual"] {
+        case nil, .bool(true)?: break
+        case .bool(false)? where object.count == 1: return nil
+        case .bool(false)?:
+            throw ConfigurationError(
+                field: reader.field("virtual"), message: "false, but device-model fields are given")
+        case let other?:
+            throw ConfigurationError(
+                field: reader.field("virtual"), message: "expected true or false, got \(other.rendered)")
+        }
+        guard !object.isEmpty else { return nil }
+        guard let topic = registration.topic else {
+            throw ConfigurationError(
+                field: reader.field("topic"), message: "required for a virtual device (the app's bundle ID)")
+        }
+        object["virtual"] = nil
+        object["token"] = .string(registration.token)
+        object["topic"] = .string(topic)
+        object["environment"] = .string(registration.environment.rawValue)
+        do {
+            return try StrictJSONDecoder().decode(VirtualDevice.self, from: JSONNode.object(object))
+        } catch {
+            throw ConfigurationError(field: reader.field(error.path), message: error.message)
+        }
     }
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.

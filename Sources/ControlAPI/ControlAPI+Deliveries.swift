@@ -1,4 +1,7 @@
 import APNsCore
+import Devices
+import Foundation
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -9,7 +12,7 @@ extension ControlAPI {
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         let result = store.compactQuery(filter, limit: limit)
-        return Self.deliveriesResponse(
+        return deliveriesResponse(
             DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
             records: result.elements)
     }
@@ -28,7 +31,10 @@ extension ControlAPI {
             throw .badRequest("seq must be a positive integer, got '\(seqText)'")
         }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
-        return ControlResponse(status: 200, encoding: record)
+        guard let notification = devices.notification(seq) else {
+            return ControlResponse(status: 200, encoding: record)
+        }
+        return ControlResponse(status: 200, json: Self.joined(record, notification))
     }
 
     func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
@@ -64,19 +70,42 @@ extension ControlAPI {
             wait.matched = 0
             return nil
         }
-        return Self.deliveriesResponse(
+        return deliveriesResponse(
             WaitAnswer(
                 complete: complete, count: wait.count, evicted: result.evicted,
                 lastSeq: result.lastSeq, matched: result.elements.count),
             records: result.elements)
     }
 
-    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).
-    private static func deliveriesResponse(
+    /// A record of a push to a virtual device with its lifecycle joined (`DeviceBook.Notification.jsonMembers()`).
+    static func joined(_ record: DeliveryRecord, _ notification: DeviceBook.Notification) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        for (key, value) in notification.jsonMembers() { object[key] = value }
+        return .object(object)
+    }
+
+    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`); a
+    /// record of a push to a virtual device has its lifecycle joined.
+    private func deliveriesResponse(
         _ envelope: some Encodable,
         records: [(seq: UInt64, record: CompactRecord)]
     ) -> ControlResponse {
-        guard let body = DeliveryListJSON.body(envelope: envelope, records: records) else {
+        var joined: [UInt64: DeviceBook.Notification] = [:]
+        if !devices.isEmpty || devices.hasNotifications {
+            devices.catchUp()
+            joined = devices.notifications(records.map(\.seq))
+        }
+        var join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?
+        if !joined.isEmpty {
+            let found = joined
+            join = { seq, record in
+                guard let notification = found[seq] else { return nil }
+                return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+            }
+        }
+        guard let body = DeliveryListJSON.body(envelope: envelope, records: records, join: join) else {
             return ControlResponse(
                 status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
         }

@@ -475,7 +475,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"devices": [{}]}"#, "devices[0].token: missing; every device needs its token"),
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "topics": "x"}]}"#,
-                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired"#
+                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired, virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed"#
             ),
             ErrorRow(
                 #"{"devices": [{"token": "xyz1"}]}"#,
@@ -491,6 +491,19 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxTokenLength": 4, "devices": [{"token": "abcdef"}]}"#,
                 "devices[0].token: the token has 6 hex characters, more than maxTokenLength (4)"),
+            // Virtual devices (docs/device-model.md §7)
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "appState": "background"}]}"#,
+                "devices[0].topic: required for a virtual device (the app's bundle ID)"),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "appState": "asleep"}]}"#,
+                "devices[0].appState: ", exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "categories": [{"identifier": "A"}, {"identifier": "A"}]}]}"#,
+                "devices[0].categories[1].identifier: duplicate category identifier", exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "virtual": false, "installed": true}]}"#,
+                "devices[0].virtual: false, but device-model fields are given"),
             ErrorRow(
                 #"{"devices": [{"token": "ABCD"}, {"token": "abcd", "topic": "other"}]}"#,
                 "devices[1].token: duplicate device token (also devices[0])"),

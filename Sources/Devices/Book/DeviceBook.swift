@@ -1,0 +1,221 @@
+import JSONInput
+import Synchronization
+
+/// The server's virtual devices and what happened to each push sent to them (docs/device-model.md
+/// §7): one `DeviceLifecycle` per registered token, and per accepted push (keyed by its delivery
+/// record's `seq`) the timestamped transitions, the device's reaction and the user's interactions.
+/// Thread-safe: the push path (`receive`) runs on every worker thread, the control API on its own.
+///
+/// Time is the server's movable clock (`clock`, the one `/v1/clock` moves): every step first
+/// catches the lifecycles up with it (`DeviceLifecycle.advance(to:)`), so moving the clock forward
+/// runs what fell due (an expiration, a burst, the budget freeing) at the time it fell due.
+///
+/// The push path pays one check for a token that is not a virtual device: `isEmpty` (an atomic
+/// load) when no device is registered, a dictionary lookup under the lock otherwise.
+public final class DeviceBook: Sendable {
+    /// What happened to one accepted push to a virtual device.
+    public struct Notification: Sendable, Equatable {
+        /// The device's token.
+        public var token: String
+        /// Its transitions, oldest first (Received, then Delivered, Stored, Discarded, Replaced).
+        public var events: [LifecycleEvent]
+        /// The user's taps, actions and dismissals of it, oldest first.
+        public var interactions: [InteractionOutcome]
+
+        /// The state it is in now: that of its last transition.
+        public var state: LifecycleState? { events.last?.state }
+        /// What the device did with it, once delivered.
+        public var reaction: DeviceReaction? { events.last { $0.reaction != nil }?.reaction }
+    }
+
+    private struct State {
+        var devices: [String: DeviceLifecycle] = [:]
+        var notifications: [UInt64: Notification] = [:]
+        /// The notifications' seqs in arrival order, from `head`, for the capacity.
+        var order: [UInt64] = []
+        var head = 0
+    }
+
+    private let state = Mutex(State())
+    private let deviceCount = Atomic<Int>(0)
+    private let received = Atomic<Bool>(false)
+    /// Storage limit, budget and bursts for every device (docs/device-model.md §5).
+    public let options: DeviceModelOptions
+    /// At most this many notifications are kept; the oldest go first (as the record store evicts).
+    public let notificationCapacity: Int
+    private let clock: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - clock: now, in seconds since the Unix epoch on the server's movable clock.
+    ///   - notificationCapacity: notifications kept (at least 1), the record store's capacity.
+    public init(
+        options: DeviceModelOptions = DeviceModelOptions(), notificationCapacity: Int = 100_000,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.options = options
+        self.notificationCapacity = max(1, notificationCapacity)
+        self.clock = clock
+    }
+
+    /// True when no virtual device is registered: read without the lock, the push path's one check.
+    public var isEmpty: Bool { deviceCount.load(ordering: .relaxed) == 0 }
+
+    /// True once a push to a virtual device was received: records may have lifecycles to join.
+    public var hasNotifications: Bool { received.load(ordering: .relaxed) }
+
+    /// The number of virtual devices.
+    public var count: Int { deviceCount.load(ordering: .relaxed) }
+
+    /// Now on the server's clock, seconds since the Unix epoch.
+    public func now() -> Double { clock() }
+
+    // MARK: - Devices
+
+    /// Registers `device`, or updates the device registered under its token
+    /// (`DeviceLifecycle.update(_:at:)`: a new connectivity delivers what is stored, and so on).
+    /// - Returns: true when the token was new.
+    /// - Throws: `InputError` at `topic` or `environment` when a registered device would change
+    ///   them; nothing is changed then.
+    @discardableResult
+    public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
+        let now = clock()
+        return try state.withLock { (state: inout State) throws(InputError) -> Bool in
+            Self.catchUp(&state, to: now)
+            guard var lifecycle = state.devices[device.token] else {
+                state.devices[device.token] = DeviceLifecycle(device: device, options: options)
+                deviceCount.add(1, ordering: .relaxed)
+                return true
+            }
+            let events = try lifecycle.update(device, at: now)
+            state.devices[device.token] = lifecycle
+            Self.apply(events, to: &state)
+            return false
+        }
+    }
+
+    /// Removes the virtual device `token` (lowercase); its notifications stay readable. False
+    /// when it was not one.
+    @discardableResult
+    public func remove(token: String) -> Bool {
+        state.withLock { state in
+            guard state.devices.removeValue(forKey: token) != nil else { return false }
+            deviceCount.subtract(1, ordering: .relaxed)
+            return true
+        }
+    }
+
+    /// Removes every virtual device (their notifications stay readable); returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            let removed = state.devices.count
+            state.devices = [:]
+            deviceCount.store(0, ordering: .relaxed)
+            return removed
+        }
+    }
+
+    /// Whether `token` (lowercase) is a virtual device.
+    public func contains(_ token: String) -> Bool {
+        if isEmpty { return false }
+        return state.withLock { $0.devices[token] != nil }
+    }
+
+    /// The lifecycle of `token` (lowercase) caught up with the clock, nil when it is not a virtual device.
+    public func lifecycle(of token: String) -> DeviceLifecycle? {
+        let now = clock()
+        return state.withLock { state in
+            Self.catchUp(&state, to: now)
+            return state.devices[token]
+        }
+    }
+
+    /// Catches every device up with the clock (`DeviceLifecycle.advance(to:)`): called when the
+    /// clock moves and before the control API reads.
+    public func catchUp() {
+        let now = clock()
+        state.withLock { Self.catchUp(&$0, to: now) }
+    }
+
+    // MARK: - Pushes
+
+    /// An accepted push (`push.id`: its record's seq) for `token` (lowercase) arrives now. Returns
+    /// false, doing nothing, when `token` is not a virtual device.
+    @discardableResult
+    public func receive(_ push: DevicePush, token: String) -> Bool {
+        if isEmpty { return false }
+        let now = clock()
+        return state.withLock { state in
+            // Changed in place: no copy of the lifecycle.
+            guard let events = state.devices[token]?.receive(push, at: now) else { return false }
+            received.store(true, ordering: .relaxed)
+            state.notifications[push.id] = Notification(token: token, events: [], interactions: [])
+            state.order.append(push.id)
+            Self.apply(events, to: &state)
+            evict(&state)
+            return true
+        }
+    }
+
+    /// What happened to the push whose record is `seq`, caught up with the clock; nil when it
+    /// was not for a virtual device (or was evicted).
+    public func notification(_ seq: UInt64) -> Notification? {
+        let now = clock()
+        return state.withLock { state in
+            Self.catchUp(&state, to: now)
+            return state.notifications[seq]
+        }
+    }
+
+    /// The notifications of `seqs` that are known, without catching up (the caller did).
+    public func notifications(_ seqs: [UInt64]) -> [UInt64: Notification] {
+        state.withLock { state in
+            var found: [UInt64: Notification] = [:]
+            for seq in seqs { if let entry = state.notifications[seq] { found[seq] = entry } }
+            return found
+        }
+    }
+
+    /// The user acts on the shown notification `seq` of `token` now (`DeviceLifecycle.interact`);
+    /// the outcome is recorded on the notification. Nil when `token` is not a virtual device.
+    /// - Throws: `InputError` as `interact` does (at `notification`, `action` or `text`); nothing
+    ///   is changed then.
+    public func interact(_ interaction: UserInteraction, with seq: UInt64, token: String) throws(InputError)
+        -> InteractionOutcome?
+    {
+        let now = clock()
+        return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
+            Self.catchUp(&state, to: now)
+            guard var lifecycle = state.devices[token] else { return nil }
+            let outcome = try lifecycle.interact(interaction, with: seq, at: now)
+            state.devices[token] = lifecycle
+            Self.apply(outcome.events, to: &state)
+            state.notifications[seq]?.interactions.append(outcome)
+            return outcome
+        }
+    }
+
+    // MARK: - Internals
+
+    private static func catchUp(_ state: inout State, to now: Double) {
+        for index in state.devices.values.indices {
+            let events = state.devices.values[index].advance(to: now)
+            if !events.isEmpty { apply(events, to: &state) }
+        }
+    }
+
+    private static func apply(_ events: [LifecycleEvent], to state: inout State) {
+        for event in events { state.notifications[event.notification]?.events.append(event) }
+    }
+
+    private func evict(_ state: inout State) {
+        while state.order.count - state.head > notificationCapacity {
+            state.notifications[state.order[state.head]] = nil
+            state.head += 1
+        }
+        if state.head > 1024, state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
+        }
+    }
+}
