@@ -82,8 +82,9 @@ let package = Package(
         .target(
             name: "HTTP2Client",
             dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
-        // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
-        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client", "CommandLineOptions"]),
+        // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client;
+        // `export-apns`, a recorded push as a Simulator .apns file from the control API.
+        .target(name: "APNsTools", dependencies: ["APNsAuth", "Devices", "HTTP2Client", "CommandLineOptions"]),
         .executableTarget(
             name: "mock-apns",
             dependencies: [
@@ -122,7 +123,7 @@ let package = Package(
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
-        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
+        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "HTTP2Client", "TestSupport"]),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: [

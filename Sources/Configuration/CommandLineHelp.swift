@@ -53,6 +53,7 @@ enum CommandLineHelp {
           mock-apns [serve] [OPTIONS]
           mock-apns send [SEND OPTIONS] PAYLOAD   (a client; mock-apns send --help)
           mock-apns jwt [JWT OPTIONS]             (prints a JWT; mock-apns jwt --help)
+          mock-apns export-apns SEQ [OPTIONS]     (a record as a Simulator .apns file)
           mock-apns --help | --version
 
         Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,

@@ -21,6 +21,9 @@ import Recording
 /// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
+/// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 404 absent, 409 not an alert or background push with a JSON object payload |
+/// | GET | /v1/delivery-log/{id} | the notifications whose apns-unique-id or apns-id is `id`, each with its state history |
+/// | GET | /v1/delivery-metrics | `from`, `to` → the console's counts of virtual devices' notifications, total, by push type and priority |
 /// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
 /// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace; a body with device-model fields registers a virtual device, whose GET adds its state |
 /// | PATCH | /v1/devices/{token} | a virtual device's connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed; 404 unknown, 409 not virtual |
@@ -106,7 +109,7 @@ public final class ControlAPI: Sendable {
     /// Every endpoint served, with the query parameters it accepts; the router dispatches from
     /// this list, so it is the truth the OpenAPI document is tested against.
     public static let routes: [ControlRoute] = {
-        let filters = DeliveryFilter.queryParameterNames
+        let filters = DeliveryFilter.queryParameterNames + LifecycleFilter.queryParameterNames
         let eventFilters = ConnectionEventFilter.queryParameterNames
         return [
             ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
@@ -123,6 +126,14 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
                 endpoint: .getDelivery),
+            ControlRoute(
+                method: "GET", path: "/v1/deliveries/{seq}/apns", queryParameters: [],
+                endpoint: .getDeliveryAPNsFile),
+            ControlRoute(
+                method: "GET", path: "/v1/delivery-log/{id}", queryParameters: [], endpoint: .getDeliveryLog),
+            ControlRoute(
+                method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
+                endpoint: .getDeliveryMetrics),
             ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
             ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
             ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
@@ -205,6 +216,9 @@ public final class ControlAPI: Sendable {
         case .clearDeliveries: return .response(clearDeliveries())
         case .waitDeliveries: return try startWait(query)
         case .getDelivery: return .response(try delivery(seqText: pathValue))
+        case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
+        case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
+        case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
         case .listDevices: return .response(listDevices())
         case .clearDevices: return .response(clearDevices())
         case .getDevice: return .response(try device(tokenText: pathValue))

@@ -12,7 +12,8 @@ public struct ControlRoute: Sendable, Hashable {
 
     enum Endpoint: Sendable, Hashable {
         case health, stats
-        case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
+        case listDeliveries, clearDeliveries, waitDeliveries, getDelivery, getDeliveryAPNsFile, getDeliveryLog
+        case getDeliveryMetrics
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice
         case getClock, putClock
         case listListeners, putListenerConditions

@@ -1,3 +1,4 @@
+import APNsCore
 import JSONInput
 import Synchronization
 
@@ -17,6 +18,10 @@ public final class DeviceBook: Sendable {
     public struct Notification: Sendable, Equatable {
         /// The device's token.
         public var token: String
+        /// The push type the gateway's rules used.
+        public var pushType: PushType
+        /// `apns-priority` (10 when absent).
+        public var priority: Int
         /// Its transitions, oldest first (Received, then Delivered, Stored, Discarded, Replaced).
         public var events: [LifecycleEvent]
         /// The user's taps, actions and dismissals of it, oldest first.
@@ -39,6 +44,7 @@ public final class DeviceBook: Sendable {
     private let state = Mutex(State())
     private let deviceCount = Atomic<Int>(0)
     private let received = Atomic<Bool>(false)
+    private let changes = Atomic<UInt64>(0)
     /// Storage limit, budget and bursts for every device (docs/device-model.md §5).
     public let options: DeviceModelOptions
     /// At most this many notifications are kept; the oldest go first (as the record store evicts).
@@ -63,6 +69,10 @@ public final class DeviceBook: Sendable {
     /// True once a push to a virtual device was received: records may have lifecycles to join.
     public var hasNotifications: Bool { received.load(ordering: .relaxed) }
 
+    /// A number that changes whenever a device or a notification changes (a long poll on
+    /// lifecycle states looks again only then).
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+
     /// The number of virtual devices.
     public var count: Int { deviceCount.load(ordering: .relaxed) }
 
@@ -80,15 +90,16 @@ public final class DeviceBook: Sendable {
     public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> Bool in
-            Self.catchUp(&state, to: now)
+            catchUp(&state, to: now)
             guard var lifecycle = state.devices[device.token] else {
                 state.devices[device.token] = DeviceLifecycle(device: device, options: options)
                 deviceCount.add(1, ordering: .relaxed)
+                changes.add(1, ordering: .releasing)
                 return true
             }
             let events = try lifecycle.update(device, at: now)
             state.devices[device.token] = lifecycle
-            Self.apply(events, to: &state)
+            apply(events, to: &state)
             return false
         }
     }
@@ -100,6 +111,7 @@ public final class DeviceBook: Sendable {
         state.withLock { state in
             guard state.devices.removeValue(forKey: token) != nil else { return false }
             deviceCount.subtract(1, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
             return true
         }
     }
@@ -111,6 +123,7 @@ public final class DeviceBook: Sendable {
             let removed = state.devices.count
             state.devices = [:]
             deviceCount.store(0, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
             return removed
         }
     }
@@ -125,7 +138,7 @@ public final class DeviceBook: Sendable {
     public func lifecycle(of token: String) -> DeviceLifecycle? {
         let now = clock()
         return state.withLock { state in
-            Self.catchUp(&state, to: now)
+            catchUp(&state, to: now)
             return state.devices[token]
         }
     }
@@ -134,7 +147,7 @@ public final class DeviceBook: Sendable {
     /// clock moves and before the control API reads.
     public func catchUp() {
         let now = clock()
-        state.withLock { Self.catchUp(&$0, to: now) }
+        state.withLock { catchUp(&$0, to: now) }
     }
 
     // MARK: - Pushes
@@ -149,9 +162,10 @@ public final class DeviceBook: Sendable {
             // Changed in place: no copy of the lifecycle.
             guard let events = state.devices[token]?.receive(push, at: now) else { return false }
             received.store(true, ordering: .relaxed)
-            state.notifications[push.id] = Notification(token: token, events: [], interactions: [])
+            state.notifications[push.id] = Notification(
+                token: token, pushType: push.pushType, priority: push.priority, events: [], interactions: [])
             state.order.append(push.id)
-            Self.apply(events, to: &state)
+            apply(events, to: &state)
             evict(&state)
             return true
         }
@@ -162,7 +176,7 @@ public final class DeviceBook: Sendable {
     public func notification(_ seq: UInt64) -> Notification? {
         let now = clock()
         return state.withLock { state in
-            Self.catchUp(&state, to: now)
+            catchUp(&state, to: now)
             return state.notifications[seq]
         }
     }
@@ -185,27 +199,48 @@ public final class DeviceBook: Sendable {
     {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
-            Self.catchUp(&state, to: now)
+            catchUp(&state, to: now)
             guard var lifecycle = state.devices[token] else { return nil }
             let outcome = try lifecycle.interact(interaction, with: seq, at: now)
             state.devices[token] = lifecycle
-            Self.apply(outcome.events, to: &state)
+            apply(outcome.events, to: &state)
             state.notifications[seq]?.interactions.append(outcome)
             return outcome
         }
     }
 
+    /// Delivery metrics as Apple's console counts them (`DeliveryMetrics`) over the transitions
+    /// stamped from `from` to `to` (seconds since the epoch, server clock, both included; nil: open),
+    /// caught up with the clock first.
+    public func metrics(from: Double? = nil, to: Double? = nil) -> DeliveryMetrics {
+        let now = clock()
+        return state.withLock { state in
+            catchUp(&state, to: now)
+            var metrics = DeliveryMetrics()
+            for seq in state.order[state.head...] {
+                guard let notification = state.notifications[seq] else { continue }
+                for event in notification.events {
+                    if let from, event.at < from { continue }
+                    if let to, event.at > to { continue }
+                    metrics.count(event.state, pushType: notification.pushType, priority: notification.priority)
+                }
+            }
+            return metrics
+        }
+    }
+
     // MARK: - Internals
 
-    private static func catchUp(_ state: inout State, to now: Double) {
+    private func catchUp(_ state: inout State, to now: Double) {
         for index in state.devices.values.indices {
             let events = state.devices.values[index].advance(to: now)
             if !events.isEmpty { apply(events, to: &state) }
         }
     }
 
-    private static func apply(_ events: [LifecycleEvent], to state: inout State) {
+    private func apply(_ events: [LifecycleEvent], to state: inout State) {
         for event in events { state.notifications[event.notification]?.events.append(event) }
+        changes.add(1, ordering: .releasing)
     }
 
     private func evict(_ state: inout State) {
