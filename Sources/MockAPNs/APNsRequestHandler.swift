@@ -177,11 +177,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// The accepted push recorded as `seq`, to `path`'s device token: when the token is a virtual
     /// device, its lifecycle receives the push as recorded (the verdict's push type, priority,
     /// expiration and collapse ID, and the payload) at the server's clock (docs/device-model.md §7).
-    private func deliverToDevice(seq: UInt64, path: String) {
+    /// The connection's previous body to a device is not read again.
+    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
         let token = String(path[path.index(after: slash)...]).lowercased()
         guard devices.contains(token), let record = gateway.store.record(seq: seq) else { return }
-        devices.receive(DevicePush(id: seq, verdict: record.verdict, body: record.payload), token: token)
+        var payload: DevicePayload?
+        if let last = state.lastDevicePayload, last.body == record.payload { payload = last.payload }
+        let push = DevicePush(id: seq, verdict: record.verdict, body: record.payload, payload: payload)
+        if payload == nil { state.lastDevicePayload = (record.payload, push.payload) }
+        devices.receive(push, token: token)
     }
 
     func connectionRefused(listenerIndex: Int, peer: String) {
@@ -203,7 +208,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
-        if decision.accepted, !devices.isEmpty { deliverToDevice(seq: decision.seq, path: request.path) }
+        if decision.accepted, !devices.isEmpty { deliverToDevice(seq: decision.seq, path: request.path, state: state) }
         if debug {
             logger.log(
                 .debug,

@@ -75,6 +75,19 @@ final class VirtualDevicePushPathTests: XCTestCase {
         XCTAssertEqual(server.devices.lifecycle(of: token)?.shown.first?.push.payload.alertHasText, true)
     }
 
+    func testEachPushIsReadForItsOwnBodyOnOneConnection() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        try server.register(VirtualDevice(token: token, topic: "com.example.app"))
+        let alert = #"{"aps":{"alert":"hi"}}"#, badge = #"{"aps":{"badge":3}}"#
+        let statuses = try send(
+            server, [request(token, body: alert), request(token, body: alert), request(token, body: badge)])
+        XCTAssertEqual(statuses, [200, 200, 200])
+        let reactions = server.deliveries().map { server.notification(seq: $0.seq)?.reaction?.presentation }
+        XCTAssertEqual(reactions.map { $0?.banner }, [true, true, false])
+        XCTAssertEqual(reactions.map { $0?.badge }, [nil, nil, 3])
+    }
+
     func testTheLifecycleRunsOnTheServerClock() throws {
         let server = try makeServer()
         defer { server.stop() }

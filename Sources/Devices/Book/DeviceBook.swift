@@ -7,9 +7,11 @@ import Synchronization
 /// record's `seq`) the timestamped transitions, the device's reaction and the user's interactions.
 /// Thread-safe: the push path (`receive`) runs on every worker thread, the control API on its own.
 ///
-/// Time is the server's movable clock (`clock`, the one `/v1/clock` moves): every step first
-/// catches the lifecycles up with it (`DeviceLifecycle.advance(to:)`), so moving the clock forward
-/// runs what fell due (an expiration, a burst, the budget freeing) at the time it fell due.
+/// Time is the server's movable clock (`clock`, the one `/v1/clock` moves): every step on a device
+/// first catches its lifecycle up with it (`DeviceLifecycle.advance(to:)`), reads of one device or
+/// notification catch that device up, and `catchUp()` (a clock move, a list, a wait) catches up
+/// every device, so moving the clock forward runs what fell due (an expiration, a burst, the
+/// budget freeing) at the time it fell due.
 ///
 /// The push path pays one check for a token that is not a virtual device: `isEmpty` (an atomic
 /// load) when no device is registered, a dictionary lookup under the lock otherwise.
@@ -33,8 +35,16 @@ public final class DeviceBook: Sendable {
         public var reaction: DeviceReaction? { events.last { $0.reaction != nil }?.reaction }
     }
 
+    /// One device's lifecycle, boxed: the table's buckets hold a reference rather than the
+    /// ~500-byte lifecycle, so the table's slack costs 8 bytes a bucket (memory per device, §7).
+    /// Touched only under the book's lock.
+    private final class Entry {
+        var lifecycle: DeviceLifecycle
+        init(_ lifecycle: DeviceLifecycle) { self.lifecycle = lifecycle }
+    }
+
     private struct State {
-        var devices: [String: DeviceLifecycle] = [:]
+        var devices: [String: Entry] = [:]
         var notifications: [UInt64: Notification] = [:]
         /// The notifications' seqs in arrival order, from `head`, for the capacity.
         var order: [UInt64] = []
@@ -90,15 +100,13 @@ public final class DeviceBook: Sendable {
     public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> Bool in
-            catchUp(&state, to: now)
-            guard var lifecycle = state.devices[device.token] else {
-                state.devices[device.token] = DeviceLifecycle(device: device, options: options)
+            guard let entry = state.devices[device.token] else {
+                state.devices[device.token] = Entry(DeviceLifecycle(device: device, options: options))
                 deviceCount.add(1, ordering: .relaxed)
                 changes.add(1, ordering: .releasing)
                 return true
             }
-            let events = try lifecycle.update(device, at: now)
-            state.devices[device.token] = lifecycle
+            let events = try entry.lifecycle.update(device, at: now)
             apply(events, to: &state)
             return false
         }
@@ -138,8 +146,8 @@ public final class DeviceBook: Sendable {
     public func lifecycle(of token: String) -> DeviceLifecycle? {
         let now = clock()
         return state.withLock { state in
-            catchUp(&state, to: now)
-            return state.devices[token]
+            catchUp(&state, token: token, to: now)
+            return state.devices[token]?.lifecycle
         }
     }
 
@@ -160,7 +168,7 @@ public final class DeviceBook: Sendable {
         let now = clock()
         return state.withLock { state in
             // Changed in place: no copy of the lifecycle.
-            guard let events = state.devices[token]?.receive(push, at: now) else { return false }
+            guard let events = state.devices[token]?.lifecycle.receive(push, at: now) else { return false }
             received.store(true, ordering: .relaxed)
             state.notifications[push.id] = Notification(
                 token: token, pushType: push.pushType, priority: push.priority, events: [], interactions: [])
@@ -176,7 +184,8 @@ public final class DeviceBook: Sendable {
     public func notification(_ seq: UInt64) -> Notification? {
         let now = clock()
         return state.withLock { state in
-            catchUp(&state, to: now)
+            guard let token = state.notifications[seq]?.token else { return nil }
+            catchUp(&state, token: token, to: now)
             return state.notifications[seq]
         }
     }
@@ -199,10 +208,8 @@ public final class DeviceBook: Sendable {
     {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
-            catchUp(&state, to: now)
-            guard var lifecycle = state.devices[token] else { return nil }
-            let outcome = try lifecycle.interact(interaction, with: seq, at: now)
-            state.devices[token] = lifecycle
+            guard let entry = state.devices[token] else { return nil }
+            let outcome = try entry.lifecycle.interact(interaction, with: seq, at: now)
             apply(outcome.events, to: &state)
             state.notifications[seq]?.interactions.append(outcome)
             return outcome
@@ -231,9 +238,15 @@ public final class DeviceBook: Sendable {
 
     // MARK: - Internals
 
+    /// Catches the device `token` up with `now`, if it is one.
+    private func catchUp(_ state: inout State, token: String, to now: Double) {
+        guard let events = state.devices[token]?.lifecycle.advance(to: now), !events.isEmpty else { return }
+        apply(events, to: &state)
+    }
+
     private func catchUp(_ state: inout State, to now: Double) {
-        for index in state.devices.values.indices {
-            let events = state.devices.values[index].advance(to: now)
+        for entry in state.devices.values {
+            let events = entry.lifecycle.advance(to: now)
             if !events.isEmpty { apply(events, to: &state) }
         }
     }
