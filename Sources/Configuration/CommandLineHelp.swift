@@ -78,7 +78,8 @@ enum CommandLineHelp {
           environment, plaintext, tls, alpn, auth, clientCAs, conditions:
           handshakeDelayMs, silent, refuseMs), control, maxRecords, maxEvents,
           registry, tokenLength, maxTokenLength, lintsAsErrors,
-          invalidPayloadReason, devices, http2 (maxConcurrentStreams,
+          invalidPayloadReason, devices (with device-model fields: virtual
+          devices), deviceModel (their settings), http2 (maxConcurrentStreams,
           streamProfile), workers, logLevel, drainTimeoutSeconds, keys (the key
           manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
           takes them), scenarios (name, parameters; their rules follow the

@@ -26,6 +26,9 @@ public struct Configuration: Sendable, Equatable {
     /// The virtual devices among `devices` (configured with device-model fields,
     /// docs/device-model.md §7), one per token that has a registration in `devices`. Default none.
     public var virtualDevices: [VirtualDevice] = []
+    /// The virtual devices' settings: storage limit, background budget, low-power bursts and
+    /// their seed (docs/device-model.md §5). Default `DeviceModelOptions()`.
+    public var deviceModel = DeviceModelOptions()
     /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
     /// (the value APNs announces today, docs/apns-behaviour.md §6).
     public var maxConcurrentStreams: Int

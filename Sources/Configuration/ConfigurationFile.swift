@@ -14,7 +14,7 @@ import JSONSupport
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`.
 ///
 /// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
@@ -37,6 +37,12 @@ public enum ConfigurationFile {
     ]
     static let conditionsKeys = ListenerConditionsUpdate.fields
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
+    /// The keys of `deviceModel`: the virtual devices' settings (`DeviceModelOptions`,
+    /// docs/device-model.md §5).
+    static let deviceModelOptionKeys = [
+        "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
+        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed",
+    ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
     /// key manifest) are kept as written; `load(path:)` resolves relative ones. Scenario windows
@@ -99,6 +105,10 @@ public enum ConfigurationFile {
                 configuration.devices.append(registration)
                 if let virtual { configuration.virtualDevices.append(virtual) }
             }
+        }
+        if root["deviceModel"] != nil {
+            configuration.deviceModel = try deviceModel(
+                ConfigurationObject(root.decoder("deviceModel"), keys: deviceModelOptionKeys))
         }
         if root["http2"] != nil {
             let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
@@ -350,6 +360,42 @@ public enum ConfigurationFile {
         } catch {
             throw ConfigurationError(field: reader.field(error.path), message: error.message)
         }
+    }
+
+    /// The virtual devices' settings (docs/device-model.md §5): each key optional, its default
+    /// `DeviceModelOptions()`'s. Seconds are finite numbers, at least 0 (the budget's window more
+    /// than 0); `backgroundBudget` an integer from 0 to 1000; `seed` an integer from 0 to 2^64-1.
+    private static func deviceModel(_ reader: ConfigurationObject) throws(ConfigurationError) -> DeviceModelOptions {
+        var options = DeviceModelOptions()
+        func seconds(_ key: String, positive: Bool = false) throws(ConfigurationError) -> Double? {
+            guard let value = reader[key] else { return nil }
+            guard let number = value.number, number.isFinite, positive ? number > 0 : number >= 0 else {
+                throw ConfigurationError(
+                    field: reader.field(key),
+                    message:
+                        "expected a finite number of seconds, \(positive ? "more than 0" : "at least 0"), got \(value.rendered)"
+                )
+            }
+            return number
+        }
+        options.maxStorageSeconds = try seconds("maxStorageSeconds") ?? options.maxStorageSeconds
+        options.backgroundBudget = try reader.integer("backgroundBudget", in: 0...1000) ?? options.backgroundBudget
+        options.backgroundBudgetWindowSeconds =
+            try seconds("backgroundBudgetWindowSeconds", positive: true) ?? options.backgroundBudgetWindowSeconds
+        options.overBudget = try reader.choice("overBudget", DeviceModelOptions.OverBudget.self) ?? options.overBudget
+        options.lowPowerBurstSeconds = try seconds("lowPowerBurstSeconds") ?? options.lowPowerBurstSeconds
+        options.lowPowerBurstJitterSeconds =
+            try seconds("lowPowerBurstJitterSeconds") ?? options.lowPowerBurstJitterSeconds
+        if let seed = reader["seed"] {
+            switch seed {
+            case .int(let value) where value >= 0: options.seed = UInt64(value)
+            case .uint(let value): options.seed = value
+            default:
+                throw ConfigurationError(
+                    field: reader.field("seed"), message: "expected an integer from 0 to 2^64-1, got \(seed.rendered)")
+            }
+        }
+        return options
     }
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.

@@ -92,7 +92,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
-        devices = DeviceBook(notificationCapacity: configuration.maxRecords, clock: { clock.now() })
+        devices = DeviceBook(
+            options: configuration.deviceModel, notificationCapacity: configuration.maxRecords, clock: { clock.now() })
         // Checked by the configuration's validation (unique tokens, one identity each).
         for device in configuration.virtualDevices { _ = try? devices.put(device) }
     }

@@ -108,6 +108,7 @@ final class ExampleConfigurationTests: XCTestCase {
             ("listeners.conditions", ConfigurationFile.conditionsKeys),
             ("control", ConfigurationFile.controlKeys),
             ("devices", ConfigurationFile.deviceKeys),
+            ("deviceModel", ConfigurationFile.deviceModelOptionKeys),
             ("http2", ConfigurationFile.http2Keys),
             ("scenarios", ConfigurationFile.scenarioKeys),
         ]

@@ -12,12 +12,13 @@ final class VirtualDevicePushPathTests: XCTestCase {
     let token = String(repeating: "ab", count: 32)
     let plainToken = String(repeating: "cd", count: 32)
 
-    func makeServer() throws -> MockAPNsServer {
+    func makeServer(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> MockAPNsServer {
         var configuration = Configuration()
         configuration.listeners[0].port = 0
         configuration.control = nil
         configuration.workers = 1
         configuration.drainTimeoutSeconds = 1
+        adjust(&configuration)
         let server = MockAPNsServer(configuration: configuration)
         try server.start()
         return server
@@ -86,6 +87,25 @@ final class VirtualDevicePushPathTests: XCTestCase {
         let reactions = server.deliveries().map { server.notification(seq: $0.seq)?.reaction?.presentation }
         XCTAssertEqual(reactions.map { $0?.banner }, [true, true, false])
         XCTAssertEqual(reactions.map { $0?.badge }, [nil, nil, 3])
+    }
+
+    func testTheDevicesRunOnTheConfiguredModelSettings() throws {
+        let server = try makeServer {
+            $0.deviceModel.backgroundBudget = 0
+            $0.deviceModel.overBudget = .drop
+        }
+        defer { server.stop() }
+        try server.register(VirtualDevice(token: token, topic: "com.example.app"))
+        let background = HTTP2ClientRequest(
+            path: "/3/device/\(token)",
+            headers: [
+                HeaderField(name: "apns-topic", value: "com.example.app"),
+                HeaderField(name: "apns-push-type", value: "background"),
+                HeaderField(name: "apns-priority", value: "5"),
+            ], body: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        XCTAssertEqual(try send(server, [background]), [200])
+        let seq = try XCTUnwrap(server.deliveries().first?.seq)
+        XCTAssertEqual(server.notification(seq: seq)?.state, .discarded(.backgroundBudget, fromStorage: false))
     }
 
     func testTheLifecycleRunsOnTheServerClock() throws {
