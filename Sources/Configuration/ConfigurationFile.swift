@@ -41,7 +41,7 @@ public enum ConfigurationFile {
     /// docs/device-model.md §5).
     static let deviceModelOptionKeys = [
         "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
-        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed",
+        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit",
     ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -364,7 +364,8 @@ public enum ConfigurationFile {
 
     /// The virtual devices' settings (docs/device-model.md §5): each key optional, its default
     /// `DeviceModelOptions()`'s. Seconds are finite numbers, at least 0 (the budget's window more
-    /// than 0); `backgroundBudget` an integer from 0 to 1000; `seed` an integer from 0 to 2^64-1.
+    /// than 0); `backgroundBudget` an integer from 0 to 1000; `seed` an integer from 0 to 2^64-1;
+    /// `historyLimit` an integer from 1 to 1,000,000.
     private static func deviceModel(_ reader: ConfigurationObject) throws(ConfigurationError) -> DeviceModelOptions {
         var options = DeviceModelOptions()
         func seconds(_ key: String, positive: Bool = false) throws(ConfigurationError) -> Double? {
@@ -386,6 +387,7 @@ public enum ConfigurationFile {
         options.lowPowerBurstSeconds = try seconds("lowPowerBurstSeconds") ?? options.lowPowerBurstSeconds
         options.lowPowerBurstJitterSeconds =
             try seconds("lowPowerBurstJitterSeconds") ?? options.lowPowerBurstJitterSeconds
+        options.historyLimit = try reader.integer("historyLimit", in: 1...1_000_000) ?? options.historyLimit
         if let seed = reader["seed"] {
             switch seed {
             case .int(let value) where value >= 0: options.seed = UInt64(value)

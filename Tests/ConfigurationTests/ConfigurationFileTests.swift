@@ -82,7 +82,7 @@ final class ConfigurationFileTests: XCTestCase {
               "clockOffsetSeconds": -4000.5,
               "deviceModel": { "maxStorageSeconds": 60, "backgroundBudget": 2, "backgroundBudgetWindowSeconds": 600,
                 "overBudget": "drop", "lowPowerBurstSeconds": 30, "lowPowerBurstJitterSeconds": 0.5,
-                "seed": 18446744073709551615 }
+                "seed": 18446744073709551615, "historyLimit": 5 }
             }
             """
         var expected = Configuration()
@@ -116,7 +116,7 @@ final class ConfigurationFileTests: XCTestCase {
         expected.clockOffsetSeconds = -4000.5
         expected.deviceModel = DeviceModelOptions(
             maxStorageSeconds: 60, backgroundBudget: 2, backgroundBudgetWindowSeconds: 600, overBudget: .drop,
-            lowPowerBurstSeconds: 30, lowPowerBurstJitterSeconds: 0.5, seed: .max)
+            lowPowerBurstSeconds: 30, lowPowerBurstJitterSeconds: 0.5, seed: .max, historyLimit: 5)
         XCTAssertEqual(try parseConfiguration(text), expected)
     }
 
@@ -509,6 +509,9 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"deviceModel": {"backgroundBudget": 1001}}"#,
                 "deviceModel.backgroundBudget: expected an integer from 0 to 1000, got 1001"),
             ErrorRow(#"{"deviceModel": {"overBudget": "dorp"}}"#, #"(did you mean "drop"?)"#, exact: false),
+            ErrorRow(
+                #"{"deviceModel": {"historyLimit": 0}}"#,
+                "deviceModel.historyLimit: expected an integer from 1 to 1000000, got 0"),
             ErrorRow(
                 #"{"deviceModel": {"seed": -1}}"#, "deviceModel.seed: expected an integer from 0 to 2^64-1, got -1"),
             ErrorRow(
