@@ -58,11 +58,13 @@ let package = Package(
         // its `PushDecision`, `ActionPlan`, `PreviousRequest`, response building.
         .target(name: "Gateway", dependencies: ["APNsCore", "Faults", "Recording"]),
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
-        .target(name: "ControlAPI", dependencies: ["APNsCore", "Faults", "Recording", "JSONSupport", "JSONInput"]),
+        .target(
+            name: "ControlAPI",
+            dependencies: ["APNsCore", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput"]),
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
-            dependencies: ["APNsCore", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
+            dependencies: ["APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -73,15 +75,16 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCore", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
+                "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
                 "Configuration", "APNsAuth", "HTTP2Transport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
             name: "HTTP2Client",
             dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
-        // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client.
-        .target(name: "APNsTools", dependencies: ["APNsAuth", "HTTP2Client", "CommandLineOptions"]),
+        // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client;
+        // `export-apns`, a recorded push as a Simulator .apns file from the control API.
+        .target(name: "APNsTools", dependencies: ["APNsAuth", "Devices", "HTTP2Client", "CommandLineOptions"]),
         .executableTarget(
             name: "mock-apns",
             dependencies: [
@@ -104,10 +107,12 @@ let package = Package(
             dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "ControlAPITests",
-            dependencies: ["ControlAPI", "APNsCore", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures"]),
+            dependencies: [
+                "ControlAPI", "APNsCore", "Devices", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures",
+            ]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "APNsCore", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
+            dependencies: ["Configuration", "APNsCore", "Devices", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -118,12 +123,12 @@ let package = Package(
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
         .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
-        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "TestSupport"]),
+        .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "HTTP2Client", "TestSupport"]),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: [
-                "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Gateway", "HTTP2Client", "HTTPFields",
-                "TestSupport",
+                "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
+                "HTTPFields", "TestSupport",
             ]),
     ]
 )

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The subcommands of `mock-apns` that need provider keys: `jwt` and `send` (with
-/// `--key FILE --key-id ID --team-id ID`). The executable hands every command line here first.
+/// The subcommands of `mock-apns` that are clients rather than the server: `jwt` and `send`
+/// (with `--key FILE --key-id ID --team-id ID`), and `export-apns` (a recorded push as a Simulator
+/// `.apns` file, from a running server's control API). The executable hands every command line
+/// here first.
 public enum APNsTools {
     /// Runs `command` (the first argument after `mock-apns`) with the `arguments` after it,
     /// writing to the console.
@@ -11,6 +13,7 @@ public enum APNsTools {
         switch command {
         case "jwt": return JWTCommand.run(arguments)
         case "send": return SendWithKeyCommand.run(arguments)
+        case "export-apns": return ExportAPNsCommand.run(arguments)
         default: return nil
         }
     }

@@ -53,6 +53,7 @@ enum CommandLineHelp {
           mock-apns [serve] [OPTIONS]
           mock-apns send [SEND OPTIONS] PAYLOAD   (a client; mock-apns send --help)
           mock-apns jwt [JWT OPTIONS]             (prints a JWT; mock-apns jwt --help)
+          mock-apns export-apns SEQ [OPTIONS]     (a record as a Simulator .apns file)
           mock-apns --help | --version
 
         Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,
@@ -77,7 +78,8 @@ enum CommandLineHelp {
           environment, plaintext, tls, alpn, auth, clientCAs, conditions:
           handshakeDelayMs, silent, refuseMs), control, maxRecords, maxEvents,
           registry, tokenLength, maxTokenLength, lintsAsErrors,
-          invalidPayloadReason, devices, http2 (maxConcurrentStreams,
+          invalidPayloadReason, devices (with device-model fields: virtual
+          devices), deviceModel (their settings), http2 (maxConcurrentStreams,
           streamProfile), workers, logLevel, drainTimeoutSeconds, keys (the key
           manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
           takes them), scenarios (name, parameters; their rules follow the

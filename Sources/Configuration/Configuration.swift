@@ -1,4 +1,5 @@
 import APNsCore
+import Devices
 import Faults
 
 /// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs,
@@ -22,6 +23,12 @@ public struct Configuration: Sendable, Equatable {
     public var validation: ValidationOptions
     /// Devices known at start (tokens lowercase hex, unique). Default none.
     public var devices: [DeviceRegistration]
+    /// The virtual devices among `devices` (configured with device-model fields,
+    /// docs/device-model.md §7), one per token that has a registration in `devices`. Default none.
+    public var virtualDevices: [VirtualDevice] = []
+    /// The virtual devices' settings: storage limit, background budget, low-power bursts and
+    /// their seed (docs/device-model.md §5). Default `DeviceModelOptions()`.
+    public var deviceModel = DeviceModelOptions()
     /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
     /// (the value APNs announces today, docs/apns-behaviour.md §6).
     public var maxConcurrentStreams: Int

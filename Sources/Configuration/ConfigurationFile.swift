@@ -1,4 +1,5 @@
 import APNsCore
+import Devices
 import Faults
 import Foundation
 import JSONInput
@@ -13,7 +14,7 @@ import JSONSupport
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`.
 ///
 /// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
@@ -27,9 +28,21 @@ public enum ConfigurationFile {
     ]
     static let tlsKeys = ["certificate", "key"]
     static let controlKeys = ["host", "port"]
-    static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"]
+    static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"] + deviceModelKeys
+    /// The keys that make a configured device a virtual device (docs/device-model.md §7), as in
+    /// `PUT /v1/devices/{token}`.
+    static let deviceModelKeys = [
+        "virtual", "connectivity", "appState", "settings", "capabilities", "categories", "foregroundPresentation",
+        "installed",
+    ]
     static let conditionsKeys = ListenerConditionsUpdate.fields
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
+    /// The keys of `deviceModel`: the virtual devices' settings (`DeviceModelOptions`,
+    /// docs/device-model.md §5).
+    static let deviceModelOptionKeys = [
+        "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
+        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit",
+    ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
     /// key manifest) are kept as written; `load(path:)` resolves relative ones. Scenario windows
@@ -88,8 +101,14 @@ public enum ConfigurationFile {
                     field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
             for element in try root.elements("devices") {
-                configuration.devices.append(try device(element))
+                let (registration, virtual) = try device(element)
+                configuration.devices.append(registration)
+                if let virtual { configuration.virtualDevices.append(virtual) }
             }
+        }
+        if root["deviceModel"] != nil {
+            configuration.deviceModel = try deviceModel(
+                ConfigurationObject(root.decoder("deviceModel"), keys: deviceModelOptionKeys))
         }
         if root["http2"] != nil {
             let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
@@ -288,7 +307,9 @@ public enum ConfigurationFile {
         return options
     }
 
-    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> DeviceRegistration {
+    private static func device(_ decoder: any Decoder) throws(ConfigurationError) -> (
+        DeviceRegistration, VirtualDevice?
+    ) {
         let reader = try ConfigurationObject(decoder, keys: deviceKeys)
         guard let tokenValue = reader["token"] else {
             throw ConfigurationError(field: reader.field("token"), message: "missing; every device needs its token")
@@ -304,7 +325,79 @@ public enum ConfigurationFile {
             device.unregisteredAt = try timestamp(unregisteredAt, at: reader.field("unregisteredAt"))
         }
         device.expired = try reader.boolean("expired") ?? device.expired
-        return device
+        return (device, try virtualDevice(reader, registration: device))
+    }
+
+    /// The virtual device a configured device describes when it has a device-model field
+    /// (`deviceModelKeys`; `"virtual": false` with none other is a plain device), read as
+    /// `VirtualDevice` reads it; a virtual device needs a topic.
+    private static func virtualDevice(_ reader: ConfigurationObject, registration: DeviceRegistration)
+        throws(ConfigurationError) -> VirtualDevice?
+    {
+        var object: [String: JSONNode] = [:]
+        for key in deviceModelKeys { if let value = reader[key] { object[key] = value } }
+        switch object["virtual"] {
+        case nil, .bool(true)?: break
+        case .bool(false)? where object.count == 1: return nil
+        case .bool(false)?:
+            throw ConfigurationError(
+                field: reader.field("virtual"), message: "false, but device-model fields are given")
+        case let other?:
+            throw ConfigurationError(
+                field: reader.field("virtual"), message: "expected true or false, got \(other.rendered)")
+        }
+        guard !object.isEmpty else { return nil }
+        guard let topic = registration.topic else {
+            throw ConfigurationError(
+                field: reader.field("topic"), message: "required for a virtual device (the app's bundle ID)")
+        }
+        object["virtual"] = nil
+        object["token"] = .string(registration.token)
+        object["topic"] = .string(topic)
+        object["environment"] = .string(registration.environment.rawValue)
+        do {
+            return try StrictJSONDecoder().decode(VirtualDevice.self, from: JSONNode.object(object))
+        } catch {
+            throw ConfigurationError(field: reader.field(error.path), message: error.message)
+        }
+    }
+
+    /// The virtual devices' settings (docs/device-model.md §5): each key optional, its default
+    /// `DeviceModelOptions()`'s. Seconds are finite numbers, at least 0 (the budget's window more
+    /// than 0); `backgroundBudget` an integer from 0 to 1000; `seed` an integer from 0 to 2^64-1;
+    /// `historyLimit` an integer from 1 to 1,000,000.
+    private static func deviceModel(_ reader: ConfigurationObject) throws(ConfigurationError) -> DeviceModelOptions {
+        var options = DeviceModelOptions()
+        func seconds(_ key: String, positive: Bool = false) throws(ConfigurationError) -> Double? {
+            guard let value = reader[key] else { return nil }
+            guard let number = value.number, number.isFinite, positive ? number > 0 : number >= 0 else {
+                throw ConfigurationError(
+                    field: reader.field(key),
+                    message:
+                        "expected a finite number of seconds, \(positive ? "more than 0" : "at least 0"), got \(value.rendered)"
+                )
+            }
+            return number
+        }
+        options.maxStorageSeconds = try seconds("maxStorageSeconds") ?? options.maxStorageSeconds
+        options.backgroundBudget = try reader.integer("backgroundBudget", in: 0...1000) ?? options.backgroundBudget
+        options.backgroundBudgetWindowSeconds =
+            try seconds("backgroundBudgetWindowSeconds", positive: true) ?? options.backgroundBudgetWindowSeconds
+        options.overBudget = try reader.choice("overBudget", DeviceModelOptions.OverBudget.self) ?? options.overBudget
+        options.lowPowerBurstSeconds = try seconds("lowPowerBurstSeconds") ?? options.lowPowerBurstSeconds
+        options.lowPowerBurstJitterSeconds =
+            try seconds("lowPowerBurstJitterSeconds") ?? options.lowPowerBurstJitterSeconds
+        options.historyLimit = try reader.integer("historyLimit", in: 1...1_000_000) ?? options.historyLimit
+        if let seed = reader["seed"] {
+            switch seed {
+            case .int(let value) where value >= 0: options.seed = UInt64(value)
+            case .uint(let value): options.seed = value
+            default:
+                throw ConfigurationError(
+                    field: reader.field("seed"), message: "expected an integer from 0 to 2^64-1, got \(seed.rendered)")
+            }
+        }
+        return options
     }
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.

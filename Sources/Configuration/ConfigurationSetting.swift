@@ -202,6 +202,7 @@ struct ConfigurationSetting: Sendable {
             ConfigurationSetting(file: "lintsAsErrors", .boolean),
             ConfigurationSetting(file: "invalidPayloadReason", .text),
             ConfigurationSetting(file: "devices", .structure),
+            ConfigurationSetting(file: "deviceModel", .structure),
             ConfigurationSetting(file: "faults", .structure),
         ]
     }()

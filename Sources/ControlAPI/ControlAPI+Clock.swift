@@ -3,7 +3,9 @@ import JSONInput
 import JSONSupport
 
 /// `GET/PUT /v1/clock`: the offset added to the clock of provider-token checks, so a test can
-/// expire a token (`iat` older than 3600 s) without waiting an hour.
+/// expire a token (`iat` older than 3600 s) without waiting an hour. Virtual devices' lifecycles
+/// run on the same clock: a PUT that moves it forward runs what fell due meanwhile (an expiration,
+/// a low-power burst, the background budget freeing), each at the time it fell due.
 extension ControlAPI {
     /// `{"offsetSeconds": N, "now": "<ISO 8601 with the offset applied>"}`.
     func clockResponse() -> ControlResponse {
@@ -20,6 +22,8 @@ extension ControlAPI {
     func putClock(body: [UInt8]) throws(ControlError) -> ControlResponse {
         let decoded = try ControlBody.decode(ClockBody.self, from: body, form: ClockBody.form)
         credentialClock.offsetSeconds = decoded.offsetSeconds
+        // Virtual devices live on this clock: moving it forward runs what fell due (docs/device-model.md §7).
+        devices.catchUp()
         return clockResponse()
     }
 }

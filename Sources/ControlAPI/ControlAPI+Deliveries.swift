@@ -1,4 +1,7 @@
 import APNsCore
+import Devices
+import Foundation
+import JSONInput
 import JSONSupport
 import Recording
 
@@ -8,8 +11,13 @@ extension ControlAPI {
         let filter = try DeliveryFilter(query: query)
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
-        let result = store.compactQuery(filter, limit: limit)
-        return Self.deliveriesResponse(
+        var result: CompactQueryResult
+        if let lifecycle = try LifecycleFilter.read(query) {
+            result = lifecycleQuery(filter, lifecycle, limit: limit)
+        } else {
+            result = store.compactQuery(filter, limit: limit)
+        }
+        return deliveriesResponse(
             DeliveryPage(evicted: result.evicted, lastSeq: result.lastSeq, more: result.more),
             records: result.elements)
     }
@@ -28,13 +36,33 @@ extension ControlAPI {
             throw .badRequest("seq must be a positive integer, got '\(seqText)'")
         }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
-        return ControlResponse(status: 200, encoding: record)
+        guard let notification = devices.notification(seq) else {
+            return ControlResponse(status: 200, encoding: record)
+        }
+        return ControlResponse(status: 200, json: Self.joined(record, notification))
+    }
+
+    /// The records matching `filter` and `lifecycle` (docs/device-model.md §7), oldest first, at
+    /// most `limit`: the store's matches, kept when their notification in the device book matches.
+    func lifecycleQuery(_ filter: DeliveryFilter, _ lifecycle: LifecycleFilter, limit: Int?) -> CompactQueryResult {
+        var result = store.compactQuery(filter)
+        devices.catchUp()
+        let found = devices.notifications(result.elements.map(\.seq))
+        result.elements.removeAll { !lifecycle.matches(found[$0.seq]) }
+        if let limit, result.elements.count > max(limit, 0) {
+            result.elements.removeLast(result.elements.count - max(limit, 0))
+            result.more = true
+        } else {
+            result.more = false
+        }
+        return result
     }
 
     func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
         let filter = try DeliveryFilter(query: query)
         let (count, timeout) = try Self.waitBounds(query)
         var wait = StoreWait(filter: filter, count: count, timeoutMilliseconds: timeout)
+        wait.lifecycle = try LifecycleFilter.read(query)
         if let response = waitResult(&wait, timedOut: timeout == 0) { return .response(response) }
         return .wait(.deliveries(wait))
     }
@@ -48,6 +76,7 @@ extension ControlAPI {
     /// has not changed it returns at once without the lock, and otherwise it counts only the
     /// records appended since the last call.
     public func waitResult(_ wait: inout StoreWait<DeliveryFilter>, timedOut: Bool) -> ControlResponse? {
+        if let lifecycle = wait.lifecycle { return lifecycleWaitResult(&wait, lifecycle, timedOut: timedOut) }
         let generation = store.generation
         if !timedOut && generation == wait.seenGeneration { return nil }
         wait.seenGeneration = generation
@@ -64,19 +93,62 @@ extension ControlAPI {
             wait.matched = 0
             return nil
         }
-        return Self.deliveriesResponse(
+        return deliveriesResponse(
             WaitAnswer(
                 complete: complete, count: wait.count, evicted: result.evicted,
                 lastSeq: result.lastSeq, matched: result.elements.count),
             records: result.elements)
     }
 
-    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`).
-    private static func deliveriesResponse(
+    /// A wait on lifecycle states: the devices are caught up with the clock at every call (a
+    /// burst or an expiration may fall due), and the records are matched again whenever the store
+    /// or the device book changed.
+    private func lifecycleWaitResult(
+        _ wait: inout StoreWait<DeliveryFilter>, _ lifecycle: LifecycleFilter, timedOut: Bool
+    ) -> ControlResponse? {
+        devices.catchUp()
+        let generation = store.generation &+ devices.generation &* 0x9E37_79B9_7F4A_7C15
+        if !timedOut && generation == wait.seenGeneration { return nil }
+        wait.seenGeneration = generation
+        let result = lifecycleQuery(wait.filter, lifecycle, limit: nil)
+        let complete = result.elements.count >= wait.count
+        guard complete || timedOut else { return nil }
+        return deliveriesResponse(
+            WaitAnswer(
+                complete: complete, count: wait.count, evicted: result.evicted, lastSeq: result.lastSeq,
+                matched: result.elements.count),
+            records: result.elements)
+    }
+
+    /// A record of a push to a virtual device with its lifecycle joined (`DeviceBook.Notification.jsonMembers()`).
+    static func joined(_ record: DeliveryRecord, _ notification: DeviceBook.Notification) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        for (key, value) in notification.jsonMembers() { object[key] = value }
+        return .object(object)
+    }
+
+    /// A 200 answer: `envelope` with `records` as its `deliveries` (see `DeliveryListJSON`); a
+    /// record of a push to a virtual device has its lifecycle joined.
+    private func deliveriesResponse(
         _ envelope: some Encodable,
         records: [(seq: UInt64, record: CompactRecord)]
     ) -> ControlResponse {
-        guard let body = DeliveryListJSON.body(envelope: envelope, records: records) else {
+        var joined: [UInt64: DeviceBook.Notification] = [:]
+        if !devices.isEmpty || devices.hasNotifications {
+            devices.catchUp()
+            joined = devices.notifications(records.map(\.seq))
+        }
+        var join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?
+        if !joined.isEmpty {
+            let found = joined
+            join = { seq, record in
+                guard let notification = found[seq] else { return nil }
+                return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+            }
+        }
+        guard let body = DeliveryListJSON.body(envelope: envelope, records: records, join: join) else {
             return ControlResponse(
                 status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
         }

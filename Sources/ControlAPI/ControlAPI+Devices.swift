@@ -1,38 +1,96 @@
 import APNsCore
+import Devices
+import JSONInput
 import JSONSupport
 
-/// The `/v1/devices` endpoints.
+/// The `/v1/devices` endpoints: registrations, and the virtual devices among them
+/// (docs/device-model.md §7).
 extension ControlAPI {
     func listDevices() -> ControlResponse {
         let devices = registry.all()
+        self.devices.catchUp()
         return ControlResponse(
             status: 200,
             json: [
                 "count": .int(Int64(devices.count)),
-                "devices": .array(devices.map { $0.jsonValue() }),
+                "devices": .array(devices.map { json(of: $0) }),
             ])
     }
 
     func clearDevices() -> ControlResponse {
-        ControlResponse(status: 200, json: ["removed": .int(Int64(registry.clear()))])
+        devices.clear()
+        return ControlResponse(status: 200, json: ["removed": .int(Int64(registry.clear()))])
     }
 
     func device(tokenText: String) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)
         guard let device = registry.lookup(token) else { throw .notFound("no device with token \(token)") }
-        return ControlResponse(status: 200, json: device.jsonValue())
+        return ControlResponse(status: 200, json: json(of: device))
+    }
+
+    /// A registration as the API shows it: today's keys, plus the device's state when it is virtual.
+    private func json(of registration: DeviceRegistration) -> JSONNode {
+        guard let lifecycle = devices.lifecycle(of: registration.token) else { return registration.jsonValue() }
+        return lifecycle.jsonValue(registration: registration)
     }
 
     func putDevice(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)
-        let device = try ControlBody.decode(DeviceBody.self, from: body, form: DeviceBody.form)
-            .registration(token: token, nowMilliseconds: nowMilliseconds)
-        let created = registry.put(device)
-        return ControlResponse(status: created ? 201 : 200, json: device.jsonValue())
+        let decoded = try ControlBody.decode(DeviceBody.self, from: body, form: DeviceBody.form)
+        let device = try decoded.registration(token: token, nowMilliseconds: nowMilliseconds)
+        let created: Bool
+        if let virtual = try decoded.virtualDevice(token: token) {
+            do {
+                try devices.put(virtual)
+            } catch {
+                throw .badRequest(error.description)
+            }
+            created = registry.put(device)
+        } else {
+            created = registry.put(device)
+            devices.remove(token: token)
+        }
+        return ControlResponse(status: created ? 201 : 200, json: json(of: device))
+    }
+
+    func patchDevice(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
+        let token = try Self.deviceToken(tokenText)
+        guard let registration = registry.lookup(token) else { throw .notFound("no device with token \(token)") }
+        guard let lifecycle = devices.lifecycle(of: token) else {
+            throw ControlError(
+                status: 409,
+                message:
+                    "device \(token) is not a virtual device; PUT it with device-model fields (e.g. \"virtual\": true)")
+        }
+        let patch = try ControlBody.decode(DevicePatchBody.self, from: body, form: DevicePatchBody.form)
+        let changed = try patch.applied(to: lifecycle.device)
+        do {
+            try devices.put(changed)
+        } catch {
+            throw .badRequest(error.description)
+        }
+        return ControlResponse(status: 200, json: json(of: registration))
+    }
+
+    func interact(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
+        let token = try Self.deviceToken(tokenText)
+        let decoded = try ControlBody.decode(InteractionBody.self, from: body, form: InteractionBody.form)
+        guard registry.lookup(token) != nil else { throw .notFound("no device with token \(token)") }
+        let outcome: InteractionOutcome?
+        do {
+            outcome = try devices.interact(decoded.interaction, with: decoded.notification, token: token)
+        } catch {
+            throw .badRequest(error.description)
+        }
+        guard let outcome else {
+            throw ControlError(status: 409, message: "device \(token) is not a virtual device")
+        }
+        return ControlResponse(status: 200, json: outcome.jsonValue())
     }
 
     func deleteDevice(tokenText: String) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)
+        devices.remove(token: token)
         guard registry.remove(token: token) else { throw .notFound("no device with token \(token)") }
         return ControlResponse(status: 200, json: ["deleted": .string(token)])
     }

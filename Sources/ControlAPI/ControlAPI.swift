@@ -1,4 +1,5 @@
 import APNsCore
+import Devices
 import Faults
 import Foundation
 import JSONInput
@@ -20,8 +21,13 @@ import Recording
 /// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
+/// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 404 absent, 409 not an alert or background push with a JSON object payload |
+/// | GET | /v1/delivery-log/{id} | the notifications whose apns-unique-id or apns-id is `id`, each with its state history |
+/// | GET | /v1/delivery-metrics | `from`, `to` → the console's counts of virtual devices' notifications, total, by push type and priority |
 /// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
-/// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace |
+/// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace; a body with device-model fields registers a virtual device, whose GET adds its state |
+/// | PATCH | /v1/devices/{token} | a virtual device's connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed; 404 unknown, 409 not virtual |
+/// | POST | /v1/devices/{token}/interactions | `{"notification": seq, "action": "tap" \| "dismiss" \| identifier, "text"}` → the outcome |
 /// | GET, PUT | /v1/clock | `{"offsetSeconds","now"}`: the provider-token clock offset; PUT body `{"offsetSeconds": N}` |
 /// | GET, DELETE | /v1/faults | `{"faults":[rule + "matched","fired","spent"…]}` in evaluation order / `{"removed":N}` |
 /// | POST | /v1/faults | body: a rule, an array of rules, or `{"scenario","parameters"}` → 201 `{"faults":[the rules as stored]}` |
@@ -45,6 +51,8 @@ public final class ControlAPI: Sendable {
     public let events: ConnectionEventStore
     /// The devices served by the `/v1/devices` endpoints.
     public let registry: DeviceRegistry
+    /// The virtual devices among them and their pushes' lifecycles (docs/device-model.md §7).
+    public let devices: DeviceBook
     private let status: @Sendable () -> ControlStatus
     /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
     let credentialClock: ServerClock
@@ -73,6 +81,8 @@ public final class ControlAPI: Sendable {
     ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
     ///     transport, as in tests) lists none and answers 404 to every command.
     ///   - events: the connection events served by `/v1/events`.
+    ///   - devices: the virtual devices; nil makes an empty book on `credentialClock`, holding as
+    ///     many notifications as `store` holds records.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -80,8 +90,11 @@ public final class ControlAPI: Sendable {
         faults: FaultEngine = FaultEngine(),
         connections: (any ConnectionDirectory)? = nil,
         listenerConditions: ListenerConditionsInForce? = nil,
+        devices: DeviceBook? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
+        self.devices =
+            devices ?? DeviceBook(notificationCapacity: store.capacity, clock: { credentialClock.now() })
         self.listenerConditions = listenerConditions
         self.credentialClock = credentialClock
         self.faults = faults
@@ -96,7 +109,7 @@ public final class ControlAPI: Sendable {
     /// Every endpoint served, with the query parameters it accepts; the router dispatches from
     /// this list, so it is the truth the OpenAPI document is tested against.
     public static let routes: [ControlRoute] = {
-        let filters = DeliveryFilter.queryParameterNames
+        let filters = DeliveryFilter.queryParameterNames + LifecycleFilter.queryParameterNames
         let eventFilters = ConnectionEventFilter.queryParameterNames
         return [
             ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
@@ -113,6 +126,14 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
                 endpoint: .getDelivery),
+            ControlRoute(
+                method: "GET", path: "/v1/deliveries/{seq}/apns", queryParameters: [],
+                endpoint: .getDeliveryAPNsFile),
+            ControlRoute(
+                method: "GET", path: "/v1/delivery-log/{id}", queryParameters: [], endpoint: .getDeliveryLog),
+            ControlRoute(
+                method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
+                endpoint: .getDeliveryMetrics),
             ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
             ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
             ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
@@ -120,6 +141,11 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "DELETE", path: "/v1/devices/{token}", queryParameters: [],
                 endpoint: .deleteDevice),
+            ControlRoute(
+                method: "PATCH", path: "/v1/devices/{token}", queryParameters: [], endpoint: .patchDevice),
+            ControlRoute(
+                method: "POST", path: "/v1/devices/{token}/interactions", queryParameters: [],
+                endpoint: .interactDevice),
             ControlRoute(method: "GET", path: "/v1/listeners", queryParameters: [], endpoint: .listListeners),
             ControlRoute(
                 method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
@@ -190,11 +216,16 @@ public final class ControlAPI: Sendable {
         case .clearDeliveries: return .response(clearDeliveries())
         case .waitDeliveries: return try startWait(query)
         case .getDelivery: return .response(try delivery(seqText: pathValue))
+        case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
+        case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
+        case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
         case .listDevices: return .response(listDevices())
         case .clearDevices: return .response(clearDevices())
         case .getDevice: return .response(try device(tokenText: pathValue))
         case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))
         case .deleteDevice: return .response(try deleteDevice(tokenText: pathValue))
+        case .patchDevice: return .response(try patchDevice(tokenText: pathValue, body: request.body))
+        case .interactDevice: return .response(try interact(tokenText: pathValue, body: request.body))
         case .listListeners: return .response(listenersResponse())
         case .putListenerConditions: return .response(try putListenerConditions(name: pathValue, body: request.body))
         case .getClock: return .response(clockResponse())

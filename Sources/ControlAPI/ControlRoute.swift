@@ -12,8 +12,9 @@ public struct ControlRoute: Sendable, Hashable {
 
     enum Endpoint: Sendable, Hashable {
         case health, stats
-        case listDeliveries, clearDeliveries, waitDeliveries, getDelivery
-        case listDevices, clearDevices, getDevice, putDevice, deleteDevice
+        case listDeliveries, clearDeliveries, waitDeliveries, getDelivery, getDeliveryAPNsFile, getDeliveryLog
+        case getDeliveryMetrics
+        case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice
         case getClock, putClock
         case listListeners, putListenerConditions
         case listFaults, addFaults, clearFaults, getFault, deleteFault

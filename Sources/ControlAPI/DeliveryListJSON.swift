@@ -27,8 +27,13 @@ import Recording
 enum DeliveryListJSON {
     /// The answer `envelope` describes, with `records` (decoded here, each with its seq) as its
     /// `deliveries`. `envelope` must encode `"deliveries":[]` (an empty array under that key)
-    /// exactly once. `nil` when encoding fails.
-    static func body(envelope: some Encodable, records: [(seq: UInt64, record: CompactRecord)]) -> [UInt8]? {
+    /// exactly once. `join` gives the whole JSON of a record that carries more than the record
+    /// (a push to a virtual device, docs/device-model.md §7), nil for the others. `nil` when
+    /// encoding fails.
+    static func body(
+        envelope: some Encodable, records: [(seq: UInt64, record: CompactRecord)],
+        join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)? = nil
+    ) -> [UInt8]? {
         guard let shell = try? makeEncoder().encode(envelope) else { return nil }
         let shellBytes = [UInt8](shell)
         let marker = Array(#""deliveries":[]"#.utf8)
@@ -48,7 +53,7 @@ enum DeliveryListJSON {
             runs.set(
                 task,
                 encodeRun(
-                    records[range], after: task == 0 ? head : [UInt8(ascii: ",")],
+                    records[range], join: join, after: task == 0 ? head : [UInt8(ascii: ",")],
                     before: task == tasks - 1 ? tail : [],
                     reserveFor: task == 0 ? records.count : range.count))
         }
@@ -74,6 +79,7 @@ enum DeliveryListJSON {
     /// `nil` when a record cannot be encoded.
     private static func encodeRun(
         _ records: ArraySlice<(seq: UInt64, record: CompactRecord)>,
+        join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?,
         after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int
     ) -> [UInt8]? {
         let encoder = makeEncoder()
@@ -82,6 +88,12 @@ enum DeliveryListJSON {
         var first = true
         for (seq, compact) in records {
             let record = compact.decoded(seq: seq)
+            if let join, let whole = join(seq, record) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: whole)
+                continue
+            }
             guard let headers = parts.headers(record.headers, encoder),
                 let identity = parts.identity(record.identity, encoder),
                 let payload = parts.payload(record.payload, encoder),

@@ -19,6 +19,8 @@ public struct StoreWait<Filter: Sendable>: Sendable {
     var seenClears: UInt64
     var matched: Int
     var scannedSeq: UInt64
+    /// For deliveries: the lifecycle states waited for (docs/device-model.md §7), nil for none.
+    var lifecycle: LifecycleFilter?
 
     /// Creates a wait that has looked at nothing yet.
     public init(filter: Filter, count: Int, timeoutMilliseconds: Int) {

@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import Configuration
+import Devices
 import Foundation
 import Gateway
 import HTTP2Transport
@@ -32,14 +33,17 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     let actions: ConnectionActionPerformer
     private let keys: KeyStore
     private let clock: ServerClock
+    /// The virtual devices; an accepted push to one runs its lifecycle (`deliverToDevice`).
+    private let devices: DeviceBook
     private let profile: StreamProfile
     private let logger: Logger
     private let debug: Bool
 
     init(
         gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
-        profile: StreamProfile, logger: Logger
+        devices: DeviceBook, profile: StreamProfile, logger: Logger
     ) {
+        self.devices = devices
         self.gateway = gateway
         conditions = ListenerConditionsInForce(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
@@ -170,6 +174,21 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
+    /// The accepted push recorded as `seq`, to `path`'s device token: when the token is a virtual
+    /// device, its lifecycle receives the push as recorded (the verdict's push type, priority,
+    /// expiration and collapse ID, and the payload) at the server's clock (docs/device-model.md §7).
+    /// The connection's previous body to a device is not read again.
+    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
+        let token = String(path[path.index(after: slash)...]).lowercased()
+        guard devices.contains(token), let record = gateway.store.record(seq: seq) else { return }
+        var payload: DevicePayload?
+        if let last = state.lastDevicePayload, last.body == record.payload { payload = last.payload }
+        let push = DevicePush(id: seq, verdict: record.verdict, body: record.payload, payload: payload)
+        if payload == nil { state.lastDevicePayload = (record.payload, push.payload) }
+        devices.receive(push, token: token)
+    }
+
     func connectionRefused(listenerIndex: Int, peer: String) {
         events.record(.refused, origin: .listenerCondition, listenerIndex: listenerIndex, connectionID: nil, peer: peer)
     }
@@ -209,6 +228,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             streamProfile: &state.streamProfile)
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
+        // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
+        if decision.accepted, !devices.isEmpty { deliverToDevice(seq: decision.seq, path: request.path, state: state) }
         if debug {
             logger.log(
                 .debug,

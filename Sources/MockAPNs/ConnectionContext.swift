@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import Devices
 import Gateway
 
 /// What MockAPNs keeps per connection, in `HTTP2Connection.context`; touched only on the
@@ -16,6 +17,9 @@ final class ConnectionContext {
     @exclusivity(unchecked) var streamProfile: StreamProfileState?
     /// The previous request: a repeated payload is not parsed again, a repeated token not redacted again.
     let memo = PreviousRequest()
+    /// The body of the previous push to a virtual device on this connection and its values: the
+    /// same body (a sender notifying many devices) is not parsed again (docs/device-model.md §7).
+    var lastDevicePayload: (body: [UInt8], payload: DevicePayload)?
 
     init(listener: APNsRequestHandler.Listener, info: PushOrigin, credentials: ConnectionCredentials) {
         self.listener = listener

@@ -4,6 +4,7 @@
 // Since APNsCore was split into targets with one job each, those types live in these:
 @_exported import Configuration
 @_exported import ControlAPI
+@_exported import Devices
 @_exported import Faults
 @_exported import Gateway
 @_exported import JSONSupport

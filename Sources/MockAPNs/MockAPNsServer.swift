@@ -2,10 +2,12 @@ import APNsAuth
 import APNsCore
 import Configuration
 import ControlAPI
+import Devices
 import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
+import JSONInput
 import Recording
 import Synchronization
 
@@ -51,6 +53,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let events: ConnectionEventStore
     /// Known devices (configured, plus those put through the control API).
     public let registry: DeviceRegistry
+    /// The virtual devices among the registered ones (configured, or PUT with device-model
+    /// fields) and their pushes' lifecycles, on `clock` (docs/device-model.md §7).
+    public let devices: DeviceBook
     /// The validation, recording and answering logic.
     public let gateway: Gateway
     /// The fault rules in force; add or remove rules at any time (thread-safe).
@@ -85,7 +90,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
         gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
-        clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
+        let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
+        self.clock = clock
+        devices = DeviceBook(
+            options: configuration.deviceModel, notificationCapacity: configuration.maxRecords, clock: { clock.now() })
+        // Checked by the configuration's validation (unique tokens, one identity each).
+        for device in configuration.virtualDevices { _ = try? devices.put(device) }
     }
 
     /// Loads TLS material, binds every listener and the control API, and starts the threads.
@@ -138,7 +148,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 APNsRequestHandler.Listener(
                     name: $0.name, environment: $0.environment,
                     authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
-            }, events: events, keys: keys, clock: clock, profile: configuration.streamProfile,
+            }, events: events, keys: keys, clock: clock, devices: devices, profile: configuration.streamProfile,
             logger: Logger(level: configuration.logLevel))
         let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         for listener in configuration.listeners {
@@ -167,7 +177,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
-                connections: directory, listenerConditions: handler.conditions, status: status)
+                connections: directory, listenerConditions: handler.conditions, devices: devices, status: status)
             let control = ControlServer(api: api, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
@@ -221,6 +231,20 @@ public final class MockAPNsServer: @unchecked Sendable {
         mainLoop.stop()
         mainLoop.waitUntilFinished()
     }
+
+    /// Registers `device` as a virtual device (docs/device-model.md §7), with its registration
+    /// (token, topic, environment) in `registry`, as `PUT /v1/devices/{token}` with device-model
+    /// fields does; a device already registered under the token is updated.
+    /// - Throws: `InputError` at `topic` or `environment` when a registered virtual device would
+    ///   change them; nothing is changed then.
+    public func register(_ device: VirtualDevice) throws(InputError) {
+        try devices.put(device)
+        registry.put(DeviceRegistration(token: device.token, topic: device.topic, environment: device.environment))
+    }
+
+    /// What happened to the accepted push recorded as `seq` on its virtual device (its lifecycle,
+    /// what the device did, interactions), caught up with `clock`; nil when it was not for one.
+    public func notification(seq: UInt64) -> DeviceBook.Notification? { devices.notification(seq) }
 
     /// The stored records matching `filter`, oldest first.
     public func deliveries(matching filter: DeliveryFilter = DeliveryFilter()) -> [DeliveryRecord] {

@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import XCTest
 
@@ -78,7 +79,10 @@ final class ConfigurationFileTests: XCTestCase {
               "logLevel": "debug",
               "drainTimeoutSeconds": 0.5,
               "keys": "auth/keys.json",
-              "clockOffsetSeconds": -4000.5
+              "clockOffsetSeconds": -4000.5,
+              "deviceModel": { "maxStorageSeconds": 60, "backgroundBudget": 2, "backgroundBudgetWindowSeconds": 600,
+                "overBudget": "drop", "lowPowerBurstSeconds": 30, "lowPowerBurstJitterSeconds": 0.5,
+                "seed": 18446744073709551615, "historyLimit": 5 }
             }
             """
         var expected = Configuration()
@@ -110,6 +114,9 @@ final class ConfigurationFileTests: XCTestCase {
         expected.drainTimeoutSeconds = 0.5
         expected.keysManifestPath = "auth/keys.json"
         expected.clockOffsetSeconds = -4000.5
+        expected.deviceModel = DeviceModelOptions(
+            maxStorageSeconds: 60, backgroundBudget: 2, backgroundBudgetWindowSeconds: 600, overBudget: .drop,
+            lowPowerBurstSeconds: 30, lowPowerBurstJitterSeconds: 0.5, seed: .max, historyLimit: 5)
         XCTAssertEqual(try parseConfiguration(text), expected)
     }
 
@@ -269,7 +276,7 @@ final class ConfigurationFileTests: XCTestCase {
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
                     + "control, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, logLevel, maxTokenLength, lintsAsErrors, "
-                    + "invalidPayloadReason, devices, faults"
+                    + "invalidPayloadReason, devices, deviceModel, faults"
             ),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(
@@ -475,7 +482,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"devices": [{}]}"#, "devices[0].token: missing; every device needs its token"),
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "topics": "x"}]}"#,
-                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired"#
+                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired, virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed"#
             ),
             ErrorRow(
                 #"{"devices": [{"token": "xyz1"}]}"#,
@@ -491,6 +498,37 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxTokenLength": 4, "devices": [{"token": "abcdef"}]}"#,
                 "devices[0].token: the token has 6 hex characters, more than maxTokenLength (4)"),
+            // The virtual devices' settings (docs/device-model.md §5)
+            ErrorRow(
+                #"{"deviceModel": {"maxStorageSeconds": -1}}"#,
+                "deviceModel.maxStorageSeconds: expected a finite number of seconds, at least 0, got -1"),
+            ErrorRow(
+                #"{"deviceModel": {"backgroundBudgetWindowSeconds": 0}}"#,
+                "deviceModel.backgroundBudgetWindowSeconds: expected a finite number of seconds, more than 0, got 0"),
+            ErrorRow(
+                #"{"deviceModel": {"backgroundBudget": 1001}}"#,
+                "deviceModel.backgroundBudget: expected an integer from 0 to 1000, got 1001"),
+            ErrorRow(#"{"deviceModel": {"overBudget": "dorp"}}"#, #"(did you mean "drop"?)"#, exact: false),
+            ErrorRow(
+                #"{"deviceModel": {"historyLimit": 0}}"#,
+                "deviceModel.historyLimit: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(
+                #"{"deviceModel": {"seed": -1}}"#, "deviceModel.seed: expected an integer from 0 to 2^64-1, got -1"),
+            ErrorRow(
+                #"{"deviceModel": {"sed": 1}}"#, #"deviceModel.sed: unknown key (did you mean "seed"?)"#, exact: false),
+            // Virtual devices (docs/device-model.md §7)
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "appState": "background"}]}"#,
+                "devices[0].topic: required for a virtual device (the app's bundle ID)"),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "appState": "asleep"}]}"#,
+                "devices[0].appState: ", exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "categories": [{"identifier": "A"}, {"identifier": "A"}]}]}"#,
+                "devices[0].categories[1].identifier: duplicate category identifier", exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "topic": "a", "virtual": false, "installed": true}]}"#,
+                "devices[0].virtual: false, but device-model fields are given"),
             ErrorRow(
                 #"{"devices": [{"token": "ABCD"}, {"token": "abcd", "topic": "other"}]}"#,
                 "devices[1].token: duplicate device token (also devices[0])"),

@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import JSONInput
 import TestSupport
@@ -50,7 +51,11 @@ final class ExampleConfigurationTests: XCTestCase {
             url.deletingLastPathComponent().appendingPathComponent("auth/keys.json").standardizedFileURL)
         XCTAssertEqual(configuration.clockOffsetSeconds, 0)
 
-        XCTAssertEqual(configuration.devices.count, 2)
+        XCTAssertEqual(configuration.devices.count, 3)
+        // The third is a virtual device (docs/device-model.md §7); the first two are not.
+        XCTAssertEqual(configuration.virtualDevices.map(\.token), [configuration.devices[2].token])
+        XCTAssertEqual(configuration.virtualDevices.first?.connectivity, .offline)
+        XCTAssertEqual(configuration.virtualDevices.first?.categories.first?.actions.count, 2)
         XCTAssertEqual(configuration.devices[0].unregisteredAt, 1_714_564_800_000)
         XCTAssertFalse(configuration.devices[0].expired)
         XCTAssertEqual(
@@ -73,6 +78,7 @@ final class ExampleConfigurationTests: XCTestCase {
         var rest = configuration
         rest.listeners = Configuration().listeners
         rest.devices = []
+        rest.virtualDevices = []
         rest.keysManifestPath = nil
         rest.faults = []
         XCTAssertEqual(rest, Configuration())
@@ -102,6 +108,7 @@ final class ExampleConfigurationTests: XCTestCase {
             ("listeners.conditions", ConfigurationFile.conditionsKeys),
             ("control", ConfigurationFile.controlKeys),
             ("devices", ConfigurationFile.deviceKeys),
+            ("deviceModel", ConfigurationFile.deviceModelOptionKeys),
             ("http2", ConfigurationFile.http2Keys),
             ("scenarios", ConfigurationFile.scenarioKeys),
         ]

@@ -1,3 +1,4 @@
+import Devices
 import XCTest
 
 @testable import APNsCore
@@ -78,13 +79,52 @@ final class ControlAPIOpenAPITests: XCTestCase {
         }
     }
 
+    static let sampleRegistration = DeviceRegistration(token: "ccdd", topic: "com.a", environment: .sandbox)
+
+    /// A virtual device with one push stored and one held, so every key of its state renders.
+    static func sampleLifecycle() -> DeviceLifecycle {
+        var lifecycle = DeviceLifecycle(device: VirtualDevice(token: "ccdd", topic: "com.a", connectivity: .offline))
+        _ = lifecycle.receive(DevicePush(id: 1, body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)), at: 10)
+        return lifecycle
+    }
+
+    /// A delivered notification with an interaction, so every lifecycle key renders.
+    static func sampleNotification() -> DeviceBook.Notification {
+        let book = DeviceBook(clock: { 100 })
+        try? book.put(
+            VirtualDevice(token: "ccdd", topic: "com.a", appState: .foreground, foregroundPresentation: [.banner]))
+        book.receive(DevicePush(id: 1, body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)), token: "ccdd")
+        _ = try? book.interact(.tap, with: 1, token: "ccdd")
+        return book.notification(1)!
+    }
+
     func testDeliveryAndDeviceSchemasListTheRenderedKeys() throws {
         let doc = try document()
         let schemas = try XCTUnwrap((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
         func properties(_ name: String) -> Set<String> {
             Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
         }
-        XCTAssertEqual(properties("Delivery"), Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys))
+        // A record of a push to a virtual device gains the lifecycle keys (docs/device-model.md §7).
+        let lifecycle = Self.sampleNotification()
+        XCTAssertEqual(
+            properties("Delivery"),
+            Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys).union(lifecycle.jsonMembers().keys))
+        let device = Self.sampleLifecycle()
+        XCTAssertEqual(
+            properties("DeviceState"),
+            Set(StoreFixtures.object(encoding: device.jsonValue(registration: Self.sampleRegistration)).keys))
+        XCTAssertEqual(
+            properties("LifecycleEvent"),
+            Set(
+                StoreFixtures.object(
+                    encoding: LifecycleEvent(notification: 1, state: .stored(.deviceOffline), at: 1, replaced: 2)
+                        .jsonValue()
+                ).keys
+            )
+            .union(["fromStorage", "replacedBy"]))
+        XCTAssertEqual(
+            properties("DeviceReaction"),
+            Set(StoreFixtures.object(encoding: try XCTUnwrap(lifecycle.reaction).jsonValue()).keys))
         XCTAssertEqual(
             properties("Device"),
             Set(StoreFixtures.object(encoding: DeviceRegistration(token: "aa", environment: .sandbox).jsonValue()).keys)
@@ -99,6 +139,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
         let bodies: [(String, [String])] = [
             ("ClockInput", ClockBody.CodingKeys.allCases.map(\.stringValue)),
             ("DeviceInput", DeviceBody.CodingKeys.allCases.map(\.stringValue)),
+            ("DevicePatchInput", DevicePatchBody.CodingKeys.allCases.map(\.stringValue)),
+            ("InteractionInput", InteractionBody.CodingKeys.allCases.map(\.stringValue)),
             ("GoawayInput", GoawayBody.CodingKeys.allCases.map(\.stringValue)),
             ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
         ]
@@ -184,6 +226,10 @@ final class ControlAPIOpenAPITests: XCTestCase {
             listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
+        // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
+        api.registry.put(Self.sampleRegistration)
+        try api.devices.put(VirtualDevice(token: "ccdd", topic: "com.a"))
+        api.devices.receive(DevicePush(id: 99, body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)), token: "ccdd")
         api.events.append(EventFixtures.event())
         try api.faults.add(FaultRule(id: "sample", action: .noResponse, description: "listed"))
         let samples: [String: (target: String, body: String)] = [
@@ -205,8 +251,16 @@ final class ControlAPIOpenAPITests: XCTestCase {
         ]
         // Deletions last, so the gets still find what they ask for; of those, one item before all.
         func order(_ route: ControlRoute) -> Int { route.method != "DELETE" ? 0 : route.path.contains("{") ? 1 : 2 }
+        let methodSamples: [String: (target: String, body: String)] = [
+            "PATCH /v1/devices/{token}": ("/v1/devices/ccdd", #"{"appState":"foreground"}"#),
+            "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
+            "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
+            "POST /v1/devices/{token}/interactions": (
+                "/v1/devices/ccdd/interactions", #"{"notification":99,"type":"tap"}"#
+            ),
+        ]
         for route in ControlAPI.routes.sorted(by: { order($0) < order($1) }) {
-            let sample = samples[route.path] ?? (route.path, "")
+            let sample = methodSamples["\(route.method) \(route.path)"] ?? samples[route.path] ?? (route.path, "")
             guard
                 case .response(let response) = api.handle(
                     ControlRequest(

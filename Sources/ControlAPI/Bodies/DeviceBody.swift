@@ -1,4 +1,5 @@
 import APNsCore
+import Devices
 import JSONInput
 import JSONSupport
 
@@ -7,6 +8,12 @@ import JSONSupport
 /// (integer milliseconds since the epoch or an ISO 8601 string, `ISO8601Timestamp`'s range, or
 /// null), `expired` (true or false, default false) and optionally `token` (must equal the
 /// path's, any case). Other keys are refused.
+///
+/// A body with any device-model field (`DeviceBody.modelKeys`: `virtual`, `connectivity`,
+/// `appState`, `settings`, `capabilities`, `categories`, `foregroundPresentation`, `installed`)
+/// registers a virtual device (docs/device-model.md §1, §7); `"virtual": true` alone registers one
+/// with every default. A virtual device needs a `topic` (its bundle ID); its fields are read as
+/// `VirtualDevice` reads them, and a refusal names the field (`categories[1].identifier`).
 struct DeviceBody: Decodable, Equatable {
     var token: String?
     var topic: String?
@@ -14,13 +21,22 @@ struct DeviceBody: Decodable, Equatable {
     /// Milliseconds since the Unix epoch.
     var unregisteredAt: Int64?
     var expired: Bool
+    /// The device-model fields given, by wire name, as sent.
+    var model: [String: JSONNode]
 
     /// The body's shape, for messages.
     static let form = #"a JSON object like {"environment":"sandbox","topic":"com.example.app"}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case token, topic, environment, unregisteredAt, expired
+        case virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed
     }
+
+    /// The keys that make the registration a virtual device.
+    static let modelKeys: [CodingKeys] = [
+        .virtual, .connectivity, .appState, .settings, .capabilities, .categories, .foregroundPresentation,
+        .installed,
+    ]
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +72,45 @@ struct DeviceBody: Decodable, Equatable {
                     + "2026-11-30T08:49:03.123Z, up to the year 9999, got \(other.rendered)")
         }
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired) ?? false
+        model = [:]
+        for key in Self.modelKeys {
+            if let value = try container.decodeIfPresent(JSONNode.self, forKey: key) { model[key.rawValue] = value }
+        }
+        switch model["virtual"] {
+        case nil, .bool(true)?: break
+        case .bool(false)? where model.count > 1:
+            let others = Self.modelKeys.map(\.rawValue).filter { $0 != "virtual" && model[$0] != nil }
+            throw refuse(
+                .virtual,
+                "false, but device-model fields are given (\(others.joined(separator: ", "))); drop them or "
+                    + "set true")
+        case .bool(false)?: model = [:]
+        case let other?: throw refuse(.virtual, "expected true or false, got \(other.rendered)")
+        }
+    }
+
+    /// True when the body registers a virtual device: it has a device-model field.
+    var isVirtual: Bool { !model.isEmpty }
+
+    /// The virtual device this body describes for `token` (validated, lowercase), nil when it
+    /// has no device-model field.
+    /// - Throws: a 400 naming the field: `topic` when absent, any device-model field `VirtualDevice`
+    ///   refuses.
+    func virtualDevice(token: String) throws(ControlError) -> VirtualDevice? {
+        guard isVirtual else { return nil }
+        guard let topic else {
+            throw .badRequest("topic: required for a virtual device (the app's bundle ID, its apns-topic)")
+        }
+        var object = model
+        object["virtual"] = nil
+        object["token"] = .string(token)
+        object["topic"] = .string(topic)
+        object["environment"] = .string(environment.rawValue)
+        do {
+            return try StrictJSONDecoder().decode(VirtualDevice.self, from: JSONNode.object(object))
+        } catch {
+            throw .badRequest(error.description)
+        }
     }
 
     /// The registration of `token` (the path's, validated and lowercased) this body describes;

@@ -42,9 +42,11 @@ public struct DeviceLifecycle: Sendable {
     public private(set) var powerHeld: [Pending] = []
     /// The background push held past the budget (§2.6).
     public private(set) var budgetHeld: Pending?
-    /// Shown notifications, oldest first.
+    /// Shown notifications, oldest first: at least the newest `options.historyLimit` (up to an
+    /// eighth more before the oldest are dropped).
     public private(set) var shown: [Shown] = []
-    /// The ids of the notifications delivered, in order.
+    /// The ids of the notifications delivered, in order: at least the newest
+    /// `options.historyLimit`, as `shown`.
     public private(set) var delivered: [UInt64] = []
     /// The app icon's badge.
     public private(set) var badge = 0
@@ -269,6 +271,10 @@ public struct DeviceLifecycle: Sendable {
         }
         if reaction.presentation.isShown { shown.append(Shown(push: push, at: now)) }
         delivered.append(push.id)
+        // The newest `historyLimit` of each (§2.1); trimmed in steps, so the shift is rare.
+        let limit = max(options.historyLimit, 1)
+        if shown.count > limit + limit / 8 { shown.removeFirst(shown.count - limit) }
+        if delivered.count > limit + limit / 8 { delivered.removeFirst(delivered.count - limit) }
         var events = [
             LifecycleEvent(
                 notification: push.id, state: .delivered(fromStorage: fromStorage), at: now, replaced: replaced,

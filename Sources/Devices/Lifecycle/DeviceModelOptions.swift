@@ -25,12 +25,16 @@ public struct DeviceModelOptions: Sendable, Equatable {
     public var lowPowerBurstJitterSeconds: Double
     /// The seed of the burst jitter; the same seed gives the same bursts.
     public var seed: UInt64
+    /// A device keeps the ids of at most this many delivered notifications and at most this many
+    /// shown ones (Notification Center), the newest (docs/device-model.md §2.1): 1000. Apple gives
+    /// no number; a bound keeps a long load test to one device from growing without end.
+    public var historyLimit: Int
 
     public init(
         maxStorageSeconds: Double = 30 * 86_400, backgroundBudget: Int = 3,
         backgroundBudgetWindowSeconds: Double = 3600,
         overBudget: OverBudget = .hold, lowPowerBurstSeconds: Double = 900, lowPowerBurstJitterSeconds: Double = 300,
-        seed: UInt64 = 0
+        seed: UInt64 = 0, historyLimit: Int = 1000
     ) {
         self.maxStorageSeconds = maxStorageSeconds
         self.backgroundBudget = backgroundBudget
@@ -39,5 +43,6 @@ public struct DeviceModelOptions: Sendable, Equatable {
         self.lowPowerBurstSeconds = lowPowerBurstSeconds
         self.lowPowerBurstJitterSeconds = lowPowerBurstJitterSeconds
         self.seed = seed
+        self.historyLimit = historyLimit
     }
 }

@@ -33,11 +33,16 @@ public struct DevicePush: Sendable, Equatable {
     }
 
     /// The push an accepted request's verdict describes: its push type (alert when none was
-    /// determined), priority (10 when absent), expiration and collapse ID.
-    public init(id: UInt64, verdict: ValidationResult, body: [UInt8]) {
-        self.init(
-            id: id, pushType: verdict.pushType ?? .alert, priority: verdict.priority ?? 10,
-            expiration: verdict.expiration, collapseID: verdict.collapseID, body: body)
+    /// determined), priority (10 when absent), expiration and collapse ID; `payload` when the
+    /// caller has already read `body` (a repeated body), else read here.
+    public init(id: UInt64, verdict: ValidationResult, body: [UInt8], payload: DevicePayload? = nil) {
+        self.id = id
+        pushType = verdict.pushType ?? .alert
+        priority = verdict.priority ?? 10
+        expiration = verdict.expiration
+        collapseID = verdict.collapseID
+        self.body = body
+        self.payload = payload ?? DevicePayload(body: body)
     }
 
     /// `apns-expiration` 0, or a date not after `now`: one attempt, no storage (docs/device-model.md §2.2).

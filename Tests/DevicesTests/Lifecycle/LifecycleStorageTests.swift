@@ -55,6 +55,19 @@ final class LifecycleStorageTests: XCTestCase {
     }
 
     /// §3.1: the badge value a push sets stays on the device; a silent push leaves it.
+    /// §2.1 history: a device keeps the newest `historyLimit` delivered and shown notifications
+    /// (an eighth more at most before trimming), so a long run does not grow it without end.
+    func testTheDeliveredAndShownHistoryIsBounded() throws {
+        var lifecycle = DeviceLifecycle(device: F.device(), options: DeviceModelOptions(historyLimit: 8))
+        for id in UInt64(1)...20 { _ = lifecycle.receive(F.alert(id), at: F.t0 + Double(id)) }
+        XCTAssertTrue((8...9).contains(lifecycle.delivered.count), "\(lifecycle.delivered)")
+        XCTAssertEqual(lifecycle.delivered.last, 20)
+        XCTAssertEqual(lifecycle.delivered, Array(UInt64(21 - lifecycle.delivered.count)...20))
+        XCTAssertEqual(lifecycle.shown.map(\.push.id), lifecycle.delivered)
+        XCTAssertThrowsError(try lifecycle.interact(.tap, with: 1, at: F.t0 + 30))
+        XCTAssertNoThrow(try lifecycle.interact(.tap, with: 20, at: F.t0 + 30))
+    }
+
     func testBadgeIsKeptAfterThePush() {
         var lifecycle = DeviceLifecycle(device: F.device())
         _ = lifecycle.receive(F.alert(1, body: #"{"aps":{"alert":"a","badge":5}}"#), at: F.t0)

@@ -1,0 +1,269 @@
+import APNsCore
+import JSONInput
+import Synchronization
+
+/// The server's virtual devices and what happened to each push sent to them (docs/device-model.md
+/// §7): one `DeviceLifecycle` per registered token, and per accepted push (keyed by its delivery
+/// record's `seq`) the timestamped transitions, the device's reaction and the user's interactions.
+/// Thread-safe: the push path (`receive`) runs on every worker thread, the control API on its own.
+///
+/// Time is the server's movable clock (`clock`, the one `/v1/clock` moves): every step on a device
+/// first catches its lifecycle up with it (`DeviceLifecycle.advance(to:)`), reads of one device or
+/// notification catch that device up, and `catchUp()` (a clock move, a list, a wait) catches up
+/// every device, so moving the clock forward runs what fell due (an expiration, a burst, the
+/// budget freeing) at the time it fell due.
+///
+/// The push path pays one check for a token that is not a virtual device: `isEmpty` (an atomic
+/// load) when no device is registered, a dictionary lookup under the lock otherwise.
+public final class DeviceBook: Sendable {
+    /// What happened to one accepted push to a virtual device.
+    public struct Notification: Sendable, Equatable {
+        /// The device's token.
+        public var token: String
+        /// The push type the gateway's rules used.
+        public var pushType: PushType
+        /// `apns-priority` (10 when absent).
+        public var priority: Int
+        /// Its transitions, oldest first (Received, then Delivered, Stored, Discarded, Replaced).
+        public var events: [LifecycleEvent]
+        /// The user's taps, actions and dismissals of it, oldest first.
+        public var interactions: [InteractionOutcome]
+
+        /// The state it is in now: that of its last transition.
+        public var state: LifecycleState? { events.last?.state }
+        /// What the device did with it, once delivered.
+        public var reaction: DeviceReaction? { events.last { $0.reaction != nil }?.reaction }
+    }
+
+    /// One device's lifecycle, boxed: the table's buckets hold a reference rather than the
+    /// ~500-byte lifecycle, so the table's slack costs 8 bytes a bucket (memory per device, §7).
+    /// Touched only under the book's lock.
+    private final class Entry {
+        var lifecycle: DeviceLifecycle
+        init(_ lifecycle: DeviceLifecycle) { self.lifecycle = lifecycle }
+    }
+
+    private struct State {
+        var devices: [String: Entry] = [:]
+        var notifications: [UInt64: Notification] = [:]
+        /// The notifications' seqs in arrival order, from `head`, for the capacity.
+        var order: [UInt64] = []
+        var head = 0
+    }
+
+    private let state = Mutex(State())
+    private let deviceCount = Atomic<Int>(0)
+    private let received = Atomic<Bool>(false)
+    private let changes = Atomic<UInt64>(0)
+    /// Storage limit, budget and bursts for every device (docs/device-model.md §5).
+    public let options: DeviceModelOptions
+    /// At most this many notifications are kept; the oldest go first (as the record store evicts).
+    public let notificationCapacity: Int
+    private let clock: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - clock: now, in seconds since the Unix epoch on the server's movable clock.
+    ///   - notificationCapacity: notifications kept (at least 1), the record store's capacity.
+    public init(
+        options: DeviceModelOptions = DeviceModelOptions(), notificationCapacity: Int = 100_000,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.options = options
+        self.notificationCapacity = max(1, notificationCapacity)
+        self.clock = clock
+    }
+
+    /// True when no virtual device is registered: read without the lock, the push path's one check.
+    public var isEmpty: Bool { deviceCount.load(ordering: .relaxed) == 0 }
+
+    /// True once a push to a virtual device was received: records may have lifecycles to join.
+    public var hasNotifications: Bool { received.load(ordering: .relaxed) }
+
+    /// A number that changes whenever a device or a notification changes (a long poll on
+    /// lifecycle states looks again only then).
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// The number of virtual devices.
+    public var count: Int { deviceCount.load(ordering: .relaxed) }
+
+    /// Now on the server's clock, seconds since the Unix epoch.
+    public func now() -> Double { clock() }
+
+    // MARK: - Devices
+
+    /// Registers `device`, or updates the device registered under its token
+    /// (`DeviceLifecycle.update(_:at:)`: a new connectivity delivers what is stored, and so on).
+    /// - Returns: true when the token was new.
+    /// - Throws: `InputError` at `topic` or `environment` when a registered device would change
+    ///   them; nothing is changed then.
+    @discardableResult
+    public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
+        let now = clock()
+        return try state.withLock { (state: inout State) throws(InputError) -> Bool in
+            guard let entry = state.devices[device.token] else {
+                state.devices[device.token] = Entry(DeviceLifecycle(device: device, options: options))
+                deviceCount.add(1, ordering: .relaxed)
+                changes.add(1, ordering: .releasing)
+                return true
+            }
+            let events = try entry.lifecycle.update(device, at: now)
+            apply(events, to: &state)
+            return false
+        }
+    }
+
+    /// Removes the virtual device `token` (lowercase); its notifications stay readable. False
+    /// when it was not one.
+    @discardableResult
+    public func remove(token: String) -> Bool {
+        state.withLock { state in
+            guard state.devices.removeValue(forKey: token) != nil else { return false }
+            deviceCount.subtract(1, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
+            return true
+        }
+    }
+
+    /// Removes every virtual device (their notifications stay readable); returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            let removed = state.devices.count
+            state.devices = [:]
+            deviceCount.store(0, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
+            return removed
+        }
+    }
+
+    /// Whether `token` (lowercase) is a virtual device.
+    public func contains(_ token: String) -> Bool {
+        if isEmpty { return false }
+        return state.withLock { $0.devices[token] != nil }
+    }
+
+    /// The lifecycle of `token` (lowercase) caught up with the clock, nil when it is not a virtual device.
+    public func lifecycle(of token: String) -> DeviceLifecycle? {
+        let now = clock()
+        return state.withLock { state in
+            catchUp(&state, token: token, to: now)
+            return state.devices[token]?.lifecycle
+        }
+    }
+
+    /// Catches every device up with the clock (`DeviceLifecycle.advance(to:)`): called when the
+    /// clock moves and before the control API reads.
+    public func catchUp() {
+        let now = clock()
+        state.withLock { catchUp(&$0, to: now) }
+    }
+
+    // MARK: - Pushes
+
+    /// An accepted push (`push.id`: its record's seq) for `token` (lowercase) arrives now. Returns
+    /// false, doing nothing, when `token` is not a virtual device.
+    @discardableResult
+    public func receive(_ push: DevicePush, token: String) -> Bool {
+        if isEmpty { return false }
+        let now = clock()
+        return state.withLock { state in
+            // Changed in place: no copy of the lifecycle.
+            guard let events = state.devices[token]?.lifecycle.receive(push, at: now) else { return false }
+            received.store(true, ordering: .relaxed)
+            state.notifications[push.id] = Notification(
+                token: token, pushType: push.pushType, priority: push.priority, events: [], interactions: [])
+            state.order.append(push.id)
+            apply(events, to: &state)
+            evict(&state)
+            return true
+        }
+    }
+
+    /// What happened to the push whose record is `seq`, caught up with the clock; nil when it
+    /// was not for a virtual device (or was evicted).
+    public func notification(_ seq: UInt64) -> Notification? {
+        let now = clock()
+        return state.withLock { state in
+            guard let token = state.notifications[seq]?.token else { return nil }
+            catchUp(&state, token: token, to: now)
+            return state.notifications[seq]
+        }
+    }
+
+    /// The notifications of `seqs` that are known, without catching up (the caller did).
+    public func notifications(_ seqs: [UInt64]) -> [UInt64: Notification] {
+        state.withLock { state in
+            var found: [UInt64: Notification] = [:]
+            for seq in seqs { if let entry = state.notifications[seq] { found[seq] = entry } }
+            return found
+        }
+    }
+
+    /// The user acts on the shown notification `seq` of `token` now (`DeviceLifecycle.interact`);
+    /// the outcome is recorded on the notification. Nil when `token` is not a virtual device.
+    /// - Throws: `InputError` as `interact` does (at `notification`, `action` or `text`); nothing
+    ///   is changed then.
+    public func interact(_ interaction: UserInteraction, with seq: UInt64, token: String) throws(InputError)
+        -> InteractionOutcome?
+    {
+        let now = clock()
+        return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
+            guard let entry = state.devices[token] else { return nil }
+            let outcome = try entry.lifecycle.interact(interaction, with: seq, at: now)
+            apply(outcome.events, to: &state)
+            state.notifications[seq]?.interactions.append(outcome)
+            return outcome
+        }
+    }
+
+    /// Delivery metrics as Apple's console counts them (`DeliveryMetrics`) over the transitions
+    /// stamped from `from` to `to` (seconds since the epoch, server clock, both included; nil: open),
+    /// caught up with the clock first.
+    public func metrics(from: Double? = nil, to: Double? = nil) -> DeliveryMetrics {
+        let now = clock()
+        return state.withLock { state in
+            catchUp(&state, to: now)
+            var metrics = DeliveryMetrics()
+            for seq in state.order[state.head...] {
+                guard let notification = state.notifications[seq] else { continue }
+                for event in notification.events {
+                    if let from, event.at < from { continue }
+                    if let to, event.at > to { continue }
+                    metrics.count(event.state, pushType: notification.pushType, priority: notification.priority)
+                }
+            }
+            return metrics
+        }
+    }
+
+    // MARK: - Internals
+
+    /// Catches the device `token` up with `now`, if it is one.
+    private func catchUp(_ state: inout State, token: String, to now: Double) {
+        guard let events = state.devices[token]?.lifecycle.advance(to: now), !events.isEmpty else { return }
+        apply(events, to: &state)
+    }
+
+    private func catchUp(_ state: inout State, to now: Double) {
+        for entry in state.devices.values {
+            let events = entry.lifecycle.advance(to: now)
+            if !events.isEmpty { apply(events, to: &state) }
+        }
+    }
+
+    private func apply(_ events: [LifecycleEvent], to state: inout State) {
+        for event in events { state.notifications[event.notification]?.events.append(event) }
+        changes.add(1, ordering: .releasing)
+    }
+
+    private func evict(_ state: inout State) {
+        while state.order.count - state.head > notificationCapacity {
+            state.notifications[state.order[state.head]] = nil
+            state.head += 1
+        }
+        if state.head > 1024, state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
+        }
+    }
+}
