@@ -219,6 +219,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let state = state(of: connection)
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
+        // Read before the handing over below, which leaves `request` holding the previous push.
+        let devicePath = devices.isEmpty ? nil : request.path
         // The transport's request is the domain's: handed over as it is, no copy or conversion.
         // The memo keeps it, and `request` comes back as the connection's push before it, whose
         // body's storage the transport reuses.
@@ -229,7 +231,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
-        if decision.accepted, !devices.isEmpty { deliverToDevice(seq: decision.seq, path: request.path, state: state) }
+        if decision.accepted, let devicePath { deliverToDevice(seq: decision.seq, path: devicePath, state: state) }
         if debug {
             logger.log(
                 .debug,

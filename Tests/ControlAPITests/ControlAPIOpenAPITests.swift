@@ -91,7 +91,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
     /// A delivered notification with an interaction, so every lifecycle key renders.
     static func sampleNotification() -> DeviceBook.Notification {
         let book = DeviceBook(clock: { 100 })
-        try? book.put(
+        _ = try? book.put(
             VirtualDevice(token: "ccdd", topic: "com.a", appState: .foreground, foregroundPresentation: [.banner]))
         book.receive(DevicePush(id: 1, body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)), token: "ccdd")
         _ = try? book.interact(.tap, with: 1, token: "ccdd")

@@ -32,7 +32,7 @@ final class VirtualDevicePushPathTests: XCTestCase {
             url: "https://localhost:\(server.listeners[0].port)", tls: HTTP2ClientTLSOptions(caCertificatePath: path),
             timeout: 5)
         defer { connection.close() }
-        return try connection.send(requests, timeout: 5).map { $0.response?.status }
+        return connection.send(requests, timeout: 5).map { $0.response?.status }
     }
 
     func request(_ token: String, collapseID: String? = nil, topic: String = "com.example.app", body: String)
