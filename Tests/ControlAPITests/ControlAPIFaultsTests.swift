@@ -199,14 +199,20 @@ final class ControlAPIFaultsTests: XCTestCase {
         XCTAssertEqual(api.faults.rules().map(\.rule.id), ["taken"], "no failed request added anything")
     }
 
-    /// `rolling-restart` adds no rule: it schedules the open connections' drains and says when.
-    func testRollingRestartSchedulesTheOpenConnections() throws {
+    /// A control API whose directory holds connections 2 and 5.
+    private static func apiWithTwoConnections() -> (ControlAPI, FakeConnectionDirectory) {
         let directory = FakeConnectionDirectory(
             [FakeConnectionDirectory.summary(id: 2), FakeConnectionDirectory.summary(id: 5)])
         let api = ControlAPI(
             store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
             clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }), connections: directory,
             status: { StoreFixtures.status() })
+        return (api, directory)
+    }
+
+    /// `rolling-restart` adds no rule: it schedules the open connections' drains and says when.
+    func testRollingRestartSchedulesTheOpenConnections() throws {
+        let (api, directory) = Self.apiWithTwoConnections()
         let (status, json) = api.call(
             "POST", "/v1/faults",
             body: #"{"scenario":"rolling-restart","parameters":{"windowMs":4000,"drainMs":300,"seed":9}}"#)
@@ -234,12 +240,7 @@ final class ControlAPIFaultsTests: XCTestCase {
     /// A rolling restart in progress shows in `GET /v1/faults`, refuses a second one (409), and
     /// `DELETE /v1/faults` cancels it, so it cannot reach the next test's connections.
     func testRollingRestartInProgressIsShownAndCancelled() throws {
-        let directory = FakeConnectionDirectory(
-            [FakeConnectionDirectory.summary(id: 2), FakeConnectionDirectory.summary(id: 5)])
-        let api = ControlAPI(
-            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
-            clock: { Double(F.now) / 1000 }, faults: FaultEngine(clock: { F.now }), connections: directory,
-            status: { StoreFixtures.status() })
+        let (api, directory) = Self.apiWithTwoConnections()
         let body = #"{"scenario":"rolling-restart","parameters":{"windowMs":4000,"drainMs":300,"seed":9}}"#
         let (_, idle) = api.call("GET", "/v1/faults")
         XCTAssertNil(idle["rollingRestart"], "no restart: no key")

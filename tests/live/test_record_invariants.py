@@ -7,36 +7,16 @@ the wire against the records and the stats."""
 from __future__ import annotations
 
 import time
-import uuid
 
 import h2.settings
 import pytest
 
-from livelib import FRAME_HEADERS, apns_headers, connection_entry, h2_client_for, wait_no_connections
+from livelib import FRAME_HEADERS, apns_headers, connection_entry, wait_no_connections
+
+# The same helpers and fixture as the unanswered-stream tests (a --drain-timeout 1 server).
+from test_unanswered import add_faults, connect, mock, tok  # noqa: F401  (mock is a fixture)
 
 BODY = b'{"aps":{"alert":"invariants"}}'
-
-
-def tok() -> str:
-    return (uuid.uuid4().hex + uuid.uuid4().hex)[:64]
-
-
-@pytest.fixture
-def mock(server_factory):
-    return server_factory("--drain-timeout", "1")
-
-
-def add_faults(server, rules):
-    resp = server.control("POST", "/v1/faults", rules)
-    assert resp.status == 201, (rules, resp.status, resp.body)
-    return [rule["id"] for rule in resp.json["faults"]]
-
-
-def connect(server):
-    client = h2_client_for(server.listener, tls_bio=True)
-    client.wait_for_settings()
-    client.raw_after_goaway = True
-    return client
 
 
 def seen_status(client, sid):
