@@ -47,6 +47,13 @@ extension ControlAPI {
             }
             created = registry.put(device)
         } else {
+            // A plain PUT would drop a virtual device's state without a word: only on request.
+            if !decoded.asksPlain, devices.lifecycle(of: token) != nil {
+                throw .conflict(
+                    "device \(token) is a virtual device; a PUT without device-model fields would drop its state "
+                        + "(stored, delivered and shown notifications): PUT it with \"virtual\": true to keep it "
+                        + "virtual, PATCH its device-model fields, or send \"virtual\": false to make it plain")
+            }
             created = registry.put(device)
             devices.remove(token: token)
         }

@@ -26,6 +26,7 @@ final class ControlAPIDevicesTests: XCTestCase {
             clock: { 1_796_000_000 }, credentialClock: ServerClock(offsetSeconds: 0), status: { F.status() })
     }
 
+    @discardableResult
     private func call(
         _ api: ControlAPI, _ method: String, _ target: String, _ body: String = "",
         file: StaticString = #filePath, line: UInt = #line
@@ -197,6 +198,35 @@ final class ControlAPIDevicesTests: XCTestCase {
         let record = call(api, "GET", "/v1/deliveries/\(seq)").1
         XCTAssertEqual((record["interactions"] as? [[String: Any]])?.count, 1)
         XCTAssertEqual(call(api, "GET", "/v1/devices/\(Self.token)").1["appState"] as? String, "foreground")
+    }
+
+    /// A PUT without device-model fields does not silently turn a virtual device plain (its
+    /// stored and delivered notifications would be dropped): 409 and nothing changed, unless the
+    /// body says `"virtual": false`.
+    func testAPlainPutDoesNotDropAVirtualDeviceUnlessAsked() {
+        let api = makeAPI()
+        call(api, "PUT", "/v1/devices/\(Self.token)", Self.virtualBody)
+        let seq = push(api)
+        let (status, error) = call(
+            api, "PUT", "/v1/devices/\(Self.token)", #"{"environment":"sandbox","topic":"com.example.app"}"#)
+        XCTAssertEqual(status, 409)
+        XCTAssertTrue((error["error"] as? String ?? "").contains("\"virtual\": false to make it plain"), "\(error)")
+        let (_, kept) = call(api, "GET", "/v1/devices/\(Self.token)")
+        XCTAssertEqual((kept["stored"] as? [String: Any])?["notification"] as? Int, Int(seq), "state kept")
+        // With "virtual": true the registry fields change and the state stays.
+        let (updated, virtual) = call(
+            api, "PUT", "/v1/devices/\(Self.token)",
+            #"{"environment":"sandbox","topic":"com.example.app","virtual":true,"connectivity":"offline","unregisteredAt":1796000000000}"#
+        )
+        XCTAssertEqual(updated, 200)
+        XCTAssertEqual(virtual["unregisteredAt"] as? Int, 1_796_000_000_000)
+        XCTAssertEqual((virtual["stored"] as? [String: Any])?["notification"] as? Int, Int(seq))
+        // Asked for: plain.
+        let (plain, json) = call(
+            api, "PUT", "/v1/devices/\(Self.token)", #"{"environment":"sandbox","topic":"com.a","virtual":false}"#)
+        XCTAssertEqual(plain, 200)
+        XCTAssertNil(json["virtual"])
+        XCTAssertTrue(api.devices.isEmpty)
     }
 
     func testDeleteRemovesTheVirtualDevice() {

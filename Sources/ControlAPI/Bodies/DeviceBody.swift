@@ -23,6 +23,9 @@ struct DeviceBody: Decodable, Equatable {
     var expired: Bool
     /// The device-model fields given, by wire name, as sent.
     var model: [String: JSONNode]
+    /// True for `"virtual": false`: the body asks for a plain registration even where a virtual
+    /// device is registered now (its state is then dropped).
+    var asksPlain = false
 
     /// The body's shape, for messages.
     static let form = #"a JSON object like {"environment":"sandbox","topic":"com.example.app"}"#
@@ -84,7 +87,9 @@ struct DeviceBody: Decodable, Equatable {
                 .virtual,
                 "false, but device-model fields are given (\(others.joined(separator: ", "))); drop them or "
                     + "set true")
-        case .bool(false)?: model = [:]
+        case .bool(false)?:
+            model = [:]
+            asksPlain = true
         case let other?: throw refuse(.virtual, "expected true or false, got \(other.rendered)")
         }
     }
