@@ -178,14 +178,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// device, its lifecycle receives the push as recorded (the verdict's push type, priority,
     /// expiration and collapse ID, and the payload) at the server's clock (docs/device-model.md §7).
     /// The connection's previous body to a device is not read again.
-    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext) {
+    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext?) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
         let token = String(path[path.index(after: slash)...]).lowercased()
         guard devices.contains(token), let record = gateway.store.record(seq: seq) else { return }
         var payload: DevicePayload?
-        if let last = state.lastDevicePayload, last.body == record.payload { payload = last.payload }
+        if let last = state?.lastDevicePayload, last.body == record.payload { payload = last.payload }
         let push = DevicePush(id: seq, verdict: record.verdict, body: record.payload, payload: payload)
-        if payload == nil { state.lastDevicePayload = (record.payload, push.payload) }
+        if payload == nil { state?.lastDevicePayload = (record.payload, push.payload) }
         devices.receive(push, token: token)
     }
 
@@ -231,7 +231,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
-        if decision.accepted, let devicePath { deliverToDevice(seq: decision.seq, path: devicePath, state: state) }
+        // An answer held by a delay reaches the device only once it is sent (below): a push the
+        // sender never got an answer for never reached the device either (docs/device-model.md §7).
+        if decision.accepted, decision.pendingAnswer == nil, let devicePath {
+            deliverToDevice(seq: decision.seq, path: devicePath, state: state)
+        }
         if debug {
             logger.log(
                 .debug,
@@ -251,10 +255,15 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
         // A held answer's record is pending until its HEADERS is serialized (issue 13).
+        let heldForDevice = decision.accepted ? devicePath : nil
         let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
             let store = gateway.store
             let seq = decision.seq
-            return { store.markAnswered(seq: seq, as: pending) }
+            return { [weak self] in
+                store.markAnswered(seq: seq, as: pending)
+                // Without the connection's payload memo (not Sendable; a held push is rare).
+                if let heldForDevice, let self { self.deliverToDevice(seq: seq, path: heldForDevice, state: nil) }
+            }
         }
         return FaultExecutor.carryOut(
             decision.plan, answer: answer, streamID: streamID, on: connection,

@@ -229,6 +229,22 @@ final class ControlAPIDevicesTests: XCTestCase {
         XCTAssertTrue(api.devices.isEmpty)
     }
 
+    /// A device-model field given as null makes a virtual device with that field's default (as
+    /// the configuration file reads it), not a plain registration.
+    func testANullModelFieldStillRegistersAVirtualDevice() {
+        let api = makeAPI()
+        let (status, json) = call(
+            api, "PUT", "/v1/devices/\(Self.token)",
+            #"{"environment":"sandbox","topic":"com.example.app","connectivity":null}"#)
+        XCTAssertEqual(status, 201)
+        XCTAssertEqual(json["virtual"] as? Bool, true)
+        XCTAssertEqual(json["connectivity"] as? String, "online")
+        // `"virtual": null` alone is no device-model field: a plain registration.
+        let (_, plain) = call(
+            api, "PUT", "/v1/devices/\(Self.other)", #"{"environment":"sandbox","topic":"b","virtual":null}"#)
+        XCTAssertNil(plain["virtual"])
+    }
+
     func testDeleteRemovesTheVirtualDevice() {
         let api = makeAPI()
         call(api, "PUT", "/v1/devices/\(Self.token)", Self.virtualBody)

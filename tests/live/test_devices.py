@@ -203,3 +203,36 @@ def test_export_apns_writes_a_file_the_simulator_takes(devices_server, tmp_path)
     proc = subprocess.run([str(binary_path()), "export-apns", str(seq), "--control", server.control_url],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=20)
     assert proc.returncode == 1 and "answered 409" in proc.stderr, (proc.returncode, proc.stderr)
+
+
+def test_a_delayed_push_reaches_the_device_only_once_answered(devices_server):
+    """A push held by a delay fault reaches its virtual device when its answer is sent, and not
+    at all when the sender gave up first (docs/device-model.md §7): a device never gets what the
+    sender was not told was accepted."""
+    server, gave_up, waited = devices_server, tok(), tok()
+    register(server, gave_up)
+    register(server, waited)
+    rules = []
+    for token, ms in ((gave_up, 3000), (waited, 800)):
+        resp = server.control("POST", "/v1/faults", {"match": {"token": token}, "action": {"type": "delay", "ms": ms}})
+        assert resp.status == 201, resp.body
+        rules.append(resp.json["faults"][0]["id"])
+    try:
+        started = time.monotonic()
+        with pytest.raises(AssertionError, match="rc=28"):  # curl gives up after 0.5 s (timeout)
+            server.push(gave_up, timeout=1.0, curl_args=("--max-time", "0.5"))
+        held = server.deliveries(token=gave_up)["deliveries"][0]
+        assert states(held) == [], held  # no answer yet, nothing on the device
+        resp = server.push(waited)
+        assert resp.status == 200 and time.monotonic() - started >= 0.8
+        answered = server.deliveries(token=waited)["deliveries"][0]
+        assert states(answered)[:2] == ["Received by APNs", "Delivered to Device"], answered
+        # Past the first delay's end: its sender was gone, so the device never got it.
+        time.sleep(max(0.0, 3.3 - (time.monotonic() - started)))
+        held = server.deliveries(token=gave_up)["deliveries"][0]
+        assert held["status"] is None and held["unanswered"] == "connection-closed-by-client", held
+        assert states(held) == [], held
+        assert server.get_json(f"/v1/devices/{gave_up}")["delivered"] == []
+    finally:
+        for rule in rules:
+            server.control("DELETE", f"/v1/faults/{rule}")

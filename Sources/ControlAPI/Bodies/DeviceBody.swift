@@ -76,9 +76,13 @@ struct DeviceBody: Decodable, Equatable {
         }
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired) ?? false
         model = [:]
-        for key in Self.modelKeys {
-            if let value = try container.decodeIfPresent(JSONNode.self, forKey: key) { model[key.rawValue] = value }
+        for key in Self.modelKeys where container.contains(key) {
+            // A null field still makes the device virtual, with that field's default, as in the
+            // configuration file: before, it was dropped and the device registered plain.
+            model[key.rawValue] =
+                try container.decodeNil(forKey: key) ? .null : container.decode(JSONNode.self, forKey: key)
         }
+        if model["virtual"] == .null { model["virtual"] = nil }
         switch model["virtual"] {
         case nil, .bool(true)?: break
         case .bool(false)? where model.count > 1:
