@@ -23,6 +23,7 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         return api
     }
 
+    @discardableResult
     private func call(_ api: ControlAPI, _ method: String, _ target: String, _ body: String = "") -> (
         Int, [String: Any]
     ) {

@@ -112,28 +112,45 @@ public final class DeviceBook: Sendable {
         }
     }
 
-    /// Removes the virtual device `token` (lowercase); its notifications stay readable. False
-    /// when it was not one.
+    /// Removes the virtual device `token` (lowercase); its notifications stay readable, and one it
+    /// still stored or held ends as if the app were removed: Discarded - Token Unregistered (From
+    /// Storage), stamped now (docs/device-model.md §2.3), not Stored for ever. False when it was
+    /// not one.
     @discardableResult
     public func remove(token: String) -> Bool {
-        state.withLock { state in
-            guard state.devices.removeValue(forKey: token) != nil else { return false }
+        let now = clock()
+        return state.withLock { state in
+            guard let entry = state.devices.removeValue(forKey: token) else { return false }
+            end(entry, at: now, in: &state)
             deviceCount.subtract(1, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
             return true
         }
     }
 
-    /// Removes every virtual device (their notifications stay readable); returns how many there were.
+    /// Removes every virtual device (their notifications stay readable, what they held ended as
+    /// `remove(token:)` ends it); returns how many there were.
     @discardableResult
     public func clear() -> Int {
-        state.withLock { state in
+        let now = clock()
+        return state.withLock { state in
             let removed = state.devices.count
+            for entry in state.devices.values { end(entry, at: now, in: &state) }
             state.devices = [:]
             deviceCount.store(0, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
             return removed
         }
+    }
+
+    /// Ends what a device being removed still stores or holds: the app is gone, and the device
+    /// is online so that the attempt is made now.
+    private func end(_ entry: Entry, at now: Double, in state: inout State) {
+        var gone = entry.lifecycle.device
+        gone.installed = false
+        gone.connectivity = .online
+        guard let events = try? entry.lifecycle.update(gone, at: now) else { return }
+        apply(events, to: &state)
     }
 
     /// Whether `token` (lowercase) is a virtual device.

@@ -59,6 +59,23 @@ final class DeviceBookTests: XCTestCase {
         XCTAssertEqual(book.lifecycle(of: F.token)?.delivered, [2])
     }
 
+    /// A device removed (or the book cleared) while it stores a push ends that push as if the
+    /// app were removed, instead of leaving it Stored for ever.
+    func testRemovingADeviceEndsWhatItStored() throws {
+        for clears in [false, true] {
+            let (book, clock) = makeBook()
+            try book.put(F.device { $0.connectivity = .offline })
+            book.receive(F.alert(1), token: F.token)
+            clock.move(by: 5)
+            if clears { XCTAssertEqual(book.clear(), 1) } else { XCTAssertTrue(book.remove(token: F.token)) }
+            XCTAssertEqual(
+                states(book, 1),
+                ["Received by APNs", "Stored - Device Offline", "Discarded - Token Unregistered (From Storage)"],
+                "clear: \(clears)")
+            XCTAssertEqual(book.notification(1)?.events.last?.at, F.t0 + 5)
+        }
+    }
+
     func testMovingTheClockRunsTheExpirationAtItsTime() throws {
         let (book, clock) = makeBook()
         try book.put(F.device { $0.connectivity = .offline })
