@@ -174,19 +174,29 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
-    /// The accepted push recorded as `seq`, to `path`'s device token: when the token is a virtual
-    /// device, its lifecycle receives the push as recorded (the verdict's push type, priority,
-    /// expiration and collapse ID, and the payload) at the server's clock (docs/device-model.md §7).
-    /// The connection's previous body to a device is not read again.
-    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext) {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
+    /// The virtual device `path` names (its token, lowercase), nil when it names none.
+    private func deviceToken(of path: String) -> String? {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let token = String(path[path.index(after: slash)...]).lowercased()
-        guard devices.contains(token), let record = gateway.store.record(seq: seq) else { return }
+        return devices.contains(token) ? token : nil
+    }
+
+    /// The accepted push recorded as `seq`, with `body`, to the virtual device `token`: its
+    /// lifecycle receives the push as validated (the verdict's push type, priority, expiration
+    /// and collapse ID, kept by the connection's memo) at the server's clock, with the payload's
+    /// values read from the validation's `PayloadFacts` (docs/device-model.md §7). No record is
+    /// decoded and the body's kinds are not judged again; the connection's previous body to a
+    /// device is not read again at all.
+    private func deliverToDevice(seq: UInt64, token: String, body: [UInt8], state: ConnectionContext) {
+        let (verdict, facts) = state.memo.acceptedPush(body: body)
         var payload: DevicePayload?
-        if let last = state.lastDevicePayload, last.body == record.payload { payload = last.payload }
-        let push = DevicePush(id: seq, verdict: record.verdict, body: record.payload, payload: payload)
-        if payload == nil { state.lastDevicePayload = (record.payload, push.payload) }
-        devices.receive(push, token: token)
+        if let last = state.lastDevicePayload, UTF8Bytes.equal(last.body, body) {
+            payload = last.payload
+        } else {
+            payload = facts.map { DevicePayload(body: body, facts: $0) } ?? DevicePayload(body: body)
+            state.lastDevicePayload = (body, payload!)
+        }
+        devices.receive(DevicePush(id: seq, verdict: verdict, body: body, payload: payload), token: token)
     }
 
     func connectionRefused(listenerIndex: Int, peer: String) {
@@ -220,7 +230,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.
-        let devicePath = devices.isEmpty ? nil : request.path
+        let device = devices.isEmpty ? nil : deviceToken(of: request.path).map { (token: $0, body: request.body) }
         // The transport's request is the domain's: handed over as it is, no copy or conversion.
         // The memo keeps it, and `request` comes back as the connection's push before it, whose
         // body's storage the transport reuses.
@@ -231,7 +241,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
-        if decision.accepted, let devicePath { deliverToDevice(seq: decision.seq, path: devicePath, state: state) }
+        if decision.accepted, let device {
+            deliverToDevice(seq: decision.seq, token: device.token, body: device.body, state: state)
+        }
         if debug {
             logger.log(
                 .debug,
