@@ -174,21 +174,16 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
-    /// The virtual device `path` names (its token, lowercase), nil when it names none.
-    private func deviceToken(of path: String) -> String? {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let token = String(path[path.index(after: slash)...]).lowercased()
-        return devices.contains(token) ? token : nil
-    }
-
-    /// The accepted push recorded as `seq`, with `body`, to the virtual device `token`: its
-    /// lifecycle receives the push as validated (the verdict's push type, priority, expiration
-    /// and collapse ID, kept by the connection's memo) at the server's clock, with the payload's
-    /// values read from the validation's `PayloadFacts` (docs/device-model.md §7). No record is
-    /// decoded and the body's kinds are not judged again; the connection's previous body to a
+    /// The accepted push recorded as `seq`, with `body`: when its token is a virtual device, the
+    /// device's lifecycle receives the push as validated (the verdict's device token, push type,
+    /// priority, expiration and collapse ID, kept by the connection's memo) at the server's
+    /// clock, with the payload's values read from the validation's `PayloadFacts`
+    /// (docs/device-model.md §7). No record is decoded, the token is not read from the path
+    /// again and the body's kinds are not judged again; the connection's previous body to a
     /// device is not read again at all.
-    private func deliverToDevice(seq: UInt64, token: String, body: [UInt8], state: ConnectionContext) {
+    private func deliverToDevice(seq: UInt64, body: [UInt8], state: ConnectionContext) {
         let (verdict, facts) = state.memo.acceptedPush(body: body)
+        guard let token = verdict.deviceToken, devices.contains(token) else { return }
         var payload: DevicePayload?
         if let last = state.lastDevicePayload, UTF8Bytes.equal(last.body, body) {
             payload = last.payload
@@ -230,7 +225,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.
-        let device = devices.isEmpty ? nil : deviceToken(of: request.path).map { (token: $0, body: request.body) }
+        let deviceBody = devices.isEmpty ? nil : request.body
         // The transport's request is the domain's: handed over as it is, no copy or conversion.
         // The memo keeps it, and `request` comes back as the connection's push before it, whose
         // body's storage the transport reuses.
@@ -241,9 +236,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // The record is named on the stream: if it ends unanswered, `streamEndedUnanswered` corrects it.
         request.tag = decision.seq
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
-        if decision.accepted, let device {
-            deliverToDevice(seq: decision.seq, token: device.token, body: device.body, state: state)
-        }
+        if decision.accepted, let deviceBody { deliverToDevice(seq: decision.seq, body: deviceBody, state: state) }
         if debug {
             logger.log(
                 .debug,
