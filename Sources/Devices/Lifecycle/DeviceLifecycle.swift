@@ -94,6 +94,8 @@ public struct DeviceLifecycle: Sendable {
     /// Stored or Discarded.
     public mutating func receive(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
         var events = advance(to: now)
+        // Received and what follows (Delivered, Stored or Discarded, a Replaced): one allocation.
+        events.reserveCapacity(events.count + 3)
         events.append(LifecycleEvent(notification: push.id, state: .received, at: now))
         if let cause = discardCause(for: push) {
             events.append(event(push, .discarded(cause, fromStorage: false), now))
