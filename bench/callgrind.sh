@@ -3,7 +3,7 @@
 # count whatever else the machine is doing, so it can be compared across builds and busy
 # machines where requests/s cannot. See bench/README.md, "Instructions per request".
 #
-#   bench/callgrind.sh [--bin PATH] [-n REQUESTS] [--shapes "varied fan-out repeat"] [--keep]
+#   bench/callgrind.sh [--bin PATH] [-n REQUESTS] [--shapes "varied fan-out repeat devices"] [--keep]
 #
 # --shapes runs only the named shapes; --keep copies each run's callgrind file to
 # bench/out/callgrind-<shape>-<server>.out, for callgrind_annotate (the per-function split).
@@ -13,6 +13,9 @@
 #            token (1,000 in turn) and in payload, as a sender notifying many devices sends them
 #   fan-out  h2load -c 4 -m 100 -i: 1,000 device tokens in turn, the same 25-byte payload
 #   repeat   h2load -c 4 -m 100: one device token, one payload
+#   devices  fan-out with each of the 1,000 tokens a virtual device (online, foreground),
+#            registered through the control API first (PUT /v1/devices/{token}); nghttpd as
+#            for fan-out. Not in the default set (opt in: --shapes devices)
 # Prints instructions per request for both servers and MockAPNs's ratio to nghttpd; writes
 # bench/out/callgrind-*.json. Needs valgrind, h2load, nghttpd and Python's h2 (scripts/install-deps.sh
 # --test, and apt-get install valgrind).
@@ -30,14 +33,14 @@ while [ $# -gt 0 ]; do
     -n) [ $# -ge 2 ] || { echo "error: -n needs a count" >&2; exit 2; }; N="$2"; shift ;;
     --shapes) [ $# -ge 2 ] || { echo "error: --shapes needs a list" >&2; exit 2; }; SHAPES="$2"; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [[ "$N" =~ ^[1-9][0-9]*$ ]] || { echo "error: -n must be a positive integer" >&2; exit 2; }
 for shape in $SHAPES; do
-  case "$shape" in varied|fan-out|repeat) ;; *) echo "error: unknown shape $shape (varied, fan-out, repeat)" >&2; exit 2 ;; esac
+  case "$shape" in varied|fan-out|repeat|devices) ;; *) echo "error: unknown shape $shape (varied, fan-out, repeat, devices)" >&2; exit 2 ;; esac
 done
 for tool in valgrind callgrind_control h2load nghttpd python3; do
   command -v "$tool" >/dev/null 2>&1 || { echo "error: $tool is missing (apt-get install valgrind nghttp2-client nghttp2-server)" >&2; exit 1; }
@@ -65,25 +68,46 @@ mkdir -p "$WORK/docroot/3/device"
 while read -r t; do : >"$WORK/docroot/3/device/$t"; done <"$WORK/tokens.txt"
 ONE="$(head -n 1 "$WORK/tokens.txt")"
 
-start() {   # server -> sets PID and PORT
+start() {   # server [shape] -> sets PID and PORT
   PORT="$("${HELPER[@]}" freeport)"
   local vg=(valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" --dump-instr=no)
+  local control=(--control off)
+  if [ "${2:-}" = devices ]; then CONTROL="$("${HELPER[@]}" freeport)"; control=(--control "127.0.0.1:$CONTROL"); fi
   case "$1" in
     mockapns)
-      # Control API off, a store large enough that nothing is evicted; one worker.
-      "${vg[@]}" "$BIN" --listen "127.0.0.1:$PORT" --control off --tls-cert "$CERT" --tls-key "$KEY" \
+      # Control API off (on for devices), a store large enough that nothing is evicted; one worker.
+      "${vg[@]}" "$BIN" --listen "127.0.0.1:$PORT" "${control[@]}" --tls-cert "$CERT" --tls-key "$KEY" \
         --max-records 200000 >"$WORK/server.log" 2>&1 & ;;
     nghttpd)
       "${vg[@]}" nghttpd -d "$WORK/docroot" "$PORT" "$KEY" "$CERT" >"$WORK/server.log" 2>&1 & ;;
   esac
   PID=$!
   "${HELPER[@]}" wait-port "$PORT" 60 || { echo "error: $1 did not start under valgrind:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+  if [ "$1" = mockapns ] && [ "${2:-}" = devices ]; then
+    "${HELPER[@]}" wait-port "$CONTROL" 60 || { echo "error: no control API:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+    register_devices "$CONTROL"
+  fi
+}
+
+register_devices() {   # control-port: each token of tokens.txt a virtual device, online, foreground
+  python3 - "$1" "$WORK/tokens.txt" <<'EOF'
+import json, sys, urllib.request
+port, tokens = sys.argv[1], open(sys.argv[2]).read().split()
+body = json.dumps({"environment": "sandbox", "topic": "com.example.app", "virtual": True,
+                   "connectivity": "online", "appState": "foreground"}).encode()
+for token in tokens:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/devices/{token}", data=body, method="PUT",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        if response.status != 201:
+            sys.exit(f"error: PUT /v1/devices/{token}: {response.status}")
+EOF
 }
 
 load() {   # shape requests
   case "$1" in
     varied) python3 bench/varied.py --port "$PORT" --tokens "$WORK/tokens.txt" -n "$2" -c 1 -m 100 ;;
-    fan-out)
+    fan-out|devices)
       sed "s#^#https://127.0.0.1:$PORT/3/device/#" "$WORK/tokens.txt" >"$WORK/uris.txt"
       h2load -n "$2" -c 4 -m 100 -t 1 -d "$WORK/small.json" -H "apns-topic: com.example.app" \
         -H "apns-push-type: alert" -i "$WORK/uris.txt" | grep -E '^requests:' ;;
@@ -108,7 +132,7 @@ RESULTS="$WORK/results.txt"
 mkdir -p bench/out
 for shape in $SHAPES; do
   for server in mockapns nghttpd; do
-    start "$server"
+    start "$server" "$shape"
     load "$shape" 1000 >/dev/null
     callgrind_control -z "$PID" >/dev/null
     out="$(load "$shape" "$N")" || { echo "error: $shape against $server: $out" >&2; exit 1; }

@@ -105,6 +105,17 @@ public final class PreviousRequest: ValidationMemo {
         return fresh
     }
 
+    /// What the validation of the push just handled (by `Gateway.handle`) judged, for a virtual
+    /// device's lifecycle (docs/device-model.md §7), so that neither its record is decoded nor
+    /// its body walked again: its verdict, and the kinds of its body (`PayloadFacts`) when `body`
+    /// is the body last inspected and parsed as an object (nil otherwise). Meaningful only for a
+    /// push answered 200: an accepted verdict has no 410 timestamp, so it was remembered (or was
+    /// the remembered one repeated), and its body was inspected (or was the inspected one).
+    package func acceptedPush(body: [UInt8]) -> (verdict: ValidationResult, facts: PayloadFacts?) {
+        guard case .object(let facts)? = outcome, UTF8Bytes.equal(body, self.body) else { return (lastVerdict, nil) }
+        return (lastVerdict, facts)
+    }
+
     /// The header list to record for `headers` as received: `authorization` redacted (see
     /// `redacted(_:)`). When the previous request carried the same fields, its recorded list is
     /// returned and nothing is copied to redact (the transport reuses

@@ -174,19 +174,24 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
-    /// The accepted push recorded as `seq`, to `path`'s device token: when the token is a virtual
-    /// device, its lifecycle receives the push as recorded (the verdict's push type, priority,
-    /// expiration and collapse ID, and the payload) at the server's clock (docs/device-model.md §7).
-    /// The connection's previous body to a device is not read again.
-    private func deliverToDevice(seq: UInt64, path: String, state: ConnectionContext?) {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
-        let token = String(path[path.index(after: slash)...]).lowercased()
-        guard devices.contains(token), let record = gateway.store.record(seq: seq) else { return }
+    /// The accepted push recorded as `seq`, with `body`, as its virtual device receives it, with
+    /// the device's token; nil when the token is no virtual device. Made from what validation
+    /// already produced (the verdict's device token, push type, priority, expiration and collapse
+    /// ID, kept by the connection's memo, and the payload's values read from the validation's
+    /// `PayloadFacts`; docs/device-model.md §7): no record is decoded, the token is not read from
+    /// the path again and the body's kinds are not judged again; the connection's previous body to
+    /// a device is not read again at all. Call it before the connection's next push (the memo).
+    private func devicePush(seq: UInt64, body: [UInt8], state: ConnectionContext) -> (DevicePush, String)? {
+        let (verdict, facts) = state.memo.acceptedPush(body: body)
+        guard let token = verdict.deviceToken, devices.contains(token) else { return nil }
         var payload: DevicePayload?
-        if let last = state?.lastDevicePayload, last.body == record.payload { payload = last.payload }
-        let push = DevicePush(id: seq, verdict: record.verdict, body: record.payload, payload: payload)
-        if payload == nil { state?.lastDevicePayload = (record.payload, push.payload) }
-        devices.receive(push, token: token)
+        if let last = state.lastDevicePayload, UTF8Bytes.equal(last.body, body) {
+            payload = last.payload
+        } else {
+            payload = facts.map { DevicePayload(body: body, facts: $0) } ?? DevicePayload(body: body)
+            state.lastDevicePayload = (body, payload!)
+        }
+        return (DevicePush(id: seq, verdict: verdict, body: body, payload: payload), token)
     }
 
     func connectionRefused(listenerIndex: Int, peer: String) {
@@ -220,7 +225,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.
-        let devicePath = devices.isEmpty ? nil : request.path
+        let deviceBody = devices.isEmpty ? nil : request.body
         // The transport's request is the domain's: handed over as it is, no copy or conversion.
         // The memo keeps it, and `request` comes back as the connection's push before it, whose
         // body's storage the transport reuses.
@@ -233,9 +238,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
         // An answer held by a delay reaches the device only once it is sent (below): a push the
         // sender never got an answer for never reached the device either (docs/device-model.md §7).
-        if decision.accepted, decision.pendingAnswer == nil, let devicePath {
-            deliverToDevice(seq: decision.seq, path: devicePath, state: state)
-        }
+        let forDevice =
+            decision.accepted ? deviceBody.flatMap { devicePush(seq: decision.seq, body: $0, state: state) } : nil
+        if let (push, token) = forDevice, decision.pendingAnswer == nil { devices.receive(push, token: token) }
         if debug {
             logger.log(
                 .debug,
@@ -255,14 +260,14 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
         // A held answer's record is pending until its HEADERS is serialized (issue 13).
-        let heldForDevice = decision.accepted ? devicePath : nil
+        let heldForDevice = forDevice
+        let devices = self.devices
         let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
             let store = gateway.store
             let seq = decision.seq
-            return { [weak self] in
+            return {
                 store.markAnswered(seq: seq, as: pending)
-                // Without the connection's payload memo (not Sendable; a held push is rare).
-                if let heldForDevice, let self { self.deliverToDevice(seq: seq, path: heldForDevice, state: nil) }
+                if let (push, token) = heldForDevice { devices.receive(push, token: token) }
             }
         }
         return FaultExecutor.carryOut(

@@ -37,11 +37,17 @@ public struct DeviceLifecycle: Sendable {
     /// Storage limit, budget and bursts (§5).
     public let options: DeviceModelOptions
     /// APNs's one stored notification for the app (§2.1, "one per app per device").
-    public private(set) var stored: Pending?
+    public private(set) var stored: Pending? {
+        get { storedSlot.pending }
+        set { storedSlot = PendingSlot(newValue) }
+    }
     /// Priority 5 and 1 pushes held while the device is in low power, oldest first (§2.5).
     public private(set) var powerHeld: [Pending] = []
     /// The background push held past the budget (§2.6).
-    public private(set) var budgetHeld: Pending?
+    public private(set) var budgetHeld: Pending? {
+        get { budgetHeldSlot.pending }
+        set { budgetHeldSlot = PendingSlot(newValue) }
+    }
     /// Shown notifications, oldest first: at least the newest `options.historyLimit` (up to an
     /// eighth more before the oldest are dropped).
     public private(set) var shown: [Shown] = []
@@ -55,6 +61,24 @@ public struct DeviceLifecycle: Sendable {
     /// Delivery times of the last `backgroundBudget` background pushes.
     private var backgroundDeliveries: [Double] = []
     private var generator: SplitMix64
+    /// `stored` and `budgetHeld`, each a pointer: most devices hold neither, and a `Pending` kept
+    /// inline (about 150 bytes each, the push and its payload's values) was most of the memory a
+    /// registered device costs (docs/device-model.md §7).
+    private var storedSlot = PendingSlot.empty
+    private var budgetHeldSlot = PendingSlot.empty
+
+    /// A `Pending` or none, boxed when there is one (an indirect case: one pointer wide).
+    enum PendingSlot: Sendable {
+        case empty
+        indirect case held(Pending)
+
+        init(_ pending: Pending?) { self = pending.map { .held($0) } ?? .empty }
+
+        var pending: Pending? {
+            if case .held(let pending) = self { return pending }
+            return nil
+        }
+    }
 
     /// A device with nothing stored, held or shown, its badge at 0; the burst jitter's generator
     /// is seeded with `options.seed`.
@@ -70,6 +94,8 @@ public struct DeviceLifecycle: Sendable {
     /// Stored or Discarded.
     public mutating func receive(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
         var events = advance(to: now)
+        // Received and what follows (Delivered, Stored or Discarded, a Replaced): one allocation.
+        events.reserveCapacity(events.count + 3)
         events.append(LifecycleEvent(notification: push.id, state: .received, at: now))
         if let cause = discardCause(for: push) {
             events.append(event(push, .discarded(cause, fromStorage: false), now))

@@ -35,6 +35,40 @@ final class DevicePayloadTests: XCTestCase {
         }
     }
 
+    /// The payload read from the validation's facts (the push path) is the payload parsed anew,
+    /// for every body of the values table and more.
+    func testValuesFromTheValidationsFactsAreThoseParsed() {
+        let bodies = [
+            #"{"aps":{"alert":"hi"}}"#, #"{"aps":{"alert":""}}"#, #"{"aps":{"alert":{"title":"T"}}}"#,
+            #"{"aps":{"alert":{"launch-image":"x"}}}"#, #"{"aps":{"badge":3,"sound":"default"}}"#,
+            #"{"aps":{"badge":2.5}}"#, #"{"aps":{"badge":"3","sound":""}}"#,
+            #"{"aps":{"sound":{"critical":1,"name":"a"}}}"#,
+            #"{"aps":{"content-available":1,"mutable-content":1}}"#, #"{"aps":{"content-available":1}}"#,
+            #"{"aps":{"content-available":true,"mutable-content":true}}"#, #"{"aps":{"category":"MEETING"}}"#,
+            #"{"aps":"hi"}"#, #"{}"#, #"{"x":{"aps":{"alert":"no"}}}"#,
+            #"{"aps":{"alert":"first"},"aps":{"badge":1}}"#,
+        ]
+        for json in bodies {
+            let body = Array(json.utf8)
+            guard case .object(let facts) = PayloadInspector.inspect(body) else { return XCTFail(json) }
+            XCTAssertEqual(DevicePayload(body: body, facts: facts), DevicePayload(body: body), json)
+        }
+    }
+
+    /// With the facts in hand the body is parsed only when `aps` holds a value the facts do not:
+    /// a background push's body is never read (here, bytes that are no JSON at all).
+    func testABackgroundPushsBodyIsNotParsedAgain() {
+        guard case .object(let background) = PayloadInspector.inspect(Array(#"{"aps":{"content-available":1}}"#.utf8))
+        else { return XCTFail() }
+        let read = DevicePayload(body: Array("not parsed".utf8), facts: background)
+        XCTAssertTrue(read.contentAvailable)
+        XCTAssertFalse(read.isVisible)
+        XCTAssertEqual(read.facts, background)
+        guard case .object(let alert) = PayloadInspector.inspect(Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        else { return XCTFail() }
+        XCTAssertTrue(DevicePayload(body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), facts: alert).alertHasText)
+    }
+
     func testPushReadsTheVerdict() {
         let verdict = ValidationResult(pushType: .background, priority: 5, expiration: 0, collapseID: "c")
         let push = DevicePush(id: 9, verdict: verdict, body: Array(#"{"aps":{"content-available":1}}"#.utf8))
