@@ -260,14 +260,13 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
         // A held answer's record is pending until its HEADERS is serialized (issue 13).
-        let heldForDevice = forDevice
         let devices = self.devices
         let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
             let store = gateway.store
             let seq = decision.seq
             return {
                 store.markAnswered(seq: seq, as: pending)
-                if let (push, token) = heldForDevice { devices.receive(push, token: token) }
+                if let (push, token) = forDevice { devices.receive(push, token: token) }
             }
         }
         return FaultExecutor.carryOut(
