@@ -11,29 +11,12 @@ import time
 import h2.settings
 import pytest
 
-from livelib import FRAME_HEADERS, apns_headers, connection_entry, wait_no_connections
+from livelib import apns_headers, connection_entry, wait_no_connections
 
 # The same helpers and fixture as the unanswered-stream tests (a --drain-timeout 1 server).
-from test_unanswered import add_faults, connect, mock, tok  # noqa: F401  (mock is a fixture)
+from test_unanswered import add_faults, connect, mock, records_for, seen_status, tok  # noqa: F401  (mock is a fixture)
 
 BODY = b'{"aps":{"alert":"invariants"}}'
-
-
-def seen_status(client, sid):
-    """The :status the client received on stream `sid`, None when no response HEADERS arrived."""
-    if not any(f.type == FRAME_HEADERS and f.stream_id == sid for f in client.frames):
-        return None
-    return client.responses[sid].status
-
-
-def records_by_token(server, tokens, timeout=3.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        found = {t: server.deliveries(token=t)["deliveries"] for t in tokens}
-        if all(len(v) == 1 for v in found.values()) or time.monotonic() > deadline:
-            assert all(len(v) == 1 for v in found.values()), found
-            return {t: v[0] for t, v in found.items()}
-        time.sleep(0.02)
 
 
 def check_stats_agree(server):
@@ -72,7 +55,7 @@ def test_a_batch_ended_by_a_rule_records_only_what_was_written(mock, action, cau
     finally:
         client.close()
     wait_no_connections(mock)
-    records = records_by_token(mock, tokens)
+    records = records_for(mock, tokens)
     for token, sid in zip(tokens, sids):
         record, wire = records[token], seen_status(client, sid)
         assert record["streamId"] == sid, record
