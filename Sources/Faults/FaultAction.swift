@@ -135,7 +135,7 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
                     message: "must be 1 to \(FaultLimits.maxMilliseconds) milliseconds, got \(ms)")
             }
             // As a goaway's: a GOAWAY that cannot be sent must not be recorded as sent.
-            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(reason)) {
+            if let problem = GoawayDebugDataLimit.problem(reason: reason) {
                 throw FaultRuleError(field: FaultRuleError.join(path, "reason"), message: problem)
             }
         case .withholdWindowUpdate(let ms):

@@ -12,4 +12,9 @@ public enum GoawayDebugDataLimit {
         guard bytes.count > maxBytes else { return nil }
         return "the GOAWAY debug data would be \(bytes.count) bytes; one frame carries at most \(maxBytes)"
     }
+
+    /// `problem(_:)` of the debug data `{"reason": reason}` (`ReasonJSON`) a GOAWAY would carry.
+    public static func problem(reason: String) -> String? {
+        problem(ReasonJSON.bytes(reason))
+    }
 }

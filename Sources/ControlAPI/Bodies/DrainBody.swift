@@ -34,15 +34,7 @@ struct DrainBody: Decodable, Equatable {
         func refuse(_ key: CodingKeys, _ message: String) -> InputError {
             InputError(at: container.codingPath + [key], message)
         }
-        switch try container.decodeIfPresent(JSONNode.self, forKey: .reason) {
-        case nil where container.contains(.reason): reason = nil
-        case nil: break
-        case .string(let text)?:
-            // As the goaway command's: a GOAWAY that cannot be sent must not be recorded as sent.
-            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(text)) { throw refuse(.reason, problem) }
-            reason = text
-        case let other?: throw refuse(.reason, "expected a string or null, got \(other.rendered)")
-        }
+        reason = try container.goawayReason(forKey: .reason, absent: reason)
         switch try container.decodeIfPresent(JSONNode.self, forKey: .maxMilliseconds) {
         case nil: break
         case .int(let ms)? where (1...FaultLimits.maxMilliseconds).contains(ms): maxMilliseconds = ms

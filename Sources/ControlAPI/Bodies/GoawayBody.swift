@@ -42,14 +42,7 @@ struct GoawayBody: Decodable, Equatable {
                 throw refuse(.errorCode, error.message)
             }
         }
-        switch try container.decodeIfPresent(JSONNode.self, forKey: .reason) {
-        case nil where container.contains(.reason): reason = nil
-        case nil: break
-        case .string(let text)?:
-            if let problem = GoawayDebugDataLimit.problem(ReasonJSON.bytes(text)) { throw refuse(.reason, problem) }
-            reason = text
-        case let other?: throw refuse(.reason, "expected a string or null, got \(other.rendered)")
-        }
+        reason = try container.goawayReason(forKey: .reason, absent: reason)
         switch try container.decodeIfPresent(JSONNode.self, forKey: .closeAfterMilliseconds) {
         case nil where container.contains(.closeAfterMilliseconds): closeAfterMilliseconds = nil
         case nil: break
