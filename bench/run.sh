@@ -122,6 +122,7 @@ SHAPES=(
   "small|-c1000 -m1|1000|1|$N_C1000|small"
   "4KB|-c4 -m100|4|100|$N_4K|4k"
   "fan-out|-c4 -m100|4|100|$N_M100|small"
+  "devices|-c4 -m100|4|100|$N_M100|small"
 )
 # The strict JWT auth run: one shape, MockAPNs --auth strict (label "strict") against
 # MockAPNs --auth none (label "no-auth"), alternating like the runs above.
@@ -133,6 +134,8 @@ PATH_URL="/3/device/$TOKEN"
 # The fan-out run pushes to FANOUT device tokens in turn (h2load -i), as a sender notifying many
 # devices does: no push repeats the one before it on its connection.
 FANOUT=1000
+# The devices run: the fan-out traffic with each of those tokens an online, foreground virtual
+# device (docs/device-model.md), registered by a configuration file; nghttpd as for fan-out.
 HEADERS=(-H "apns-topic: com.example.app" -H "apns-push-type: alert")
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mockapns-bench.XXXXXX")"
@@ -169,6 +172,13 @@ mkdir -p "$DOCROOT/3/device"
 : > "$DOCROOT$PATH_URL"
 "${HELPER[@]}" tokens "$FANOUT" >"$WORK/tokens.txt"
 while read -r t; do : > "$DOCROOT/3/device/$t"; done <"$WORK/tokens.txt"
+python3 - "$WORK/tokens.txt" "$WORK/devices.json" <<'PY'
+import json, sys
+tokens = open(sys.argv[1]).read().split()
+devices = [{"token": t, "environment": "sandbox", "topic": "com.example.app", "virtual": True,
+            "connectivity": "online", "appState": "foreground"} for t in tokens]
+json.dump({"devices": devices}, open(sys.argv[2], "w"))
+PY
 
 # ---------------------------------------------------------------- servers
 MA_APNS=""; MA_CONTROL=""
@@ -234,7 +244,10 @@ run_one() {   # server test shape c m n payload round
   # retention cap is raised to the run's size only so nothing is evicted and
   # the store count can be compared with the requests sent.
   case "$server" in
-    mockapns) start_mockapns "$max"; port="$MA_APNS" ;;
+    mockapns)
+      if [ "$test" = devices ]; then start_mockapns "$max" --config "$WORK/devices.json"
+      else start_mockapns "$max"; fi
+      port="$MA_APNS" ;;
     no-auth)
       # The same traffic as the strict run, token included: only the server's check differs.
       start_mockapns "$max" --auth none; port="$MA_APNS"
@@ -247,7 +260,7 @@ run_one() {   # server test shape c m n payload round
     *) echo "error: unknown server $server" >&2; exit 1 ;;
   esac
   local target=("https://127.0.0.1:$port$PATH_URL")
-  if [ "$test" = fan-out ]; then
+  if [ "$test" = fan-out ] || [ "$test" = devices ]; then
     sed "s#^#https://127.0.0.1:$port/3/device/#" "$WORK/tokens.txt" >"$WORK/uris.txt"
     target=(-i "$WORK/uris.txt")
   fi

@@ -184,6 +184,22 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private func devicePush(seq: UInt64, body: [UInt8], state: ConnectionContext) -> (DevicePush, String)? {
         let (verdict, facts) = state.memo.acceptedPush(body: body)
         guard let token = verdict.deviceToken, devices.contains(token) else { return nil }
+        return (makeDevicePush(seq: seq, body: body, verdict: verdict, facts: facts, state: state), token)
+    }
+
+    /// The accepted push recorded as `seq` delivered to its virtual device now, if its token is
+    /// one: as `devicePush`, with one lookup of the token (`DeviceBook.receive(token:_:)`).
+    private func deliverToDevice(seq: UInt64, body: [UInt8], state: ConnectionContext) {
+        let (verdict, facts) = state.memo.acceptedPush(body: body)
+        guard let token = verdict.deviceToken else { return }
+        devices.receive(token: token) {
+            makeDevicePush(seq: seq, body: body, verdict: verdict, facts: facts, state: state)
+        }
+    }
+
+    private func makeDevicePush(
+        seq: UInt64, body: [UInt8], verdict: ValidationResult, facts: PayloadFacts?, state: ConnectionContext
+    ) -> DevicePush {
         var payload: DevicePayload?
         if let last = state.lastDevicePayload, UTF8Bytes.equal(last.body, body) {
             payload = last.payload
@@ -191,7 +207,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             payload = facts.map { DevicePayload(body: body, facts: $0) } ?? DevicePayload(body: body)
             state.lastDevicePayload = (body, payload!)
         }
-        return (DevicePush(id: seq, verdict: verdict, body: body, payload: payload), token)
+        return DevicePush(id: seq, verdict: verdict, body: body, payload: payload)
     }
 
     func connectionRefused(listenerIndex: Int, peer: String) {
@@ -238,9 +254,13 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         // A push answered 200 reaches its virtual device, if it has one (one check otherwise).
         // An answer held by a delay reaches the device only once it is sent (below): a push the
         // sender never got an answer for never reached the device either (docs/device-model.md §7).
-        let forDevice =
-            decision.accepted ? deviceBody.flatMap { devicePush(seq: decision.seq, body: $0, state: state) } : nil
-        if let (push, token) = forDevice, decision.pendingAnswer == nil { devices.receive(push, token: token) }
+        let forHeld: (DevicePush, String)?
+        if decision.accepted, let body = deviceBody, decision.pendingAnswer != nil {
+            forHeld = devicePush(seq: decision.seq, body: body, state: state)
+        } else {
+            if decision.accepted, let body = deviceBody { deliverToDevice(seq: decision.seq, body: body, state: state) }
+            forHeld = nil
+        }
         if debug {
             logger.log(
                 .debug,
@@ -266,7 +286,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             let seq = decision.seq
             return {
                 store.markAnswered(seq: seq, as: pending)
-                if let (push, token) = forDevice { devices.receive(push, token: token) }
+                if let (push, token) = forHeld { devices.receive(push, token: token) }
             }
         }
         return FaultExecutor.carryOut(

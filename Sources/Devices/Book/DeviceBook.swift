@@ -43,8 +43,35 @@ public final class DeviceBook: Sendable {
         init(_ lifecycle: DeviceLifecycle) { self.lifecycle = lifecycle }
     }
 
+    /// A device token as the table's key (lowercase hexadecimal, as `VirtualDevice` and the
+    /// gateway's verdict normalize it). Equality is the token's; the hash reads the length and
+    /// the first and last 8 bytes, not all 64 or more: the push path looks a token up on every
+    /// push to a device, and SipHash over the whole token was a tenth of what a device costs it
+    /// (docs/device-model.md §7). Tokens are random, so those bytes tell them apart.
+    struct TokenKey: Hashable {
+        var token: String
+
+        init(_ token: String) { self.token = token }
+
+        static func == (lhs: TokenKey, rhs: TokenKey) -> Bool { lhs.token == rhs.token }
+
+        func hash(into hasher: inout Hasher) {
+            var token = token
+            token.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                guard bytes.count >= 16, let base = bytes.baseAddress else {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+                    return
+                }
+                let raw = UnsafeRawPointer(base)
+                hasher.combine(raw.loadUnaligned(as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+            }
+        }
+    }
+
     private struct State {
-        var devices: [String: Entry] = [:]
+        var devices: [TokenKey: Entry] = [:]
         var notifications: [UInt64: Notification] = [:]
         /// The notifications' seqs in arrival order, from `head`, for the capacity.
         var order: [UInt64] = []
@@ -100,8 +127,8 @@ public final class DeviceBook: Sendable {
     public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> Bool in
-            guard let entry = state.devices[device.token] else {
-                state.devices[device.token] = Entry(DeviceLifecycle(device: device, options: options))
+            guard let entry = state.devices[TokenKey(device.token)] else {
+                state.devices[TokenKey(device.token)] = Entry(DeviceLifecycle(device: device, options: options))
                 deviceCount.add(1, ordering: .relaxed)
                 changes.add(1, ordering: .releasing)
                 return true
@@ -120,7 +147,7 @@ public final class DeviceBook: Sendable {
     public func remove(token: String) -> Bool {
         let now = clock()
         return state.withLock { state in
-            guard let entry = state.devices.removeValue(forKey: token) else { return false }
+            guard let entry = state.devices.removeValue(forKey: TokenKey(token)) else { return false }
             end(entry, at: now, in: &state)
             deviceCount.subtract(1, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
@@ -156,7 +183,7 @@ public final class DeviceBook: Sendable {
     /// Whether `token` (lowercase) is a virtual device.
     public func contains(_ token: String) -> Bool {
         if isEmpty { return false }
-        return state.withLock { $0.devices[token] != nil }
+        return state.withLock { $0.devices[TokenKey(token)] != nil }
     }
 
     /// The lifecycle of `token` (lowercase) caught up with the clock, nil when it is not a virtual device.
@@ -164,7 +191,7 @@ public final class DeviceBook: Sendable {
         let now = clock()
         return state.withLock { state in
             catchUp(&state, token: token, to: now)
-            return state.devices[token]?.lifecycle
+            return state.devices[TokenKey(token)]?.lifecycle
         }
     }
 
@@ -181,16 +208,37 @@ public final class DeviceBook: Sendable {
     /// false, doing nothing, when `token` is not a virtual device.
     @discardableResult
     public func receive(_ push: DevicePush, token: String) -> Bool {
+        receive(token: token) { push }
+    }
+
+    /// An accepted push for `token` (lowercase) arrives now: `make` (called under the lock, at
+    /// most once, and only when `token` is a virtual device) gives it, so the push path builds a
+    /// `DevicePush` and looks the token up once (docs/device-model.md §7). Returns false, doing
+    /// nothing, when `token` is not a virtual device.
+    @discardableResult
+    public func receive(token: String, _ make: () -> DevicePush) -> Bool {
         if isEmpty { return false }
         let now = clock()
         return state.withLock { state in
+            guard let entry = state.devices[TokenKey(token)] else { return false }
+            let push = make()
             // Changed in place: no copy of the lifecycle.
-            guard let events = state.devices[token]?.lifecycle.receive(push, at: now) else { return false }
+            var events = entry.lifecycle.receive(push, at: now)
             received.store(true, ordering: .relaxed)
+            // The new notification's transitions (Received, then Delivered, Stored or Discarded)
+            // become its history as they are; the others (what the step caught up with, one it
+            // replaced) are appended to theirs.
+            var own: [LifecycleEvent] = []
+            if events.allSatisfy({ $0.notification == push.id }) {
+                swap(&own, &events)
+            } else {
+                own = events.filter { $0.notification == push.id }
+                events.removeAll { $0.notification == push.id }
+            }
             state.notifications[push.id] = Notification(
-                token: token, pushType: push.pushType, priority: push.priority, events: [], interactions: [])
+                token: token, pushType: push.pushType, priority: push.priority, events: own, interactions: [])
             state.order.append(push.id)
-            apply(events, to: &state)
+            if events.isEmpty { changes.add(1, ordering: .releasing) } else { apply(events, to: &state) }
             evict(&state)
             return true
         }
@@ -225,7 +273,7 @@ public final class DeviceBook: Sendable {
     {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
-            guard let entry = state.devices[token] else { return nil }
+            guard let entry = state.devices[TokenKey(token)] else { return nil }
             let outcome = try entry.lifecycle.interact(interaction, with: seq, at: now)
             apply(outcome.events, to: &state)
             state.notifications[seq]?.interactions.append(outcome)
@@ -257,7 +305,7 @@ public final class DeviceBook: Sendable {
 
     /// Catches the device `token` up with `now`, if it is one.
     private func catchUp(_ state: inout State, token: String, to now: Double) {
-        guard let events = state.devices[token]?.lifecycle.advance(to: now), !events.isEmpty else { return }
+        guard let events = state.devices[TokenKey(token)]?.lifecycle.advance(to: now), !events.isEmpty else { return }
         apply(events, to: &state)
     }
 

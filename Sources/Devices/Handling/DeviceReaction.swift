@@ -130,14 +130,16 @@ public struct DeviceReaction: Sendable, Equatable {
         let authorized = settings.authorized
         let alertsOn = authorized && settings.alert
         // §3.1: in the foreground willPresent's options decide; elsewhere the system shows what the payload has.
-        let allowed: Set<PresentationOption> =
-            state == .foreground ? Set(device.foregroundPresentation) : Set(PresentationOption.allCases)
+        // A linear scan of at most four options: no set is built per delivery (docs/device-model.md §7).
+        func allowed(_ option: PresentationOption) -> Bool {
+            state != .foreground || device.foregroundPresentation.contains(option)
+        }
         var presentation = Presentation.nothing
         if authorized {
-            presentation.banner = payload.alertHasText && settings.alert && allowed.contains(.banner)
-            presentation.list = payload.alertHasText && settings.alert && allowed.contains(.list)
-            presentation.sound = payload.hasSound && settings.sound && allowed.contains(.sound)
-            if settings.badge, allowed.contains(.badge) { presentation.badge = payload.badge }
+            presentation.banner = payload.alertHasText && settings.alert && allowed(.banner)
+            presentation.list = payload.alertHasText && settings.alert && allowed(.list)
+            presentation.sound = payload.hasSound && settings.sound && allowed(.sound)
+            if settings.badge, allowed(.badge) { presentation.badge = payload.badge }
         }
         // §3.2: willPresent for a visible notification in the foreground; the fetch method for
         // content-available with the background mode, unless force-quit.

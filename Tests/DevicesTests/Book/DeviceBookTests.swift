@@ -25,6 +25,46 @@ final class DeviceBookTests: XCTestCase {
         book.notification(seq)?.events.map(\.state.consoleName) ?? []
     }
 
+    /// The table's key hashes a token's ends only (`DeviceBook.TokenKey`): tokens alike there, or
+    /// short, are still told apart by equality, and `make` runs only for a virtual device.
+    func testTokensAlikeAtTheEndsAreDifferentDevices() throws {
+        let (book, _) = makeBook()
+        let ends = String(repeating: "ab", count: 8)
+        let first = ends + String(repeating: "01", count: 16) + ends
+        let second = ends + String(repeating: "02", count: 16) + ends
+        let short = "0a0b"
+        try book.put(F.device { $0.token = first })
+        try book.put(F.device { $0.token = short })
+        XCTAssertTrue(book.contains(first))
+        XCTAssertFalse(book.contains(second))
+        XCTAssertTrue(book.contains(short))
+        XCTAssertFalse(book.contains("0a0c"))
+        var made = 0
+        XCTAssertFalse(
+            book.receive(token: second) {
+                made += 1
+                return F.alert(1)
+            })
+        XCTAssertEqual(made, 0)
+        XCTAssertTrue(
+            book.receive(token: first) {
+                made += 1
+                return F.alert(2)
+            })
+        XCTAssertTrue(
+            book.receive(token: short) {
+                made += 1
+                return F.alert(3)
+            })
+        XCTAssertEqual(made, 2)
+        XCTAssertEqual(book.notification(2)?.token, first)
+        XCTAssertEqual(states(book, 2), ["Received by APNs", "Delivered to Device"])
+        XCTAssertEqual(book.notification(3)?.token, short)
+        XCTAssertTrue(book.remove(token: first))
+        XCTAssertFalse(book.contains(first))
+        XCTAssertTrue(book.contains(short))
+    }
+
     func testTokensThatAreNotVirtualDevicesAreLeftAlone() throws {
         let (book, _) = makeBook()
         XCTAssertTrue(book.isEmpty)
