@@ -3,17 +3,18 @@ import Synchronization
 /// The device tokens MockAPNs knows, keyed by lowercase token. Filled from the configuration and
 /// changed through the control API; read by validation on every push (`lookup`).
 public final class DeviceRegistry: Sendable {
-    private let devices: Mutex<[String: DeviceRegistration]>
+    /// Keyed cheaply (`DeviceTokenKey`): `lookup` runs on every push.
+    private let devices: Mutex<[DeviceTokenKey: DeviceRegistration]>
     private let changes = Atomic<UInt64>(0)
 
     /// Creates a registry holding `devices` (tokens lowercased; a later duplicate replaces an
     /// earlier one).
     public init(devices: [DeviceRegistration] = []) {
-        var table: [String: DeviceRegistration] = [:]
+        var table: [DeviceTokenKey: DeviceRegistration] = [:]
         table.reserveCapacity(devices.count)
         for var device in devices {
             device.token = device.token.lowercased()
-            table[device.token] = device
+            table[DeviceTokenKey(device.token)] = device
         }
         self.devices = Mutex(table)
     }
@@ -29,14 +30,14 @@ public final class DeviceRegistry: Sendable {
     /// letters is lowercased and retried, which costs an allocation on that path only.
     public func lookup(_ token: String) -> DeviceRegistration? {
         let (found, isEmpty) = devices.withLock { table -> (DeviceRegistration?, Bool) in
-            table.isEmpty ? (nil, true) : (table[token], false)
+            table.isEmpty ? (nil, true) : (table[DeviceTokenKey(token)], false)
         }
         if found != nil || isEmpty { return found }
         var token = token
         // Through the contiguous buffer: iterating `String.UTF8View` costs ~100 ns here.
         guard token.withUTF8({ $0.contains { $0 >= 0x41 && $0 <= 0x5A } }) else { return nil }
         let lower = token.lowercased()
-        return devices.withLock { $0[lower] }
+        return devices.withLock { $0[DeviceTokenKey(lower)] }
     }
 
     /// Every registration, sorted by token.
@@ -55,7 +56,7 @@ public final class DeviceRegistry: Sendable {
         device.token = device.token.lowercased()
         let old = devices.withLock { table in
             defer { changes.add(1, ordering: .releasing) }
-            return table.updateValue(device, forKey: device.token)
+            return table.updateValue(device, forKey: DeviceTokenKey(device.token))
         }
         return old == nil
     }
@@ -66,14 +67,14 @@ public final class DeviceRegistry: Sendable {
         let lower = token.lowercased()
         return devices.withLock { table in
             defer { changes.add(1, ordering: .releasing) }
-            return table.removeValue(forKey: lower)
+            return table.removeValue(forKey: DeviceTokenKey(lower))
         } != nil
     }
 
     /// Removes every registration and returns how many there were.
     @discardableResult
     public func clear() -> Int {
-        let old = devices.withLock { table -> [String: DeviceRegistration] in
+        let old = devices.withLock { table -> [DeviceTokenKey: DeviceRegistration] in
             let old = table
             table = [:]
             changes.add(1, ordering: .releasing)

@@ -43,35 +43,9 @@ public final class DeviceBook: Sendable {
         init(_ lifecycle: DeviceLifecycle) { self.lifecycle = lifecycle }
     }
 
-    /// A device token as the table's key (lowercase hexadecimal, as `VirtualDevice` and the
-    /// gateway's verdict normalize it). Equality is the token's; the hash reads the length and
-    /// the first and last 8 bytes, not all 64 or more: the push path looks a token up on every
-    /// push to a device, and SipHash over the whole token was a tenth of what a device costs it
-    /// (docs/device-model.md §7). Tokens are random, so those bytes tell them apart.
-    struct TokenKey: Hashable {
-        var token: String
-
-        init(_ token: String) { self.token = token }
-
-        static func == (lhs: TokenKey, rhs: TokenKey) -> Bool { lhs.token == rhs.token }
-
-        func hash(into hasher: inout Hasher) {
-            var token = token
-            token.withUTF8 { bytes in
-                hasher.combine(bytes.count)
-                guard bytes.count >= 16, let base = bytes.baseAddress else {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-                    return
-                }
-                let raw = UnsafeRawPointer(base)
-                hasher.combine(raw.loadUnaligned(as: UInt64.self))
-                hasher.combine(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
-            }
-        }
-    }
-
     private struct State {
-        var devices: [TokenKey: Entry] = [:]
+        /// Keyed cheaply (`DeviceTokenKey`): the push path looks a token up on every push to a device.
+        var devices: [DeviceTokenKey: Entry] = [:]
         var notifications: [UInt64: Notification] = [:]
         /// The notifications' seqs in arrival order, from `head`, for the capacity.
         var order: [UInt64] = []
@@ -127,8 +101,8 @@ public final class DeviceBook: Sendable {
     public func put(_ device: VirtualDevice) throws(InputError) -> Bool {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> Bool in
-            guard let entry = state.devices[TokenKey(device.token)] else {
-                state.devices[TokenKey(device.token)] = Entry(DeviceLifecycle(device: device, options: options))
+            guard let entry = state.devices[DeviceTokenKey(device.token)] else {
+                state.devices[DeviceTokenKey(device.token)] = Entry(DeviceLifecycle(device: device, options: options))
                 deviceCount.add(1, ordering: .relaxed)
                 changes.add(1, ordering: .releasing)
                 return true
@@ -147,7 +121,7 @@ public final class DeviceBook: Sendable {
     public func remove(token: String) -> Bool {
         let now = clock()
         return state.withLock { state in
-            guard let entry = state.devices.removeValue(forKey: TokenKey(token)) else { return false }
+            guard let entry = state.devices.removeValue(forKey: DeviceTokenKey(token)) else { return false }
             end(entry, at: now, in: &state)
             deviceCount.subtract(1, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
@@ -183,7 +157,7 @@ public final class DeviceBook: Sendable {
     /// Whether `token` (lowercase) is a virtual device.
     public func contains(_ token: String) -> Bool {
         if isEmpty { return false }
-        return state.withLock { $0.devices[TokenKey(token)] != nil }
+        return state.withLock { $0.devices[DeviceTokenKey(token)] != nil }
     }
 
     /// The lifecycle of `token` (lowercase) caught up with the clock, nil when it is not a virtual device.
@@ -191,7 +165,7 @@ public final class DeviceBook: Sendable {
         let now = clock()
         return state.withLock { state in
             catchUp(&state, token: token, to: now)
-            return state.devices[TokenKey(token)]?.lifecycle
+            return state.devices[DeviceTokenKey(token)]?.lifecycle
         }
     }
 
@@ -220,7 +194,7 @@ public final class DeviceBook: Sendable {
         if isEmpty { return false }
         let now = clock()
         return state.withLock { state in
-            guard let entry = state.devices[TokenKey(token)] else { return false }
+            guard let entry = state.devices[DeviceTokenKey(token)] else { return false }
             let push = make()
             // Changed in place: no copy of the lifecycle.
             var events = entry.lifecycle.receive(push, at: now)
@@ -273,7 +247,7 @@ public final class DeviceBook: Sendable {
     {
         let now = clock()
         return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
-            guard let entry = state.devices[TokenKey(token)] else { return nil }
+            guard let entry = state.devices[DeviceTokenKey(token)] else { return nil }
             let outcome = try entry.lifecycle.interact(interaction, with: seq, at: now)
             apply(outcome.events, to: &state)
             state.notifications[seq]?.interactions.append(outcome)
@@ -305,7 +279,9 @@ public final class DeviceBook: Sendable {
 
     /// Catches the device `token` up with `now`, if it is one.
     private func catchUp(_ state: inout State, token: String, to now: Double) {
-        guard let events = state.devices[TokenKey(token)]?.lifecycle.advance(to: now), !events.isEmpty else { return }
+        guard let events = state.devices[DeviceTokenKey(token)]?.lifecycle.advance(to: now), !events.isEmpty else {
+            return
+        }
         apply(events, to: &state)
     }
 
