@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(
             name: "FaultsTests", dependencies: ["Faults", "APNsCore", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
-            name: "RecordingTests", dependencies: ["Recording", "APNsCore", "Faults", "JSONSupport", "TestFixtures"]),
+            name: "RecordingTests",
+            dependencies: ["Recording", "APNsCore", "Faults", "JSONInput", "JSONSupport", "TestFixtures"]),
         .testTarget(
             name: "GatewayTests",
             dependencies: ["Gateway", "APNsCore", "Faults", "Recording", "JSONSupport", "TestFixtures"]),

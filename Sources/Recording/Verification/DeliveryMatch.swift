@@ -1,0 +1,200 @@
+import APNsCore
+import Foundation
+import JSONInput
+
+/// What a verification (`POST /v1/verify`, docs/testing.md) looks for in the delivery records:
+/// the fields of `DeliveryFilter` (every one set must match) plus values at payload paths; and,
+/// for a record that does not match, how it differs (`differences(_:)`, WireMock's near misses).
+public struct DeliveryMatch: Sendable, Equatable {
+    /// Device token, lowercase.
+    public var token: String?
+    /// `apns-topic` (or the default topic applied).
+    public var topic: String?
+    /// The push type as sent or as inferred.
+    public var pushType: String?
+    /// The HTTP status answered.
+    public var status: Int?
+    /// The reason answered.
+    public var reason: Reason?
+    /// The `apns-id` answered, compared case-insensitively (kept lowercase).
+    public var apnsID: String?
+    /// `apns-collapse-id`.
+    public var collapseID: String?
+    /// The listener's environment.
+    public var environment: APNsEnvironment?
+    /// Values the payload must hold, each at a path.
+    public var payload: [PayloadCondition]
+    /// Only records with a sequence number greater than this are looked at (matches and near
+    /// misses alike): a test's own pushes.
+    public var after: UInt64?
+
+    /// A payload path and the value it must hold: `aps.alert.title` = `"Hi"`. The path's
+    /// segments are object keys separated by dots; a segment that is a non-negative integer
+    /// indexes an array. Numbers compare by value (3 equals 3.0); objects and arrays compare whole.
+    public struct PayloadCondition: Sendable, Equatable {
+        /// The dotted path, e.g. `aps.alert.title` or `items.0.id`.
+        public var path: String
+        /// The value wanted there.
+        public var value: JSONNode
+
+        public init(path: String, value: JSONNode) {
+            self.path = path
+            self.value = value
+        }
+
+        /// The value at this path in `payload`, nil when there is none.
+        func lookUp(in payload: JSONNode) -> JSONNode? {
+            var node = payload
+            for segment in path.split(separator: ".", omittingEmptySubsequences: false) {
+                switch node {
+                case .object(let members):
+                    guard let next = members[String(segment)] else { return nil }
+                    node = next
+                case .array(let items):
+                    guard let index = Int(segment), items.indices.contains(index) else { return nil }
+                    node = items[index]
+                default:
+                    return nil
+                }
+            }
+            return node
+        }
+    }
+
+    /// Creates a match; `token` and `apnsID` are lowercased.
+    public init(
+        token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
+        reason: Reason? = nil, apnsID: String? = nil, collapseID: String? = nil,
+        environment: APNsEnvironment? = nil, payload: [PayloadCondition] = [], after: UInt64? = nil
+    ) {
+        self.token = token?.lowercased()
+        self.topic = topic
+        self.pushType = pushType
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID?.lowercased()
+        self.collapseID = collapseID
+        self.environment = environment
+        self.payload = payload
+        self.after = after
+    }
+
+    /// The store filter for the record fields (the store finds candidates fast; `differences`
+    /// then checks the payload).
+    public var filter: DeliveryFilter {
+        DeliveryFilter(
+            token: token, topic: topic, pushType: pushType, status: status, reason: reason, apnsID: apnsID,
+            collapseID: collapseID, environment: environment, after: after)
+    }
+
+    /// Whether `record` is one the verification counts.
+    public func matches(_ record: DeliveryRecord) -> Bool { differences(record).isEmpty }
+
+    /// How `record` differs from the match, one entry per field asked for that it does not
+    /// hold, in the order of the fields above; empty when it matches. (`after` is a scope, not
+    /// a field: a record before it is not looked at.)
+    public func differences(_ record: DeliveryRecord) -> [MatchDifference] {
+        var found: [MatchDifference] = []
+        func compare(_ field: String, _ expected: String?, _ actual: String?, same: (String, String) -> Bool = (==)) {
+            guard let expected else { return }
+            if let actual, same(expected, actual) { return }
+            found.append(MatchDifference(field: field, expected: Self.text(expected), actual: actual.map(Self.text)))
+        }
+        let verdict = record.verdict
+        compare("token", token, verdict.deviceToken)
+        compare("topic", topic, verdict.topic)
+        if let pushType, verdict.pushTypeSent != pushType, verdict.pushType?.rawValue != pushType {
+            let actual = verdict.pushTypeSent ?? verdict.pushType?.rawValue
+            found.append(
+                MatchDifference(field: "pushType", expected: Self.text(pushType), actual: actual.map(Self.text)))
+        }
+        if let status, record.status != status {
+            // 0: the stream got no answer (`unanswered`), or its answer is still held.
+            found.append(
+                MatchDifference(
+                    field: "status", expected: String(status), actual: record.status == 0 ? nil : String(record.status))
+            )
+        }
+        compare("reason", reason?.rawValue, record.reason?.rawValue)
+        compare("apnsId", apnsID, record.apnsID) { $0 == $1.lowercased() }
+        compare("collapseId", collapseID, verdict.collapseID)
+        compare("environment", environment?.rawValue, record.environment.rawValue)
+        if !payload.isEmpty {
+            let body = try? JSONNode(decoding: record.payload)
+            for condition in payload {
+                let actual = body.flatMap { condition.lookUp(in: $0) }
+                if let actual, Self.same(actual, condition.value) { continue }
+                found.append(
+                    MatchDifference(
+                        field: "payload.\(condition.path)", expected: Self.text(condition.value),
+                        actual: actual.map(Self.text)))
+            }
+        }
+        return found
+    }
+
+    /// The records of `records` that come closest to matching without matching: fewest
+    /// differences first, the newest first among equals; at most `limit`.
+    public func nearMisses(_ records: [DeliveryRecord], limit: Int = 3) -> [(DeliveryRecord, [MatchDifference])] {
+        var misses: [(DeliveryRecord, [MatchDifference])] = []
+        for record in records {
+            if let after, record.seq <= after { continue }
+            let differences = differences(record)
+            if !differences.isEmpty { misses.append((record, differences)) }
+        }
+        misses.sort { $0.1.count != $1.1.count ? $0.1.count < $1.1.count : $0.0.seq > $1.0.seq }
+        return Array(misses.prefix(max(limit, 0)))
+    }
+
+    /// For messages: `token="ab12…", topic="com.example.app", payload.aps.badge=3`, or `any push`.
+    public var description: String {
+        var parts: [String] = []
+        func add(_ name: String, _ value: String?) { if let value { parts.append("\(name)=\(Self.text(value))") } }
+        add("token", token)
+        add("topic", topic)
+        add("pushType", pushType)
+        if let status { parts.append("status=\(status)") }
+        add("reason", reason?.rawValue)
+        add("apnsId", apnsID)
+        add("collapseId", collapseID)
+        add("environment", environment?.rawValue)
+        for condition in payload { parts.append("payload.\(condition.path)=\(Self.text(condition.value))") }
+        if let after { parts.append("after seq \(after)") }
+        return parts.isEmpty ? "any push" : parts.joined(separator: ", ")
+    }
+
+    /// Equal JSON values, numbers by value.
+    static func same(_ a: JSONNode, _ b: JSONNode) -> Bool {
+        switch (a, b) {
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+        default:
+            if let x = number(a), let y = number(b) { return x == y }
+            return a == b
+        }
+    }
+
+    private static func number(_ node: JSONNode) -> Double? {
+        switch node {
+        case .int(let value): return Double(value)
+        case .uint(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// `value` as JSON text.
+    static func text(_ value: JSONNode) -> String {
+        (try? encoder.encode(value)).flatMap { String(data: $0, encoding: .utf8) } ?? value.rendered
+    }
+
+    /// `value` as a JSON string literal.
+    static func text(_ value: String) -> String { text(JSONNode.string(value)) }
+}

@@ -1,0 +1,92 @@
+import APNsCore
+import JSONInput
+import Recording
+import XCTest
+
+@testable import TestFixtures
+
+/// A verification's match and its near misses (docs/testing.md): each field, payload paths,
+/// numbers by value, and the ranking of the closest records.
+final class DeliveryMatchTests: XCTestCase {
+    typealias S = StoreFixtures
+    typealias Condition = DeliveryMatch.PayloadCondition
+
+    func record(
+        seq: UInt64, topic: String = "com.example.app", status: Int = 200,
+        payload: String = #"{"aps":{"alert":{"title":"Hi"},"badge":3},"items":[{"id":7}]}"#
+    ) -> DeliveryRecord {
+        var record = S.record(topic: topic, status: status, payload: Array(payload.utf8))
+        record.seq = seq
+        return record
+    }
+
+    func testEachFieldDiffersByNameWithBothValues() {
+        let base = record(seq: 1)
+        let rows: [(DeliveryMatch, [String])] = [
+            (DeliveryMatch(), []),
+            (DeliveryMatch(token: "AABBCCDD"), []),
+            (DeliveryMatch(token: "00"), [#"token: expected "00", got "aabbccdd""#]),
+            (DeliveryMatch(topic: "com.other"), [#"topic: expected "com.other", got "com.example.app""#]),
+            (DeliveryMatch(pushType: "alert"), []),
+            (DeliveryMatch(pushType: "background"), [#"pushType: expected "background", got "alert""#]),
+            (DeliveryMatch(status: 410), ["status: expected 410, got 200"]),
+            (DeliveryMatch(reason: .badDeviceToken), [#"reason: expected "BadDeviceToken", got nothing"#]),
+            (DeliveryMatch(apnsID: "6f1d5d8a-8e1b-4c0a-9d1e-6f8b1a2c3d4e"), []),
+            (DeliveryMatch(collapseID: "c"), [#"collapseId: expected "c", got nothing"#]),
+            (DeliveryMatch(environment: .production), [#"environment: expected "production", got "sandbox""#]),
+            (DeliveryMatch(payload: [Condition(path: "aps.alert.title", value: .string("Hi"))]), []),
+            (DeliveryMatch(payload: [Condition(path: "aps.badge", value: .double(3.0))]), []),
+            (DeliveryMatch(payload: [Condition(path: "items.0.id", value: .int(7))]), []),
+            (DeliveryMatch(payload: [Condition(path: "aps.alert", value: ["title": .string("Hi")])]), []),
+            (
+                DeliveryMatch(payload: [Condition(path: "aps.badge", value: .int(4))]),
+                ["payload.aps.badge: expected 4, got 3"]
+            ),
+            (
+                DeliveryMatch(payload: [Condition(path: "aps.sound", value: .string("x"))]),
+                [#"payload.aps.sound: expected "x", got nothing"#]
+            ),
+            (
+                DeliveryMatch(topic: "t", status: 400),
+                [#"topic: expected "t", got "com.example.app""#, "status: expected 400, got 200"]
+            ),
+        ]
+        for (match, expected) in rows {
+            XCTAssertEqual(match.differences(base).map(\.description), expected, match.description)
+            XCTAssertEqual(match.matches(base), expected.isEmpty, match.description)
+        }
+    }
+
+    func testAStreamWithoutAnswerHasNoStatus() {
+        let unanswered = record(seq: 1, status: 0)
+        XCTAssertEqual(DeliveryMatch(status: 200).differences(unanswered).map(\.actual), [nil])
+    }
+
+    func testNearMissesAreTheFewestDifferencesNewestFirstAfterTheScope() {
+        let match = DeliveryMatch(
+            topic: "com.example.app", status: 200, payload: [Condition(path: "aps.badge", value: .int(9))], after: 1)
+        let records = [
+            record(seq: 1),  // before the scope
+            record(seq: 2, topic: "com.other", status: 400),  // three differences
+            record(seq: 3),  // one: the badge
+            record(seq: 4, topic: "com.other"),  // two
+            record(seq: 5),  // one, newer than 3
+            record(seq: 6, payload: #"{"aps":{"badge":9}}"#),  // a match: not a miss
+            record(seq: 7, topic: "x", status: 500, payload: "not json"),
+        ]
+        let misses = match.nearMisses(records)
+        XCTAssertEqual(misses.map(\.0.seq), [5, 3, 4])
+        XCTAssertEqual(misses.first?.1, [MatchDifference(field: "payload.aps.badge", expected: "9", actual: "3")])
+        XCTAssertEqual(match.nearMisses(records, limit: 1).map(\.0.seq), [5])
+        XCTAssertEqual(match.filter.topic, "com.example.app")
+        XCTAssertEqual(match.filter.after, 1)
+    }
+
+    func testDescription() {
+        XCTAssertEqual(DeliveryMatch().description, "any push")
+        XCTAssertEqual(
+            DeliveryMatch(token: "AB", status: 200, payload: [Condition(path: "aps.badge", value: .int(1))], after: 4)
+                .description,
+            #"token="ab", status=200, payload.aps.badge=1, after seq 4"#)
+    }
+}
