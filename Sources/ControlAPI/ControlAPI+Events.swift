@@ -64,6 +64,9 @@ extension ControlAPI {
         case .events(var events):
             defer { wait = .events(events) }
             return waitResult(&events, timedOut: timedOut)
+        case .verification(var verification):
+            defer { wait = .verification(verification) }
+            return waitResult(&verification, timedOut: timedOut)
         }
     }
 

@@ -194,6 +194,9 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
                 endpoint: .waitEvents),
+            ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
+            ControlRoute(
+                method: "GET", path: "/v1/verify/teardown", queryParameters: ["after"], endpoint: .verifyTeardown),
         ]
     }()
 
@@ -253,6 +256,8 @@ public final class ControlAPI: Sendable {
         case .listEvents: return .response(try listEvents(query))
         case .clearEvents: return .response(clearEvents())
         case .waitEvents: return try startEventWait(query)
+        case .verify: return try startVerification(body: request.body)
+        case .verifyTeardown: return .response(try teardownCheck(query))
         }
     }
 

@@ -1,18 +1,21 @@
 import Recording
 
-/// A long poll the control API has not answered yet (`ControlResult.wait`): deliveries or
-/// connection events. The HTTP adapter keeps it and calls `ControlAPI.waitResult(_:timedOut:)`.
+/// A long poll the control API has not answered yet (`ControlResult.wait`): deliveries, connection
+/// events or a verification. The HTTP adapter keeps it and calls `ControlAPI.waitResult(_:timedOut:)`.
 public enum ControlWait: Sendable {
     /// `GET /v1/deliveries/wait`.
     case deliveries(StoreWait<DeliveryFilter>)
     /// `GET /v1/events/wait`.
     case events(StoreWait<ConnectionEventFilter>)
+    /// `POST /v1/verify` with `withinMs`.
+    case verification(VerificationWait)
 
     /// How long to wait, in milliseconds, from when `handle` returned the wait.
     public var timeoutMilliseconds: Int {
         switch self {
         case .deliveries(let wait): return wait.timeoutMilliseconds
         case .events(let wait): return wait.timeoutMilliseconds
+        case .verification(let wait): return wait.timeoutMilliseconds
         }
     }
 }

@@ -255,6 +255,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "PATCH /v1/devices/{token}": ("/v1/devices/ccdd", #"{"appState":"foreground"}"#),
             "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
             "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
+            "POST /v1/verify": ("/v1/verify", "{}"),
+            "GET /v1/verify/teardown": ("/v1/verify/teardown?after=1000000", ""),
             "POST /v1/devices/{token}/interactions": (
                 "/v1/devices/ccdd/interactions", #"{"notification":99,"type":"tap"}"#
             ),

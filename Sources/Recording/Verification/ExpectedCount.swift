@@ -31,6 +31,16 @@ public enum ExpectedCount: Sendable, Equatable {
         return final ? false : nil
     }
 
+    /// Whether `matched` falls short of the count (at least or exactly n, fewer matched): the
+    /// case in which the records that came closest say what went wrong. An at-most count never
+    /// falls short.
+    public func fallsShort(matched: Int) -> Bool {
+        switch self {
+        case .atLeast(let count), .exactly(let count): return matched < count
+        case .atMost: return false
+        }
+    }
+
     /// For messages: `exactly 2`, `at least 1`, `at most 3`, `never`.
     public var description: String {
         switch self {

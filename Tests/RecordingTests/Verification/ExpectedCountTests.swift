@@ -18,6 +18,14 @@ final class ExpectedCountTests: XCTestCase {
         }
     }
 
+    func testFallingShort() {
+        XCTAssertTrue(ExpectedCount.atLeast(3).fallsShort(matched: 1))
+        XCTAssertFalse(ExpectedCount.atLeast(3).fallsShort(matched: 3))
+        XCTAssertTrue(ExpectedCount.exactly(2).fallsShort(matched: 0))
+        XCTAssertFalse(ExpectedCount.exactly(2).fallsShort(matched: 3))
+        XCTAssertFalse(ExpectedCount.atMost(0).fallsShort(matched: 0))
+    }
+
     func testDescriptions() {
         XCTAssertEqual(ExpectedCount.exactly(2).description, "exactly 2")
         XCTAssertEqual(ExpectedCount.atLeast(1).description, "at least 1")

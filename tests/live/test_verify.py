@@ -1,0 +1,114 @@
+"""Verification that explains itself (docs/testing.md, issue 17 §2) on the real binary: POST
+/v1/verify passes with 200 or fails with 406 and the nearest records, `curl --fail` turns that into
+an exit status, `withinMs` waits for pushes sent meanwhile, and the teardown check names
+rejections and unanswered streams that no fault rule caused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+import uuid
+
+import pytest
+
+from livelib import TOPIC
+
+
+def tok() -> str:
+    return uuid.uuid4().hex + uuid.uuid4().hex
+
+
+@pytest.fixture(scope="module")
+def verify_server(module_factory):
+    return module_factory()
+
+
+def verify(server, body, timeout=10.0):
+    resp = server.control("POST", "/v1/verify", body, timeout=timeout)
+    return resp.status, resp.json
+
+
+def test_a_match_passes_and_a_miss_shows_the_closest_record_with_its_differences(verify_server):
+    server = verify_server
+    token = tok()
+    after = server.stats()["lastSeq"]
+    resp = server.push(token, body='{"aps":{"alert":{"title":"Hello"},"badge":2}}')
+    assert resp.status == 200
+    status, answer = verify(server, {"token": token, "payload": {"aps.alert.title": "Hello"}, "exactly": 1})
+    assert status == 200, answer
+    assert answer["ok"] is True and answer["matched"] == 1
+    status, answer = verify(server, {"token": token, "payload": {"aps.badge": 3}, "after": after})
+    assert status == 406, answer
+    assert answer["ok"] is False and answer["matched"] == 0
+    miss = answer["nearMisses"][0]
+    assert miss["delivery"]["verdict"]["deviceToken"] == token
+    assert miss["differences"] == [{"field": "payload.aps.badge", "expected": "3", "actual": "2"}]
+    assert "payload.aps.badge: expected 3, got 2" in answer["message"], answer["message"]
+
+
+def test_curl_fail_exits_nonzero_on_a_failed_verification(verify_server):
+    server = verify_server
+    token = tok()
+    assert server.push(token).status == 200
+    for body, code in (({"token": token, "exactly": 1}, 0), ({"token": token, "never": True}, 22)):
+        run = subprocess.run(
+            ["curl", "-sS", "--fail", "-H", "content-type: application/json", "--data-binary", json.dumps(body),
+             server.control_url + "/v1/verify"],
+            capture_output=True, text=True, timeout=30)
+        assert run.returncode == code, (body, run.returncode, run.stdout, run.stderr)
+
+
+def test_within_waits_for_a_push_sent_meanwhile_and_never_watches(verify_server):
+    server = verify_server
+    token = tok()
+    sender = threading.Timer(0.3, lambda: server.push(token))
+    sender.start()
+    started = time.monotonic()
+    status, answer = verify(server, {"token": token, "atLeast": 1, "withinMs": 5000})
+    sender.join()
+    assert status == 200, answer
+    assert time.monotonic() - started < 4.5
+    # never: watches the whole window and passes when nothing came.
+    quiet = tok()
+    started = time.monotonic()
+    status, answer = verify(server, {"token": quiet, "never": True, "withinMs": 400})
+    assert status == 200, answer
+    assert time.monotonic() - started >= 0.35
+    # never: fails as soon as one comes.
+    sender = threading.Timer(0.2, lambda: server.push(quiet))
+    sender.start()
+    started = time.monotonic()
+    status, answer = verify(server, {"token": quiet, "never": True, "withinMs": 5000})
+    sender.join()
+    assert status == 406, answer
+    assert time.monotonic() - started < 4.5
+
+
+def test_bad_bodies_get_400_naming_the_field(verify_server):
+    for body, fragment in (('{"exactly": 1, "never": true}', "give one count"), ('{"topik": "x"}', "topic"),
+                           ('{"payload": {"": 1}}', "empty segment"), ("[]", "body must be")):
+        resp = verify_server.control("POST", "/v1/verify", body)
+        assert resp.status == 400, (body, resp.status, resp.body)
+        assert fragment in resp.json["error"], resp.json
+
+
+def test_teardown_names_rejections_and_unanswered_streams_no_fault_caused(server_factory):
+    server = server_factory()
+    assert server.get("/v1/verify/teardown").status == 200
+    assert server.push(tok()).status == 200
+    bad = server.push("zz")
+    assert bad.status == 400
+    rule = server.control("POST", "/v1/faults", {"match": {"token": "ab" * 32},
+                                                  "action": {"type": "respond", "reason": "ServiceUnavailable"}})
+    assert rule.status == 201, rule.body
+    assert server.push("ab" * 32).status == 503
+    resp = server.get("/v1/verify/teardown")
+    assert resp.status == 406, resp.body
+    answer = resp.json
+    assert answer["rejectedCount"] == 1, answer
+    assert answer["rejected"][0]["reason"] == "BadDeviceToken"
+    assert "1 rejected without a fault rule" in answer["message"]
+    last = server.stats()["lastSeq"]
+    assert server.get(f"/v1/verify/teardown?after={last}").status == 200
