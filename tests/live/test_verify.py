@@ -43,7 +43,7 @@ def test_a_match_passes_and_a_miss_shows_the_closest_record_with_its_differences
     assert status == 406, answer
     assert answer["ok"] is False and answer["matched"] == 0
     miss = answer["nearMisses"][0]
-    assert miss["delivery"]["verdict"]["deviceToken"] == token
+    assert miss["delivery"]["deviceToken"] == token
     assert miss["differences"] == [{"field": "payload.aps.badge", "expected": "3", "actual": "2"}]
     assert "payload.aps.badge: expected 3, got 2" in answer["message"], answer["message"]
 
