@@ -101,6 +101,28 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertEqual(call(api, "GET", "/v1/delivery-metrics?from=2000&to=1000").0, 400)
     }
 
+    /// `DELETE /v1/deliveries`: the records go, and so do the notifications joined on them (the
+    /// metrics count from nothing, the device stores nothing); the device stays registered.
+    func testClearingTheDeliveriesClearsTheDevicesNotifications() {
+        let api = makeAPI()
+        let stored = push(api)
+        XCTAssertEqual(call(api, "DELETE", "/v1/deliveries").0, 200)
+        XCTAssertNil(api.devices.notification(stored))
+        let total = call(api, "GET", "/v1/delivery-metrics").1["total"] as? [String: Any]
+        XCTAssertEqual(total?["received"] as? Int, 0)
+        XCTAssertEqual(total?["storedDeviceOffline"] as? Int, 0)
+        let (status, device) = call(api, "GET", "/v1/devices/\(Self.token)")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(device["virtual"] as? Bool, true)
+        XCTAssertTrue(device["stored"] is NSNull, "\(device)")
+        XCTAssertEqual(device["connectivity"] as? String, "offline")
+        // Coming online delivers nothing: what was stored went with its record.
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        XCTAssertEqual(call(api, "GET", "/v1/devices/\(Self.token)").1["delivered"] as? [Int], [])
+        let next = push(api)
+        XCTAssertEqual(api.devices.notification(next)?.state, .delivered(fromStorage: false))
+    }
+
     func testTheListAndTheWaitFilterOnLifecycleStates() {
         let api = makeAPI()
         let stored = push(api)

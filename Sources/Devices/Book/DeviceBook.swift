@@ -143,6 +143,26 @@ public final class DeviceBook: Sendable {
         }
     }
 
+    /// Forgets every notification (`DELETE /v1/deliveries`: their records are gone, so the
+    /// lifecycles joined on them go too, and the metrics count from nothing): the book's
+    /// notifications and, on every device, what it stored, held, delivered and showed
+    /// (`DeviceLifecycle.forgetNotifications()`, no transition recorded). The devices stay
+    /// registered, in their state (connectivity, app state, settings, badge, budget use).
+    /// Returns how many notifications were forgotten.
+    @discardableResult
+    public func clearNotifications() -> Int {
+        state.withLock { state in
+            let cleared = state.notifications.count
+            state.notifications = [:]
+            state.order = []
+            state.head = 0
+            for entry in state.devices.values { entry.lifecycle.forgetNotifications() }
+            received.store(false, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
+            return cleared
+        }
+    }
+
     /// Ends what a device being removed still stores or holds: the app is gone, and the device
     /// is online so that the attempt is made now.
     private func end(_ entry: Entry, at now: Double, in state: inout State) {

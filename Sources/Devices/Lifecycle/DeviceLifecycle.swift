@@ -233,6 +233,19 @@ public struct DeviceLifecycle: Sendable {
         return events
     }
 
+    /// Forgets every notification the device knows of (docs/device-model.md §7, `DELETE
+    /// /v1/deliveries`): the stored one, the held ones (and their burst), the delivered and shown
+    /// histories, with no transition, as their records are gone. The device itself stays as it
+    /// is: connectivity, app state, settings, badge and the background budget's use.
+    mutating func forgetNotifications() {
+        stored = nil
+        powerHeld = []
+        nextBurstAt = nil
+        budgetHeld = nil
+        shown = []
+        delivered = []
+    }
+
     /// Takes a shown notification off the device (a user interaction, `interact`).
     mutating func removeShown(at index: Int) -> Shown { shown.remove(at: index) }
 
