@@ -37,14 +37,21 @@ extension ControlAPI {
     func putDevice(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)
         let decoded = try ControlBody.decode(DeviceBody.self, from: body, form: DeviceBody.form)
-        let device = try decoded.registration(token: token, nowMilliseconds: nowMilliseconds)
+        var device = try decoded.registration(token: token, nowMilliseconds: nowMilliseconds)
         let created: Bool
         if let virtual = try decoded.virtualDevice(token: token) {
+            let previous = devices.lifecycle(of: token).flatMap { lifecycle in
+                registry.lookup(token).map { (device: lifecycle.device, registration: $0) }
+            }
             do {
                 try devices.put(virtual)
             } catch {
                 throw .badRequest(error.description)
             }
+            // An app not installed: its token is unregistered since then (docs/device-model.md §2.3).
+            device = device.following(
+                virtual, previous: previous, removedApp: devices.options.removedApp,
+                nowMilliseconds: deviceNowMilliseconds)
             created = registry.put(device)
         } else {
             // A plain PUT would drop a virtual device's state without a word: only on request.
@@ -76,8 +83,15 @@ extension ControlAPI {
         } catch {
             throw .badRequest(error.description)
         }
-        return ControlResponse(status: 200, json: json(of: registration))
+        let updated = registration.following(
+            changed, previous: (lifecycle.device, registration), removedApp: devices.options.removedApp,
+            nowMilliseconds: deviceNowMilliseconds)
+        if updated != registration { registry.put(updated) }
+        return ControlResponse(status: 200, json: json(of: updated))
     }
+
+    /// Now on the virtual devices' clock (the server's, `/v1/clock`), in milliseconds since the epoch.
+    private var deviceNowMilliseconds: Int64 { Int64((devices.now() * 1000).rounded()) }
 
     func interact(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)

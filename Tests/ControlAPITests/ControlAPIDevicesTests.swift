@@ -50,6 +50,36 @@ final class ControlAPIDevicesTests: XCTestCase {
 
     private static let virtualBody = #"{"environment":"sandbox","topic":"com.example.app","connectivity":"offline"}"#
 
+    /// docs/device-model.md §2.3: `installed: false` makes the token unregistered since then (the
+    /// gateway answers 410 `Unregistered` with that timestamp); installed again clears it; with
+    /// `removedApp: discarded` the registration is left alone.
+    func testAnAppRemovedMakesTheTokenUnregistered() throws {
+        let api = makeAPI()
+        call(api, "PUT", "/v1/devices/\(Self.token)", Self.virtualBody)
+        let before = Int64(api.devices.now() * 1000)
+        let (status, json) = call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"installed":false}"#)
+        XCTAssertEqual(status, 200)
+        let since = try XCTUnwrap(api.registry.lookup(Self.token)?.unregisteredAt)
+        XCTAssertGreaterThanOrEqual(since, before)
+        XCTAssertEqual(json["unregisteredAt"] as? Int, Int(since))
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"appState":"foreground"}"#)
+        XCTAssertEqual(api.registry.lookup(Self.token)?.unregisteredAt, since)
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"installed":true}"#)
+        XCTAssertNil(api.registry.lookup(Self.token)?.unregisteredAt)
+        let registered =
+            #"{"environment":"sandbox","topic":"com.example.app","installed":false}"#
+        call(api, "PUT", "/v1/devices/\(Self.other)", registered)
+        XCTAssertNotNil(api.registry.lookup(Self.other)?.unregisteredAt)
+
+        let discarding = ControlAPI(
+            store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), clock: { 1_796_000_000 },
+            credentialClock: ServerClock(offsetSeconds: 0),
+            devices: DeviceBook(options: DeviceModelOptions(removedApp: .discarded), clock: { 1_796_000_000 }),
+            status: { F.status() })
+        XCTAssertEqual(call(discarding, "PUT", "/v1/devices/\(Self.token)", registered).0, 201)
+        XCTAssertNil(discarding.registry.lookup(Self.token)?.unregisteredAt)
+    }
+
     func testAPlainRegistrationKeepsTodaysJSON() {
         let api = makeAPI()
         let (status, json) = call(

@@ -236,3 +236,24 @@ def test_a_delayed_push_reaches_the_device_only_once_answered(devices_server):
     finally:
         for rule in rules:
             server.control("DELETE", f"/v1/faults/{rule}")
+
+
+def test_an_app_removed_answers_410_unregistered_since_installed_went_false(devices_server):
+    """docs/device-model.md §2.3: removedApp "unregistered" (default): the token is unregistered
+    from the moment installed went false, so the provider API answers 410 Unregistered with that
+    timestamp; installed again, pushes are accepted."""
+    server, token = devices_server, tok()
+    register(server, token)
+    device = patch(server, token, {"installed": False})
+    since = device["unregisteredAt"]
+    assert since is not None, device
+    resp = server.push(token, headers=ALERT, body='{"aps":{"alert":"hi"}}')
+    assert resp.status == 410, (resp.status, resp.body)
+    answer = json.loads(resp.body)
+    assert answer["reason"] == "Unregistered"
+    assert answer["timestamp"] == since, (answer, since)
+    # Still removed: the moment stays the one installed went false.
+    assert patch(server, token, {"appState": "foreground"})["unregisteredAt"] == since
+    device = patch(server, token, {"installed": True})
+    assert device["unregisteredAt"] is None, device
+    push(server, token)
