@@ -123,6 +123,21 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertEqual(api.devices.notification(next)?.state, .delivered(fromStorage: false))
     }
 
+    /// A delivered push collapsed on the device stays Delivered; its `device.presentation` says
+    /// which notification replaced it.
+    func testACollapsedDeliveryShowsTheCollapseInTheDeviceView() {
+        let api = makeAPI()
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        let first = push(api, collapseID: "score")
+        let second = push(api, collapseID: "score")
+        let record = call(api, "GET", "/v1/deliveries/\(first)").1
+        XCTAssertEqual(record["lifecycleState"] as? String, "Delivered to Device")
+        let presentation = (record["device"] as? [String: Any])?["presentation"] as? [String: Any]
+        XCTAssertEqual(presentation?["replacedBy"] as? Int, Int(second))
+        let newer = (call(api, "GET", "/v1/deliveries/\(second)").1["device"] as? [String: Any])?["presentation"]
+        XCTAssertTrue((newer as? [String: Any])?["replacedBy"] is NSNull)
+    }
+
     func testTheListAndTheWaitFilterOnLifecycleStates() {
         let api = makeAPI()
         let stored = push(api)

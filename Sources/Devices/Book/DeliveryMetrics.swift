@@ -21,7 +21,8 @@ public struct DeliveryMetrics: Sendable, Equatable {
         public var discarded: [String: Int] = [:]
         /// Discarded from storage or a hold, by cause.
         public var discardedFromStorage: [String: Int] = [:]
-        /// Replaced by a newer notification (in storage, a hold, or by collapse ID).
+        /// Replaced by a newer notification before delivery (in storage or a hold); a delivered
+        /// one collapsed on the device counts as delivered only.
         public var replaced = 0
 
         public init() {}

@@ -321,7 +321,9 @@ public struct DeviceLifecycle: Sendable {
     }
 
     /// Delivery (§2.4, §3): the device handles the push; a shown notification with the same
-    /// `apns-collapse-id` is replaced by it.
+    /// `apns-collapse-id` is replaced by it in Notification Center. That one stays Delivered (as
+    /// Apple's console reports it): the new Delivered names it in `replaced`, and the book shows
+    /// the collapse in its device view (`DeviceBook.Notification.replacedOnDeviceBy`).
     private mutating func deliver(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
         let reaction = DeviceReaction(push: push, device: device)
         var replaced: UInt64?
@@ -342,15 +344,11 @@ public struct DeviceLifecycle: Sendable {
         let limit = max(options.historyLimit, 1)
         if shown.count > limit + limit / 8 { shown.removeFirst(shown.count - limit) }
         if delivered.count > limit + limit / 8 { delivered.removeFirst(delivered.count - limit) }
-        var events = [
+        return [
             LifecycleEvent(
                 notification: push.id, state: .delivered(fromStorage: fromStorage), at: now, replaced: replaced,
                 reaction: reaction)
         ]
-        if let replaced {
-            events.append(LifecycleEvent(notification: replaced, state: .replaced(by: push.id), at: now))
-        }
-        return events
     }
 
     /// Storage at APNs (§2.1): one notification per app; a newer one replaces it.

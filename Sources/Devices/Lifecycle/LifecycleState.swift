@@ -10,8 +10,9 @@ public enum LifecycleState: Sendable, Hashable {
     case stored(StoreCause)
     /// Dropped, never to be delivered ("(From Storage)" when it was stored first).
     case discarded(DiscardCause, fromStorage: Bool)
-    /// Overwritten by the notification `by`: in storage (one per app), in a hold, or on the device
-    /// by the same `apns-collapse-id`.
+    /// Overwritten by the notification `by` before it was delivered: in storage (one per app) or
+    /// in a low-power hold by the same `apns-collapse-id`. (A delivered one collapsed on the device
+    /// stays Delivered: `DeviceBook.Notification.replacedOnDeviceBy`.)
     case replaced(by: UInt64)
 
     /// Why a notification is kept.
