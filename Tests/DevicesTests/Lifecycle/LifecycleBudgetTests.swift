@@ -78,6 +78,26 @@ final class LifecycleBudgetTests: XCTestCase {
             ]),
     ]
 
+    /// A drop past the budget has Apple's console name, "Discarded - Expired" (the decision flow's
+    /// discard under a power restriction), and counts as expired in the metrics; the cause says
+    /// why. A held push discarded when the app is terminated is MockAPNs's own state.
+    func testADropIsNamedAndCountedAsTheConsoleDoes() throws {
+        XCTAssertEqual(
+            LifecycleState.discarded(.backgroundBudget, fromStorage: false).consoleName, "Discarded - Expired")
+        XCTAssertEqual(
+            LifecycleState.discarded(.backgroundBudget, fromStorage: true).consoleName,
+            "Discarded - Expired (From Storage)")
+        XCTAssertEqual(
+            LifecycleState.discarded(.appTerminated, fromStorage: true).consoleName,
+            "Discarded - App Terminated (From Storage)")
+        let book = DeviceBook(options: DeviceModelOptions(backgroundBudget: 1, overBudget: .drop), clock: { F.t0 })
+        try book.put(F.device())
+        book.receive(F.background(1), token: F.token)
+        book.receive(F.background(2), token: F.token)
+        XCTAssertEqual(book.notification(2)?.state, .discarded(.backgroundBudget, fromStorage: false))
+        XCTAssertEqual(book.metrics().total.discarded, ["expired": 1])
+    }
+
     func testBudgetTable() {
         for row in Self.rows {
             let device = F.device { $0.appState = row.appState }
