@@ -295,12 +295,15 @@ public struct DeviceLifecycle: Sendable {
 
     /// A delivery attempt (§2.3, §2.6): one from storage meets §2.3 again (the app may have been
     /// removed or notifications disabled meanwhile: Discarded (From Storage)); a background push
-    /// to an app not in the foreground needs budget, and past it is held or dropped.
+    /// to an app in the background, suspended or not running needs budget, and past it is held or
+    /// dropped. A force-quit app is not woken (§3.2), so its pushes neither need nor use budget.
     private mutating func attempt(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
         if fromStorage, let cause = discardCause(for: push) {
             return [event(push, .discarded(cause, fromStorage: true), now)]
         }
-        if push.pushType == .background, device.appState != .foreground, !budgetAllows(at: now) {
+        if push.pushType == .background, device.appState != .foreground, device.appState != .forceQuit,
+            !budgetAllows(at: now)
+        {
             switch options.overBudget {
             case .drop:
                 return [event(push, .discarded(.backgroundBudget, fromStorage: fromStorage), now)]
@@ -326,13 +329,15 @@ public struct DeviceLifecycle: Sendable {
     /// the collapse in its device view (`DeviceBook.Notification.replacedOnDeviceBy`).
     private mutating func deliver(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
         let reaction = DeviceReaction(push: push, device: device)
+        // A force-quit app is not woken for it (§3.2): no budget used (§2.6).
+        let usesBudget = push.pushType == .background && device.appState != .forceQuit
         var replaced: UInt64?
         if let collapseID = push.collapseID, let index = shown.firstIndex(where: { $0.push.collapseID == collapseID }) {
             replaced = shown.remove(at: index).push.id
         }
         if let value = reaction.presentation.badge { badge = value }
         device.appState = reaction.appStateAfter
-        if push.pushType == .background {
+        if usesBudget {
             // Deliveries after `now` were made before the clock was moved back: forgotten.
             if let last = backgroundDeliveries.last, last > now { backgroundDeliveries.removeAll { $0 > now } }
             backgroundDeliveries.append(now)

@@ -63,6 +63,17 @@ final class LifecycleBudgetTests: XCTestCase {
                 "4 received @30", "4 stored-backgroundBudget @30", "4 discarded-appTerminated-from-storage @40",
             ]),
         Row(
+            "a force-quit app is not woken: its pushes neither need nor use budget", app: .forceQuit,
+            three + [
+                .push(F.background(4), at: 30), .app(.background, at: 40), .push(F.background(5), at: 50),
+                .push(F.background(6), at: 60), .push(F.background(7), at: 70), .push(F.background(8), at: 80),
+            ],
+            threeDelivered + [
+                "4 received @30", "4 delivered @30", "5 received @50", "5 delivered @50", "6 received @60",
+                "6 delivered @60", "7 received @70", "7 delivered @70", "8 received @80",
+                "8 stored-backgroundBudget @80",
+            ]),
+        Row(
             "no budget in the foreground", app: .foreground, three + [.push(F.background(4), at: 30)],
             threeDelivered + ["4 received @30", "4 delivered @30"]),
         Row(
