@@ -138,6 +138,33 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertTrue((newer as? [String: Any])?["replacedBy"] is NSNull)
     }
 
+    /// `presentation`: `shown` (a banner or list entry), `none` (delivered, nothing shown), `silent`
+    /// (a delivered background push), each unambiguous.
+    func testThePresentationFilterNamesAreUnambiguous() {
+        let api = makeAPI()
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        let shown = push(api)
+        var badge = F.record(token: Self.token, payload: Array(#"{"aps":{"badge":2}}"#.utf8))
+        badge.verdict.pushType = .alert
+        let badgeOnly = api.store.append(badge)
+        api.devices.receive(DevicePush(id: badgeOnly, verdict: badge.verdict, body: badge.payload), token: Self.token)
+        var silentRecord = F.record(
+            token: Self.token, pushTypeSent: "background", pushType: .background,
+            payload: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        silentRecord.verdict.priority = 5
+        let silent = api.store.append(silentRecord)
+        api.devices.receive(
+            DevicePush(id: silent, verdict: silentRecord.verdict, body: silentRecord.payload), token: Self.token)
+        let seqs = { (value: String) in
+            (self.call(api, "GET", "/v1/deliveries?presentation=\(value)").1["deliveries"] as? [[String: Any]] ?? [])
+                .map { $0["seq"] as? Int }
+        }
+        XCTAssertEqual(seqs("shown"), [Int(shown)])
+        XCTAssertEqual(seqs("none"), [Int(badgeOnly), Int(silent)])
+        XCTAssertEqual(seqs("silent"), [Int(silent)])
+        XCTAssertEqual(call(api, "GET", "/v1/deliveries?presentation=hidden").0, 400)
+    }
+
     func testTheListAndTheWaitFilterOnLifecycleStates() {
         let api = makeAPI()
         let stored = push(api)
