@@ -204,5 +204,16 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertEqual(status, 409)
         XCTAssertTrue((json["error"] as? String ?? "").contains("pushType: simctl push takes only"), "\(json)")
         XCTAssertEqual(call(api, "GET", "/v1/deliveries/99/apns").0, 404)
+        // A push APNs did not accept reached no device: no .apns file (409 saying why).
+        let rejected = push(api, status: 400)
+        let refusal = call(api, "GET", "/v1/deliveries/\(rejected)/apns")
+        XCTAssertEqual(refusal.0, 409)
+        XCTAssertTrue(
+            (refusal.1["error"] as? String ?? "").contains("was answered 400 BadTopic: APNs did not accept it"),
+            "\(refusal.1)")
+        // Seqs start at 1.
+        let zero = call(api, "GET", "/v1/deliveries/0/apns")
+        XCTAssertEqual(zero.0, 400)
+        XCTAssertTrue((zero.1["error"] as? String ?? "").contains("seq must be an integer from 1"), "\(zero.1)")
     }
 }

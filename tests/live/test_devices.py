@@ -203,6 +203,14 @@ def test_export_apns_writes_a_file_the_simulator_takes(devices_server, tmp_path)
     proc = subprocess.run([str(binary_path()), "export-apns", str(seq), "--control", server.control_url],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=20)
     assert proc.returncode == 1 and "answered 409" in proc.stderr, (proc.returncode, proc.stderr)
+    # A push APNs rejected reached no device: refused with the reason, and seqs start at 1.
+    rejected = server.push(token, headers=(("apns-topic", "com.other.app"), ("apns-push-type", "alert")))
+    assert rejected.status != 200, rejected.status
+    seq = server.delivery_by_apns_id(rejected.header("apns-id"))["seq"]
+    resp = server.get(f"/v1/deliveries/{seq}/apns")
+    assert resp.status == 409 and "APNs did not accept it" in resp.json["error"], (resp.status, resp.body)
+    resp = server.get("/v1/deliveries/0/apns")
+    assert resp.status == 400 and "seq must be an integer from 1" in resp.json["error"], (resp.status, resp.body)
 
 
 def test_a_delayed_push_reaches_the_device_only_once_answered(devices_server):
