@@ -134,7 +134,8 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
                 endpoint: .getDeliveryMetrics),
-            ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
+            ControlRoute(
+                method: "GET", path: "/v1/devices", queryParameters: ["limit", "after"], endpoint: .listDevices),
             ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
             ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
             ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
@@ -219,7 +220,7 @@ public final class ControlAPI: Sendable {
         case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
         case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
         case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
-        case .listDevices: return .response(listDevices())
+        case .listDevices: return .response(try listDevices(query))
         case .clearDevices: return .response(clearDevices())
         case .getDevice: return .response(try device(tokenText: pathValue))
         case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))

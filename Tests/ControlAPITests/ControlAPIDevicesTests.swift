@@ -80,6 +80,40 @@ final class ControlAPIDevicesTests: XCTestCase {
         XCTAssertNil(discarding.registry.lookup(Self.token)?.unregisteredAt)
     }
 
+    /// `GET /v1/devices` pages in token order: `limit` (default 1000) and `after` (the last token seen).
+    func testTheDeviceListPagesInTokenOrder() {
+        let api = makeAPI()
+        let tokens = ["01", "02", "03", "04"].map { String(repeating: $0, count: 32) }
+        for token in tokens.reversed() {
+            call(api, "PUT", "/v1/devices/\(token)", #"{"environment":"sandbox","topic":"com.a","virtual":true}"#)
+        }
+        let list = { (query: String) -> ([String], [String: Any]) in
+            let json = self.call(api, "GET", "/v1/devices\(query)").1
+            return (((json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }, json)
+        }
+        let all = tokens + [Self.other]
+        XCTAssertEqual(list("").0, all)
+        XCTAssertEqual(list("").1["more"] as? Bool, false)
+        var (page, json) = list("?limit=2")
+        XCTAssertEqual(page, Array(tokens[0..<2]))
+        XCTAssertEqual(json["count"] as? Int, 2)
+        XCTAssertEqual(json["total"] as? Int, 5)
+        XCTAssertEqual(json["more"] as? Bool, true)
+        XCTAssertEqual((json["devices"] as? [[String: Any]])?.first?["virtual"] as? Bool, true)
+        (page, json) = list("?limit=2&after=\(tokens[1].uppercased())")
+        XCTAssertEqual(page, Array(tokens[2..<4]))
+        XCTAssertEqual(json["more"] as? Bool, true)
+        (page, json) = list("?after=\(tokens[3])")
+        XCTAssertEqual(page, [Self.other])
+        XCTAssertEqual(json["more"] as? Bool, false)
+        XCTAssertEqual(ControlAPI.defaultDeviceLimit, 1000)
+        for (query, message) in [("?limit=-1", "limit must be at least 0"), ("?after=xyz", "after: token must be")] {
+            let (status, error) = call(api, "GET", "/v1/devices\(query)")
+            XCTAssertEqual(status, 400, query)
+            XCTAssertTrue((error["error"] as? String ?? "").contains(message), "\(query): \(error)")
+        }
+    }
+
     func testAPlainRegistrationKeepsTodaysJSON() {
         let api = makeAPI()
         let (status, json) = call(

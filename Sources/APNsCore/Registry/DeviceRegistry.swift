@@ -44,6 +44,20 @@ public final class DeviceRegistry: Sendable {
         devices.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
 
+    /// One page of the registrations in token order: at most `limit` of those whose token sorts
+    /// after `after` (lowercase; nil: from the first); `more` is true when others follow, `total`
+    /// counts every registration. Sorts only the page's candidates, not the whole table's copies.
+    public func page(after: String?, limit: Int) -> (registrations: [DeviceRegistration], more: Bool, total: Int) {
+        let (tokens, total) = devices.withLock { table -> ([String], Int) in
+            let keys = after.map { after in table.keys.filter { $0 > after } } ?? Array(table.keys)
+            return (keys, table.count)
+        }
+        let sorted = tokens.sorted()
+        let wanted = sorted.prefix(max(limit, 0))
+        let found = devices.withLock { table in wanted.compactMap { table[$0] } }
+        return (found, sorted.count > wanted.count, total)
+    }
+
     /// The number of registrations.
     public var count: Int { devices.withLock { $0.count } }
 
