@@ -158,6 +158,14 @@ final class ControlAPIDevicesTests: XCTestCase {
                 "categories[1].identifier: duplicate category identifier"
             ),
             (#"{"environment":"sandbox","topic":"a","settings":{"alerts":false}}"#, "settings.alerts: unknown key"),
+            (
+                #"{"environment":"sandbox","topic":"a","foregroundPresentation":["list","list"]}"#,
+                "foregroundPresentation[1]: duplicate presentation option"
+            ),
+            (
+                #"{"environment":"sandbox","topic":"a","categories":[{"identifier":"A","actions":[{"identifier":"X","title":"x","options":["destructive","destructive"]}]}]}"#,
+                "categories[0].actions[0].options[1]: duplicate option"
+            ),
         ]
         for (body, text) in rows {
             let (status, json) = call(api, "PUT", path, body)
