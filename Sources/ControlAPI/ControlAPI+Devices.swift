@@ -24,8 +24,9 @@ extension ControlAPI {
                 throw .badRequest("after: \(error.message)")
             }
         }
+        // Each virtual device of the page is caught up with the clock as it is read
+        // (`DeviceBook.lifecycle(of:)`), not every device registered.
         let page = registry.page(after: after, limit: limit)
-        if !self.devices.isEmpty { self.devices.catchUp() }
         return ControlResponse(
             status: 200,
             json: [
