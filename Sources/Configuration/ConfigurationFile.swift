@@ -41,7 +41,7 @@ public enum ConfigurationFile {
     /// docs/device-model.md §5).
     static let deviceModelOptionKeys = [
         "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
-        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit",
+        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit", "removedApp",
     ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -384,6 +384,7 @@ public enum ConfigurationFile {
         options.backgroundBudgetWindowSeconds =
             try seconds("backgroundBudgetWindowSeconds", positive: true) ?? options.backgroundBudgetWindowSeconds
         options.overBudget = try reader.choice("overBudget", DeviceModelOptions.OverBudget.self) ?? options.overBudget
+        options.removedApp = try reader.choice("removedApp", DeviceModelOptions.RemovedApp.self) ?? options.removedApp
         options.lowPowerBurstSeconds = try seconds("lowPowerBurstSeconds") ?? options.lowPowerBurstSeconds
         options.lowPowerBurstJitterSeconds =
             try seconds("lowPowerBurstJitterSeconds") ?? options.lowPowerBurstJitterSeconds

@@ -22,8 +22,11 @@ extension ControlAPI {
             records: result.elements)
     }
 
+    /// `DELETE /v1/deliveries`: the records go, and with them the virtual devices' notifications
+    /// joined on them (`DeviceBook.clearNotifications()`; docs/device-model.md §7).
     func clearDeliveries() -> ControlResponse {
         let cleared = store.clear()
+        devices.clearNotifications()
         return ControlResponse(
             status: 200,
             json: [

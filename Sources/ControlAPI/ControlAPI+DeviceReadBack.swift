@@ -103,12 +103,30 @@ extension ControlAPI {
 
     /// `GET /v1/deliveries/{seq}/apns`: the record's push as the Simulator's `.apns` file
     /// (`SimulatorPushFile.make`: the payload plus `"Simulator Target Bundle"`, the record's topic),
-    /// for `xcrun simctl push`. 404 when the record is absent; 409 naming why when it cannot be one
-    /// (no topic, a push type simctl does not take, a payload that is not a JSON object with `aps`,
-    /// over 4096 bytes).
+    /// for `xcrun simctl push`. 400 when `seq` is not an integer from 1 (seqs start at 1); 404 when
+    /// the record is absent; 409 naming why when it cannot be one (a push APNs did not accept:
+    /// answered other than 200, or not answered; no topic, a push type simctl does not take, a
+    /// payload that is not a JSON object with `aps`, over 4096 bytes).
     func simulatorFile(seqText: String) throws(ControlError) -> ControlResponse {
-        guard let seq = UInt64(seqText) else { throw .badRequest("seq must be a positive integer, got '\(seqText)'") }
+        guard let seq = UInt64(seqText), seq >= 1 else {
+            throw .badRequest("seq must be an integer from 1 (seqs start at 1), got '\(seqText)'")
+        }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
+        guard record.status == 200 else {
+            let answer: String
+            if record.status != 0 {
+                answer = "was answered \(record.status)" + (record.reason.map { " \($0.rawValue)" } ?? "")
+            } else if let cause = record.unanswered {
+                answer = "was never answered (\(cause.rawValue))"
+            } else {
+                answer = "has no answer yet"
+            }
+            throw ControlError(
+                status: 409,
+                message:
+                    "delivery \(seq) \(answer): APNs did not accept it, so no device got it; only an accepted push (200) "
+                    + "is exported as an .apns file")
+        }
         guard let topic = record.verdict.topic else {
             throw ControlError(status: 409, message: "delivery \(seq) has no topic to name the Simulator Target Bundle")
         }

@@ -18,13 +18,13 @@ import Recording
 /// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…],"workers"}` |
 /// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
-/// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}` |
+/// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}`; virtual devices' notifications go with the records |
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
-/// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 404 absent, 409 not an alert or background push with a JSON object payload |
+/// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 400 seq not from 1, 404 absent, 409 not answered 200 or not an alert or background push with a JSON object payload |
 /// | GET | /v1/delivery-log/{id} | the notifications whose apns-unique-id or apns-id is `id`, each with its state history |
 /// | GET | /v1/delivery-metrics | `from`, `to` → the console's counts of virtual devices' notifications, total, by push type and priority |
-/// | GET, DELETE | /v1/devices | `{"devices":[…],"count"}` / `{"removed":N}` |
+/// | GET, DELETE | /v1/devices | `limit` (default 1000), `after` (a token) → `{"devices":[…],"count","total","more"}` in token order / `{"removed":N}` |
 /// | GET, PUT, DELETE | /v1/devices/{token} | the registration; PUT answers 201 on create, 200 on replace; a body with device-model fields registers a virtual device, whose GET adds its state |
 /// | PATCH | /v1/devices/{token} | a virtual device's connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed; 404 unknown, 409 not virtual |
 /// | POST | /v1/devices/{token}/interactions | `{"notification": seq, "action": "tap" \| "dismiss" \| identifier, "text"}` → the outcome |
@@ -134,7 +134,8 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
                 endpoint: .getDeliveryMetrics),
-            ControlRoute(method: "GET", path: "/v1/devices", queryParameters: [], endpoint: .listDevices),
+            ControlRoute(
+                method: "GET", path: "/v1/devices", queryParameters: ["limit", "after"], endpoint: .listDevices),
             ControlRoute(method: "DELETE", path: "/v1/devices", queryParameters: [], endpoint: .clearDevices),
             ControlRoute(method: "GET", path: "/v1/devices/{token}", queryParameters: [], endpoint: .getDevice),
             ControlRoute(method: "PUT", path: "/v1/devices/{token}", queryParameters: [], endpoint: .putDevice),
@@ -222,7 +223,7 @@ public final class ControlAPI: Sendable {
         case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
         case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
         case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
-        case .listDevices: return .response(listDevices())
+        case .listDevices: return .response(try listDevices(query))
         case .clearDevices: return .response(clearDevices())
         case .getDevice: return .response(try device(tokenText: pathValue))
         case .putDevice: return .response(try putDevice(tokenText: pathValue, body: request.body))

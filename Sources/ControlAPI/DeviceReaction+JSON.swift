@@ -5,13 +5,15 @@ import JSONInput
 extension DeviceReaction {
     /// What the device did with a delivered push (docs/device-model.md §3), as records show it
     /// under `device`: `{"presentation": {"shown", "banner", "list", "sound", "badge" (the icon's
-    /// badge after the push, or null when unchanged)}, "callbacks": [{"name": "willPresent" |
+    /// badge after the push, or null when unchanged), "replacedBy" (the seq of the notification
+    /// that later replaced it in Notification Center by collapse ID, `replacedOnDeviceBy`, or
+    /// null)}, "callbacks": [{"name": "willPresent" |
     /// "didReceiveRemoteNotification" | "pushKit", "method": the Swift selector, "budgetSeconds"
     /// (fetch)}], "serviceExtension": {"status": "notRequested" | "ran" | "skipped", "reason"
     /// (skipped: noAlertText, alertsDisabled, noExtension), "budgetSeconds" (ran)}, "actions":
     /// [{"identifier", "title", "options", "textInput"}], "wake": "none" | "launchedInBackground" |
     /// "resumed", "appStateAfter", "lints": [...]}`.
-    public func jsonValue() -> JSONNode {
+    public func jsonValue(replacedOnDeviceBy: UInt64? = nil) -> JSONNode {
         var serviceExtensionJSON: [String: JSONNode]
         switch serviceExtension {
         case .notRequested: serviceExtensionJSON = ["status": .string("notRequested")]
@@ -24,6 +26,7 @@ extension DeviceReaction {
                 "shown": .bool(presentation.isShown), "banner": .bool(presentation.banner),
                 "list": .bool(presentation.list), "sound": .bool(presentation.sound),
                 "badge": presentation.badge.map { .int(Int64($0)) } ?? .null,
+                "replacedBy": replacedOnDeviceBy.map { .uint($0) } ?? .null,
             ],
             "callbacks": .array(callbacks.map(Self.json)),
             "serviceExtension": .object(serviceExtensionJSON),

@@ -1,3 +1,4 @@
+import APNsCore
 import Devices
 import JSONInput
 import JSONSupport
@@ -5,13 +6,14 @@ import JSONSupport
 /// Which records of pushes to virtual devices a delivery query or wait wants, by their lifecycle
 /// (docs/device-model.md §7), on top of `DeliveryFilter`: query parameters `lifecycle` (the
 /// current state's kind: `received`, `delivered`, `stored`, `discarded`, `replaced`),
-/// `presentation` (`shown`: a banner or list entry; `silent`: delivered, nothing shown) and
+/// `presentation` (`shown`: delivered as a banner or list entry; `none`: delivered, nothing shown;
+/// `silent`: a delivered silent push, `apns-push-type: background`) and
 /// `callback` (`willPresent`, `didReceiveRemoteNotification`, `pushKit`, or `none`: delivered,
 /// no app code ran). A set parameter matches only records that have a lifecycle.
 struct LifecycleFilter: Sendable, Equatable {
     /// The current state's kind.
     var state: String?
-    /// `shown` or `silent`.
+    /// `shown`, `none` or `silent`.
     var presentation: String?
     /// A callback name or `none`.
     var callback: String?
@@ -19,7 +21,7 @@ struct LifecycleFilter: Sendable, Equatable {
     /// The query parameter names, in documentation order.
     static let queryParameterNames = ["lifecycle", "presentation", "callback"]
     static let states = ["received", "delivered", "stored", "discarded", "replaced"]
-    static let presentations = ["shown", "silent"]
+    static let presentations = ["shown", "none", "silent"]
     static let callbacks = ["willPresent", "didReceiveRemoteNotification", "pushKit", "none"]
 
     /// Reads the parameters from `query`; nil when none is given.
@@ -47,7 +49,11 @@ struct LifecycleFilter: Sendable, Equatable {
         let reaction = notification.reaction
         if let presentation {
             guard let reaction else { return false }
-            if (presentation == "shown") != reaction.presentation.isShown { return false }
+            switch presentation {
+            case "shown": if !reaction.presentation.isShown { return false }
+            case "none": if reaction.presentation.isShown { return false }
+            default: if notification.pushType != .background { return false }
+            }
         }
         if let callback {
             guard let reaction else { return false }

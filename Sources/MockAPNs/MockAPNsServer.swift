@@ -95,7 +95,16 @@ public final class MockAPNsServer: @unchecked Sendable {
         devices = DeviceBook(
             options: configuration.deviceModel, notificationCapacity: configuration.maxRecords, clock: { clock.now() })
         // Checked by the configuration's validation (unique tokens, one identity each).
-        for device in configuration.virtualDevices { _ = try? devices.put(device) }
+        for device in configuration.virtualDevices {
+            _ = try? devices.put(device)
+            // An app not installed: its token is unregistered (docs/device-model.md §2.3).
+            if let registration = registry.lookup(device.token) {
+                let updated = registration.following(
+                    device, previous: nil, removedApp: configuration.deviceModel.removedApp,
+                    nowMilliseconds: Int64((clock.now() * 1000).rounded()))
+                if updated != registration { registry.put(updated) }
+            }
+        }
     }
 
     /// Loads TLS material, binds every listener and the control API, and starts the threads.
@@ -237,9 +246,18 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// fields does; a device already registered under the token is updated.
     /// - Throws: `InputError` at `topic` or `environment` when a registered virtual device would
     ///   change them; nothing is changed then.
+    /// An app not installed makes the token unregistered (410 `Unregistered`) since the moment
+    /// `installed` went false, with `deviceModel.removedApp` `unregistered` (docs/device-model.md §2.3).
     public func register(_ device: VirtualDevice) throws(InputError) {
+        let previous = devices.lifecycle(of: device.token).flatMap { lifecycle in
+            registry.lookup(device.token).map { (device: lifecycle.device, registration: $0) }
+        }
         try devices.put(device)
-        registry.put(DeviceRegistration(token: device.token, topic: device.topic, environment: device.environment))
+        let registration = DeviceRegistration(token: device.token, topic: device.topic, environment: device.environment)
+        registry.put(
+            registration.following(
+                device, previous: previous, removedApp: devices.options.removedApp,
+                nowMilliseconds: Int64((clock.now() * 1000).rounded())))
     }
 
     /// What happened to the accepted push recorded as `seq` on its virtual device (its lifecycle,

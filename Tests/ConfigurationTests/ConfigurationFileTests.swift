@@ -82,7 +82,7 @@ final class ConfigurationFileTests: XCTestCase {
               "clockOffsetSeconds": -4000.5,
               "deviceModel": { "maxStorageSeconds": 60, "backgroundBudget": 2, "backgroundBudgetWindowSeconds": 600,
                 "overBudget": "drop", "lowPowerBurstSeconds": 30, "lowPowerBurstJitterSeconds": 0.5,
-                "seed": 18446744073709551615, "historyLimit": 5 }
+                "seed": 18446744073709551615, "historyLimit": 5, "removedApp": "discarded" }
             }
             """
         var expected = Configuration()
@@ -116,7 +116,8 @@ final class ConfigurationFileTests: XCTestCase {
         expected.clockOffsetSeconds = -4000.5
         expected.deviceModel = DeviceModelOptions(
             maxStorageSeconds: 60, backgroundBudget: 2, backgroundBudgetWindowSeconds: 600, overBudget: .drop,
-            lowPowerBurstSeconds: 30, lowPowerBurstJitterSeconds: 0.5, seed: .max, historyLimit: 5)
+            lowPowerBurstSeconds: 30, lowPowerBurstJitterSeconds: 0.5, seed: .max, historyLimit: 5,
+            removedApp: .discarded)
         XCTAssertEqual(try parseConfiguration(text), expected)
     }
 

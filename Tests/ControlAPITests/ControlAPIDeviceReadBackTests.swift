@@ -101,6 +101,70 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertEqual(call(api, "GET", "/v1/delivery-metrics?from=2000&to=1000").0, 400)
     }
 
+    /// `DELETE /v1/deliveries`: the records go, and so do the notifications joined on them (the
+    /// metrics count from nothing, the device stores nothing); the device stays registered.
+    func testClearingTheDeliveriesClearsTheDevicesNotifications() {
+        let api = makeAPI()
+        let stored = push(api)
+        XCTAssertEqual(call(api, "DELETE", "/v1/deliveries").0, 200)
+        XCTAssertNil(api.devices.notification(stored))
+        let total = call(api, "GET", "/v1/delivery-metrics").1["total"] as? [String: Any]
+        XCTAssertEqual(total?["received"] as? Int, 0)
+        XCTAssertEqual(total?["storedDeviceOffline"] as? Int, 0)
+        let (status, device) = call(api, "GET", "/v1/devices/\(Self.token)")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(device["virtual"] as? Bool, true)
+        XCTAssertTrue(device["stored"] is NSNull, "\(device)")
+        XCTAssertEqual(device["connectivity"] as? String, "offline")
+        // Coming online delivers nothing: what was stored went with its record.
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        XCTAssertEqual(call(api, "GET", "/v1/devices/\(Self.token)").1["delivered"] as? [Int], [])
+        let next = push(api)
+        XCTAssertEqual(api.devices.notification(next)?.state, .delivered(fromStorage: false))
+    }
+
+    /// A delivered push collapsed on the device stays Delivered; its `device.presentation` says
+    /// which notification replaced it.
+    func testACollapsedDeliveryShowsTheCollapseInTheDeviceView() {
+        let api = makeAPI()
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        let first = push(api, collapseID: "score")
+        let second = push(api, collapseID: "score")
+        let record = call(api, "GET", "/v1/deliveries/\(first)").1
+        XCTAssertEqual(record["lifecycleState"] as? String, "Delivered to Device")
+        let presentation = (record["device"] as? [String: Any])?["presentation"] as? [String: Any]
+        XCTAssertEqual(presentation?["replacedBy"] as? Int, Int(second))
+        let newer = (call(api, "GET", "/v1/deliveries/\(second)").1["device"] as? [String: Any])?["presentation"]
+        XCTAssertTrue((newer as? [String: Any])?["replacedBy"] is NSNull)
+    }
+
+    /// `presentation`: `shown` (a banner or list entry), `none` (delivered, nothing shown), `silent`
+    /// (a delivered background push), each unambiguous.
+    func testThePresentationFilterNamesAreUnambiguous() {
+        let api = makeAPI()
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"connectivity":"online"}"#)
+        let shown = push(api)
+        var badge = F.record(token: Self.token, payload: Array(#"{"aps":{"badge":2}}"#.utf8))
+        badge.verdict.pushType = .alert
+        let badgeOnly = api.store.append(badge)
+        api.devices.receive(DevicePush(id: badgeOnly, verdict: badge.verdict, body: badge.payload), token: Self.token)
+        var silentRecord = F.record(
+            token: Self.token, pushTypeSent: "background", pushType: .background,
+            payload: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        silentRecord.verdict.priority = 5
+        let silent = api.store.append(silentRecord)
+        api.devices.receive(
+            DevicePush(id: silent, verdict: silentRecord.verdict, body: silentRecord.payload), token: Self.token)
+        let seqs = { (value: String) in
+            (self.call(api, "GET", "/v1/deliveries?presentation=\(value)").1["deliveries"] as? [[String: Any]] ?? [])
+                .map { $0["seq"] as? Int }
+        }
+        XCTAssertEqual(seqs("shown"), [Int(shown)])
+        XCTAssertEqual(seqs("none"), [Int(badgeOnly), Int(silent)])
+        XCTAssertEqual(seqs("silent"), [Int(silent)])
+        XCTAssertEqual(call(api, "GET", "/v1/deliveries?presentation=hidden").0, 400)
+    }
+
     func testTheListAndTheWaitFilterOnLifecycleStates() {
         let api = makeAPI()
         let stored = push(api)
@@ -140,5 +204,16 @@ final class ControlAPIDeviceReadBackTests: XCTestCase {
         XCTAssertEqual(status, 409)
         XCTAssertTrue((json["error"] as? String ?? "").contains("pushType: simctl push takes only"), "\(json)")
         XCTAssertEqual(call(api, "GET", "/v1/deliveries/99/apns").0, 404)
+        // A push APNs did not accept reached no device: no .apns file (409 saying why).
+        let rejected = push(api, status: 400)
+        let refusal = call(api, "GET", "/v1/deliveries/\(rejected)/apns")
+        XCTAssertEqual(refusal.0, 409)
+        XCTAssertTrue(
+            (refusal.1["error"] as? String ?? "").contains("was answered 400 BadTopic: APNs did not accept it"),
+            "\(refusal.1)")
+        // Seqs start at 1.
+        let zero = call(api, "GET", "/v1/deliveries/0/apns")
+        XCTAssertEqual(zero.0, 400)
+        XCTAssertTrue((zero.1["error"] as? String ?? "").contains("seq must be an integer from 1"), "\(zero.1)")
     }
 }

@@ -50,6 +50,70 @@ final class ControlAPIDevicesTests: XCTestCase {
 
     private static let virtualBody = #"{"environment":"sandbox","topic":"com.example.app","connectivity":"offline"}"#
 
+    /// docs/device-model.md §2.3: `installed: false` makes the token unregistered since then (the
+    /// gateway answers 410 `Unregistered` with that timestamp); installed again clears it; with
+    /// `removedApp: discarded` the registration is left alone.
+    func testAnAppRemovedMakesTheTokenUnregistered() throws {
+        let api = makeAPI()
+        call(api, "PUT", "/v1/devices/\(Self.token)", Self.virtualBody)
+        let before = Int64(api.devices.now() * 1000)
+        let (status, json) = call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"installed":false}"#)
+        XCTAssertEqual(status, 200)
+        let since = try XCTUnwrap(api.registry.lookup(Self.token)?.unregisteredAt)
+        XCTAssertGreaterThanOrEqual(since, before)
+        XCTAssertEqual(json["unregisteredAt"] as? Int, Int(since))
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"appState":"foreground"}"#)
+        XCTAssertEqual(api.registry.lookup(Self.token)?.unregisteredAt, since)
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"installed":true}"#)
+        XCTAssertNil(api.registry.lookup(Self.token)?.unregisteredAt)
+        let registered =
+            #"{"environment":"sandbox","topic":"com.example.app","installed":false}"#
+        call(api, "PUT", "/v1/devices/\(Self.other)", registered)
+        XCTAssertNotNil(api.registry.lookup(Self.other)?.unregisteredAt)
+
+        let discarding = ControlAPI(
+            store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), clock: { 1_796_000_000 },
+            credentialClock: ServerClock(offsetSeconds: 0),
+            devices: DeviceBook(options: DeviceModelOptions(removedApp: .discarded), clock: { 1_796_000_000 }),
+            status: { F.status() })
+        XCTAssertEqual(call(discarding, "PUT", "/v1/devices/\(Self.token)", registered).0, 201)
+        XCTAssertNil(discarding.registry.lookup(Self.token)?.unregisteredAt)
+    }
+
+    /// `GET /v1/devices` pages in token order: `limit` (default 1000) and `after` (the last token seen).
+    func testTheDeviceListPagesInTokenOrder() {
+        let api = makeAPI()
+        let tokens = ["01", "02", "03", "04"].map { String(repeating: $0, count: 32) }
+        for token in tokens.reversed() {
+            call(api, "PUT", "/v1/devices/\(token)", #"{"environment":"sandbox","topic":"com.a","virtual":true}"#)
+        }
+        let list = { (query: String) -> ([String], [String: Any]) in
+            let json = self.call(api, "GET", "/v1/devices\(query)").1
+            return (((json["devices"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }, json)
+        }
+        let all = tokens + [Self.other]
+        XCTAssertEqual(list("").0, all)
+        XCTAssertEqual(list("").1["more"] as? Bool, false)
+        var (page, json) = list("?limit=2")
+        XCTAssertEqual(page, Array(tokens[0..<2]))
+        XCTAssertEqual(json["count"] as? Int, 2)
+        XCTAssertEqual(json["total"] as? Int, 5)
+        XCTAssertEqual(json["more"] as? Bool, true)
+        XCTAssertEqual((json["devices"] as? [[String: Any]])?.first?["virtual"] as? Bool, true)
+        (page, json) = list("?limit=2&after=\(tokens[1].uppercased())")
+        XCTAssertEqual(page, Array(tokens[2..<4]))
+        XCTAssertEqual(json["more"] as? Bool, true)
+        (page, json) = list("?after=\(tokens[3])")
+        XCTAssertEqual(page, [Self.other])
+        XCTAssertEqual(json["more"] as? Bool, false)
+        XCTAssertEqual(ControlAPI.defaultDeviceLimit, 1000)
+        for (query, message) in [("?limit=-1", "limit must be at least 0"), ("?after=xyz", "after: token must be")] {
+            let (status, error) = call(api, "GET", "/v1/devices\(query)")
+            XCTAssertEqual(status, 400, query)
+            XCTAssertTrue((error["error"] as? String ?? "").contains(message), "\(query): \(error)")
+        }
+    }
+
     func testAPlainRegistrationKeepsTodaysJSON() {
         let api = makeAPI()
         let (status, json) = call(
@@ -94,6 +158,14 @@ final class ControlAPIDevicesTests: XCTestCase {
                 "categories[1].identifier: duplicate category identifier"
             ),
             (#"{"environment":"sandbox","topic":"a","settings":{"alerts":false}}"#, "settings.alerts: unknown key"),
+            (
+                #"{"environment":"sandbox","topic":"a","foregroundPresentation":["list","list"]}"#,
+                "foregroundPresentation[1]: duplicate presentation option"
+            ),
+            (
+                #"{"environment":"sandbox","topic":"a","categories":[{"identifier":"A","actions":[{"identifier":"X","title":"x","options":["destructive","destructive"]}]}]}"#,
+                "categories[0].actions[0].options[1]: duplicate option"
+            ),
         ]
         for (body, text) in rows {
             let (status, json) = call(api, "PUT", path, body)

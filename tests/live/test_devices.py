@@ -203,6 +203,14 @@ def test_export_apns_writes_a_file_the_simulator_takes(devices_server, tmp_path)
     proc = subprocess.run([str(binary_path()), "export-apns", str(seq), "--control", server.control_url],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=20)
     assert proc.returncode == 1 and "answered 409" in proc.stderr, (proc.returncode, proc.stderr)
+    # A push APNs rejected reached no device: refused with the reason, and seqs start at 1.
+    rejected = server.push(token, headers=(("apns-topic", "com.other.app"), ("apns-push-type", "alert")))
+    assert rejected.status != 200, rejected.status
+    seq = server.delivery_by_apns_id(rejected.header("apns-id"))["seq"]
+    resp = server.get(f"/v1/deliveries/{seq}/apns")
+    assert resp.status == 409 and "APNs did not accept it" in resp.json["error"], (resp.status, resp.body)
+    resp = server.get("/v1/deliveries/0/apns")
+    assert resp.status == 400 and "seq must be an integer from 1" in resp.json["error"], (resp.status, resp.body)
 
 
 def test_a_delayed_push_reaches_the_device_only_once_answered(devices_server):
@@ -236,3 +244,24 @@ def test_a_delayed_push_reaches_the_device_only_once_answered(devices_server):
     finally:
         for rule in rules:
             server.control("DELETE", f"/v1/faults/{rule}")
+
+
+def test_an_app_removed_answers_410_unregistered_since_installed_went_false(devices_server):
+    """docs/device-model.md §2.3: removedApp "unregistered" (default): the token is unregistered
+    from the moment installed went false, so the provider API answers 410 Unregistered with that
+    timestamp; installed again, pushes are accepted."""
+    server, token = devices_server, tok()
+    register(server, token)
+    device = patch(server, token, {"installed": False})
+    since = device["unregisteredAt"]
+    assert since is not None, device
+    resp = server.push(token, headers=ALERT, body='{"aps":{"alert":"hi"}}')
+    assert resp.status == 410, (resp.status, resp.body)
+    answer = json.loads(resp.body)
+    assert answer["reason"] == "Unregistered"
+    assert answer["timestamp"] == since, (answer, since)
+    # Still removed: the moment stays the one installed went false.
+    assert patch(server, token, {"appState": "foreground"})["unregisteredAt"] == since
+    device = patch(server, token, {"installed": True})
+    assert device["unregisteredAt"] is None, device
+    push(server, token)

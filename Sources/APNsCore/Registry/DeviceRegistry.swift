@@ -45,6 +45,40 @@ public final class DeviceRegistry: Sendable {
         devices.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
 
+    /// One page of the registrations in token order: at most `limit` of those whose token sorts
+    /// after `after` (lowercase; nil: from the first); `more` is true when others follow, `total`
+    /// counts every registration. A page much smaller than the table is picked in one pass
+    /// under the lock (the `limit + 1` smallest tokens kept sorted, about n comparisons: 20-35 ms
+    /// with 100,000 registrations, docs/device-model.md §7); a large one sorts the candidates.
+    public func page(after: String?, limit: Int) -> (registrations: [DeviceRegistration], more: Bool, total: Int) {
+        let limit = max(limit, 0)
+        return devices.withLock { table in
+            // One more than the page tells whether others follow.
+            let keep = limit == Int.max ? limit : limit + 1
+            var best: [String]
+            if keep <= table.count / 8 {
+                best = []
+                best.reserveCapacity(keep)
+                for token in table.keys {
+                    if let after, token <= after { continue }
+                    if best.count == keep, token >= best[keep - 1] { continue }
+                    var low = 0
+                    var high = best.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if best[middle] < token { low = middle + 1 } else { high = middle }
+                    }
+                    best.insert(token, at: low)
+                    if best.count > keep { best.removeLast() }
+                }
+            } else {
+                best = (after.map { after in table.keys.filter { $0 > after } } ?? Array(table.keys)).sorted()
+            }
+            let more = best.count > limit
+            return (best.prefix(limit).compactMap { table[$0] }, more, table.count)
+        }
+    }
+
     /// The number of registrations.
     public var count: Int { devices.withLock { $0.count } }
 

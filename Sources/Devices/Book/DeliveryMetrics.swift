@@ -17,11 +17,13 @@ public struct DeliveryMetrics: Sendable, Equatable {
         public var storedDeviceOffline = 0
         /// "Stored - Power Considerations", including device-side background-budget holds.
         public var storedPowerConsiderations = 0
-        /// Discarded at once, by cause (`LifecycleState.DiscardCause` raw values).
+        /// Discarded at once, by cause as the console counts it (`LifecycleState.DiscardCause`
+        /// raw values of `consoleCause`: a background-budget drop counts as `expired`).
         public var discarded: [String: Int] = [:]
         /// Discarded from storage or a hold, by cause.
         public var discardedFromStorage: [String: Int] = [:]
-        /// Replaced by a newer notification (in storage, a hold, or by collapse ID).
+        /// Replaced by a newer notification before delivery (in storage or a hold); a delivered
+        /// one collapsed on the device counts as delivered only.
         public var replaced = 0
 
         public init() {}
@@ -34,7 +36,8 @@ public struct DeliveryMetrics: Sendable, Equatable {
                 if fromStorage { deliveredFromStorage += 1 }
             case .stored(.deviceOffline): storedDeviceOffline += 1
             case .stored: storedPowerConsiderations += 1
-            case .discarded(let cause, let fromStorage):
+            case .discarded(let reason, let fromStorage):
+                let cause = reason.consoleCause
                 if fromStorage {
                     discardedFromStorage[cause.rawValue, default: 0] += 1
                 } else {

@@ -28,6 +28,10 @@ public final class DeviceBook: Sendable {
         public var events: [LifecycleEvent]
         /// The user's taps, actions and dismissals of it, oldest first.
         public var interactions: [InteractionOutcome]
+        /// The notification that replaced this delivered one in Notification Center by
+        /// `apns-collapse-id` (docs/device-model.md §2.4): on the device, not in the lifecycle,
+        /// which stays Delivered as Apple's console reports it.
+        public var replacedOnDeviceBy: UInt64?
 
         /// The state it is in now: that of its last transition.
         public var state: LifecycleState? { events.last?.state }
@@ -141,6 +145,26 @@ public final class DeviceBook: Sendable {
             deviceCount.store(0, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
             return removed
+        }
+    }
+
+    /// Forgets every notification (`DELETE /v1/deliveries`: their records are gone, so the
+    /// lifecycles joined on them go too, and the metrics count from nothing): the book's
+    /// notifications and, on every device, what it stored, held, delivered and showed
+    /// (`DeviceLifecycle.forgetNotifications()`, no transition recorded). The devices stay
+    /// registered, in their state (connectivity, app state, settings, badge, budget use).
+    /// Returns how many notifications were forgotten.
+    @discardableResult
+    public func clearNotifications() -> Int {
+        state.withLock { state in
+            let cleared = state.notifications.count
+            state.notifications = [:]
+            state.order = []
+            state.head = 0
+            for entry in state.devices.values { entry.lifecycle.forgetNotifications() }
+            received.store(false, ordering: .relaxed)
+            changes.add(1, ordering: .releasing)
+            return cleared
         }
     }
 
@@ -293,7 +317,13 @@ public final class DeviceBook: Sendable {
     }
 
     private func apply(_ events: [LifecycleEvent], to state: inout State) {
-        for event in events { state.notifications[event.notification]?.events.append(event) }
+        for event in events {
+            state.notifications[event.notification]?.events.append(event)
+            // A delivery that replaced a delivered one on the device (collapse ID): the device view's.
+            if case .delivered = event.state, let replaced = event.replaced {
+                state.notifications[replaced]?.replacedOnDeviceBy = event.notification
+            }
+        }
         changes.add(1, ordering: .releasing)
     }
 

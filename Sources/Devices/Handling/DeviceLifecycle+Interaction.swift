@@ -75,11 +75,12 @@ extension DeviceLifecycle {
             }
         }
         events += moveApp(to: after, at: now)
+        stampMonotonic(&events)
         return InteractionOutcome(
             response: identifier.map {
                 InteractionOutcome.Response(notification: notification, actionIdentifier: $0, userText: text)
             },
             launch: launch, launchOptionsRemoteNotification: launchPayload, appStateBefore: before,
-            appStateAfter: after, at: now, events: events)
+            appStateAfter: after, at: max(now, latestStamp), events: events)
     }
 }

@@ -8,8 +8,11 @@ import JSONInput
 /// expirations, low-power bursts, the background budget), so a test that moves the clock sees
 /// what fell due in between, each at the moment it fell due.
 ///
-/// Times must not go backwards between steps; a step given an earlier time handles nothing that
-/// is due later and stamps its own transitions with the time given.
+/// The clock may be moved backwards (`/v1/clock`; docs/device-model.md §2, "Time"): a step given
+/// an earlier time than the device's latest transition handles nothing that is due later, and its
+/// transitions are stamped no earlier than that latest one (`latestStamp`): a device's history never
+/// runs backwards. The background budget counts only the deliveries at or before the time given,
+/// so deliveries stamped in what is now the future do not use it up.
 public struct DeviceLifecycle: Sendable {
     /// A notification kept for a later attempt.
     public struct Pending: Sendable, Equatable {
@@ -58,8 +61,12 @@ public struct DeviceLifecycle: Sendable {
     public private(set) var badge = 0
     /// When the held low-power pushes go out, if any are held.
     public private(set) var nextBurstAt: Double?
-    /// Delivery times of the last `backgroundBudget` background pushes.
+    /// Delivery times of the last `backgroundBudget` background pushes, on the clock as given
+    /// (not clamped to `latestStamp`), oldest first; those after a time the clock was moved back
+    /// to are forgotten at the next delivery.
     private var backgroundDeliveries: [Double] = []
+    /// The time of this device's latest transition: later transitions are stamped no earlier.
+    public private(set) var latestStamp = -Double.infinity
     private var generator: SplitMix64
     /// `stored` and `budgetHeld`, each a pointer: most devices hold neither, and a `Pending` kept
     /// inline (about 150 bytes each, the push and its payload's values) was most of the memory a
@@ -112,6 +119,7 @@ public struct DeviceLifecycle: Sendable {
         } else {
             events += attempt(push, at: now, fromStorage: false)
         }
+        stampMonotonic(&events)
         return events
     }
 
@@ -148,6 +156,7 @@ public struct DeviceLifecycle: Sendable {
                 events += store(pending, at: now)
             }
         }
+        stampMonotonic(&events)
         return events
     }
 
@@ -157,14 +166,16 @@ public struct DeviceLifecycle: Sendable {
         var events = advance(to: now)
         let before = device.appState
         device.appState = appState
-        guard let pending = budgetHeld else { return events }
-        if appState == .forceQuit || (appState == .notRunning && before != .notRunning) {
-            budgetHeld = nil
-            events.append(event(pending.push, .discarded(.appTerminated, fromStorage: true), now))
-        } else if appState == .foreground {
-            budgetHeld = nil
-            events += release(pending.push, at: now)
+        if let pending = budgetHeld {
+            if appState == .forceQuit || (appState == .notRunning && before != .notRunning) {
+                budgetHeld = nil
+                events.append(event(pending.push, .discarded(.appTerminated, fromStorage: true), now))
+            } else if appState == .foreground {
+                budgetHeld = nil
+                events += release(pending.push, at: now)
+            }
         }
+        stampMonotonic(&events)
         return events
     }
 
@@ -188,6 +199,7 @@ public struct DeviceLifecycle: Sendable {
         device = next
         if connectivity != device.connectivity { events += setConnectivity(connectivity, at: now) }
         if appState != device.appState { events += setAppState(appState, at: now) }
+        stampMonotonic(&events)
         return events
     }
 
@@ -217,11 +229,38 @@ public struct DeviceLifecycle: Sendable {
                 }
             }
         }
+        stampMonotonic(&events)
         return events
+    }
+
+    /// Forgets every notification the device knows of (docs/device-model.md §7, `DELETE
+    /// /v1/deliveries`): the stored one, the held ones (and their burst), the delivered and shown
+    /// histories, with no transition, as their records are gone. The device itself stays as it
+    /// is: connectivity, app state, settings, badge and the background budget's use.
+    mutating func forgetNotifications() {
+        stored = nil
+        powerHeld = []
+        nextBurstAt = nil
+        budgetHeld = nil
+        shown = []
+        delivered = []
     }
 
     /// Takes a shown notification off the device (a user interaction, `interact`).
     mutating func removeShown(at index: Int) -> Shown { shown.remove(at: index) }
+
+    /// Stamps `events` no earlier than the device's latest transition, in order, and moves
+    /// `latestStamp` on (docs/device-model.md §2, "Time"): moving the clock back never makes a
+    /// device's history run backwards.
+    mutating func stampMonotonic(_ events: inout [LifecycleEvent]) {
+        for index in events.indices {
+            if events[index].at < latestStamp {
+                events[index].at = latestStamp
+            } else {
+                latestStamp = events[index].at
+            }
+        }
+    }
 
     /// Sets the app state an interaction leads to (used by `interact`), with `setAppState`'s effects.
     mutating func moveApp(to appState: AppState, at now: Double) -> [LifecycleEvent] {
@@ -242,7 +281,7 @@ public struct DeviceLifecycle: Sendable {
         consider(stored?.deadline, .expireStored)
         for (index, pending) in powerHeld.enumerated() { consider(pending.deadline, .expireHeld(index)) }
         if device.connectivity == .lowPower { consider(nextBurstAt, .burst) }
-        consider(budgetReleaseTime(), .budget)
+        consider(budgetReleaseTime(at: now), .budget)
         return best
     }
 
@@ -256,12 +295,15 @@ public struct DeviceLifecycle: Sendable {
 
     /// A delivery attempt (§2.3, §2.6): one from storage meets §2.3 again (the app may have been
     /// removed or notifications disabled meanwhile: Discarded (From Storage)); a background push
-    /// to an app not in the foreground needs budget, and past it is held or dropped.
+    /// to an app in the background, suspended or not running needs budget, and past it is held or
+    /// dropped. A force-quit app is not woken (§3.2), so its pushes neither need nor use budget.
     private mutating func attempt(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
         if fromStorage, let cause = discardCause(for: push) {
             return [event(push, .discarded(cause, fromStorage: true), now)]
         }
-        if push.pushType == .background, device.appState != .foreground, !budgetAllows(at: now) {
+        if push.pushType == .background, device.appState != .foreground, device.appState != .forceQuit,
+            !budgetAllows(at: now)
+        {
             switch options.overBudget {
             case .drop:
                 return [event(push, .discarded(.backgroundBudget, fromStorage: fromStorage), now)]
@@ -282,16 +324,22 @@ public struct DeviceLifecycle: Sendable {
     }
 
     /// Delivery (§2.4, §3): the device handles the push; a shown notification with the same
-    /// `apns-collapse-id` is replaced by it.
+    /// `apns-collapse-id` is replaced by it in Notification Center. That one stays Delivered (as
+    /// Apple's console reports it): the new Delivered names it in `replaced`, and the book shows
+    /// the collapse in its device view (`DeviceBook.Notification.replacedOnDeviceBy`).
     private mutating func deliver(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
         let reaction = DeviceReaction(push: push, device: device)
+        // A force-quit app is not woken for it (§3.2): no budget used (§2.6).
+        let usesBudget = push.pushType == .background && device.appState != .forceQuit
         var replaced: UInt64?
         if let collapseID = push.collapseID, let index = shown.firstIndex(where: { $0.push.collapseID == collapseID }) {
             replaced = shown.remove(at: index).push.id
         }
         if let value = reaction.presentation.badge { badge = value }
         device.appState = reaction.appStateAfter
-        if push.pushType == .background {
+        if usesBudget {
+            // Deliveries after `now` were made before the clock was moved back: forgotten.
+            if let last = backgroundDeliveries.last, last > now { backgroundDeliveries.removeAll { $0 > now } }
             backgroundDeliveries.append(now)
             if backgroundDeliveries.count > max(options.backgroundBudget, 0) { backgroundDeliveries.removeFirst() }
         }
@@ -301,15 +349,11 @@ public struct DeviceLifecycle: Sendable {
         let limit = max(options.historyLimit, 1)
         if shown.count > limit + limit / 8 { shown.removeFirst(shown.count - limit) }
         if delivered.count > limit + limit / 8 { delivered.removeFirst(delivered.count - limit) }
-        var events = [
+        return [
             LifecycleEvent(
                 notification: push.id, state: .delivered(fromStorage: fromStorage), at: now, replaced: replaced,
                 reaction: reaction)
         ]
-        if let replaced {
-            events.append(LifecycleEvent(notification: replaced, state: .replaced(by: push.id), at: now))
-        }
-        return events
     }
 
     /// Storage at APNs (§2.1): one notification per app; a newer one replaces it.
@@ -362,23 +406,27 @@ public struct DeviceLifecycle: Sendable {
         return Pending(push: push, since: since, deadline: deadline, cause: cause)
     }
 
-    /// Whether one more background push fits the budget at `now` (§2.6).
+    /// Whether one more background push fits the budget at `now` (§2.6): fewer than
+    /// `backgroundBudget` deliveries in the window ending at `now`, counting only those at or
+    /// before `now` (the clock may have been moved back past some).
     private func budgetAllows(at now: Double) -> Bool {
         let budget = options.backgroundBudget
         guard budget > 0 else { return false }
-        guard backgroundDeliveries.count >= budget else { return true }
-        return backgroundDeliveries[backgroundDeliveries.count - budget] + options.backgroundBudgetWindowSeconds <= now
+        let window = options.backgroundBudgetWindowSeconds
+        let used = backgroundDeliveries.reduce(0) { $0 + ($1 <= now && $1 + window > now ? 1 : 0) }
+        return used < budget
     }
 
-    /// When the budget-held push can go out: once the oldest delivery in the window leaves it.
-    private func budgetReleaseTime() -> Double? {
+    /// When the budget-held push can go out, seen at `now`: once the oldest delivery in the
+    /// window leaves it (deliveries after `now` do not count).
+    private func budgetReleaseTime(at now: Double) -> Double? {
         guard let pending = budgetHeld, options.backgroundBudget > 0 else { return nil }
         guard device.appState != .forceQuit else { return nil }
         let budget = options.backgroundBudget
-        guard backgroundDeliveries.count >= budget else { return pending.since }
-        return max(
-            pending.since,
-            backgroundDeliveries[backgroundDeliveries.count - budget] + options.backgroundBudgetWindowSeconds)
+        let since = min(pending.since, now)
+        let past = backgroundDeliveries.filter { $0 <= now }
+        guard past.count >= budget else { return since }
+        return max(since, past[past.count - budget] + options.backgroundBudgetWindowSeconds)
     }
 
     private func event(_ push: DevicePush, _ state: LifecycleState, _ at: Double) -> LifecycleEvent {

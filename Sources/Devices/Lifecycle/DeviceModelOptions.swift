@@ -10,6 +10,17 @@ public struct DeviceModelOptions: Sendable, Equatable {
         case drop
     }
 
+    /// What APNs answers a push to a virtual device whose app is not installed (§2.3).
+    public enum RemovedApp: String, Sendable, Equatable, CaseIterable {
+        /// 410 `Unregistered`, `timestamp` the moment `installed` went false (default): the token
+        /// is no longer active for the topic (apns-provider-api A2); the push never reaches the
+        /// device.
+        case unregistered
+        /// 200, then "Discarded - Token Unregistered" (MET's decision flow: APNs learns of the
+        /// removal only from the device).
+        case discarded
+    }
+
     /// The longest APNs stores a notification, in seconds: 30 days (§2.2).
     public var maxStorageSeconds: Double
     /// Background pushes delivered per `backgroundBudgetWindowSeconds` (§2.6): 3, Apple's "two or three per hour".
@@ -29,12 +40,14 @@ public struct DeviceModelOptions: Sendable, Equatable {
     /// shown ones (Notification Center), the newest (docs/device-model.md §2.1): 1000. Apple gives
     /// no number; a bound keeps a long load test to one device from growing without end.
     public var historyLimit: Int
+    /// A push to an app not installed: 410 `Unregistered` (default) or accepted and discarded (§2.3).
+    public var removedApp: RemovedApp
 
     public init(
         maxStorageSeconds: Double = 30 * 86_400, backgroundBudget: Int = 3,
         backgroundBudgetWindowSeconds: Double = 3600,
         overBudget: OverBudget = .hold, lowPowerBurstSeconds: Double = 900, lowPowerBurstJitterSeconds: Double = 300,
-        seed: UInt64 = 0, historyLimit: Int = 1000
+        seed: UInt64 = 0, historyLimit: Int = 1000, removedApp: RemovedApp = .unregistered
     ) {
         self.maxStorageSeconds = maxStorageSeconds
         self.backgroundBudget = backgroundBudget
@@ -44,5 +57,6 @@ public struct DeviceModelOptions: Sendable, Equatable {
         self.lowPowerBurstJitterSeconds = lowPowerBurstJitterSeconds
         self.seed = seed
         self.historyLimit = historyLimit
+        self.removedApp = removedApp
     }
 }

@@ -7,8 +7,8 @@ public struct LifecycleEvent: Sendable, Equatable {
     public var state: LifecycleState
     /// When, in seconds since the Unix epoch on the server's clock.
     public var at: Double
-    /// For `stored` and `delivered`: the notification this one replaced (in storage, or on the
-    /// device by collapse ID).
+    /// For `stored` and `delivered`: the notification this one replaced (in storage or a hold,
+    /// which becomes `replaced`; or on the device by collapse ID, which stays delivered).
     public var replaced: UInt64?
     /// For `delivered`: what the device did with it.
     public var reaction: DeviceReaction?

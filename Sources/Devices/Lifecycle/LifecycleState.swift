@@ -10,8 +10,9 @@ public enum LifecycleState: Sendable, Hashable {
     case stored(StoreCause)
     /// Dropped, never to be delivered ("(From Storage)" when it was stored first).
     case discarded(DiscardCause, fromStorage: Bool)
-    /// Overwritten by the notification `by`: in storage (one per app), in a hold, or on the device
-    /// by the same `apns-collapse-id`.
+    /// Overwritten by the notification `by` before it was delivered: in storage (one per app) or
+    /// in a low-power hold by the same `apns-collapse-id`. (A delivered one collapsed on the device
+    /// stays Delivered: `DeviceBook.Notification.replacedOnDeviceBy`.)
     case replaced(by: UInt64)
 
     /// Why a notification is kept.
@@ -34,10 +35,17 @@ public enum LifecycleState: Sendable, Hashable {
         case disabled
         /// "Discarded - Expired": `apns-expiration` passed, or 0 with the device unreachable (§2.2).
         case expired
-        /// Past the background budget with `overBudget: drop` (§2.6).
+        /// Past the background budget with `overBudget: drop` (§2.6). Apple's console has no name
+        /// of its own for it: a push under a power restriction that is not kept is the decision
+        /// flow's expired branch, so the console name is "Discarded - Expired" (`consoleCause`).
         case backgroundBudget
-        /// A held background push whose app was force-quit or terminated (§2.6).
+        /// A held background push whose app was force-quit or terminated (§2.6). A MockAPNs
+        /// extension: Apple's console names no such state ("Discarded - App Terminated").
         case appTerminated
+
+        /// The cause as Apple's console names and counts it: `expired` for `backgroundBudget`
+        /// (docs/device-model.md §2.6), the cause itself otherwise.
+        public var consoleCause: DiscardCause { self == .backgroundBudget ? .expired : self }
     }
 
     /// The console's name of the state, e.g. `Stored - Device Offline`, `Discarded - Expired (From Storage)`.
@@ -49,11 +57,11 @@ public enum LifecycleState: Sendable, Hashable {
         case .stored(.powerConsiderations), .stored(.backgroundBudget): return "Stored - Power Considerations"
         case .discarded(let cause, let fromStorage):
             let name: String
-            switch cause {
+            switch cause.consoleCause {
             case .tokenUnregistered: name = "Discarded - Token Unregistered"
             case .disabled: name = "Discarded - Disabled"
             case .expired: name = "Discarded - Expired"
-            case .backgroundBudget: name = "Discarded - Background Budget"
+            case .backgroundBudget: name = "Discarded - Expired"
             case .appTerminated: name = "Discarded - App Terminated"
             }
             return name + (fromStorage ? " (From Storage)" : "")

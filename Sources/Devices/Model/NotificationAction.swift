@@ -33,7 +33,8 @@ public struct NotificationAction: Sendable, Hashable, Codable {
     }
 
     /// Reads the JSON object: `identifier` and `title` are required, `options` (default `[]`) and
-    /// `textInput` (default `false`) optional. An empty identifier is refused.
+    /// `textInput` (default `false`) optional. An empty identifier is refused, and so is an option
+    /// given twice (at `options[N]`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try container.decode(String.self, forKey: .identifier)
@@ -42,6 +43,11 @@ public struct NotificationAction: Sendable, Hashable, Codable {
         }
         title = try container.decode(String.self, forKey: .title)
         options = try container.decodeIfPresent([Option].self, forKey: .options) ?? []
+        if let repeated = InputErrorAt.firstRepeat(options.map(\.rawValue)) {
+            throw InputErrorAt.path(
+                decoder.codingPath, "options[\(repeated.index)]",
+                "duplicate option \(InputError.quoted(repeated.value)) (also options[\(repeated.first)])")
+        }
         textInput = try container.decodeIfPresent(Bool.self, forKey: .textInput) ?? false
     }
 

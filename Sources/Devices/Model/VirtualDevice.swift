@@ -22,8 +22,10 @@ import JSONInput
 /// the background with every setting on, no capabilities, no categories and an empty foreground
 /// presentation. Refused: a token that is not even-length hexadecimal (at most 200 characters),
 /// an empty topic, an unknown enum name (`appState`, `connectivity`, options), a category
-/// identifier repeated (`categories[N].identifier`) and an action identifier repeated within a
-/// category (`categories[N].actions[M].identifier`).
+/// identifier repeated (`categories[N].identifier`), an action identifier repeated within a
+/// category (`categories[N].actions[M].identifier`), an action option repeated
+/// (`categories[N].actions[M].options[K]`) and a presentation option repeated
+/// (`foregroundPresentation[N]`).
 public struct VirtualDevice: Sendable, Hashable, Codable {
     /// The device token, lowercase hexadecimal.
     public var token: String
@@ -92,6 +94,12 @@ public struct VirtualDevice: Sendable, Hashable, Codable {
         foregroundPresentation =
             try container.decodeIfPresent([PresentationOption].self, forKey: .foregroundPresentation) ?? []
         installed = try container.decodeIfPresent(Bool.self, forKey: .installed) ?? true
+        if let repeated = InputErrorAt.firstRepeat(foregroundPresentation.map(\.rawValue)) {
+            throw InputErrorAt.path(
+                decoder.codingPath, "foregroundPresentation[\(repeated.index)]",
+                "duplicate presentation option \(InputError.quoted(repeated.value)) "
+                    + "(also foregroundPresentation[\(repeated.first)])")
+        }
         if let repeated = InputErrorAt.firstRepeat(categories.map(\.identifier)) {
             throw InputErrorAt.path(
                 decoder.codingPath, "categories[\(repeated.index)].identifier",

@@ -116,6 +116,28 @@ final class DeviceBookTests: XCTestCase {
         }
     }
 
+    /// Clearing the notifications (the records were cleared) forgets them and what the devices
+    /// stored, held, delivered and showed, with no transition; the devices stay in their state.
+    func testClearingTheNotificationsKeepsTheDevices() throws {
+        let (book, _) = makeBook()
+        try book.put(F.device())
+        book.receive(F.alert(1, body: #"{"aps":{"alert":"hi","badge":3}}"#), token: F.token)
+        try book.put(F.device { $0.connectivity = .offline })
+        book.receive(F.alert(2), token: F.token)
+        XCTAssertEqual(book.clearNotifications(), 2)
+        XCTAssertNil(book.notification(1))
+        XCTAssertNil(book.notification(2))
+        XCTAssertFalse(book.hasNotifications)
+        XCTAssertEqual(book.metrics().total, DeliveryMetrics.Counts())
+        let lifecycle = try XCTUnwrap(book.lifecycle(of: F.token))
+        XCTAssertNil(lifecycle.stored)
+        XCTAssertEqual(lifecycle.delivered, [])
+        XCTAssertEqual(lifecycle.shown, [])
+        XCTAssertEqual(lifecycle.badge, 3)
+        XCTAssertEqual(lifecycle.device.connectivity, .offline)
+        XCTAssertEqual(book.count, 1)
+    }
+
     func testMovingTheClockRunsTheExpirationAtItsTime() throws {
         let (book, clock) = makeBook()
         try book.put(F.device { $0.connectivity = .offline })

@@ -63,6 +63,17 @@ final class LifecycleBudgetTests: XCTestCase {
                 "4 received @30", "4 stored-backgroundBudget @30", "4 discarded-appTerminated-from-storage @40",
             ]),
         Row(
+            "a force-quit app is not woken: its pushes neither need nor use budget", app: .forceQuit,
+            three + [
+                .push(F.background(4), at: 30), .app(.background, at: 40), .push(F.background(5), at: 50),
+                .push(F.background(6), at: 60), .push(F.background(7), at: 70), .push(F.background(8), at: 80),
+            ],
+            threeDelivered + [
+                "4 received @30", "4 delivered @30", "5 received @50", "5 delivered @50", "6 received @60",
+                "6 delivered @60", "7 received @70", "7 delivered @70", "8 received @80",
+                "8 stored-backgroundBudget @80",
+            ]),
+        Row(
             "no budget in the foreground", app: .foreground, three + [.push(F.background(4), at: 30)],
             threeDelivered + ["4 received @30", "4 delivered @30"]),
         Row(
@@ -77,6 +88,26 @@ final class LifecycleBudgetTests: XCTestCase {
                 "2 delivered-from-storage @60",
             ]),
     ]
+
+    /// A drop past the budget has Apple's console name, "Discarded - Expired" (the decision flow's
+    /// discard under a power restriction), and counts as expired in the metrics; the cause says
+    /// why. A held push discarded when the app is terminated is MockAPNs's own state.
+    func testADropIsNamedAndCountedAsTheConsoleDoes() throws {
+        XCTAssertEqual(
+            LifecycleState.discarded(.backgroundBudget, fromStorage: false).consoleName, "Discarded - Expired")
+        XCTAssertEqual(
+            LifecycleState.discarded(.backgroundBudget, fromStorage: true).consoleName,
+            "Discarded - Expired (From Storage)")
+        XCTAssertEqual(
+            LifecycleState.discarded(.appTerminated, fromStorage: true).consoleName,
+            "Discarded - App Terminated (From Storage)")
+        let book = DeviceBook(options: DeviceModelOptions(backgroundBudget: 1, overBudget: .drop), clock: { F.t0 })
+        try book.put(F.device())
+        book.receive(F.background(1), token: F.token)
+        book.receive(F.background(2), token: F.token)
+        XCTAssertEqual(book.notification(2)?.state, .discarded(.backgroundBudget, fromStorage: false))
+        XCTAssertEqual(book.metrics().total.discarded, ["expired": 1])
+    }
 
     func testBudgetTable() {
         for row in Self.rows {

@@ -8,9 +8,9 @@ final class LifecycleCollapseTests: XCTestCase {
 
     static let rows: [Row] = [
         Row(
-            "same collapse ID replaces the shown one", .online,
+            "same collapse ID replaces the shown one; the first stays delivered", .online,
             [.push(F.alert(1, collapse: "score"), at: 0), .push(F.alert(2, collapse: "score"), at: 10)],
-            ["1 received @0", "1 delivered @0", "2 received @10", "2 delivered @10 replacing 1", "1 replaced-by-2 @10"]),
+            ["1 received @0", "1 delivered @0", "2 received @10", "2 delivered @10 replacing 1"]),
         Row(
             "other collapse IDs stay", .online,
             [.push(F.alert(1, collapse: "a"), at: 0), .push(F.alert(2, collapse: "b"), at: 10)],
@@ -42,6 +42,21 @@ final class LifecycleCollapseTests: XCTestCase {
                 "1 replaced-by-2 @10", "2 delivered-from-storage @20",
             ]),
     ]
+
+    /// The collapse on the device leaves the first Delivered in its lifecycle (Apple's console
+    /// says Delivered) and shows in the device view: which notification replaced it.
+    func testACollapsedDeliveryStaysDeliveredAndTheDeviceSaysWhichReplacedIt() throws {
+        let book = DeviceBook(clock: { F.t0 })
+        try book.put(F.device())
+        book.receive(F.alert(1, collapse: "score"), token: F.token)
+        book.receive(F.alert(2, collapse: "score"), token: F.token)
+        XCTAssertEqual(book.notification(1)?.state, .delivered(fromStorage: false))
+        XCTAssertEqual(book.notification(1)?.replacedOnDeviceBy, 2)
+        XCTAssertNil(book.notification(2)?.replacedOnDeviceBy)
+        XCTAssertEqual(book.lifecycle(of: F.token)?.shown.map(\.push.id), [2])
+        XCTAssertEqual(book.metrics().total.replaced, 0)
+        XCTAssertEqual(book.metrics().total.delivered, 2)
+    }
 
     func testCollapseTable() {
         for row in Self.rows {

@@ -86,6 +86,13 @@ final class VirtualDeviceTests: XCTestCase {
             #""categories": [{"identifier": "A", "actions": [{"identifier": "X", "title": "x", "options": ["foregrund"]}]}]"#,
             "categories[0].actions[0].options[0]", #"(did you mean "foreground"?)"#),
         Refusal(
+            "duplicate action option",
+            #""categories": [{"identifier": "A", "actions": [{"identifier": "X", "title": "x", "options": ["foreground", "destructive", "foreground"]}]}]"#,
+            "categories[0].actions[0].options[2]", #"duplicate option "foreground" (also options[0])"#),
+        Refusal(
+            "duplicate presentation option", #""foregroundPresentation": ["banner", "sound", "banner"]"#,
+            "foregroundPresentation[2]", #"duplicate presentation option "banner" (also foregroundPresentation[0])"#),
+        Refusal(
             "empty category identifier", #""categories": [{"identifier": ""}]"#, "categories[0].identifier",
             "must not be empty"),
         Refusal(
