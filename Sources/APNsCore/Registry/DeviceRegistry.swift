@@ -59,7 +59,8 @@ public final class DeviceRegistry: Sendable {
             if keep <= table.count / 8 {
                 best = []
                 best.reserveCapacity(keep)
-                for token in table.keys {
+                for key in table.keys {
+                    let token = key.token
                     if let after, token <= after { continue }
                     if best.count == keep, token >= best[keep - 1] { continue }
                     var low = 0
@@ -72,10 +73,11 @@ public final class DeviceRegistry: Sendable {
                     if best.count > keep { best.removeLast() }
                 }
             } else {
-                best = (after.map { after in table.keys.filter { $0 > after } } ?? Array(table.keys)).sorted()
+                let tokens = table.keys.map(\.token)
+                best = (after.map { after in tokens.filter { $0 > after } } ?? tokens).sorted()
             }
             let more = best.count > limit
-            return (best.prefix(limit).compactMap { table[$0] }, more, table.count)
+            return (best.prefix(limit).compactMap { table[DeviceTokenKey($0)] }, more, table.count)
         }
     }
 

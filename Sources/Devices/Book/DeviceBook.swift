@@ -236,6 +236,7 @@ public final class DeviceBook: Sendable {
             state.notifications[push.id] = Notification(
                 token: token, pushType: push.pushType, priority: push.priority, events: own, interactions: [])
             state.order.append(push.id)
+            for event in own { noteCollapse(event, in: &state) }
             if events.isEmpty { changes.add(1, ordering: .releasing) } else { apply(events, to: &state) }
             evict(&state)
             return true
@@ -319,12 +320,17 @@ public final class DeviceBook: Sendable {
     private func apply(_ events: [LifecycleEvent], to state: inout State) {
         for event in events {
             state.notifications[event.notification]?.events.append(event)
-            // A delivery that replaced a delivered one on the device (collapse ID): the device view's.
-            if case .delivered = event.state, let replaced = event.replaced {
-                state.notifications[replaced]?.replacedOnDeviceBy = event.notification
-            }
+            noteCollapse(event, in: &state)
         }
         changes.add(1, ordering: .releasing)
+    }
+
+    /// A delivery that replaced a delivered notification on the device (collapse ID): the device
+    /// view of the replaced one says by which.
+    private func noteCollapse(_ event: LifecycleEvent, in state: inout State) {
+        if case .delivered = event.state, let replaced = event.replaced {
+            state.notifications[replaced]?.replacedOnDeviceBy = event.notification
+        }
     }
 
     private func evict(_ state: inout State) {
