@@ -27,7 +27,7 @@ public enum ConfigurationFile {
         "conditions",
     ]
     static let tlsKeys = ["certificate", "key"]
-    static let controlKeys = ["host", "port"]
+    static let controlKeys = ["host", "port", "allowHosts", "allowOrigins", "token", "insecureNoToken"]
     static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"] + deviceModelKeys
     /// The keys that make a configured device a virtual device (docs/device-model.md §7), as in
     /// `PUT /v1/devices/{token}`.
@@ -253,7 +253,39 @@ public enum ConfigurationFile {
         return listener
     }
 
-    /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
+    /// The control object's `allowHosts`, `allowOrigins` (arrays of strings), `token` (a string,
+    /// never repeated in messages, or null for none) and `insecureNoToken`.
+    private static func readAccess(_ reader: ConfigurationObject, into control: inout ControlConfiguration)
+        throws(ConfigurationError)
+    {
+        for (key, problem) in [
+            ("allowHosts", ControlAccessValues.hostProblem), ("allowOrigins", ControlAccessValues.originProblem),
+        ] as [(String, (String) -> String?)] {
+            guard let node = reader[key] else { continue }
+            guard case .array(let items) = node else {
+                throw ConfigurationError(
+                    field: reader.field(key), message: "expected an array of strings, got \(node.rendered)")
+            }
+            var names: [String] = []
+            for (index, item) in items.enumerated() {
+                let field = reader.field(key) + "[\(index)]"
+                let text = try item.text(at: field)
+                if let problem = problem(text) { throw ConfigurationError(field: field, message: problem) }
+                names.append(key == "allowHosts" ? text.lowercased() : text)
+            }
+            if key == "allowHosts" { control.allowedHosts = names } else { control.allowedOrigins = names }
+        }
+        if let node = reader["token"], node != .null {
+            guard case .string(let text) = node, let token = ControlToken(text) else {
+                throw ConfigurationError(field: reader.field("token"), message: "expected \(ControlToken.expectation)")
+            }
+            control.token = token
+        }
+        control.insecureNoToken = try reader.boolean("insecureNoToken") ?? false
+    }
+
+    /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port", "allowHosts",
+    /// "allowOrigins", "token", "insecureNoToken"}`.
     private static func control(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError)
         -> ControlConfiguration?
     {
@@ -270,6 +302,7 @@ public enum ConfigurationFile {
             control.host =
                 try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
             control.port = try reader.integer("port", in: ConfigurationLimits.port) ?? control.port
+            try readAccess(reader, into: &control)
             return control
         default:
             throw ConfigurationError(

@@ -12,6 +12,9 @@ public struct HTTP1Request: Sendable {
     public var query: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// The request's header fields in the order received, names as sent (compare them
+    /// case-insensitively), values with libevent's trimming.
+    public var headers: [(name: String, value: String)]
 
     /// A request of `method` to `target` as sent (`/v1/deliveries?status=400&topic=a+b`): the
     /// path up to `?` kept as sent, the query split and percent-decoded by libevent
@@ -19,7 +22,9 @@ public struct HTTP1Request: Sendable {
     /// query (e.g. a parameter without `=`), or for an encoded NUL
     /// (`%00`), which libevent's C strings would silently cut the value at; the server answers
     /// those 400 `malformed query string`. The one query parser: the server's and the tests'.
-    public init?(method: String, target: String, body: [UInt8] = []) {
+    public init?(
+        method: String, target: String, body: [UInt8] = [], headers: [(name: String, value: String)] = []
+    ) {
         var path = target
         var query: [(name: String, value: String)] = []
         if let mark = target.firstIndex(of: "?") {
@@ -31,6 +36,7 @@ public struct HTTP1Request: Sendable {
         self.path = path
         self.query = query
         self.body = body
+        self.headers = headers
     }
 
     /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding, or for
@@ -218,7 +224,15 @@ public final class HTTP1Server: @unchecked Sendable {
                 _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
             }
         }
-        guard let parsed = HTTP1Request(method: method, target: uri, body: body) else {
+        var headers: [(name: String, value: String)] = []
+        if let input = evhttp_request_get_input_headers(request) {
+            var item = input.pointee.tqh_first
+            while let entry = item {
+                headers.append((String(cString: entry.pointee.key), String(cString: entry.pointee.value)))
+                item = entry.pointee.next.tqe_next
+            }
+        }
+        guard let parsed = HTTP1Request(method: method, target: uri, body: body, headers: headers) else {
             exchange.respond(status: 400, body: Self.malformedQueryBody)
             return
         }
@@ -235,6 +249,8 @@ public final class HTTP1Server: @unchecked Sendable {
         case 201: return "Created"
         case 204: return "No Content"
         case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 409: return "Conflict"

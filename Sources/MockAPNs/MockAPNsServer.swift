@@ -102,7 +102,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// - Throws: `FaultRuleError` (a configured fault rule is invalid), `TLSError` (unreadable
     ///   certificate, key or client CA, mismatch),
     ///   `AuthMaterialError` (unreadable key manifest or key) or `TransportError` (address in
-    ///   use, unresolvable host). Nothing keeps running after a throw.
+    ///   use, unresolvable host), or `ConfigurationError` (the control API bound beyond loopback
+    ///   without a token or `insecureNoToken`, README "Security"). Nothing keeps running after a throw.
     public func start() throws {
         try state.withLock { phase in
             guard phase == .idle else { throw TransportError.alreadyStarted }
@@ -118,6 +119,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     }
 
     private func startServing() throws {
+        if let problem = configuration.control?.exposureProblem {
+            throw ConfigurationError(field: "control", message: problem)
+        }
         let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
         try gateway.faults.add(contentsOf: configuration.faults)
         var specs: [HTTP2ListenerSpec] = []
@@ -178,7 +182,10 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, status: status)
-            let control = ControlServer(api: api, loop: controlLoop)
+            let access = ControlAccessPolicy(
+                allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
+                token: controlConfiguration.token?.secret)
+            let control = ControlServer(api: api, access: access, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port

@@ -32,7 +32,8 @@ if let tool = CommandLine.arguments.dropFirst().first,
 
 let command: CommandLineCommand
 do {
-    command = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
+    command = try CommandLineParser.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     fail("\(error)", status: 2)
 }
@@ -63,6 +64,8 @@ case .serve(let configuration):
         try server.start()
     } catch let error as TLSError {
         fail("mock-apns: bad TLS configuration: \(error)", status: 2)  // a configuration problem, like a bad flag
+    } catch let error as ConfigurationError {
+        fail("mock-apns: cannot start: \(error)", status: 2)
     } catch let error as AuthMaterialError {
         fail("mock-apns: bad provider-token keys: \(error)", status: 2)
     } catch {

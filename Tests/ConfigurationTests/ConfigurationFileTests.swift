@@ -439,7 +439,10 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"control": "x"}"#, #"control: expected "HOST:PORT (IPv6 as [::1]:2197)", got "x": missing :PORT"#),
             ErrorRow(#"{"control": {"port": -1}}"#, "control.port: expected an integer from 0 to 65535, got -1"),
-            ErrorRow(#"{"control": {"hostname": "x"}}"#, "control.hostname: unknown key; valid keys here: host, port"),
+            ErrorRow(
+                #"{"control": {"hostname": "x"}}"#,
+                "control.hostname: unknown key; valid keys here: host, port, allowHosts, allowOrigins, token, insecureNoToken"
+            ),
             ErrorRow(
                 #"{"control": {"host": "a;b"}}"#,
                 #"control.host: expected a host name or IP address, got "a;b" (invalid character ";" in the host)"#),
