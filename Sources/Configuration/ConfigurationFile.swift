@@ -435,11 +435,13 @@ public enum ConfigurationFile {
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.
     private static func timestamp(_ value: JSONNode, at field: String) throws(ConfigurationError) -> Int64 {
+        // The one rule of `ISO8601Timestamp`, as `PUT /v1/devices/{token}` applies it: from the
+        // epoch to the end of 9999, whether written as milliseconds or as a date.
         switch value {
-        case .int(let milliseconds) where milliseconds >= 0:
+        case .int(let milliseconds) where ISO8601Timestamp(epochMilliseconds: milliseconds) != nil:
             return milliseconds
         case .string(let text):
-            if let date = parseISO8601(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+            if let timestamp = ISO8601Timestamp(text) { return timestamp.epochMilliseconds }
         default:
             break
         }
@@ -447,12 +449,4 @@ public enum ConfigurationFile {
             field: field, message: "expected \(ConfigurationLimits.timestampExpectation), got \(value.rendered)")
     }
 
-    /// RFC 3339 date-time with an offset or `Z`, with or without fractional seconds.
-    static func parseISO8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
 }

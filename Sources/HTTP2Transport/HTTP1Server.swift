@@ -70,8 +70,13 @@ public struct HTTP1Request: Sendable {
 /// may come later (long poll), and is dropped quietly when the client has gone.
 public final class HTTP1Exchange: @unchecked Sendable {
     private var request: OpaquePointer?
+    /// The server's count of answers not yet written out, nil for none.
+    private let unwritten: UnwrittenReplies?
 
-    init(request: OpaquePointer) { self.request = request }
+    init(request: OpaquePointer, unwritten: UnwrittenReplies? = nil) {
+        self.request = request
+        self.unwritten = unwritten
+    }
 
     /// True when the client has closed its end before the answer (its FIN, or an error, seen by
     /// a non-blocking peek at the socket), so a long poll can stop holding the connection. Bytes
@@ -94,6 +99,9 @@ public final class HTTP1Exchange: @unchecked Sendable {
     ) {
         guard let request else { return }
         self.request = nil
+        // Counted until libevent has written the whole answer, so that a stop frees the
+        // connections only once their answers are out.
+        unwritten?.track(request)
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", contentType)
         for field in extra { evhttp_add_header(headers, field.name, field.value) }
@@ -118,6 +126,11 @@ public final class HTTP1Server: @unchecked Sendable {
     private let listener: OpaquePointer
     private var closed = false
     private let handler: (HTTP1Request, HTTP1Exchange) -> Void
+    /// Answers sent whose bytes libevent has not yet written out (on the loop's thread).
+    private let unwritten = UnwrittenReplies()
+    /// How many answers are sent but not yet fully written to their sockets; read on the loop's
+    /// thread. A stop waits for 0 before `close()`, which would drop them.
+    public var unwrittenReplies: Int { unwritten.count }
     /// The address bound (the port resolved when 0 was asked).
     public private(set) var boundAddress: SocketAddress
 
@@ -214,7 +227,7 @@ public final class HTTP1Server: @unchecked Sendable {
         case EVHTTP_REQ_OPTIONS: method = "OPTIONS"
         default: method = "OTHER"
         }
-        let exchange = HTTP1Exchange(request: request)
+        let exchange = HTTP1Exchange(request: request, unwritten: unwritten)
         let uri = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {

@@ -88,6 +88,22 @@ final class ControlServer: @unchecked Sendable {
             body: Array(#"{"error":"the client closed its end of the connection before the wait completed"}"#.utf8))
     }
 
+    /// Frees the listener and its connections once every answer sent is written out (or
+    /// `seconds` have passed: a client that stopped reading cannot hold the stop up), then calls
+    /// `done`. On the loop's thread; `finishWaits` first, so that the waits' answers are among them.
+    func closeWhenWritten(within seconds: Double, then done: @escaping @Sendable () -> Void) {
+        let deadline = HTTP2Connection.monotonicSeconds() + seconds
+        func check() {
+            guard let server, server.unwrittenReplies > 0, HTTP2Connection.monotonicSeconds() < deadline else {
+                close()
+                done()
+                return
+            }
+            _ = loop.schedule(after: 0.005) { check() }
+        }
+        check()
+    }
+
     /// Frees the listener and its connections; on the loop's thread.
     func close() {
         server?.close()

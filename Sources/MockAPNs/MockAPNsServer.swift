@@ -226,12 +226,16 @@ public final class MockAPNsServer: @unchecked Sendable {
             debugData: ReasonJSON.bytes(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)
         if let control = self.control {
-            // Long polls get their answer first; the replies need a moment on the wire before
-            // the HTTP server (and its connections) is freed.
+            // Long polls get their answer first, and the HTTP server (with its connections) is
+            // freed only once every answer is written out, or after the drain timeout (at least
+            // a second) more.
             let budget = configuration.drainTimeoutSeconds
-            controlLoop.execute { control.finishWaits(budget: budget) }
-            usleep(50_000)
-            controlLoop.execute { control.close() }
+            let written = DispatchSemaphore(value: 0)
+            controlLoop.execute {
+                control.finishWaits(budget: budget)
+                control.closeWhenWritten(within: max(budget, 1)) { written.signal() }
+            }
+            written.wait()
             controlLoop.stop()
             controlLoop.waitUntilFinished()
         }
