@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import subprocess
 
 from livelib import REPO_ROOT, SERVER_KEY, SERVER_PEM, TOKEN, binary_path
@@ -145,6 +146,15 @@ def test_a_bearer_token_is_required_when_configured_and_never_shown(server_facto
                             body=FAULT.encode())
     assert status == 401
     assert raw(server, "GET", "/v1/health", headers=[("Authorization", f"Bearer {secret}")])[0] == 200
+    # `mock-apns export-apns` reads the control API with the environment's token.
+    assert server.push(TOKEN).status == 200
+    export = [str(binary_path()), "export-apns", "1", "--control", server.control_url]
+    refused = subprocess.run(export, capture_output=True, text=True, timeout=10,
+                             env={k: v for k, v in os.environ.items() if k != "MOCK_APNS_CONTROL_TOKEN"})
+    assert refused.returncode != 0 and "401" in refused.stderr, (refused.returncode, refused.stderr)
+    exported = subprocess.run(export, capture_output=True, text=True, timeout=10,
+                              env={**os.environ, "MOCK_APNS_CONTROL_TOKEN": secret})
+    assert exported.returncode == 0 and "Simulator Target Bundle" in exported.stdout, exported.stderr
     status, body = curl("-H", f"Authorization: Bearer {secret}", "--json", FAULT, server.control_url + "/v1/faults")
     assert status == 201, body
     status, body = curl("-H", f"Authorization: Bearer {secret}", server.control_url + "/v1/faults")

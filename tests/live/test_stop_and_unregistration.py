@@ -141,7 +141,8 @@ def test_waits_pending_at_sigterm_get_their_whole_answer(server_factory, tmp_pat
 
 
 def test_waits_pending_at_sigterm_under_load_are_answered(server_factory, tmp_path):
-    server = server_factory()
+    # Room for every record of the load (about 100k a second here), so the 60 matches are not evicted.
+    server = server_factory("--max-records", "10000000")
     payload = tmp_path / "payload.json"
     payload.write_bytes(b'{"aps":{"alert":"load"}}')
     token = tok(0x6b)
@@ -163,6 +164,7 @@ def test_waits_pending_at_sigterm_under_load_are_answered(server_factory, tmp_pa
     for i in range(5):
         status, answer = results.get(i, (None, "no answer"))
         assert status == 200, (i, status, answer)
+        assert answer["evicted"] == 0, (i, answer["evicted"])
         assert answer["matched"] == 60 and len(answer["deliveries"]) == 60, (i, answer["matched"])
 
 
