@@ -5,7 +5,13 @@
 # who want to run it next to a sender in containers; see docker-compose.yml.
 #
 #   docker build -t mockapns:dev .
-#   docker run --rm -p 2197:2197 -p 8197:8197 mockapns:dev
+#   docker run --rm -p 2197:2197 -p 127.0.0.1:8197:8197 mockapns:dev
+#   docker run --rm -e MOCK_APNS_CONTROL_TOKEN=... -p 2197:2197 -p 8197:8197 mockapns:dev
+#
+# The control API listens on the container's every address without a token
+# (--control-insecure-no-token): publish it on the host's loopback only, or set
+# MOCK_APNS_CONTROL_TOKEN, which every control request must then carry as
+# `Authorization: Bearer ...` (README "Security").
 #
 # The image ships the TEST-ONLY development certificate from tls/ (see
 # tls/README.md). Never expose this container to untrusted networks.
@@ -54,4 +60,4 @@ USER mockapns
 EXPOSE 2197 8197
 
 ENTRYPOINT ["/app/mock-apns"]
-CMD ["serve", "--listen", "0.0.0.0:2197", "--control", "0.0.0.0:8197", "--tls-cert", "/app/tls/server.pem", "--tls-key", "/app/tls/server-key.pem"]
+CMD ["serve", "--listen", "0.0.0.0:2197", "--control", "0.0.0.0:8197", "--control-allow-host", "mock-apns", "--control-insecure-no-token", "--tls-cert", "/app/tls/server.pem", "--tls-key", "/app/tls/server-key.pem"]

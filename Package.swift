@@ -60,7 +60,9 @@ let package = Package(
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(
             name: "ControlAPI",
-            dependencies: ["APNsCore", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput"]),
+            dependencies: [
+                "APNsCore", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields", "SystemSupport",
+            ]),
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",

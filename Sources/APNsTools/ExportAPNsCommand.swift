@@ -113,12 +113,16 @@ public enum ExportAPNsCommand {
         return 0
     }
 
-    /// A blocking GET with Foundation's URL loading (5 s timeout).
+    /// A blocking GET with Foundation's URL loading (5 s timeout), carrying the environment's
+    /// `MOCK_APNS_CONTROL_TOKEN` as `Authorization: Bearer` when set (README "Security").
     static let httpGet: Fetch = { url in
         let result = Mutex<Result<(status: Int, body: [UInt8]), FetchError>>(.failure(FetchError("no answer")))
         let done = DispatchSemaphore(value: 0)
         var request = URLRequest(url: url)
         request.timeoutInterval = 5
+        if let token = ProcessInfo.processInfo.environment["MOCK_APNS_CONTROL_TOKEN"], !token.isEmpty {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
             let outcome: Result<(status: Int, body: [UInt8]), FetchError>
             if let error {

@@ -67,7 +67,8 @@ enum CommandLineHelp {
           --version                    Print the version and exit.
 
           A value follows its option after a space or an equals sign (--workers 2 or
-          --workers=2). Give each option at most once.
+          --workers=2). Give each option at most once, but --control-allow-host and
+          --control-allow-origin, which repeat.
           --listen, --environment, --plaintext, --tls-cert, --tls-key, --auth and
           --client-ca shape the first listener; define further listeners in the
           configuration file.
@@ -76,7 +77,8 @@ enum CommandLineHelp {
           One JSON object; // and /* */ comments and trailing commas are allowed,
           unknown keys are errors. Keys: listeners (name, host, port, listen,
           environment, plaintext, tls, alpn, auth, clientCAs, conditions:
-          handshakeDelayMs, silent, refuseMs), control, maxRecords, maxEvents,
+          handshakeDelayMs, silent, refuseMs), control (host, port, allowHosts,
+          allowOrigins, token, insecureNoToken), maxRecords, maxEvents,
           registry, tokenLength, maxTokenLength, lintsAsErrors,
           invalidPayloadReason, devices (with device-model fields: virtual
           devices), deviceModel (their settings), http2 (maxConcurrentStreams,

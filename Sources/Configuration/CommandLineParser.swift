@@ -17,7 +17,7 @@ public enum CommandLineParser {
     /// options start with `-`, none repeats, an empty value is a missing one.
     static let scanner = OptionScanner(
         options: ConfigurationSetting.all.compactMap { setting in
-            setting.flag.map { Option(name: $0, value: setting.placeholder) }
+            setting.flag.map { Option(name: $0, value: setting.placeholder, repeatable: setting.kind == .texts) }
         } + [
             Option(name: "--help", value: nil), Option(name: "-h", value: nil), Option(name: "--version", value: nil),
         ],
@@ -30,11 +30,18 @@ public enum CommandLineParser {
     /// the executable before this parser runs (APNsTools).
     static let commands = ["serve", "send", "jwt", "help", "version"]
 
+    /// The environment variable holding the control API's bearer token (below `--control-token`,
+    /// above the file's `control.token`).
+    public static let controlTokenVariable = "MOCK_APNS_CONTROL_TOKEN"
+
     /// Parses the arguments after the program name (`args` excludes argv[0]).
     ///
     /// `--help`/`-h` anywhere wins, then `--version`. Otherwise the result is `.serve` with the
-    /// default configuration, or the `--config` file's, overridden by the flags and validated.
-    public static func parse(_ args: [String]) throws(CommandLineError) -> CommandLineCommand {
+    /// default configuration, or the `--config` file's, overridden by `environment`
+    /// (`MOCK_APNS_CONTROL_TOKEN`), then by the flags, and validated.
+    public static func parse(
+        _ args: [String], environment: [String: String] = [:]
+    ) throws(CommandLineError) -> CommandLineCommand {
         if args.contains("--help") || args.contains("-h") || args.first == "help" {
             return .help(CommandLineHelp.text)
         }
@@ -50,15 +57,19 @@ public enum CommandLineParser {
             }
             rest = rest.dropFirst()
         }
-        let values = try collect(rest)
-        return .serve(try configuration(from: values))
+        let (values, lists) = try collect(rest)
+        return .serve(try configuration(from: values, lists: lists, environment: environment))
     }
 
-    /// The raw value of each option given (`""` for flags), checking names, values and repeats.
-    private static func collect(_ args: ArraySlice<String>) throws(CommandLineError) -> [String: String] {
+    /// The raw value of each option given (`""` for flags; the first of a repeatable one), and
+    /// every value of each, checking names, values and repeats.
+    private static func collect(_ args: ArraySlice<String>) throws(CommandLineError) -> (
+        [String: String], [String: [String]]
+    ) {
         do {
-            // No option repeats: one value each.
-            return try scanner.scan(args).values.mapValues { $0[0] }
+            // Only the `.texts` settings repeat.
+            let values = try scanner.scan(args).values
+            return (values.mapValues { $0[0] }, values)
         } catch {
             switch error {
             case .unknownOption(let name):
@@ -77,7 +88,9 @@ public enum CommandLineParser {
     }
 
     /// The configuration file (or defaults) with the options applied, validated.
-    private static func configuration(from values: [String: String]) throws(CommandLineError) -> Configuration {
+    private static func configuration(
+        from values: [String: String], lists: [String: [String]], environment: [String: String]
+    ) throws(CommandLineError) -> Configuration {
         var configuration = Configuration()
         if let path = values["--config"] {
             do {
@@ -141,9 +154,13 @@ public enum CommandLineParser {
                 configuration.control = nil
             } else {
                 let address = try address(text, option: "--control", alternative: " or off")
-                configuration.control = ControlConfiguration(host: address.host, port: address.port)
+                // The file's names, origins and token stay.
+                var control = configuration.control ?? ControlConfiguration()
+                (control.host, control.port) = (address.host, address.port)
+                configuration.control = control
             }
         }
+        try applyControlAccess(values, lists: lists, environment: environment, to: &configuration)
         if let text = values["--max-records"] {
             configuration.maxRecords = try integer(text, option: "--max-records")
         }
@@ -220,6 +237,48 @@ public enum CommandLineParser {
             throw CommandLineError(message: error.description, suggestsHelp: false)
         }
         return configuration
+    }
+
+    /// `--control-allow-host`, `--control-allow-origin`, `--control-token` (or the environment's
+    /// `MOCK_APNS_CONTROL_TOKEN`) and `--control-insecure-no-token`, on the control API.
+    private static func applyControlAccess(
+        _ values: [String: String], lists: [String: [String]], environment: [String: String],
+        to configuration: inout Configuration
+    ) throws(CommandLineError) {
+        let hosts = lists["--control-allow-host"] ?? []
+        let origins = lists["--control-allow-origin"] ?? []
+        let tokenText = values["--control-token"] ?? environment[controlTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let insecure = values["--control-insecure-no-token"] != nil
+        guard !hosts.isEmpty || !origins.isEmpty || tokenText != nil || insecure else { return }
+        guard var control = configuration.control else {
+            let given = [
+                "--control-allow-host", "--control-allow-origin", "--control-token", "--control-insecure-no-token",
+            ]
+            .first { values[$0] != nil }
+            guard let given else { return }  // the environment's token, with the control API off
+            throw CommandLineError(message: "\(given) needs the control API (not --control off)")
+        }
+        for host in hosts {
+            if let problem = ControlAccessValues.hostProblem(host) {
+                throw CommandLineError(message: "--control-allow-host: \(problem)")
+            }
+        }
+        for origin in origins {
+            if let problem = ControlAccessValues.originProblem(origin) {
+                throw CommandLineError(message: "--control-allow-origin: \(problem)")
+            }
+        }
+        control.allowedHosts += hosts.map { $0.lowercased() }
+        control.allowedOrigins += origins
+        if let tokenText {
+            guard let token = ControlToken(tokenText) else {
+                let source = values["--control-token"] != nil ? "--control-token" : controlTokenVariable
+                throw CommandLineError(message: "\(source): expected \(ControlToken.expectation)")
+            }
+            control.token = token
+        }
+        if insecure { control.insecureNoToken = true }
+        configuration.control = control
     }
 
     // MARK: Values

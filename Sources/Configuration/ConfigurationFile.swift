@@ -27,7 +27,7 @@ public enum ConfigurationFile {
         "conditions",
     ]
     static let tlsKeys = ["certificate", "key"]
-    static let controlKeys = ["host", "port"]
+    static let controlKeys = ["host", "port", "allowHosts", "allowOrigins", "token", "insecureNoToken"]
     static let deviceKeys = ["token", "topic", "environment", "unregisteredAt", "expired"] + deviceModelKeys
     /// The keys that make a configured device a virtual device (docs/device-model.md §7), as in
     /// `PUT /v1/devices/{token}`.
@@ -253,7 +253,39 @@ public enum ConfigurationFile {
         return listener
     }
 
-    /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port"}`.
+    /// The control object's `allowHosts`, `allowOrigins` (arrays of strings), `token` (a string,
+    /// never repeated in messages, or null for none) and `insecureNoToken`.
+    private static func readAccess(_ reader: ConfigurationObject, into control: inout ControlConfiguration)
+        throws(ConfigurationError)
+    {
+        for (key, problem) in [
+            ("allowHosts", ControlAccessValues.hostProblem), ("allowOrigins", ControlAccessValues.originProblem),
+        ] as [(String, (String) -> String?)] {
+            guard let node = reader[key] else { continue }
+            guard case .array(let items) = node else {
+                throw ConfigurationError(
+                    field: reader.field(key), message: "expected an array of strings, got \(node.rendered)")
+            }
+            var names: [String] = []
+            for (index, item) in items.enumerated() {
+                let field = reader.field(key) + "[\(index)]"
+                let text = try item.text(at: field)
+                if let problem = problem(text) { throw ConfigurationError(field: field, message: problem) }
+                names.append(key == "allowHosts" ? text.lowercased() : text)
+            }
+            if key == "allowHosts" { control.allowedHosts = names } else { control.allowedOrigins = names }
+        }
+        if let node = reader["token"], node != .null {
+            guard case .string(let text) = node, let token = ControlToken(text) else {
+                throw ConfigurationError(field: reader.field("token"), message: "expected \(ControlToken.expectation)")
+            }
+            control.token = token
+        }
+        control.insecureNoToken = try reader.boolean("insecureNoToken") ?? false
+    }
+
+    /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port", "allowHosts",
+    /// "allowOrigins", "token", "insecureNoToken"}`.
     private static func control(_ value: JSONNode, in root: ConfigurationObject) throws(ConfigurationError)
         -> ControlConfiguration?
     {
@@ -270,6 +302,7 @@ public enum ConfigurationFile {
             control.host =
                 try reader.text("host", expected: "a host name or IP address").map(HostPort.unbracketed) ?? control.host
             control.port = try reader.integer("port", in: ConfigurationLimits.port) ?? control.port
+            try readAccess(reader, into: &control)
             return control
         default:
             throw ConfigurationError(
@@ -403,11 +436,13 @@ public enum ConfigurationFile {
 
     /// Milliseconds since the epoch, from an integer or an ISO 8601 date-time string.
     private static func timestamp(_ value: JSONNode, at field: String) throws(ConfigurationError) -> Int64 {
+        // The one rule of `ISO8601Timestamp`, as `PUT /v1/devices/{token}` applies it: from the
+        // epoch to the end of 9999, whether written as milliseconds or as a date.
         switch value {
-        case .int(let milliseconds) where milliseconds >= 0:
+        case .int(let milliseconds) where ISO8601Timestamp(epochMilliseconds: milliseconds) != nil:
             return milliseconds
         case .string(let text):
-            if let date = parseISO8601(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+            if let timestamp = ISO8601Timestamp(text) { return timestamp.epochMilliseconds }
         default:
             break
         }
@@ -415,12 +450,4 @@ public enum ConfigurationFile {
             field: field, message: "expected \(ConfigurationLimits.timestampExpectation), got \(value.rendered)")
     }
 
-    /// RFC 3339 date-time with an offset or `Z`, with or without fractional seconds.
-    static func parseISO8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
 }

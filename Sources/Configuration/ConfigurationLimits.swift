@@ -29,5 +29,6 @@ enum ConfigurationLimits {
 
     /// The unregistration time forms a device accepts.
     static let timestampExpectation =
-        "milliseconds since the Unix epoch (an integer, at least 0) or an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\""
+        "milliseconds since the Unix epoch (an integer from 0 to 253402300799999) or an ISO 8601 date-time from "
+        + "1970 to 9999 such as \"2024-05-01T12:00:00Z\""
 }

@@ -16,6 +16,8 @@ struct ConfigurationSetting: Sendable {
         case boolean
         /// Free text: a file path or a name.
         case text
+        /// Free text that may be given more than once (a list in the file).
+        case texts
         /// `HOST:PORT` (`HostPort`).
         case address
         /// A whole number in the range.
@@ -139,6 +141,24 @@ struct ConfigurationSetting: Sendable {
             ConfigurationSetting(
                 file: "control", flag: "--control", "HOST:PORT|off", .address, default: defaults.control?.address,
                 "Address of the HTTP/1.1 control API, or off for none."),
+            ConfigurationSetting(
+                file: "control.allowHosts", flag: "--control-allow-host", "NAME", .texts, default: "none",
+                "A Host name the control API answers besides loopback addresses and localhost (any port); may be "
+                    + "repeated; * answers any. Other names are refused 403, so a DNS-rebinding web page cannot "
+                    + "reach it."),
+            ConfigurationSetting(
+                file: "control.allowOrigins", flag: "--control-allow-origin", "ORIGIN", .texts, default: "none",
+                "A web origin (http://host:port) that may change state through the control API and gets CORS "
+                    + "headers; may be repeated. Without one, requests that change state from any origin but the "
+                    + "API's own are refused 403, and no CORS header is sent."),
+            ConfigurationSetting(
+                file: "control.token", flag: "--control-token", "TOKEN", .text, default: "none",
+                "Bearer token every control request must carry (Authorization: Bearer TOKEN; 401 otherwise); "
+                    + "also MOCK_APNS_CONTROL_TOKEN. Never logged."),
+            ConfigurationSetting(
+                file: "control.insecureNoToken", flag: "--control-insecure-no-token", nil, .flag,
+                default: "refuse to start",
+                "Start even though the control API is bound beyond loopback without a token."),
             ConfigurationSetting(
                 file: "maxRecords", flag: "--max-records", "N", .integer(1...10_000_000),
                 default: String(defaults.maxRecords),

@@ -114,7 +114,7 @@ public final class Gateway: Sendable {
         var verdict: ValidationResult
         if let repeated = memo?.repeatedVerdict(
             of: request, environment: connection.environment, defaultTopic: defaultTopic,
-            registryGeneration: registryGeneration)
+            registryGeneration: registryGeneration, nowMilliseconds: Int64(now * 1000))
         {
             verdict = repeated
         } else {

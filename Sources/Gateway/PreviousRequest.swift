@@ -54,6 +54,11 @@ public final class PreviousRequest: ValidationMemo {
     @exclusivity(unchecked) private var lastDefaultTopic: String?
     @exclusivity(unchecked) private var lastEnvironment = APNsEnvironment.sandbox
     @exclusivity(unchecked) private var lastRegistryGeneration: UInt64 = 0
+    /// The remembered verdict holds only before this moment (ms since the epoch): a device's
+    /// `unregisteredAt` still to come when it was made. `Int64.max`: for good.
+    @exclusivity(unchecked) private var lastVerdictUntil: Int64 = .max
+    /// What `verdictHolds(until:)` said of the verdict being made, until `remember` takes it.
+    @exclusivity(unchecked) private var pendingVerdictUntil: Int64 = .max
     @exclusivity(unchecked) private var lastVerdict = ValidationResult()
     /// The verdict `lastVerdict` replaced, kept for its text box (`takeSpareVerdict`).
     @exclusivity(unchecked) private var spareVerdict: ValidationResult?
@@ -177,6 +182,12 @@ public final class PreviousRequest: ValidationMemo {
         spareVerdict.take()
     }
 
+    /// Notes that the verdict being made holds only before `milliseconds`
+    /// (`ValidationMemo.verdictHolds(until:)`), for `remember` to keep with it.
+    package func verdictHolds(until milliseconds: Int64) {
+        pendingVerdictUntil = min(pendingVerdictUntil, milliseconds)
+    }
+
     /// `AuthorizationRedaction.redact(value)`, reused when `value` repeats the last one.
     func redacted(_ value: String) -> String {
         if let authorization, UTF8Bytes.equal(authorization, value) {
@@ -189,14 +200,16 @@ public final class PreviousRequest: ValidationMemo {
     }
 
     /// The previous push's verdict when `request` repeats it byte for byte, for a listener of
-    /// the same `environment`, with the same `defaultTopic` and the registry still at
-    /// `registryGeneration`; nil otherwise (validate, then `remember`).
+    /// the same `environment`, with the same `defaultTopic`, the registry still at
+    /// `registryGeneration` and `nowMilliseconds` before any moment the verdict held until
+    /// (`verdictHolds(until:)`); nil otherwise (validate, then `remember`).
     func repeatedVerdict(
         of request: HTTP2Request, environment: APNsEnvironment, defaultTopic: String?,
-        registryGeneration: UInt64
+        registryGeneration: UInt64, nowMilliseconds: Int64
     ) -> ValidationResult? {
         // `last` is read in place (no copy of the whole request out of an optional).
-        guard hasLast, lastRegistryGeneration == registryGeneration, lastEnvironment == environment,
+        guard hasLast, lastRegistryGeneration == registryGeneration, nowMilliseconds < lastVerdictUntil,
+            lastEnvironment == environment,
             request.bodyLength == last.bodyLength,
             UTF8Bytes.equal(request.path, last.path), UTF8Bytes.equal(request.method, last.method),
             UTF8Bytes.equal(request.authority, last.authority), UTF8Bytes.equal(defaultTopic, lastDefaultTopic),
@@ -216,6 +229,8 @@ public final class PreviousRequest: ValidationMemo {
         verdict: ValidationResult
     ) {
         variant = nil
+        let until = pendingVerdictUntil
+        pendingVerdictUntil = .max
         guard verdict.timestamp == nil else {
             hasLast = false
             template = nil
@@ -236,6 +251,7 @@ public final class PreviousRequest: ValidationMemo {
         lastDefaultTopic = defaultTopic
         lastEnvironment = environment
         lastRegistryGeneration = registryGeneration
+        lastVerdictUntil = until
         // The verdict replaced is kept, not freed: the next validation reuses its box.
         spareVerdict = lastVerdict
         lastVerdict = verdict

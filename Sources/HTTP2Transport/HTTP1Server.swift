@@ -12,6 +12,9 @@ public struct HTTP1Request: Sendable {
     public var query: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// The request's header fields in the order received, names as sent (compare them
+    /// case-insensitively), values with libevent's trimming.
+    public var headers: [(name: String, value: String)]
 
     /// A request of `method` to `target` as sent (`/v1/deliveries?status=400&topic=a+b`): the
     /// path up to `?` kept as sent, the query split and percent-decoded by libevent
@@ -19,7 +22,9 @@ public struct HTTP1Request: Sendable {
     /// query (e.g. a parameter without `=`), or for an encoded NUL
     /// (`%00`), which libevent's C strings would silently cut the value at; the server answers
     /// those 400 `malformed query string`. The one query parser: the server's and the tests'.
-    public init?(method: String, target: String, body: [UInt8] = []) {
+    public init?(
+        method: String, target: String, body: [UInt8] = [], headers: [(name: String, value: String)] = []
+    ) {
         var path = target
         var query: [(name: String, value: String)] = []
         if let mark = target.firstIndex(of: "?") {
@@ -31,6 +36,7 @@ public struct HTTP1Request: Sendable {
         self.path = path
         self.query = query
         self.body = body
+        self.headers = headers
     }
 
     /// Splits `a=1&b=x%20y` into decoded pairs; nil when libevent rejects the encoding, or for
@@ -64,8 +70,13 @@ public struct HTTP1Request: Sendable {
 /// may come later (long poll), and is dropped quietly when the client has gone.
 public final class HTTP1Exchange: @unchecked Sendable {
     private var request: OpaquePointer?
+    /// The server's count of answers not yet written out, nil for none.
+    private let unwritten: UnwrittenReplies?
 
-    init(request: OpaquePointer) { self.request = request }
+    init(request: OpaquePointer, unwritten: UnwrittenReplies? = nil) {
+        self.request = request
+        self.unwritten = unwritten
+    }
 
     /// True when the client has closed its end before the answer (its FIN, or an error, seen by
     /// a non-blocking peek at the socket), so a long poll can stop holding the connection. Bytes
@@ -88,6 +99,9 @@ public final class HTTP1Exchange: @unchecked Sendable {
     ) {
         guard let request else { return }
         self.request = nil
+        // Counted until libevent has written the whole answer, so that a stop frees the
+        // connections only once their answers are out.
+        unwritten?.track(request)
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", contentType)
         for field in extra { evhttp_add_header(headers, field.name, field.value) }
@@ -112,6 +126,11 @@ public final class HTTP1Server: @unchecked Sendable {
     private let listener: OpaquePointer
     private var closed = false
     private let handler: (HTTP1Request, HTTP1Exchange) -> Void
+    /// Answers sent whose bytes libevent has not yet written out (on the loop's thread).
+    private let unwritten = UnwrittenReplies()
+    /// How many answers are sent but not yet fully written to their sockets; read on the loop's
+    /// thread. A stop waits for 0 before `close()`, which would drop them.
+    public var unwrittenReplies: Int { unwritten.count }
     /// The address bound (the port resolved when 0 was asked).
     public private(set) var boundAddress: SocketAddress
 
@@ -208,7 +227,7 @@ public final class HTTP1Server: @unchecked Sendable {
         case EVHTTP_REQ_OPTIONS: method = "OPTIONS"
         default: method = "OTHER"
         }
-        let exchange = HTTP1Exchange(request: request)
+        let exchange = HTTP1Exchange(request: request, unwritten: unwritten)
         let uri = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {
@@ -218,7 +237,15 @@ public final class HTTP1Server: @unchecked Sendable {
                 _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
             }
         }
-        guard let parsed = HTTP1Request(method: method, target: uri, body: body) else {
+        var headers: [(name: String, value: String)] = []
+        if let input = evhttp_request_get_input_headers(request) {
+            var item = input.pointee.tqh_first
+            while let entry = item {
+                headers.append((String(cString: entry.pointee.key), String(cString: entry.pointee.value)))
+                item = entry.pointee.next.tqe_next
+            }
+        }
+        guard let parsed = HTTP1Request(method: method, target: uri, body: body, headers: headers) else {
             exchange.respond(status: 400, body: Self.malformedQueryBody)
             return
         }
@@ -235,6 +262,8 @@ public final class HTTP1Server: @unchecked Sendable {
         case 201: return "Created"
         case 204: return "No Content"
         case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 409: return "Conflict"

@@ -10,6 +10,8 @@ final class ControlServer: @unchecked Sendable {
     static let pollInterval = 0.005
 
     private let api: ControlAPI
+    /// Who may use the API: checked on every request before the router (README "Security").
+    private let access: ControlAccessPolicy
     private let loop: EventLoop
     private var server: HTTP1Server?
     /// Checks whether a pending wait's client has gone every this many polls (a `recv` each):
@@ -20,6 +22,8 @@ final class ControlServer: @unchecked Sendable {
     private struct PendingWait {
         var wait: ControlWait
         let exchange: HTTP1Exchange
+        /// Headers the access policy adds to the answer (CORS for a configured origin).
+        let extraHeaders: [(String, String)]
         /// Monotonic seconds at which it is answered with what matched.
         let deadline: Double
     }
@@ -36,8 +40,9 @@ final class ControlServer: @unchecked Sendable {
     private var seenGenerations: (UInt64, UInt64) = (.max, .max)
     private var earliestDeadline = 0.0
 
-    init(api: ControlAPI, loop: EventLoop) {
+    init(api: ControlAPI, access: ControlAccessPolicy = ControlAccessPolicy(), loop: EventLoop) {
         self.api = api
+        self.access = access
         self.loop = loop
     }
 
@@ -69,7 +74,7 @@ final class ControlServer: @unchecked Sendable {
             }
             var wait = entry.wait
             if let response = api.waitResult(&wait, timedOut: true) {
-                entry.exchange.respond(status: response.status, body: response.body)
+                entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
             }
         }
         pending.removeAll()
@@ -83,6 +88,22 @@ final class ControlServer: @unchecked Sendable {
             body: Array(#"{"error":"the client closed its end of the connection before the wait completed"}"#.utf8))
     }
 
+    /// Frees the listener and its connections once every answer sent is written out (or
+    /// `seconds` have passed: a client that stopped reading cannot hold the stop up), then calls
+    /// `done`. On the loop's thread; `finishWaits` first, so that the waits' answers are among them.
+    func closeWhenWritten(within seconds: Double, then done: @escaping @Sendable () -> Void) {
+        let deadline = HTTP2Connection.monotonicSeconds() + seconds
+        func check() {
+            guard let server, server.unwrittenReplies > 0, HTTP2Connection.monotonicSeconds() < deadline else {
+                close()
+                done()
+                return
+            }
+            _ = loop.schedule(after: 0.005) { check() }
+        }
+        check()
+    }
+
     /// Frees the listener and its connections; on the loop's thread.
     func close() {
         server?.close()
@@ -91,15 +112,25 @@ final class ControlServer: @unchecked Sendable {
 
     private func serve(_ request: HTTP1Request, _ exchange: HTTP1Exchange) {
         let control = ControlRequest(
-            method: request.method, path: request.path, query: request.query, body: request.body)
+            method: request.method, path: request.path, query: request.query, body: request.body,
+            headers: request.headers)
+        let extra: [(String, String)]
+        switch access.decide(control) {
+        case .answer(let response):
+            exchange.respond(
+                status: response.status, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
+            return
+        case .serve(let headers):
+            extra = headers.map { ($0.name, $0.value) }
+        }
         switch api.handle(control) {
         case .response(let response):
             exchange.respond(
-                status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                status: response.status, headers: response.headers.map { ($0.name, $0.value) } + extra,
                 body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
-            var entry = PendingWait(wait: wait, exchange: exchange, deadline: deadline)
+            var entry = PendingWait(wait: wait, exchange: exchange, extraHeaders: extra, deadline: deadline)
             guard !settle(&entry, checkGone: true) else { return }
             nextPending += 1
             pending[nextPending] = entry
@@ -117,7 +148,7 @@ final class ControlServer: @unchecked Sendable {
         }
         let timedOut = HTTP2Connection.monotonicSeconds() >= entry.deadline
         guard let response = api.waitResult(&entry.wait, timedOut: timedOut) else { return false }
-        entry.exchange.respond(status: response.status, body: response.body)
+        entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
         return true
     }
 

@@ -111,7 +111,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// - Throws: `FaultRuleError` (a configured fault rule is invalid), `TLSError` (unreadable
     ///   certificate, key or client CA, mismatch),
     ///   `AuthMaterialError` (unreadable key manifest or key) or `TransportError` (address in
-    ///   use, unresolvable host). Nothing keeps running after a throw.
+    ///   use, unresolvable host), or `ConfigurationError` (the control API bound beyond loopback
+    ///   without a token or `insecureNoToken`, README "Security"). Nothing keeps running after a throw.
     public func start() throws {
         try state.withLock { phase in
             guard phase == .idle else { throw TransportError.alreadyStarted }
@@ -127,6 +128,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     }
 
     private func startServing() throws {
+        if let problem = configuration.control?.exposureProblem {
+            throw ConfigurationError(field: "control", message: problem)
+        }
         let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
         try gateway.faults.add(contentsOf: configuration.faults)
         var specs: [HTTP2ListenerSpec] = []
@@ -187,7 +191,10 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, status: status)
-            let control = ControlServer(api: api, loop: controlLoop)
+            let access = ControlAccessPolicy(
+                allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
+                token: controlConfiguration.token?.secret)
+            let control = ControlServer(api: api, access: access, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port
@@ -228,12 +235,16 @@ public final class MockAPNsServer: @unchecked Sendable {
             debugData: ReasonJSON.bytes(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)
         if let control = self.control {
-            // Long polls get their answer first; the replies need a moment on the wire before
-            // the HTTP server (and its connections) is freed.
+            // Long polls get their answer first, and the HTTP server (with its connections) is
+            // freed only once every answer is written out, or after the drain timeout (at least
+            // a second) more.
             let budget = configuration.drainTimeoutSeconds
-            controlLoop.execute { control.finishWaits(budget: budget) }
-            usleep(50_000)
-            controlLoop.execute { control.close() }
+            let written = DispatchSemaphore(value: 0)
+            controlLoop.execute {
+                control.finishWaits(budget: budget)
+                control.closeWhenWritten(within: max(budget, 1)) { written.signal() }
+            }
+            written.wait()
             controlLoop.stop()
             controlLoop.waitUntilFinished()
         }

@@ -7,7 +7,8 @@ import HTTP2Transport
 import MockAPNs
 
 /// `mock-apns`: parse the command line, start the gateway, print where it listens, and stop
-/// gracefully on SIGINT/SIGTERM (exit 0). Usage errors exit 2; start-up failures exit 1.
+/// gracefully on SIGINT, SIGTERM, SIGHUP or SIGUSR1 (exit 0; README "Development"). Usage errors
+/// exit 2; start-up failures exit 1.
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -32,7 +33,8 @@ if let tool = CommandLine.arguments.dropFirst().first,
 
 let command: CommandLineCommand
 do {
-    command = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
+    command = try CommandLineParser.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     fail("\(error)", status: 2)
 }
@@ -50,12 +52,13 @@ case .serve(let configuration):
             }
         }
     }
-    // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and the
-    // signal waits for sigwait below instead of landing on a worker thread.
+    // Block the stop signals before any thread exists, so every thread inherits the mask and the
+    // signal waits for sigwait below instead of landing on a worker thread. SIGHUP (a closed
+    // terminal, or a supervisor's "reload") and SIGUSR1 stop as gracefully as SIGTERM, rather
+    // than kill the process with its long polls and streams unanswered: there is nothing to reload.
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
-    sigaddset(&stopSignals, SIGINT)
-    sigaddset(&stopSignals, SIGTERM)
+    for stopSignal in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&stopSignals, stopSignal) }
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
     let server = MockAPNsServer(configuration: configuration)
@@ -63,6 +66,8 @@ case .serve(let configuration):
         try server.start()
     } catch let error as TLSError {
         fail("mock-apns: bad TLS configuration: \(error)", status: 2)  // a configuration problem, like a bad flag
+    } catch let error as ConfigurationError {
+        fail("mock-apns: cannot start: \(error)", status: 2)
     } catch let error as AuthMaterialError {
         fail("mock-apns: bad provider-token keys: \(error)", status: 2)
     } catch {

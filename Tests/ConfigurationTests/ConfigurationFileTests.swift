@@ -220,6 +220,14 @@ final class ConfigurationFileTests: XCTestCase {
                 { $0.devices = [DeviceRegistration(token: "abcd", environment: .sandbox, unregisteredAt: 0)] }, #line
             ),
             (
+                #"{"devices": [{"token": "abcd", "unregisteredAt": "9999-12-31T23:59:59.999Z"}]}"#,
+                {
+                    $0.devices = [
+                        DeviceRegistration(token: "abcd", environment: .sandbox, unregisteredAt: 253_402_300_799_999)
+                    ]
+                }, #line
+            ),
+            (
                 #"{"listeners": [{"name": "x", "auth": "none"}]}"#,
                 { $0.listeners = [ListenerConfiguration(name: "x", auth: AuthModeSetting.none)] }, #line
             ),
@@ -440,7 +448,10 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"control": "x"}"#, #"control: expected "HOST:PORT (IPv6 as [::1]:2197)", got "x": missing :PORT"#),
             ErrorRow(#"{"control": {"port": -1}}"#, "control.port: expected an integer from 0 to 65535, got -1"),
-            ErrorRow(#"{"control": {"hostname": "x"}}"#, "control.hostname: unknown key; valid keys here: host, port"),
+            ErrorRow(
+                #"{"control": {"hostname": "x"}}"#,
+                "control.hostname: unknown key; valid keys here: host, port, allowHosts, allowOrigins, token, insecureNoToken"
+            ),
             ErrorRow(
                 #"{"control": {"host": "a;b"}}"#,
                 #"control.host: expected a host name or IP address, got "a;b" (invalid character ";" in the host)"#),
@@ -541,8 +552,22 @@ final class ConfigurationFileTests: XCTestCase {
                 #"devices[0].environment: expected one of "sandbox", "production", got "dev""#),
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "unregisteredAt": "yesterday"}]}"#,
-                #"devices[0].unregisteredAt: expected milliseconds since the Unix epoch (an integer, at least 0) or an ISO 8601 date-time such as "2024-05-01T12:00:00Z", got "yesterday""#
+                #"devices[0].unregisteredAt: expected milliseconds since the Unix epoch (an integer from 0 to 253402300799999) or an ISO 8601 date-time from 1970 to 9999 such as "2024-05-01T12:00:00Z", got "yesterday""#
             ),
+            // Issue 19 §5, one rule for both forms (ISO8601Timestamp's, as PUT /v1/devices applies it):
+            // before the epoch or after 9999 is refused whether written as a date or as milliseconds.
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "unregisteredAt": "0001-01-01T00:00:00Z"}]}"#,
+                #"devices[0].unregisteredAt: expected milliseconds"#, exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "unregisteredAt": "1969-12-31T23:59:59.999Z"}]}"#,
+                #"got "1969-12-31T23:59:59.999Z""#, exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "unregisteredAt": 253402300800000}]}"#,
+                "got 253402300800000", exact: false),
+            ErrorRow(
+                #"{"devices": [{"token": "abcd", "unregisteredAt": 9223372036854775807}]}"#,
+                "got 9223372036854775807", exact: false),
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "unregisteredAt": "2024-05-01"}]}"#,
                 #"got "2024-05-01""#, exact: false),

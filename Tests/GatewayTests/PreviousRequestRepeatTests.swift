@@ -333,4 +333,29 @@ final class PreviousRequestRepeatTests: XCTestCase {
         XCTAssertEqual(memo.verdictHits, 0)
         XCTAssertEqual(Set(stamps).count, 3, "each 410 carries its own time: \(stamps)")
     }
+
+    /// Issue 19 §5: a device unregistered from a moment still to come is served until then, and
+    /// a repeat of the same push on the same connection is refused from that moment on (the
+    /// verdict is not reused past it).
+    func testAFutureUnregistrationEndsTheReuseOfTheVerdictAtItsMoment() throws {
+        let registry = DeviceRegistry()
+        let request = ValidationFixture.request()
+        // The clock ticks 1 s per push from 1_796_028_544 s: unregistered from the third push on.
+        let moment: Int64 = 1_796_028_546_000
+        registry.put(DeviceRegistration(token: ValidationFixture.token, environment: .sandbox, unregisteredAt: moment))
+        let counter = Counter()
+        let gateway = Gateway(
+            store: DeliveryStore(capacity: 10), registry: registry, options: ValidationOptions(),
+            clock: { 1_796_028_543 + Double(counter.tick()) })
+        let memo = PreviousRequest()
+        let verdicts = try (0..<4).map { i in
+            try XCTUnwrap(
+                gateway.store.record(
+                    seq: gateway.handle(request, connection: connection, streamID: Int32(2 * i + 1), memo: memo).seq)
+            ).verdict
+        }
+        XCTAssertEqual(verdicts.map(\.reason), [nil, nil, .unregistered, .unregistered])
+        XCTAssertEqual(verdicts.map(\.timestamp), [nil, nil, moment, moment])
+        XCTAssertEqual(memo.verdictHits, 1, "the second push, before the moment, reuses the first's verdict")
+    }
 }

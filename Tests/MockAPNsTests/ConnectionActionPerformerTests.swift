@@ -65,7 +65,7 @@ final class ConnectionActionPerformerTests: XCTestCase {
         let goaway = try ProcessRunner.run(
             "/usr/bin/curl",
             [
-                "-sS", "-X", "POST", "-d", #"{"errorCode":"ENHANCE_YOUR_CALM","reason":"a/b","closeAfterMs":null}"#,
+                "-sS", "-X", "POST", "--json", #"{"errorCode":"ENHANCE_YOUR_CALM","reason":"a/b","closeAfterMs":null}"#,
                 "\(control)/v1/connections/\(id)/goaway",
             ])
         XCTAssertTrue(goaway.stdout.contains(#""action":"goaway""#), goaway.stdout + goaway.stderr)
@@ -102,7 +102,7 @@ final class ConnectionActionPerformerTests: XCTestCase {
         let restart = try ProcessRunner.run(
             "/usr/bin/curl",
             [
-                "-sS", "-X", "POST", "-d",
+                "-sS", "-X", "POST", "--json",
                 #"{"scenario":"rolling-restart","parameters":{"windowMs":0,"drainMs":3000,"seed":1}}"#,
                 "\(control)/v1/faults",
             ])

@@ -31,8 +31,21 @@ final class DockerComposeTests: XCTestCase {
         let controlPort = try XCTUnwrap(configuration.control?.port)
         XCTAssertEqual(configuration.listeners[0].host, "0.0.0.0", "must listen beyond the container's loopback")
         XCTAssertEqual(configuration.control?.host, "0.0.0.0")
+        // The control API runs without a token in the container, so the host publishes it on its
+        // loopback only; a token (MOCK_APNS_CONTROL_TOKEN) is passed through when set.
+        XCTAssertNil(configuration.control?.token)
+        XCTAssertEqual(configuration.control?.insecureNoToken, true)
+        XCTAssertEqual(configuration.control?.allowedHosts, ["mock-apns"])
+        XCTAssertNil(configuration.control?.exposureProblem)
+        XCTAssertTrue(compose.contains("- MOCK_APNS_CONTROL_TOKEN"), "compose does not pass the token through")
+        guard
+            case .serve(let withToken) = try CommandLineParser.parse(
+                command, environment: ["MOCK_APNS_CONTROL_TOKEN": "t0k"])
+        else { return XCTFail("compose command does not start the server with a token") }
+        XCTAssertEqual(withToken.control?.token?.secret, "t0k", "the environment's token is required")
         for port in [apnsPort, controlPort] {
-            XCTAssertTrue(compose.contains("\"\(port):\(port)\""), "compose does not publish \(port)")
+            let published = port == controlPort ? "\"127.0.0.1:\(port):\(port)\"" : "\"\(port):\(port)\""
+            XCTAssertTrue(compose.contains(published), "compose does not publish \(port) as \(published)")
             XCTAssertTrue(
                 dockerfile.contains("EXPOSE")
                     && dockerfile.split(separator: "\n")

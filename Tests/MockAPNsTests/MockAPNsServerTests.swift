@@ -43,6 +43,33 @@ final class MockAPNsServerTests: XCTestCase {
         return try XCTUnwrap(result.response, "no response: \(result.outcome)", file: file, line: line)
     }
 
+    /// README "Security": a control API bound beyond loopback needs a token, or the flag that
+    /// says it may run open; start refuses otherwise and binds nothing.
+    func testControlAPIBeyondLoopbackNeedsATokenOrTheInsecureFlag() throws {
+        var configuration = Configuration()
+        configuration.listeners[0].port = 0
+        configuration.control = ControlConfiguration(host: "0.0.0.0", port: 0)
+        XCTAssertThrowsError(try MockAPNsServer(configuration: configuration).start()) {
+            XCTAssertTrue("\($0)".contains("without a token"), "\($0)")
+        }
+        for allow in [
+            { (control: inout ControlConfiguration) in control.token = ControlToken("s3cret") },
+            { (control: inout ControlConfiguration) in control.insecureNoToken = true },
+        ] {
+            let server = try makeServer {
+                $0.control?.host = "0.0.0.0"
+                if var control = $0.control {
+                    allow(&control)
+                    $0.control = control
+                }
+            }
+            XCTAssertNotNil(server.controlPort)
+            server.stop()
+        }
+        let loopback = try makeServer { $0.control?.host = "localhost" }
+        loopback.stop()
+    }
+
     func testEmbeddedServerRecordsWhatTheClientSent() throws {
         let server = try makeServer()
         defer { server.stop() }

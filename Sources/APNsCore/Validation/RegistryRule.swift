@@ -11,7 +11,9 @@ enum RegistryRule {
     /// Checks in this order: another environment → `BadDeviceToken` (A2 "verify the token
     /// matches the environment"); another topic → `DeviceTokenNotForTopic`; expired → 410
     /// `ExpiredToken` at `unregisteredAt ?? now`; unregistered → 410 `Unregistered` at
-    /// `unregisteredAt`; unknown under a closed registry → `BadDeviceToken`.
+    /// `unregisteredAt`; unknown under a closed registry → `BadDeviceToken`. An `unregisteredAt`
+    /// after `nowMilliseconds` is a moment still to come: until then the device is served as
+    /// registered, expired or not (docs/apns-behaviour.md §9 "Unregistered / expired devices").
     static func check(
         _ registration: DeviceRegistration?, topic: String, environment: APNsEnvironment,
         mode: RegistryMode, nowMilliseconds: Int64
@@ -23,6 +25,7 @@ enum RegistryRule {
         if !topicMatches(registered: registration.topic, topic: topic) {
             return Refusal(reason: .deviceTokenNotForTopic)
         }
+        if let since = registration.unregisteredAt, since > nowMilliseconds { return nil }
         if registration.expired {
             return Refusal(reason: .expiredToken, timestamp: registration.unregisteredAt ?? nowMilliseconds)
         }

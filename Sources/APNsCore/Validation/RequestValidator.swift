@@ -88,13 +88,17 @@ public enum RequestValidator {
         if reason == nil { reason = checks.reasonAfterToken }
 
         // 7. Registry: consulted only for an otherwise acceptable request (it may take a lock).
-        if reason == nil, let token = validToken, let topic,
-            let refusal = RegistryRule.check(
-                lookup(token), topic: topic, environment: environment,
+        if reason == nil, let token = validToken, let topic {
+            let registration = lookup(token)
+            if let refusal = RegistryRule.check(
+                registration, topic: topic, environment: environment,
                 mode: options.registry, nowMilliseconds: nowMilliseconds)
-        {
-            reason = refusal.reason
-            timestamp = refusal.timestamp
+            {
+                reason = refusal.reason
+                timestamp = refusal.timestamp
+            } else if let since = registration?.unregisteredAt, since > nowMilliseconds {
+                memo?.verdictHolds(until: since)  // accepted until the unregistration comes
+            }
         }
 
         // 8. Payload. Without a sent push type the limit is 4096: inference yields only alert

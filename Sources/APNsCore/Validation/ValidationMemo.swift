@@ -23,4 +23,8 @@ package protocol ValidationMemo: AnyObject {
     func outcome(
         of body: [UInt8], inspect: ([UInt8], PayloadScratch) -> PayloadInspector.Outcome
     ) -> PayloadInspector.Outcome
+    /// The verdict being made holds only before `milliseconds` since the epoch (a device's
+    /// `unregisteredAt` still to come): a repeat of the push at or after that moment is validated
+    /// again. Called during `RequestValidator.validate`, before the verdict is remembered.
+    func verdictHolds(until milliseconds: Int64)
 }

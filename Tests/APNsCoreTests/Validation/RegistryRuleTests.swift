@@ -64,6 +64,26 @@ final class RegistryRuleTests: XCTestCase {
         XCTAssertNil(verdicts[1].timestamp, "only 410s carry a timestamp")
     }
 
+    /// Issue 19 §5: a future `unregisteredAt` applies only from that moment, to the millisecond.
+    func testAFutureUnregistrationAppliesOnlyFromThatMoment() {
+        let rows = [
+            ValidationRow(
+                "unregistered a second from now", F.request(), nil, devices: device(unregisteredAt: F.now + 1000)),
+            ValidationRow(
+                "unregistered in 9999", F.request(), nil, devices: device(unregisteredAt: 253_402_300_799_999)),
+            ValidationRow(
+                "expired from a second from now", F.request(), nil,
+                devices: device(unregisteredAt: F.now + 1000, expired: true)),
+            ValidationRow("unregistered now", F.request(), .unregistered, devices: device(unregisteredAt: F.now)),
+            ValidationRow(
+                "expired a millisecond ago", F.request(), .expiredToken,
+                devices: device(unregisteredAt: F.now - 1, expired: true)),
+        ]
+        let verdicts = check(rows)
+        XCTAssertEqual(verdicts[3].timestamp, F.now)
+        XCTAssertEqual(verdicts[4].timestamp, F.now - 1)
+    }
+
     func testRegistryIsNotConsultedForRefusedRequests() {
         var calls = 0
         let verdict = RequestValidator.validate(
