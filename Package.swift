@@ -44,6 +44,10 @@ let package = Package(
         // registry, credential identities, verdicts, generated IDs. No I/O; its one C library
         // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
+        // The legacy binary provider API and the feedback service, the pure part: the incremental
+        // frame decoder (commands 0, 1, 2), the error packet, the status table, the limits, the
+        // feedback tuple (docs/legacy-binary.md). No dependencies, no I/O.
+        .target(name: "LegacyBinary"),
         // Virtual devices, the pure part: the device model (`VirtualDevice`), the lifecycle of an
         // accepted push on it (`DeviceLifecycle`), what the device does with a delivered push
         // (`DeviceReaction`), user interaction and the simulator's `.apns` file
@@ -92,6 +96,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "LegacyBinaryTests", dependencies: ["LegacyBinary"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
