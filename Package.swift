@@ -68,7 +68,9 @@ let package = Package(
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
-            dependencies: ["APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
+            dependencies: [
+                "APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions", "LegacyBinary",
+            ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -80,7 +82,7 @@ let package = Package(
             name: "MockAPNs",
             dependencies: [
                 "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport",
+                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(

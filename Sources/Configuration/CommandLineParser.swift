@@ -213,6 +213,20 @@ public enum CommandLineParser {
             }
         }
 
+        for kind in BinaryListenerConfiguration.Kind.allCases {
+            let option = "--" + kind.rawValue
+            guard let text = values[option] else { continue }
+            let address = try address(text, option: option)
+            configuration.binaryListeners.removeAll { $0.kind == kind }
+            configuration.binaryListeners.append(
+                BinaryListenerConfiguration(kind: kind, host: address.host, port: address.port))
+        }
+        if values["--binary-without-certificate"] != nil {
+            for index in configuration.binaryListeners.indices {
+                configuration.binaryListeners[index].certificateRequired = false
+            }
+        }
+
         // Flags can clash with the file or the defaults, e.g. --listen on the control port.
         do {
             try configuration.validate()

@@ -1,0 +1,162 @@
+import Glibc
+
+/// One accepted connection of a `ByteStreamServer`: a TLS (or cleartext) byte stream with no
+/// protocol of its own, for the legacy binary gateway and the feedback service
+/// (docs/legacy-binary.md). Confined to the server's loop thread: call its methods from the
+/// handler's callbacks or through `ByteStreamServer.execute`.
+public final class ByteStreamConnection {
+    /// Who connected, on which listener, with which client certificate.
+    public private(set) var info: AcceptedConnection
+    /// True once the socket is closed.
+    public private(set) var isClosed = false
+    /// True when the connection no longer reads: what arrives stays in the kernel.
+    public private(set) var isReadingStopped = false
+    private let socket: SocketStream
+    private let loop: EventLoop
+    private unowned let handler: ByteStreamHandler
+    private let onClose: (ByteStreamConnection) -> Void
+    private var established = false
+    private var closeWhenWritten = false
+    private var handshakeTimer: LoopTimer?
+
+    /// How long a TLS handshake may take, in seconds.
+    static let handshakeTimeout = 10.0
+
+    init(
+        fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, handler: ByteStreamHandler,
+        onClose: @escaping (ByteStreamConnection) -> Void
+    ) {
+        self.info = info
+        self.loop = loop
+        self.handler = handler
+        self.onClose = onClose
+        socket = SocketStream(fd: fd, tls: tls)
+    }
+
+    /// Registers the socket's events and begins the handshake (or, cleartext, the stream).
+    func start() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        socket.listen(
+            on: loop, owner: me,
+            onReadable: { _, _, arg in
+                Unmanaged<ByteStreamConnection>.fromOpaque(arg!).takeUnretainedValue().onReadable()
+            },
+            onWritable: { _, _, arg in
+                Unmanaged<ByteStreamConnection>.fromOpaque(arg!).takeUnretainedValue().onWritable()
+            })
+        if socket.isTLS {
+            handshakeTimer = loop.schedule(after: Self.handshakeTimeout) { [weak self] in
+                guard let self, !self.established else { return }
+                self.tearDown(reset: false, byPeer: false)
+            }
+            continueHandshake()
+        } else {
+            establish()
+        }
+    }
+
+    private func onReadable() {
+        guard !isClosed else { return }
+        if !established {
+            continueHandshake()
+        } else {
+            readAll()
+        }
+    }
+
+    private func onWritable() {
+        guard !isClosed else { return }
+        let readWaited = socket.writable()
+        if !established {
+            continueHandshake()
+        } else if readWaited {
+            readAll()
+        } else {
+            flush()
+        }
+    }
+
+    private func continueHandshake() {
+        switch socket.handshake() {
+        case .inProgress: return
+        case .failed: tearDown(reset: false, byPeer: false)
+        case .done:
+            info.alpn = socket.negotiatedProtocol()
+            info.clientCertificate = socket.peerCertificate()
+            establish()
+        }
+    }
+
+    private func establish() {
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+        established = true
+        handler.connectionOpened(self)
+        if !isClosed && !isReadingStopped { readAll() }
+    }
+
+    private func readAll() {
+        for _ in 0..<32 {
+            guard !isClosed, !isReadingStopped else { return }
+            switch socket.read(into: loop.readBuffer, count: EventLoop.readBufferSize) {
+            case .bytes(let count):
+                handler.received(UnsafeRawBufferPointer(start: loop.readBuffer, count: count), on: self)
+            case .wouldBlock, .blockedOnWrite:
+                return
+            case .failed:
+                tearDown(reset: false, byPeer: true)
+                return
+            }
+        }
+        if !isClosed && socket.hasBufferedInput { socket.signalReadable() }
+    }
+
+    /// Queues `bytes` and writes what the socket takes now; the rest when it can.
+    public func write(_ bytes: [UInt8]) {
+        guard !isClosed, !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { socket.append($0.baseAddress!, count: $0.count) }
+        flush()
+    }
+
+    /// Reads nothing more: what the peer sends waits in the kernel (a client that is not read
+    /// from fills its own send buffer).
+    public func stopReading() {
+        isReadingStopped = true
+    }
+
+    /// Closes (FIN) once everything queued is written; reads nothing meanwhile.
+    public func closeAfterWriting() {
+        guard !isClosed else { return }
+        isReadingStopped = true
+        closeWhenWritten = true
+        flush()
+    }
+
+    /// Closes now: FIN, or TCP RST when `reset`; what is queued is dropped.
+    public func close(reset: Bool = false) {
+        guard !isClosed else { return }
+        if reset { socket.dropPendingOutput() }
+        tearDown(reset: reset, byPeer: false)
+    }
+
+    private func flush() {
+        switch socket.writeOut() {
+        case .written:
+            if closeWhenWritten { tearDown(reset: false, byPeer: false) }
+        case .blocked:
+            return
+        case .failed:
+            tearDown(reset: false, byPeer: true)
+        }
+    }
+
+    private func tearDown(reset: Bool, byPeer: Bool) {
+        guard !isClosed else { return }
+        isClosed = true
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+        socket.close(reset: reset)
+        if established { handler.connectionClosed(self, byPeer: byPeer) }
+        onClose(self)
+    }
+}

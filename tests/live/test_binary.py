@@ -1,0 +1,183 @@
+"""The legacy binary provider API and the feedback service over real TLS (docs/legacy-binary.md).
+
+Exact bytes through Python ssl sockets: accepted notifications get no bytes, a bad one its 6-byte
+error packet (command 8, status, identifier) and a close, command 0 a close with no packet, split
+frames are read, shutdown sends status 10 naming the last accepted identifier, and the feedback
+service sends one tuple per token unregistered since the last read.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import ssl
+import struct
+import time
+
+import pytest
+
+TOKEN = bytes(range(32))
+PAYLOAD = b'{"aps":{"alert":"hi"}}'
+
+
+def ports(server):
+    """The binary and feedback listeners' ports, from the start lines."""
+    found = {}
+    for line in server.stdout_lines:
+        m = re.search(r": (binary|feedback) listener \S+ \(\w+\) on 127\.0\.0\.1:(\d+)$", line)
+        if m:
+            found[m[1]] = int(m[2])
+    return found
+
+
+@pytest.fixture
+def binary_server(server_factory):
+    server = server_factory("--binary", "127.0.0.1:0", "--feedback", "127.0.0.1:0")
+    found = ports(server)
+    assert set(found) == {"binary", "feedback"}, server.stdout_lines
+    server.binary_port = found["binary"]
+    server.feedback_port = found["feedback"]
+    return server
+
+
+def connect(port: int) -> ssl.SSLSocket:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5))
+    sock.settimeout(3)
+    return sock
+
+
+def read_until_closed(sock, timeout: float = 3.0) -> bytes:
+    sock.settimeout(timeout)
+    data = b""
+    while True:
+        try:
+            chunk = sock.recv(4096)
+        except (ConnectionResetError, ssl.SSLError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def nothing_within(sock, seconds: float = 0.3) -> bool:
+    """True when no byte arrives and the connection stays open for `seconds`."""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b"" and False
+    except (socket.timeout, TimeoutError):
+        return True
+
+
+def simple(token=TOKEN, payload=PAYLOAD) -> bytes:
+    return struct.pack("!BH", 0, len(token)) + token + struct.pack("!H", len(payload)) + payload
+
+
+def enhanced(identifier: int, token=TOKEN, payload=PAYLOAD, expiry: int = 0) -> bytes:
+    return struct.pack("!BIIH", 1, identifier, expiry, len(token)) + token + struct.pack("!H", len(payload)) + payload
+
+
+def item(item_id: int, data: bytes) -> bytes:
+    return struct.pack("!BH", item_id, len(data)) + data
+
+
+def framed(identifier: int | None, token=TOKEN, payload=PAYLOAD, priority: int = 10, items=None) -> bytes:
+    if items is None:
+        items = [item(1, token), item(2, payload)]
+        if identifier is not None:
+            items.append(item(3, struct.pack("!I", identifier)))
+        items += [item(4, struct.pack("!I", 0)), item(5, bytes([priority]))]
+    body = b"".join(items)
+    return struct.pack("!BI", 2, len(body)) + body
+
+
+def packet(status: int, identifier: int) -> bytes:
+    return struct.pack("!BBI", 8, status, identifier)
+
+
+def test_accepted_notifications_get_no_bytes(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(simple() + enhanced(1) + framed(2) + framed(3, priority=5))
+    assert nothing_within(sock)
+    sock.close()
+
+
+@pytest.mark.parametrize(
+    "frame, status, identifier",
+    [
+        (enhanced(11, token=b""), 2, 11),
+        (framed(None, items=[item(2, PAYLOAD), item(3, struct.pack("!I", 12))]), 2, 12),
+        (enhanced(13, token=TOKEN[:31]), 5, 13),
+        (framed(14, token=TOKEN + b"\0"), 5, 14),
+        (enhanced(15, payload=b""), 4, 15),
+        (framed(16, payload=b""), 4, 16),
+        (enhanced(17, payload=b" " * 257), 7, 17),
+        (framed(18, payload=b" " * 2049), 7, 18),
+        (framed(19, priority=7), 128, 19),
+        (framed(None, items=[item(1, TOKEN), item(1, TOKEN), item(2, PAYLOAD), item(3, struct.pack("!I", 20))]), 128, 20),
+        (b"\x02\xff\xff\xff\xff", 128, 0),
+        (b"\x09\x00\x00", 128, 0),
+    ],
+    ids=["missing-token", "framed-no-token", "token-size", "framed-token-size", "missing-payload",
+         "framed-missing-payload", "payload-size", "framed-payload-size", "bad-priority", "duplicate-item",
+         "4GB-frame", "unknown-command"],
+)
+def test_each_frame_status_gets_its_error_packet_then_close(binary_server, frame, status, identifier):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(frame)
+    assert read_until_closed(sock) == packet(status, identifier)
+
+
+def test_frames_split_byte_by_byte_are_read(binary_server):
+    sock = connect(binary_server.binary_port)
+    stream = enhanced(1) + framed(2) + enhanced(3, token=b"")
+    for byte in stream:
+        sock.sendall(bytes([byte]))
+    assert read_until_closed(sock) == packet(2, 3)
+
+
+def test_third_of_five_in_one_write_is_named_and_the_socket_closed(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(1) + enhanced(2) + enhanced(3, token=TOKEN[:8]) + enhanced(4) + enhanced(5))
+    assert read_until_closed(sock) == packet(5, 3)
+
+
+def test_command_zero_is_severed_without_a_packet(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(simple(token=TOKEN[:20]))
+    assert read_until_closed(sock) == b""
+
+
+def test_pushmebaby_frame_is_accepted(binary_server):
+    """PushMeBaby's Push: command 0, htons(32), a 32-byte token, htons(len), its default payload."""
+    token = bytes.fromhex("c0ffee00" * 8)
+    payload = b'{"aps":{"alert":"This is some fancy message.","badge":1}}'
+    frame = b"\x00" + struct.pack("!H", 32) + token + struct.pack("!H", len(payload)) + payload
+    sock = connect(binary_server.binary_port)
+    sock.sendall(frame)
+    assert nothing_within(sock)
+    sock.close()
+
+
+def test_shutdown_sends_status_ten_with_the_last_accepted_identifier(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(41) + framed(42))
+    assert nothing_within(sock)
+    binary_server.signal()
+    assert read_until_closed(sock, timeout=5) == packet(10, 42)
+
+
+def test_feedback_returns_unregistered_tokens_once(binary_server):
+    token = "aa" * 32
+    r = binary_server.put(f"/v1/devices/{token}", {"environment": "sandbox",
+                                                 "unregisteredAt": "2025-01-02T03:04:05.678Z"})
+    assert r.status == 201, r.body
+    other = "bb" * 32
+    assert binary_server.put(f"/v1/devices/{other}", {"environment": "production",
+                                                    "unregisteredAt": "2025-01-02T03:04:05.678Z"}).status == 201
+    first = read_until_closed(connect(binary_server.feedback_port))
+    assert first == struct.pack("!IH", 1735787045, 32) + bytes.fromhex(token)
+    assert read_until_closed(connect(binary_server.feedback_port)) == b""
