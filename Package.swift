@@ -135,7 +135,7 @@ let package = Package(
             name: "MockAPNsTests",
             dependencies: [
                 "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport",
+                "HTTPFields", "TestSupport", "LegacyBinary",
             ]),
     ]
 )

@@ -25,10 +25,33 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
     /// Touched on the loop thread only.
     private var sessions: [UInt64: Session] = [:]
 
-    init(listener: BinaryListenerConfiguration, asksForCertificates: Bool, logger: Logger) {
+    private let registry: DeviceRegistry
+    private let registryMode: RegistryMode
+
+    init(
+        listener: BinaryListenerConfiguration, asksForCertificates: Bool, registry: DeviceRegistry,
+        registryMode: RegistryMode, logger: Logger
+    ) {
         self.listener = listener
         self.asksForCertificates = asksForCertificates
+        self.registry = registry
+        self.registryMode = registryMode
         self.logger = logger
+    }
+
+    /// The registry's verdict on a binary notification's token (docs/legacy-binary.md §5): status
+    /// 8, invalid token, for a device of the other environment, expired or unregistered, or unknown
+    /// under a closed registry, unless `answer` is `.accept`; nil to accept.
+    static func registryStatus(
+        _ registration: DeviceRegistration?, environment: APNsEnvironment, mode: RegistryMode,
+        answer: BinaryListenerConfiguration.UnregisteredAnswer
+    ) -> BinaryStatus? {
+        guard answer == .invalidToken else { return nil }
+        guard let registration else { return mode == .closed ? .invalidToken : nil }
+        if registration.environment != environment || registration.expired || registration.unregisteredAt != nil {
+            return .invalidToken
+        }
+        return nil
     }
 
     func connectionOpened(_ connection: ByteStreamConnection) {
@@ -47,6 +70,15 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         guard let session = sessions[connection.info.id], session.decoder.isServing else { return }
         let result = session.decoder.feed(bytes)
         for notification in result.notifications {
+            let registration = registry.lookup(notification.tokenHex)
+            if let status = Self.registryStatus(
+                registration, environment: listener.environment, mode: registryMode, answer: listener.unregistered)
+            {
+                // What follows on the connection is discarded.
+                session.decoder.stop()
+                end(connection, with: BinaryRejection(notification, status: status))
+                return
+            }
             if let identifier = notification.identifier { session.lastAccepted = identifier }
         }
         if let rejection = result.rejection {

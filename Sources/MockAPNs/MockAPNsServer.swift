@@ -227,7 +227,10 @@ public final class MockAPNsServer: @unchecked Sendable {
         for listener in configured {
             switch listener.kind {
             case .binary:
-                handlers.append(BinaryGatewayHandler(listener: listener, asksForCertificates: asks, logger: logger))
+                handlers.append(
+                    BinaryGatewayHandler(
+                        listener: listener, asksForCertificates: asks, registry: registry,
+                        registryMode: configuration.validation.registry, logger: logger))
             case .feedback:
                 let service = FeedbackService(listener: listener, asksForCertificates: asks, registry: registry)
                 feedback = service

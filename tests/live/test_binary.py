@@ -181,3 +181,12 @@ def test_feedback_returns_unregistered_tokens_once(binary_server):
     first = read_until_closed(connect(binary_server.feedback_port))
     assert first == struct.pack("!IH", 1735787045, 32) + bytes.fromhex(token)
     assert read_until_closed(connect(binary_server.feedback_port)) == b""
+
+
+def test_unregistered_token_gets_status_eight_and_what_follows_is_discarded(binary_server):
+    token = "cd" * 32
+    assert binary_server.put(f"/v1/devices/{token}", {"environment": "sandbox",
+                                                    "unregisteredAt": "2025-01-02T03:04:05.678Z"}).status == 201
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(1) + enhanced(2, token=bytes.fromhex(token)) + enhanced(3))
+    assert read_until_closed(sock) == packet(8, 2)
