@@ -43,13 +43,18 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
     /// How unregistered, other-environment and (closed registry) unknown tokens are answered.
     /// Default `.invalidToken`.
     public var unregistered: UnregisteredAnswer
+    /// The topic of notifications on connections whose client certificate names none, or that
+    /// present none (`certificateRequired` false, or no client CAs). Default nil: they have no
+    /// topic, status 3 (missing topic), as on Apple's gateway, where every connection had a
+    /// certificate.
+    public var topic: String?
 
     /// Creates a listener of `kind`; every other parameter defaults as documented on its property.
     public init(
         kind: Kind, name: String? = nil, host: String = "127.0.0.1", port: Int? = nil,
         environment: APNsEnvironment = .sandbox, certificateRequired: Bool = true,
         limits: BinaryLimits = BinaryLimits(),
-        unregistered: UnregisteredAnswer = .invalidToken
+        unregistered: UnregisteredAnswer = .invalidToken, topic: String? = nil
     ) {
         self.kind = kind
         self.name = name ?? kind.rawValue
@@ -59,6 +64,7 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
         self.certificateRequired = certificateRequired
         self.limits = limits
         self.unregistered = unregistered
+        self.topic = topic
     }
 
     /// `host:port`, with IPv6 hosts in brackets.

@@ -221,6 +221,12 @@ public enum CommandLineParser {
             configuration.binaryListeners.append(
                 BinaryListenerConfiguration(kind: kind, host: address.host, port: address.port))
         }
+        if let topic = values["--binary-topic"] {
+            for index in configuration.binaryListeners.indices
+            where configuration.binaryListeners[index].kind == .binary {
+                configuration.binaryListeners[index].topic = topic
+            }
+        }
         if values["--binary-without-certificate"] != nil {
             for index in configuration.binaryListeners.indices {
                 configuration.binaryListeners[index].certificateRequired = false

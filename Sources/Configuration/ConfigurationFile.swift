@@ -262,7 +262,7 @@ public enum ConfigurationFile {
     /// The keys of a `binary` or `feedback` object.
     static let binaryListenerKeys = [
         "name", "listen", "environment", "certificateRequired", "tokenLength", "payloadLimit", "framedPayloadLimit",
-        "unregistered",
+        "unregistered", "topic",
     ]
 
     /// `"HOST:PORT"`, or an object of `binaryListenerKeys` (docs/legacy-binary.md §5); limits are
@@ -296,6 +296,9 @@ public enum ConfigurationFile {
             listener.unregistered =
                 try reader.choice("unregistered", BinaryListenerConfiguration.UnregisteredAnswer.self)
                 ?? listener.unregistered
+            if let topic = reader["topic"], topic != .null {
+                listener.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
+            }
         default:
             throw ConfigurationError(
                 field: path, message: "expected \"\(HostPort.syntax)\", an object or null, got \(value.rendered)")

@@ -202,6 +202,11 @@ struct ConfigurationSetting: Sendable {
                 "Address of a feedback service listener (Apple's port 2196): tuples of the tokens unregistered "
                     + "since the last read, then close."),
             ConfigurationSetting(
+                file: "binary.topic", flag: "--binary-topic", "TOPIC", .text,
+                default: "none: without a certificate topic a notification is status 3, missing topic",
+                "Topic of binary notifications on connections whose client certificate names none, or that "
+                    + "present none."),
+            ConfigurationSetting(
                 file: "binary.certificateRequired", flag: "--binary-without-certificate", nil, .flag,
                 default: "a verified client certificate is required when --client-ca is given",
                 "Serve binary and feedback connections that present no verified client certificate."),

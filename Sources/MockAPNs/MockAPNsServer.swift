@@ -227,10 +227,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         for listener in configured {
             switch listener.kind {
             case .binary:
+                let judge = BinaryNotificationJudge(
+                    listener: listener, options: configuration.validation, registry: registry)
                 handlers.append(
                     BinaryGatewayHandler(
-                        listener: listener, asksForCertificates: asks, registry: registry,
-                        registryMode: configuration.validation.registry, logger: logger))
+                        listener: listener, asksForCertificates: asks, judge: judge, store: store, devices: devices,
+                        logger: logger))
             case .feedback:
                 let service = FeedbackService(listener: listener, asksForCertificates: asks, registry: registry)
                 feedback = service

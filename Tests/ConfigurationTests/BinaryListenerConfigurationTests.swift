@@ -23,6 +23,8 @@ final class BinaryListenerConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.binaryListeners.map(\.certificateRequired), [true, true])
         let open = try serve(["--binary", "127.0.0.1:0", "--binary-without-certificate"])
         XCTAssertEqual(open.binaryListeners.map(\.certificateRequired), [false])
+        let topic = try serve(["--binary", "127.0.0.1:0", "--feedback", "127.0.0.1:0", "--binary-topic", "com.a"])
+        XCTAssertEqual(topic.binaryListeners.map(\.topic), ["com.a", nil])
     }
 
     func testFileObjectAndString() throws {
@@ -30,7 +32,7 @@ final class BinaryListenerConfigurationTests: XCTestCase {
             #"""
             {"binary": {"listen": "127.0.0.2:2195", "environment": "production", "tokenLength": 64,
                         "payloadLimit": 300, "framedPayloadLimit": 4096, "unregistered": "accept",
-                        "certificateRequired": false, "name": "old"},
+                        "certificateRequired": false, "name": "old", "topic": "com.example.old"},
              "feedback": "127.0.0.3:2196"}
             """#)
         let binary = configuration.binaryListeners[0]
@@ -41,6 +43,7 @@ final class BinaryListenerConfigurationTests: XCTestCase {
         XCTAssertEqual(binary.limits.framedPayloadLimit, 4096)
         XCTAssertEqual(binary.unregistered, .accept)
         XCTAssertFalse(binary.certificateRequired)
+        XCTAssertEqual(binary.topic, "com.example.old")
         XCTAssertEqual(configuration.binaryListeners[1].address, "127.0.0.3:2196")
         XCTAssertThrowsError(try parseConfiguration(#"{"binary": {"tokenLength": 101}}"#))
         XCTAssertThrowsError(try parseConfiguration(#"{"binary": 5}"#))

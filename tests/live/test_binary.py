@@ -14,6 +14,8 @@ import ssl
 import struct
 import time
 
+from pathlib import Path
+
 import pytest
 
 TOKEN = bytes(range(32))
@@ -30,9 +32,12 @@ def ports(server):
     return found
 
 
-@pytest.fixture
-def binary_server(server_factory):
-    server = server_factory("--binary", "127.0.0.1:0", "--feedback", "127.0.0.1:0")
+AUTH = Path(__file__).resolve().parents[2] / "fixtures" / "auth"
+TOPIC = "com.example.app"
+
+
+def start(server_factory, *args):
+    server = server_factory("--binary", "127.0.0.1:0", "--feedback", "127.0.0.1:0", *args)
     found = ports(server)
     assert set(found) == {"binary", "feedback"}, server.stdout_lines
     server.binary_port = found["binary"]
@@ -40,10 +45,18 @@ def binary_server(server_factory):
     return server
 
 
-def connect(port: int) -> ssl.SSLSocket:
+@pytest.fixture
+def binary_server(server_factory):
+    """Binary and feedback listeners without mutual TLS; notifications take --binary-topic."""
+    return start(server_factory, "--binary-topic", TOPIC)
+
+
+def connect(port: int, cert: str | None = None) -> ssl.SSLSocket:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
+    if cert is not None:
+        context.load_cert_chain(str(AUTH / f"{cert}.pem"), str(AUTH / f"{cert}-key.pem"))
     sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5))
     sock.settimeout(3)
     return sock
@@ -190,3 +203,80 @@ def test_unregistered_token_gets_status_eight_and_what_follows_is_discarded(bina
     sock = connect(binary_server.binary_port)
     sock.sendall(enhanced(1) + enhanced(2, token=bytes.fromhex(token)) + enhanced(3))
     assert read_until_closed(sock) == packet(8, 2)
+
+
+def binary_records(server):
+    return [d for d in server.deliveries()["deliveries"] if d["listener"] == "binary"]
+
+
+def header(record, name):
+    values = [h["value"] for h in record["headers"] if h["name"] == name]
+    return values[0] if values else None
+
+
+def test_records_of_five_in_one_write_with_the_third_bad(binary_server):
+    """1 and 2 recorded accepted, the error packet names 3, 4 and 5 recorded discarded, the socket closed."""
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(1) + enhanced(2) + enhanced(3, payload=b"") + framed(4) + enhanced(5))
+    assert read_until_closed(sock) == packet(4, 3)
+    records = binary_records(binary_server)
+    assert [header(r, "x-mockapns-binary-identifier") for r in records] == ["1", "2", "3", "4", "5"]
+    assert [r["status"] for r in records] == [200, 200, 400, None, None]
+    assert [header(r, "x-mockapns-binary-status") for r in records] == [None, None, "4", None, None]
+    assert [r["unanswered"] for r in records] == [None, None, None, "connection-closed", "connection-closed"]
+    assert [header(r, "x-mockapns-binary-command") for r in records] == ["1", "1", "1", "2", "1"]
+    first = records[0]
+    assert first["method"] == "POST" and first["path"] == "/3/device/" + TOKEN.hex()
+    assert first["deviceToken"] == TOKEN.hex() and first["topic"] == TOPIC
+    assert first["priority"] == 10 and first["expiration"] == 0 and first["inferredPushType"] == "alert"
+    assert first["payload"] == {"aps": {"alert": "hi"}} and first["streamId"] == 0
+
+
+def test_payload_not_json_is_status_one(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(61, payload=b"not json"))
+    assert read_until_closed(sock) == packet(1, 61)
+
+
+def test_no_topic_is_status_three(server_factory):
+    server = start(server_factory)
+    sock = connect(server.binary_port)
+    sock.sendall(enhanced(71))
+    assert read_until_closed(sock) == packet(3, 71)
+
+
+def test_content_available_at_priority_ten_is_linted_as_on_http2(binary_server):
+    sock = connect(binary_server.binary_port)
+    sock.sendall(framed(81, payload=b'{"aps":{"content-available":1}}'))
+    assert nothing_within(sock)
+    sock.close()
+    record = binary_records(binary_server)[-1]
+    assert record["status"] == 200 and record["inferredPushType"] == "background" and record["lints"], record
+
+
+def test_client_certificates_as_http2_listeners_verify_them(server_factory):
+    server = start(server_factory, "--client-ca", str(AUTH / "client-ca.pem"))
+    # No certificate: closed after the handshake, no packet.
+    sock = connect(server.binary_port)
+    sock.sendall(enhanced(91))
+    assert read_until_closed(sock) == b""
+    # A certificate whose UID is the topic: accepted, recorded with that topic and the identity.
+    sock = connect(server.binary_port, cert="client-sandbox-single")
+    sock.sendall(enhanced(92))
+    assert nothing_within(sock)
+    sock.close()
+    record = binary_records(server)[-1]
+    assert record["topic"] == TOPIC and record["identity"]["kind"] == "certificate", record
+    # A certificate naming several topics and no default one: no topic, status 3.
+    sock = connect(server.binary_port, cert="client-sandbox-multi")
+    sock.sendall(enhanced(93))
+    assert read_until_closed(sock) == packet(3, 93)
+
+
+def test_without_certificate_option_serves_unauthenticated_connections(server_factory):
+    server = start(server_factory, "--client-ca", str(AUTH / "client-ca.pem"), "--binary-without-certificate",
+                   "--binary-topic", TOPIC)
+    sock = connect(server.binary_port)
+    sock.sendall(enhanced(95))
+    assert nothing_within(sock)
+    sock.close()
