@@ -22,6 +22,7 @@ public struct ControlRoute: Sendable, Hashable {
         case goawayAllConnections, closeAllConnections, resetAllConnections
         case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
+        case listFeedback
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

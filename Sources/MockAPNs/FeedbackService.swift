@@ -1,5 +1,6 @@
 import APNsCore
 import Configuration
+import ControlAPI
 import HTTP2Transport
 import LegacyBinary
 import Synchronization
@@ -60,4 +61,14 @@ final class FeedbackService: ByteStreamHandler, @unchecked Sendable {
     func received(_ bytes: UnsafeRawBufferPointer, on connection: ByteStreamConnection) {}
 
     func connectionClosed(_ connection: ByteStreamConnection, byPeer: Bool) {}
+}
+
+extension FeedbackService: FeedbackSource {
+    /// `pending()` as the control API lists it.
+    func pendingFeedback() -> [FeedbackEntry] {
+        pending().map {
+            FeedbackEntry(
+                token: $0.token, timestamp: Int64($0.tuple.timestamp), environment: listener.environment.rawValue)
+        }
+    }
 }

@@ -191,9 +191,13 @@ def test_feedback_returns_unregistered_tokens_once(binary_server):
     other = "bb" * 32
     assert binary_server.put(f"/v1/devices/{other}", {"environment": "production",
                                                     "unregisteredAt": "2025-01-02T03:04:05.678Z"}).status == 201
+    pending = binary_server.get_json("/v1/feedback")
+    assert pending == {"feedback": [{"token": token, "timestamp": 1735787045, "environment": "sandbox"}],
+                       "count": 1}, pending
     first = read_until_closed(connect(binary_server.feedback_port))
     assert first == struct.pack("!IH", 1735787045, 32) + bytes.fromhex(token)
     assert read_until_closed(connect(binary_server.feedback_port)) == b""
+    assert binary_server.get_json("/v1/feedback") == {"feedback": [], "count": 0}
 
 
 def test_unregistered_token_gets_status_eight_and_what_follows_is_discarded(binary_server):
