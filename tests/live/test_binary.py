@@ -284,3 +284,20 @@ def test_without_certificate_option_serves_unauthenticated_connections(server_fa
     sock.sendall(enhanced(95))
     assert nothing_within(sock)
     sock.close()
+
+
+def test_virtual_device_gets_the_binary_push(binary_server):
+    token = "ef" * 32
+    r = binary_server.put(f"/v1/devices/{token}", {"environment": "sandbox", "topic": TOPIC, "virtual": True,
+                                                 "connectivity": "online", "appState": "background"})
+    assert r.status == 201, r.body
+    sock = connect(binary_server.binary_port)
+    sock.sendall(framed(101, token=bytes.fromhex(token)))
+    assert nothing_within(sock)
+    sock.close()
+    record = binary_records(binary_server)[-1]
+    assert header(record, "x-mockapns-binary-identifier") == "101" and record["status"] == 200
+    device = binary_server.get_json(f"/v1/devices/{token}")
+    assert device["delivered"] == [record["seq"]], device
+    shown = binary_server.get_json(f"/v1/deliveries/{record['seq']}")
+    assert "Delivered to Device" in [e["state"] for e in shown["lifecycle"]][-1], shown
