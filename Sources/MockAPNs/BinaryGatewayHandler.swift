@@ -25,6 +25,8 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         let identity: CredentialIdentity?
         /// The identifier of the last notification accepted (0 before any).
         var lastAccepted: UInt32 = 0
+        /// True once the connection's end was decided (error packet, sever, shutdown).
+        var ended = false
         init(limits: BinaryLimits, topic: String?, identity: CredentialIdentity?) {
             decoder = BinaryFrameDecoder(limits: limits)
             self.topic = topic
@@ -42,6 +44,11 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         /// accepted or discarded.
         static let status = "x-mockapns-binary-status"
     }
+
+    /// How long a connection is still read after its error packet (or sever) and FIN, in seconds,
+    /// so that what the sender still sends is recorded as discarded and the sender is not reset
+    /// before it read the packet.
+    static let drainSeconds = 2.0
 
     let listener: BinaryListenerConfiguration
     /// Whether the listener asks for client certificates (the first HTTP/2 listener's client CAs).
@@ -128,7 +135,8 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         for notification in result.discarded {
             record(notification, session: session, connection: connection, now: now, outcome: .discarded)
         }
-        if let refusal, !connection.isReadingStopped {
+        if let refusal, !session.ended {
+            session.ended = true
             end(connection, with: refusal)
         }
     }
@@ -176,14 +184,11 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
                 identity: session.identity, unanswered: unanswered))
     }
 
-    /// Writes the rejection's error packet (none for command 0) and closes.
+    /// Writes the rejection's error packet (none for command 0: severed) and ends the connection:
+    /// FIN, then what still arrives for `drainSeconds` is read and recorded as discarded.
     private func end(_ connection: ByteStreamConnection, with rejection: BinaryRejection) {
-        if let packet = rejection.errorPacket {
-            connection.write(packet.bytes)
-            connection.closeAfterWriting()
-        } else {
-            connection.close()
-        }
+        if let packet = rejection.errorPacket { connection.write(packet.bytes) }
+        connection.finish(drainFor: Self.drainSeconds)
     }
 
     func connectionClosed(_ connection: ByteStreamConnection, byPeer: Bool) {
@@ -192,12 +197,13 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
 
     /// At shutdown: error packet status 10 with the last accepted identifier, then close.
     func shutDown(_ connection: ByteStreamConnection) {
-        guard let session = sessions[connection.info.id], session.decoder.isServing else {
+        guard let session = sessions[connection.info.id], !session.ended else {
             connection.close()
             return
         }
+        session.ended = true
         session.decoder.stop()
         connection.write(BinaryErrorPacket(status: .shutdown, identifier: session.lastAccepted).bytes)
-        connection.closeAfterWriting()
+        connection.finish(drainFor: 0.5)
     }
 }

@@ -55,7 +55,7 @@ final class FeedbackService: ByteStreamHandler, @unchecked Sendable {
         }
         let bytes = take().flatMap(\.tuple.bytes)
         connection.write(bytes)
-        connection.closeAfterWriting()
+        connection.finish(drainFor: 1)
     }
 
     func received(_ bytes: UnsafeRawBufferPointer, on connection: ByteStreamConnection) {}

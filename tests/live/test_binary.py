@@ -301,3 +301,22 @@ def test_virtual_device_gets_the_binary_push(binary_server):
     assert device["delivered"] == [record["seq"]], device
     shown = binary_server.get_json(f"/v1/deliveries/{record['seq']}")
     assert "Delivered to Device" in [e["state"] for e in shown["lifecycle"]][-1], shown
+
+
+def test_what_arrives_after_the_error_packet_is_read_and_recorded_discarded(binary_server):
+    """No reset: the sender reads the packet and EOF, and what it sent meanwhile is recorded discarded."""
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(111) + enhanced(112, token=b""))
+    sock.settimeout(3)
+    assert sock.recv(6) == packet(2, 112)
+    sock.sendall(enhanced(113) + framed(114))
+    assert read_until_closed(sock) == b""
+    sock.close()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        records = binary_records(binary_server)
+        if len(records) >= 4:
+            break
+        time.sleep(0.05)
+    assert [header(r, "x-mockapns-binary-identifier") for r in records] == ["111", "112", "113", "114"]
+    assert [r["unanswered"] for r in records] == [None, None, "connection-closed", "connection-closed"]

@@ -17,7 +17,12 @@ public final class ByteStreamConnection {
     private let onClose: (ByteStreamConnection) -> Void
     private var established = false
     private var closeWhenWritten = false
+    /// With `closeWhenWritten`: seconds to keep reading after the FIN (0: close at once).
+    private var drainAfterWriting = 0.0
+    /// True once the FIN was sent by `finish(drainFor:)`: reads go on until the peer closes.
+    public private(set) var isDraining = false
     private var handshakeTimer: LoopTimer?
+    private var drainTimer: LoopTimer?
 
     /// How long a TLS handshake may take, in seconds.
     static let handshakeTimeout = 10.0
@@ -113,7 +118,7 @@ public final class ByteStreamConnection {
 
     /// Queues `bytes` and writes what the socket takes now; the rest when it can.
     public func write(_ bytes: [UInt8]) {
-        guard !isClosed, !bytes.isEmpty else { return }
+        guard !isClosed, !isDraining, !bytes.isEmpty else { return }
         bytes.withUnsafeBufferPointer { socket.append($0.baseAddress!, count: $0.count) }
         flush()
     }
@@ -132,6 +137,17 @@ public final class ByteStreamConnection {
         flush()
     }
 
+    /// Writes everything queued, then sends a FIN and goes on reading for up to `seconds` (the
+    /// handler still gets what arrives), closing when the peer closes or the time is up. Unlike
+    /// `closeAfterWriting`, a peer that is still sending gets no TCP reset, which could drop the
+    /// last bytes written before the client read them.
+    public func finish(drainFor seconds: Double) {
+        guard !isClosed, !closeWhenWritten else { return }
+        closeWhenWritten = true
+        drainAfterWriting = seconds
+        flush()
+    }
+
     /// Closes now: FIN, or TCP RST when `reset`; what is queued is dropped.
     public func close(reset: Bool = false) {
         guard !isClosed else { return }
@@ -142,7 +158,16 @@ public final class ByteStreamConnection {
     private func flush() {
         switch socket.writeOut() {
         case .written:
-            if closeWhenWritten { tearDown(reset: false, byPeer: false) }
+            guard closeWhenWritten, !isDraining else { return }
+            if drainAfterWriting > 0 {
+                isDraining = true
+                socket.shutdownWrite()
+                drainTimer = loop.schedule(after: drainAfterWriting) { [weak self] in
+                    self?.tearDown(reset: false, byPeer: false)
+                }
+            } else {
+                tearDown(reset: false, byPeer: false)
+            }
         case .blocked:
             return
         case .failed:
@@ -155,6 +180,8 @@ public final class ByteStreamConnection {
         isClosed = true
         handshakeTimer?.cancel()
         handshakeTimer = nil
+        drainTimer?.cancel()
+        drainTimer = nil
         socket.close(reset: reset)
         if established { handler.connectionClosed(self, byPeer: byPeer) }
         onClose(self)

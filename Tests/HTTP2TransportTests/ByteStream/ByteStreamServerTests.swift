@@ -20,7 +20,14 @@ private final class EchoStreamHandler: ByteStreamHandler {
 
     func received(_ bytes: UnsafeRawBufferPointer, on connection: ByteStreamConnection) {
         let data = Array(bytes)
-        if data.contains(UInt8(ascii: "q")) {
+        if connection.isDraining {
+            events.withLock { $0.append("drained \(data.count)") }
+            return
+        }
+        if data.contains(UInt8(ascii: "f")) {
+            connection.write(Array("end".utf8))
+            connection.finish(drainFor: 5)
+        } else if data.contains(UInt8(ascii: "q")) {
             connection.write(Array("bye".utf8))
             connection.closeAfterWriting()
         } else {
@@ -110,5 +117,26 @@ final class ByteStreamServerTests: XCTestCase {
             waited += 1
         }
         XCTAssertEqual(handler.events.withLock { $0 }.last, "closed byPeer=true")
+    }
+
+    /// `finish(drainFor:)`: the bytes written, then a FIN; what the peer still sends is read (no
+    /// reset) until it closes.
+    func testFinishSendsFINAndKeepsReadingUntilThePeerCloses() throws {
+        let handler = EchoStreamHandler()
+        let server = try start([handler])
+        defer { server.shutdown(timeout: 1) { _ in } }
+        let fd = LoopbackSocket.connect(port: server.boundAddresses[0].port)
+        _ = Array("f".utf8).withUnsafeBytes { write(fd, $0.baseAddress, 1) }
+        XCTAssertEqual(readAll(fd), Array("end".utf8), "written, then FIN")
+        _ = Array("more".utf8).withUnsafeBytes { write(fd, $0.baseAddress, 4) }
+        usleep(50_000)
+        XCTAssertEqual(server.openConnections, 1, "still reading")
+        close(fd)
+        var waited = 0
+        while server.openConnections > 0 && waited < 200 {
+            usleep(5000)
+            waited += 1
+        }
+        XCTAssertEqual(handler.events.withLock { $0 }, ["opened 1", "drained 4", "closed byPeer=true"])
     }
 }
