@@ -205,6 +205,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             } catch {
                 // The accept loop must run for the listeners to be released.
                 mainLoop.start()
+                byteStreams?.shutdown(timeout: 0) { $0.close() }
                 http2.shutdown(debugData: [], drainTimeout: 0)
                 mainLoop.stop()
                 mainLoop.waitUntilFinished()

@@ -9,7 +9,7 @@ public final class ByteStreamConnection {
     public private(set) var info: AcceptedConnection
     /// True once the socket is closed.
     public private(set) var isClosed = false
-    /// True when the connection no longer reads: what arrives stays in the kernel.
+    /// True once `closeAfterWriting` was called: what arrives meanwhile stays in the kernel.
     public private(set) var isReadingStopped = false
     private let socket: SocketStream
     private let loop: EventLoop
@@ -121,12 +121,6 @@ public final class ByteStreamConnection {
         guard !isClosed, !isDraining, !bytes.isEmpty else { return }
         bytes.withUnsafeBufferPointer { socket.append($0.baseAddress!, count: $0.count) }
         flush()
-    }
-
-    /// Reads nothing more: what the peer sends waits in the kernel (a client that is not read
-    /// from fills its own send buffer).
-    public func stopReading() {
-        isReadingStopped = true
     }
 
     /// Closes (FIN) once everything queued is written; reads nothing meanwhile.
