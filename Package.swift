@@ -87,7 +87,10 @@ let package = Package(
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
             name: "HTTP2Client",
-            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
+            dependencies: [
+                "HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions",
+                "LegacyBinary",
+            ]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client;
         // `export-apns`, a recorded push as a Simulator .apns file from the control API.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "Devices", "HTTP2Client", "CommandLineOptions"]),
@@ -129,7 +132,7 @@ let package = Package(
             dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport", "HTTP2Transport"],
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
-        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
+        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields", "LegacyBinary"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "HTTP2Client", "TestSupport"]),
         .testTarget(
             name: "MockAPNsTests",

@@ -12,11 +12,14 @@ import re
 import socket
 import ssl
 import struct
+import subprocess
 import time
 
 from pathlib import Path
 
 import pytest
+
+from livelib import binary_path
 
 TOKEN = bytes(range(32))
 PAYLOAD = b'{"aps":{"alert":"hi"}}'
@@ -320,3 +323,32 @@ def test_what_arrives_after_the_error_packet_is_read_and_recorded_discarded(bina
         time.sleep(0.05)
     assert [header(r, "x-mockapns-binary-identifier") for r in records] == ["111", "112", "113", "114"]
     assert [r["unanswered"] for r in records] == [None, None, "connection-closed", "connection-closed"]
+
+
+def run_tool(*args):
+    result = subprocess.run([str(binary_path()), *args], capture_output=True, text=True, timeout=30)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_mock_apns_send_binary_and_feedback(binary_server):
+    """PushMeBaby for Linux: `mock-apns send --binary` and `mock-apns feedback`."""
+    address = f"127.0.0.1:{binary_server.binary_port}"
+    rc, out, err = run_tool("send", "--binary", address, "--insecure", "--command", "0",
+                            "--device-token", "c0ffee01 " * 8)
+    assert rc == 0 and "accepted" in out, (out, err)
+    rc, out, err = run_tool("send", "--binary", address, "--insecure", "--command", "2", "--identifier", "40",
+                            "--count", "3", "--priority", "5", "--device-token", TOKEN.hex())
+    assert rc == 0 and "sent 3 notification(s)" in out, (out, err)
+    rc, out, err = run_tool("send", "--binary", address, "--insecure", "--command", "1", "--identifier", "9",
+                            "--device-token", TOKEN.hex(), "not json")
+    assert rc == 1 and "error packet: status 1 (Processing error), identifier 9" in out, (out, err)
+    records = binary_records(binary_server)
+    assert [header(r, "x-mockapns-binary-identifier") for r in records] == [None, "40", "41", "42", "9"]
+    assert records[0]["path"] == "/3/device/" + "c0ffee01" * 8
+    token = "12" * 32
+    assert binary_server.put(f"/v1/devices/{token}", {"environment": "sandbox",
+                                                    "unregisteredAt": "2025-01-02T03:04:05Z"}).status == 201
+    rc, out, err = run_tool("feedback", f"127.0.0.1:{binary_server.feedback_port}", "--insecure")
+    assert rc == 0 and out.splitlines() == [f"1735787045 {token}", "1 tuple(s)"], (out, err)
+    rc, out, err = run_tool("feedback", f"127.0.0.1:{binary_server.feedback_port}", "--insecure")
+    assert rc == 0 and out.splitlines() == ["0 tuple(s)"], (out, err)
