@@ -44,6 +44,10 @@ let package = Package(
         // registry, credential identities, verdicts, generated IDs. No I/O; its one C library
         // is yajl, to read push bodies.
         .target(name: "APNsCore", dependencies: ["HTTPFields", "CYAJL"]),
+        // The legacy binary provider API and the feedback service, the pure part: the incremental
+        // frame decoder (commands 0, 1, 2), the error packet, the status table, the limits, the
+        // feedback tuple (docs/legacy-binary.md). No dependencies, no I/O.
+        .target(name: "LegacyBinary"),
         // Virtual devices, the pure part: the device model (`VirtualDevice`), the lifecycle of an
         // accepted push on it (`DeviceLifecycle`), what the device does with a delivered push
         // (`DeviceReaction`), user interaction and the simulator's `.apns` file
@@ -66,7 +70,9 @@ let package = Package(
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
-            dependencies: ["APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
+            dependencies: [
+                "APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions", "LegacyBinary",
+            ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -78,12 +84,15 @@ let package = Package(
             name: "MockAPNs",
             dependencies: [
                 "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport",
+                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
             name: "HTTP2Client",
-            dependencies: ["HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions"]),
+            dependencies: [
+                "HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions",
+                "LegacyBinary",
+            ]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client;
         // `export-apns`, a recorded push as a Simulator .apns file from the control API.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "Devices", "HTTP2Client", "CommandLineOptions"]),
@@ -94,6 +103,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "LegacyBinaryTests", dependencies: ["LegacyBinary"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
@@ -125,13 +135,13 @@ let package = Package(
             dependencies: ["APNsCore", "Faults", "Recording", "ControlAPI", "JSONSupport", "HTTP2Transport"],
             path: "Tests/TestFixtures"),
         .testTarget(name: "HTTP2TransportTests", dependencies: ["HTTP2Transport", "CNGHTTP2", "TestSupport"]),
-        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields"]),
+        .testTarget(name: "HTTP2ClientTests", dependencies: ["HTTP2Client", "HTTPFields", "LegacyBinary"]),
         .testTarget(name: "APNsToolsTests", dependencies: ["APNsTools", "APNsAuth", "HTTP2Client", "TestSupport"]),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: [
                 "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport",
+                "HTTPFields", "TestSupport", "LegacyBinary",
             ]),
     ]
 )

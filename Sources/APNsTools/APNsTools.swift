@@ -1,7 +1,9 @@
 import Foundation
+import HTTP2Client
 
 /// The subcommands of `mock-apns` that are clients rather than the server: `jwt` and `send`
-/// (with `--key FILE --key-id ID --team-id ID`), and `export-apns` (a recorded push as a Simulator
+/// (with `--key FILE --key-id ID --team-id ID`; with `--binary HOST:PORT`, the legacy binary
+/// protocol), `feedback` (the legacy feedback service), and `export-apns` (a recorded push as a Simulator
 /// `.apns` file, from a running server's control API). The executable hands every command line
 /// here first.
 public enum APNsTools {
@@ -12,7 +14,10 @@ public enum APNsTools {
     public static func main(command: String, arguments: [String]) -> Int32? {
         switch command {
         case "jwt": return JWTCommand.run(arguments)
+        case "send" where arguments.contains(where: { $0 == "--binary" || $0.hasPrefix("--binary=") }):
+            return BinarySendCommand.run(arguments)
         case "send": return SendWithKeyCommand.run(arguments)
+        case "feedback": return FeedbackCommand.run(arguments)
         case "export-apns": return ExportAPNsCommand.run(arguments)
         default: return nil
         }

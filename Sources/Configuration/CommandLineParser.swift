@@ -230,6 +230,26 @@ public enum CommandLineParser {
             }
         }
 
+        for kind in BinaryListenerConfiguration.Kind.allCases {
+            let option = "--" + kind.rawValue
+            guard let text = values[option] else { continue }
+            let address = try address(text, option: option)
+            configuration.binaryListeners.removeAll { $0.kind == kind }
+            configuration.binaryListeners.append(
+                BinaryListenerConfiguration(kind: kind, host: address.host, port: address.port))
+        }
+        if let topic = values["--binary-topic"] {
+            for index in configuration.binaryListeners.indices
+            where configuration.binaryListeners[index].kind == .binary {
+                configuration.binaryListeners[index].topic = topic
+            }
+        }
+        if values["--binary-without-certificate"] != nil {
+            for index in configuration.binaryListeners.indices {
+                configuration.binaryListeners[index].certificateRequired = false
+            }
+        }
+
         // Flags can clash with the file or the defaults, e.g. --listen on the control port.
         do {
             try configuration.validate()

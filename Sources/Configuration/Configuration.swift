@@ -60,6 +60,8 @@ public struct Configuration: Sendable, Equatable {
     public var idleTimeoutSeconds: Double?
     /// How an idle connection ends. Default `.reset` (observed APNs behaviour).
     public var idleAction: IdleAction
+    /// The legacy binary gateway and feedback listeners (docs/legacy-binary.md). Default none.
+    public var binaryListeners: [BinaryListenerConfiguration] = []
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(

@@ -4,6 +4,7 @@ import Faults
 import Foundation
 import JSONInput
 import JSONSupport
+import LegacyBinary
 
 /// Reads a `Configuration` from a JSON document.
 ///
@@ -88,6 +89,11 @@ public enum ConfigurationFile {
         }
         if let control = root["control"] {
             configuration.control = try self.control(control, in: root)
+        }
+        for kind in BinaryListenerConfiguration.Kind.allCases {
+            if let value = root[kind.rawValue], value != .null {
+                configuration.binaryListeners.append(try binaryListener(kind, value, in: root))
+            }
         }
         configuration.maxRecords =
             try root.integer("maxRecords", in: ConfigurationSetting.file("maxRecords").range)
@@ -282,6 +288,53 @@ public enum ConfigurationFile {
             control.token = token
         }
         control.insecureNoToken = try reader.boolean("insecureNoToken") ?? false
+    }
+
+    /// The keys of a `binary` or `feedback` object.
+    static let binaryListenerKeys = [
+        "name", "listen", "environment", "certificateRequired", "tokenLength", "payloadLimit", "framedPayloadLimit",
+        "unregistered", "topic",
+    ]
+
+    /// `"HOST:PORT"`, or an object of `binaryListenerKeys` (docs/legacy-binary.md §5); limits are
+    /// checked by validate().
+    private static func binaryListener(
+        _ kind: BinaryListenerConfiguration.Kind, _ value: JSONNode, in root: ConfigurationObject
+    ) throws(ConfigurationError) -> BinaryListenerConfiguration {
+        var listener = BinaryListenerConfiguration(kind: kind)
+        let path = root.field(kind.rawValue)
+        switch value {
+        case .string:
+            let address = try value.address(at: path)
+            (listener.host, listener.port) = (address.host, address.port)
+        case .object:
+            let reader = try ConfigurationObject(root.decoder(kind.rawValue), keys: binaryListenerKeys)
+            listener.name = try reader.text("name") ?? listener.name
+            if let listen = reader["listen"] {
+                let address = try listen.address(at: reader.field("listen"))
+                (listener.host, listener.port) = (address.host, address.port)
+            }
+            listener.environment = try reader.choice("environment", APNsEnvironment.self) ?? listener.environment
+            listener.certificateRequired = try reader.boolean("certificateRequired") ?? listener.certificateRequired
+            let bytes = 1...Int(UInt16.max)
+            listener.limits.tokenLength =
+                try reader.integer("tokenLength", in: 1...BinaryLimits.largestTokenLength)
+                ?? listener.limits.tokenLength
+            listener.limits.simplePayloadLimit =
+                try reader.integer("payloadLimit", in: bytes) ?? listener.limits.simplePayloadLimit
+            listener.limits.framedPayloadLimit =
+                try reader.integer("framedPayloadLimit", in: bytes) ?? listener.limits.framedPayloadLimit
+            listener.unregistered =
+                try reader.choice("unregistered", BinaryListenerConfiguration.UnregisteredAnswer.self)
+                ?? listener.unregistered
+            if let topic = reader["topic"], topic != .null {
+                listener.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
+            }
+        default:
+            throw ConfigurationError(
+                field: path, message: "expected \"\(HostPort.syntax)\", an object or null, got \(value.rendered)")
+        }
+        return listener
     }
 
     /// `null` or `"off"`: no control server; `"HOST:PORT"`; or `{"host", "port", "allowHosts",

@@ -214,6 +214,23 @@ struct ConfigurationSetting: Sendable {
                     + "per connection); throttled needs parameters, so give it in the file's scenarios. Tried after "
                     + "the file's faults; manage faults at run time at /v1/faults."),
             ConfigurationSetting(
+                file: "binary.listen", flag: "--binary", "HOST:PORT", .address, default: "off",
+                "Address of a legacy binary provider API listener (commands 0, 1, 2; Apple's port 2195), with the "
+                    + "first listener's certificate and client CAs (docs/legacy-binary.md)."),
+            ConfigurationSetting(
+                file: "feedback.listen", flag: "--feedback", "HOST:PORT", .address, default: "off",
+                "Address of a feedback service listener (Apple's port 2196): tuples of the tokens unregistered "
+                    + "since the last read, then close."),
+            ConfigurationSetting(
+                file: "binary.topic", flag: "--binary-topic", "TOPIC", .text,
+                default: "none: without a certificate topic a notification is status 3, missing topic",
+                "Topic of binary notifications on connections whose client certificate names none, or that "
+                    + "present none."),
+            ConfigurationSetting(
+                file: "binary.certificateRequired", flag: "--binary-without-certificate", nil, .flag,
+                default: "a verified client certificate is required when --client-ca is given",
+                "Serve binary and feedback connections that present no verified client certificate."),
+            ConfigurationSetting(
                 file: "logLevel", flag: "--log-level", "LEVEL", .choice(names(LogLevel.self)),
                 default: defaults.logLevel.rawValue, "error, warning, info or debug."),
             // Keys only the file has.

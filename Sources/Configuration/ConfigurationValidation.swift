@@ -13,6 +13,7 @@ extension Configuration {
     public func validate() throws(ConfigurationError) {
         try validateListeners()
         try validateControl()
+        try validateBinaryListeners()
         try Self.check(maxRecords, in: ConfigurationSetting.file("maxRecords").range, field: "maxRecords")
         try Self.check(maxEvents, in: ConfigurationSetting.file("maxEvents").range, field: "maxEvents")
         try Self.check(
@@ -142,6 +143,35 @@ extension Configuration {
             throw ConfigurationError(
                 field: "control",
                 message: "address \(address) conflicts with listeners[\(other)] (\(listeners[other].address))")
+        }
+    }
+
+    /// The binary and feedback listeners: one of each kind at most, a port each that no HTTP/2
+    /// listener, the control API or the other kind holds (Apple's 2195 and 2196 on separate
+    /// loopback addresses share no port; docs/legacy-binary.md §5), usable limits.
+    private func validateBinaryListeners() throws(ConfigurationError) {
+        var taken: [(HostPort, String)] = listeners.enumerated().map {
+            (HostPort(host: $0.element.host, port: $0.element.port), "listeners[\($0.offset)]")
+        }
+        if let control { taken.append((HostPort(host: control.host, port: control.port), "control")) }
+        for listener in binaryListeners {
+            let field = listener.kind.rawValue
+            if binaryListeners.filter({ $0.kind == listener.kind }).count > 1 {
+                throw ConfigurationError(field: field, message: "give one \(field) listener")
+            }
+            try Self.checkHost(listener.host, field: field + ".listen")
+            try Self.check(listener.port, in: ConfigurationLimits.port, field: field + ".listen")
+            let address = HostPort(host: listener.host, port: listener.port)
+            if let other = taken.first(where: { $0.0.conflicts(with: address) }) {
+                throw ConfigurationError(
+                    field: field + ".listen",
+                    message: "address \(address) conflicts with \(other.1) (\(other.0)); give each listener its own "
+                        + "port or host (e.g. 127.0.0.2 for gateway.sandbox.push.apple.com)")
+            }
+            taken.append((address, field))
+            if let problem = listener.limits.problem {
+                throw ConfigurationError(field: field, message: problem)
+            }
         }
     }
 

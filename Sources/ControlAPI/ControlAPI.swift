@@ -39,6 +39,7 @@ import Recording
 /// | POST | /v1/connections/goaway, …/close, …/reset, …/blackhole, …/drain (`?listener=NAME`) | `{"action","ids":[…]}`: every open connection (of that listener) at once; the goaway body as above |
 /// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
+/// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
@@ -62,6 +63,8 @@ public final class ControlAPI: Sendable {
     public let faults: FaultEngine
     /// The live connections behind `/v1/connections`; nil lists none and finds none.
     let connections: (any ConnectionDirectory)?
+    /// The feedback service behind `/v1/feedback`; nil lists nothing.
+    let feedback: (any FeedbackSource)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -83,6 +86,7 @@ public final class ControlAPI: Sendable {
     ///   - events: the connection events served by `/v1/events`.
     ///   - devices: the virtual devices; nil makes an empty book on `credentialClock`, holding as
     ///     many notifications as `store` holds records.
+    ///   - feedback: the feedback service served by `/v1/feedback`; nil lists nothing.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -91,8 +95,10 @@ public final class ControlAPI: Sendable {
         connections: (any ConnectionDirectory)? = nil,
         listenerConditions: ListenerConditionsInForce? = nil,
         devices: DeviceBook? = nil,
+        feedback: (any FeedbackSource)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
+        self.feedback = feedback
         self.devices =
             devices ?? DeviceBook(notificationCapacity: store.capacity, clock: { credentialClock.now() })
         self.listenerConditions = listenerConditions
@@ -148,6 +154,7 @@ public final class ControlAPI: Sendable {
                 method: "POST", path: "/v1/devices/{token}/interactions", queryParameters: [],
                 endpoint: .interactDevice),
             ControlRoute(method: "GET", path: "/v1/listeners", queryParameters: [], endpoint: .listListeners),
+            ControlRoute(method: "GET", path: "/v1/feedback", queryParameters: [], endpoint: .listFeedback),
             ControlRoute(
                 method: "PUT", path: "/v1/listeners/{name}/conditions", queryParameters: [],
                 endpoint: .putListenerConditions),
@@ -231,6 +238,7 @@ public final class ControlAPI: Sendable {
         case .patchDevice: return .response(try patchDevice(tokenText: pathValue, body: request.body))
         case .interactDevice: return .response(try interact(tokenText: pathValue, body: request.body))
         case .listListeners: return .response(listenersResponse())
+        case .listFeedback: return .response(feedbackResponse())
         case .putListenerConditions: return .response(try putListenerConditions(name: pathValue, body: request.body))
         case .getClock: return .response(clockResponse())
         case .putClock: return .response(try putClock(body: request.body))

@@ -23,6 +23,7 @@ public struct ControlRoute: Sendable, Hashable {
         case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
         case verify, verifyTeardown
+        case listFeedback
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

@@ -242,6 +242,12 @@ final class SocketStream {
 
     // MARK: Closing
 
+    /// Sends a FIN and keeps reading (TCP half-close; no TLS close_notify): the peer sees the
+    /// end of what was written, and what it still sends is read, not answered with a reset.
+    func shutdownWrite() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Frees the events and closes the socket: FIN, or TCP RST when `reset` (no TLS
     /// close_notify either way).
     func close(reset: Bool) {

@@ -67,6 +67,12 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// The control API's own loop, so a long query never delays accepting APNs connections.
     private let controlLoop = EventLoop()
     private var http2: HTTP2Server?
+    /// The binary gateway and feedback listeners, when configured (docs/legacy-binary.md).
+    private var byteStreams: ByteStreamServer?
+    /// The handler of each of `configuration.binaryListeners`, in order.
+    private var byteStreamHandlers: [ByteStreamHandler] = []
+    /// The feedback service, when a `feedback` listener is configured.
+    private(set) var feedback: FeedbackService?
     private var control: ControlServer?
     private var tlsContexts: [TLSContext?] = []
     private let startedAt = Date()
@@ -78,6 +84,9 @@ public final class MockAPNsServer: @unchecked Sendable {
     public private(set) var listenerConditions: ListenerConditionsInForce?
     /// The APNs listeners as bound; empty before `start()`.
     public private(set) var listeners: [BoundListener] = []
+    /// The binary gateway and feedback listeners as bound (`tls` true), in configuration order;
+    /// empty before `start()` or when none is configured.
+    public private(set) var binaryListeners: [BoundListener] = []
     /// The control API's bound port, or nil when disabled or before `start()`.
     public private(set) var controlPort: Int?
     /// The control API's base URL, e.g. `http://127.0.0.1:8197`.
@@ -179,6 +188,15 @@ public final class MockAPNsServer: @unchecked Sendable {
                 name: listener.name, environment: listener.environment, host: address.hostText,
                 port: address.port, tls: !listener.plaintext)
         }
+        do {
+            try startByteStreams(tls: tlsContexts.first ?? nil, logger: Logger(level: configuration.logLevel))
+        } catch {
+            mainLoop.start()
+            http2.shutdown(debugData: [], drainTimeout: 0)
+            mainLoop.stop()
+            mainLoop.waitUntilFinished()
+            throw error
+        }
         if let controlConfiguration = configuration.control {
             let status: @Sendable () -> ControlStatus = { [weak self] in
                 self?.controlStatus()
@@ -190,7 +208,8 @@ public final class MockAPNsServer: @unchecked Sendable {
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
-                connections: directory, listenerConditions: handler.conditions, devices: devices, status: status)
+                connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
+                status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)
@@ -202,6 +221,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             } catch {
                 // The accept loop must run for the listeners to be released.
                 mainLoop.start()
+                byteStreams?.shutdown(timeout: 0) { $0.close() }
                 http2.shutdown(debugData: [], drainTimeout: 0)
                 mainLoop.stop()
                 mainLoop.waitUntilFinished()
@@ -211,6 +231,45 @@ public final class MockAPNsServer: @unchecked Sendable {
             controlLoop.start()
         }
         mainLoop.start()
+    }
+
+    /// Binds the binary gateway and feedback listeners, with the first listener's TLS context
+    /// (an ephemeral one when it is cleartext), on a loop of their own.
+    private func startByteStreams(tls: TLSContext?, logger: Logger) throws {
+        let configured = configuration.binaryListeners
+        guard !configured.isEmpty else { return }
+        let first = configuration.listeners[0]
+        let context = try tls ?? TLSContext.ephemeral(clientCAPaths: first.clientCAPaths)
+        let asks = !first.clientCAPaths.isEmpty
+        var handlers: [ByteStreamHandler] = []
+        for listener in configured {
+            switch listener.kind {
+            case .binary:
+                let judge = BinaryNotificationJudge(
+                    listener: listener, options: configuration.validation, registry: registry)
+                handlers.append(
+                    BinaryGatewayHandler(
+                        listener: listener, asksForCertificates: asks, judge: judge, store: store, devices: devices,
+                        logger: logger))
+            case .feedback:
+                let service = FeedbackService(listener: listener, asksForCertificates: asks, registry: registry)
+                feedback = service
+                handlers.append(service)
+            }
+        }
+        // Counted from 2^32, so that their ids never meet the HTTP/2 connections'.
+        let ids = Atomic<UInt64>(1 << 32)
+        let server = ByteStreamServer(
+            listeners: configured.map { ByteStreamListenerSpec(host: $0.host, port: $0.port, tls: context) },
+            handlers: handlers, nextConnectionID: { ids.add(1, ordering: .relaxed).oldValue })
+        try server.start()
+        byteStreams = server
+        byteStreamHandlers = handlers
+        binaryListeners = zip(configured, server.boundAddresses).map { listener, address in
+            BoundListener(
+                name: listener.name, environment: listener.environment, host: address.hostText, port: address.port,
+                tls: true)
+        }
     }
 
     private func controlStatus() -> ControlStatus {
@@ -231,6 +290,15 @@ public final class MockAPNsServer: @unchecked Sendable {
             return phase == .running
         }
         guard wasRunning else { return }
+        // Binary connections get status 10 naming the last notification accepted (docs/legacy-binary.md §3).
+        let handlers = byteStreamHandlers
+        byteStreams?.shutdown(timeout: 1) { connection in
+            if let gateway = handlers[connection.info.listenerIndex] as? BinaryGatewayHandler {
+                gateway.shutDown(connection)
+            } else {
+                connection.close()
+            }
+        }
         http2?.shutdown(
             debugData: ReasonJSON.bytes(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)

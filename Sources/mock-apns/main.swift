@@ -78,6 +78,11 @@ case .serve(let configuration):
             "MockAPNs \(MockAPNsVersion.string): APNs listener \(listener.name) (\(listener.environment.rawValue)) on \(listener.url)"
         )
     }
+    for (listener, configured) in zip(server.binaryListeners, configuration.binaryListeners) {
+        print(
+            "MockAPNs \(MockAPNsVersion.string): \(configured.kind.rawValue) listener \(listener.name) (\(listener.environment.rawValue)) on \(listener.host):\(listener.port)"
+        )
+    }
     if let url = server.controlURL {
         print("MockAPNs \(MockAPNsVersion.string): control API on \(url)")
     }

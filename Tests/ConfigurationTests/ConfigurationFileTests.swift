@@ -284,7 +284,7 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
                     + "control, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
-                    + "idleTimeoutSeconds, idleAction, scenarios, logLevel, maxTokenLength, lintsAsErrors, "
+                    + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, faults"
             ),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),

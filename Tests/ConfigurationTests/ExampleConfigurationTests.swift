@@ -74,8 +74,14 @@ final class ExampleConfigurationTests: XCTestCase {
             return XCTFail("the outage should have a short window, got \(configuration.faults[1].lifetime)")
         }
 
-        // Apart from listeners, control, devices, keys and faults, the example spells out the defaults.
+        // The legacy binary gateway and feedback service, each on Apple's port on its own loopback address.
+        XCTAssertEqual(configuration.binaryListeners.map(\.address), ["127.0.0.2:2195", "127.0.0.3:2196"])
+        XCTAssertEqual(configuration.binaryListeners.map(\.name), ["binary-sandbox", "feedback"])
+
+        // Apart from listeners, control, devices, keys, faults and the binary listeners, the example
+        // spells out the defaults.
         var rest = configuration
+        rest.binaryListeners = []
         rest.listeners = Configuration().listeners
         rest.devices = []
         rest.virtualDevices = []
@@ -111,6 +117,8 @@ final class ExampleConfigurationTests: XCTestCase {
             ("deviceModel", ConfigurationFile.deviceModelOptionKeys),
             ("http2", ConfigurationFile.http2Keys),
             ("scenarios", ConfigurationFile.scenarioKeys),
+            ("binary", ConfigurationFile.binaryListenerKeys),
+            ("feedback", ["listen", "environment", "certificateRequired"]),
         ]
         for (section, keys) in expected {
             XCTAssertEqual(used[section, default: []], Set(keys), "section \(section.isEmpty ? "top level" : section)")

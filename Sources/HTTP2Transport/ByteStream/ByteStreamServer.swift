@@ -1,0 +1,130 @@
+import CLibevent
+import Glibc
+import Synchronization
+
+/// A TCP (TLS or cleartext) server of plain byte streams on one event loop of its own: the
+/// legacy binary gateway and the feedback service (docs/legacy-binary.md), whose traffic is a
+/// few frames per connection, so one thread serves every listener and connection.
+public final class ByteStreamServer: @unchecked Sendable {
+    private let specs: [ByteStreamListenerSpec]
+    private let handlers: [ByteStreamHandler]
+    private let loop = EventLoop()
+    private var listeners: [OpaquePointer] = []
+    /// Live connections by id; touched only on the loop's thread.
+    private var connections: [UInt64: ByteStreamConnection] = [:]
+    private let nextConnectionID: @Sendable () -> UInt64
+    private let openCount = Atomic<Int>(0)
+    /// The addresses bound, in listener order (ports resolved when 0 was asked).
+    public private(set) var boundAddresses: [SocketAddress] = []
+
+    /// - Parameters:
+    ///   - listeners: the addresses, one handler each (`handlers[i]` serves `listeners[i]`).
+    ///   - nextConnectionID: a process-unique id for each accepted connection (shared with the
+    ///     HTTP/2 server so that ids never collide in records and events).
+    public init(
+        listeners: [ByteStreamListenerSpec], handlers: [ByteStreamHandler],
+        nextConnectionID: @escaping @Sendable () -> UInt64
+    ) {
+        precondition(listeners.count == handlers.count, "one handler per listener")
+        specs = listeners
+        self.handlers = handlers
+        self.nextConnectionID = nextConnectionID
+    }
+
+    /// Binds every listener and starts the loop's thread.
+    /// - Throws: `TransportError` naming the address that could not be bound; nothing is left
+    ///   bound then.
+    public func start() throws {
+        do {
+            for (index, spec) in specs.enumerated() {
+                let address = try SocketAddress(host: spec.host, port: spec.port)
+                let fd = try HTTP2Server.listeningSocket(address)
+                var bound = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                withUnsafeMutablePointer(to: &bound) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+                }
+                boundAddresses.append(SocketAddress(storage: bound, length: length))
+                let context = Unmanaged.passRetained(ByteStreamListenerContext(server: self, index: index)).toOpaque()
+                guard
+                    let listener = evconnlistener_new(
+                        loop.base,
+                        { _, fd, address, length, arg in
+                            let context = Unmanaged<ByteStreamListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                            context.server.accepted(fd: fd, address: address, length: length, index: context.index)
+                        }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd)
+                else {
+                    Glibc.close(fd)
+                    throw TransportError("cannot listen on \(address)")
+                }
+                listeners.append(listener)
+            }
+        } catch {
+            for listener in listeners { evconnlistener_free(listener) }
+            listeners.removeAll()
+            throw error
+        }
+        loop.start()
+    }
+
+    private func accepted(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, length: Int32, index: Int) {
+        var storage = sockaddr_storage()
+        if let address {
+            withUnsafeMutableBytes(of: &storage) { raw in
+                raw.baseAddress!.copyMemory(from: address, byteCount: min(Int(length), raw.count))
+            }
+        }
+        let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
+        let spec = specs[index]
+        let info = AcceptedConnection(
+            id: nextConnectionID(), listenerIndex: index, peer: peer, alpn: nil, tls: spec.tls != nil)
+        openCount.add(1, ordering: .relaxed)
+        let connection = ByteStreamConnection(
+            fd: fd, info: info, loop: loop, tls: spec.tls, handler: handlers[index]
+        ) { [unowned self] connection in
+            connections.removeValue(forKey: connection.info.id)
+            openCount.subtract(1, ordering: .relaxed)
+        }
+        connections[info.id] = connection
+        connection.start()
+    }
+
+    /// Connections open now (handshaking included).
+    public var openConnections: Int { openCount.load(ordering: .relaxed) }
+
+    /// Runs `task` on the loop's thread, soon. Safe from any thread.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        loop.execute(task)
+    }
+
+    /// Stops accepting, runs `farewell` on every open connection (on the loop's thread: it may
+    /// write a last packet and close), waits up to `timeout` seconds for them to close, closes
+    /// the rest and ends the loop. Blocks until done; call from another thread than the loop's.
+    public func shutdown(timeout: Double, farewell: @escaping @Sendable (ByteStreamConnection) -> Void) {
+        loop.execute { [self] in
+            for listener in listeners { evconnlistener_free(listener) }
+            listeners.removeAll()
+            for connection in Array(connections.values) { farewell(connection) }
+        }
+        var waited = 0.0
+        while openConnections > 0 && waited < timeout {
+            usleep(2000)
+            waited += 0.002
+        }
+        loop.execute { [self] in
+            for connection in Array(connections.values) { connection.close() }
+        }
+        loop.stop()
+        loop.waitUntilFinished()
+    }
+}
+
+/// What a listener's accept callback needs; retained for the server's life.
+private final class ByteStreamListenerContext {
+    unowned let server: ByteStreamServer
+    let index: Int
+    init(server: ByteStreamServer, index: Int) {
+        self.server = server
+        self.index = index
+    }
+}

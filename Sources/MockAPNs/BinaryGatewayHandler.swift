@@ -1,0 +1,209 @@
+import APNsAuth
+import APNsCore
+import Configuration
+import Devices
+import Foundation
+import HTTP2Transport
+import HTTPFields
+import LegacyBinary
+import Recording
+
+/// The legacy binary gateway behind a `binary` listener (docs/legacy-binary.md §3, §5, §8): each
+/// connection's bytes through its `BinaryFrameDecoder`; each well-formed notification through the
+/// HTTP/2 path's checks (`BinaryNotificationJudge`) and recorded; an accepted one answered with
+/// nothing (and handed to its virtual device, if the token is one), a bad one with its error
+/// packet (none for command 0) and a close, what follows it recorded as discarded; at shutdown,
+/// status 10 naming the last notification accepted. Called on the byte-stream server's loop
+/// thread only.
+final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
+    /// One connection's reader, its certificate's topic and what it accepted.
+    private final class Session {
+        var decoder: BinaryFrameDecoder
+        /// The topic from the client certificate, else the listener's `topic`.
+        let topic: String?
+        /// Who connected, as records show it (nil without a certificate).
+        let identity: CredentialIdentity?
+        /// The identifier of the last notification accepted (0 before any).
+        var lastAccepted: UInt32 = 0
+        /// True once the connection's end was decided (error packet, sever, shutdown).
+        var ended = false
+        init(limits: BinaryLimits, topic: String?, identity: CredentialIdentity?) {
+            decoder = BinaryFrameDecoder(limits: limits)
+            self.topic = topic
+            self.identity = identity
+        }
+    }
+
+    /// Record header names carrying what the binary frame said (docs/legacy-binary.md §8).
+    enum RecordHeader {
+        /// The command, `0`, `1` or `2`.
+        static let command = "x-mockapns-binary-command"
+        /// The notification identifier, when the frame had one.
+        static let identifier = "x-mockapns-binary-identifier"
+        /// The status of the error packet sent for it (or, command 0, of the close); absent when
+        /// accepted or discarded.
+        static let status = "x-mockapns-binary-status"
+    }
+
+    /// How long a connection is still read after its error packet (or sever) and FIN, in seconds,
+    /// so that what the sender still sends is recorded as discarded and the sender is not reset
+    /// before it read the packet.
+    static let drainSeconds = 2.0
+
+    let listener: BinaryListenerConfiguration
+    /// Whether the listener asks for client certificates (the first HTTP/2 listener's client CAs).
+    let asksForCertificates: Bool
+    private let judge: BinaryNotificationJudge
+    private let store: DeliveryStore
+    private let devices: DeviceBook
+    private let logger: Logger
+    private let ids = UUIDGenerator()
+    /// Touched on the loop thread only.
+    private var sessions: [UInt64: Session] = [:]
+
+    init(
+        listener: BinaryListenerConfiguration, asksForCertificates: Bool, judge: BinaryNotificationJudge,
+        store: DeliveryStore, devices: DeviceBook, logger: Logger
+    ) {
+        self.listener = listener
+        self.asksForCertificates = asksForCertificates
+        self.judge = judge
+        self.store = store
+        self.devices = devices
+        self.logger = logger
+    }
+
+    func connectionOpened(_ connection: ByteStreamConnection) {
+        let certificate = connection.info.clientCertificate
+        if asksForCertificates && listener.certificateRequired && certificate?.verified != true {
+            // Apple's gateway refused the TLS session without a valid certificate: no packet.
+            logger.log(
+                .info, "binary \(listener.name): connection \(connection.info.id) without a verified certificate closed"
+            )
+            connection.close()
+            return
+        }
+        var topic = listener.topic
+        var identity: CredentialIdentity?
+        if let certificate, certificate.verified, let parsed = try? CertificateIdentity(der: certificate.der) {
+            topic = parsed.defaultTopic ?? topic
+            identity = CredentialIdentity(
+                kind: "certificate", subject: parsed.subject, topics: parsed.topics.map(\.topic), verdict: "accepted")
+        }
+        sessions[connection.info.id] = Session(limits: listener.limits, topic: topic, identity: identity)
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: ByteStreamConnection) {
+        guard let session = sessions[connection.info.id] else { return }
+        let result = session.decoder.feed(bytes)
+        let now = Date().timeIntervalSince1970
+        var refusal: BinaryRejection?
+        for notification in result.notifications {
+            if refusal != nil {
+                record(notification, session: session, connection: connection, now: now, outcome: .discarded)
+                continue
+            }
+            let judgement = judge.judge(notification, topic: session.topic, nowMilliseconds: Int64(now * 1000))
+            if let status = judgement.status {
+                record(notification, session: session, connection: connection, now: now, outcome: .refused(status))
+                session.decoder.stop()
+                refusal = BinaryRejection(notification, status: status)
+                continue
+            }
+            let seq = record(
+                notification, session: session, connection: connection, now: now, outcome: .accepted,
+                judgement: judgement)
+            if let identifier = notification.identifier { session.lastAccepted = identifier }
+            if let token = judgement.verdict.deviceToken, devices.contains(token) {
+                devices.receive(
+                    DevicePush(id: seq, verdict: judgement.verdict, body: notification.payload), token: token)
+            }
+        }
+        if let rejection = result.rejection {
+            if let notification = rejection.notification {
+                record(
+                    notification, session: session, connection: connection, now: now,
+                    outcome: .refused(rejection.status))
+            } else {
+                logger.log(
+                    .info,
+                    "binary \(listener.name): connection \(connection.info.id) sent an unparsable frame "
+                        + "(command \(rejection.commandByte)): status \(rejection.status.rawValue)")
+            }
+            refusal = refusal ?? rejection
+        }
+        for notification in result.discarded {
+            record(notification, session: session, connection: connection, now: now, outcome: .discarded)
+        }
+        if let refusal, !session.ended {
+            session.ended = true
+            end(connection, with: refusal)
+        }
+    }
+
+    /// What became of a notification, as its record says.
+    private enum Outcome {
+        case accepted
+        case refused(BinaryStatus)
+        case discarded
+    }
+
+    /// Stores the record of `notification`; returns its seq.
+    @discardableResult
+    private func record(
+        _ notification: BinaryNotification, session: Session, connection: ByteStreamConnection, now: Double,
+        outcome: Outcome, judgement: BinaryNotificationJudge.Judgement? = nil
+    ) -> UInt64 {
+        let judgement =
+            judgement ?? judge.judge(notification, topic: session.topic, nowMilliseconds: Int64(now * 1000))
+        var headers = judgement.request.headers
+        headers.append(HeaderField(name: RecordHeader.command, value: String(notification.command.rawValue)))
+        if let identifier = notification.identifier {
+            headers.append(HeaderField(name: RecordHeader.identifier, value: String(identifier)))
+        }
+        var status = 200
+        var reason: Reason?
+        var unanswered: UnansweredCause?
+        switch outcome {
+        case .accepted:
+            break
+        case .refused(let binary):
+            headers.append(HeaderField(name: RecordHeader.status, value: String(binary.rawValue)))
+            status = judgement.verdict.status == 200 ? 400 : judgement.verdict.status
+            reason = judgement.verdict.reason
+        case .discarded:
+            status = 0
+            unanswered = .connectionClosed
+        }
+        return store.append(
+            DeliveryRecord(
+                receivedAt: now, environment: listener.environment, listener: listener.name,
+                connectionID: connection.info.id, streamID: 0, method: judgement.request.method,
+                path: judgement.request.path, verdict: judgement.verdict, apnsID: ids.next(uppercase: true),
+                uniqueID: nil, headers: headers, payload: notification.payload, status: status, reason: reason,
+                identity: session.identity, unanswered: unanswered))
+    }
+
+    /// Writes the rejection's error packet (none for command 0: severed) and ends the connection:
+    /// FIN, then what still arrives for `drainSeconds` is read and recorded as discarded.
+    private func end(_ connection: ByteStreamConnection, with rejection: BinaryRejection) {
+        if let packet = rejection.errorPacket { connection.write(packet.bytes) }
+        connection.finish(drainFor: Self.drainSeconds)
+    }
+
+    func connectionClosed(_ connection: ByteStreamConnection, byPeer: Bool) {
+        sessions.removeValue(forKey: connection.info.id)
+    }
+
+    /// At shutdown: error packet status 10 with the last accepted identifier, then close.
+    func shutDown(_ connection: ByteStreamConnection) {
+        guard let session = sessions[connection.info.id], !session.ended else {
+            connection.close()
+            return
+        }
+        session.ended = true
+        session.decoder.stop()
+        connection.write(BinaryErrorPacket(status: .shutdown, identifier: session.lastAccepted).bytes)
+        connection.finish(drainFor: 0.5)
+    }
+}

@@ -1,0 +1,62 @@
+import XCTest
+
+@testable import Configuration
+
+final class BinaryListenerConfigurationTests: XCTestCase {
+    private func serve(_ args: [String]) throws -> Configuration {
+        guard case .serve(let configuration) = try CommandLineParser.parse(args) else {
+            throw XCTSkip("not serve")
+        }
+        return configuration
+    }
+
+    func testOffUnlessGivenAndApplesPortsByDefault() throws {
+        XCTAssertEqual(Configuration().binaryListeners, [])
+        XCTAssertEqual(BinaryListenerConfiguration(kind: .binary).port, 2195)
+        XCTAssertEqual(BinaryListenerConfiguration(kind: .feedback).port, 2196)
+    }
+
+    func testFlags() throws {
+        let configuration = try serve(["--binary", "127.0.0.2:2195", "--feedback", "127.0.0.3:2196"])
+        XCTAssertEqual(configuration.binaryListeners.map(\.kind), [.binary, .feedback])
+        XCTAssertEqual(configuration.binaryListeners.map(\.address), ["127.0.0.2:2195", "127.0.0.3:2196"])
+        XCTAssertEqual(configuration.binaryListeners.map(\.certificateRequired), [true, true])
+        let open = try serve(["--binary", "127.0.0.1:0", "--binary-without-certificate"])
+        XCTAssertEqual(open.binaryListeners.map(\.certificateRequired), [false])
+        let topic = try serve(["--binary", "127.0.0.1:0", "--feedback", "127.0.0.1:0", "--binary-topic", "com.a"])
+        XCTAssertEqual(topic.binaryListeners.map(\.topic), ["com.a", nil])
+    }
+
+    func testFileObjectAndString() throws {
+        let configuration = try parseConfiguration(
+            #"""
+            {"binary": {"listen": "127.0.0.2:2195", "environment": "production", "tokenLength": 64,
+                        "payloadLimit": 300, "framedPayloadLimit": 4096, "unregistered": "accept",
+                        "certificateRequired": false, "name": "old", "topic": "com.example.old"},
+             "feedback": "127.0.0.3:2196"}
+            """#)
+        let binary = configuration.binaryListeners[0]
+        XCTAssertEqual(binary.name, "old")
+        XCTAssertEqual(binary.environment, .production)
+        XCTAssertEqual(binary.limits.tokenLength, 64)
+        XCTAssertEqual(binary.limits.simplePayloadLimit, 300)
+        XCTAssertEqual(binary.limits.framedPayloadLimit, 4096)
+        XCTAssertEqual(binary.unregistered, .accept)
+        XCTAssertFalse(binary.certificateRequired)
+        XCTAssertEqual(binary.topic, "com.example.old")
+        XCTAssertEqual(configuration.binaryListeners[1].address, "127.0.0.3:2196")
+        XCTAssertThrowsError(try parseConfiguration(#"{"binary": {"tokenLength": 101}}"#))
+        XCTAssertThrowsError(try parseConfiguration(#"{"binary": 5}"#))
+    }
+
+    /// A port collision is refused at start with the listener it collides with.
+    func testPortCollisionsAreRefused() {
+        XCTAssertThrowsError(try serve(["--listen", "127.0.0.1:2195", "--binary", "127.0.0.1:2195"])) { error in
+            XCTAssertTrue("\(error)".contains("conflicts with listeners[0]"), "\(error)")
+        }
+        XCTAssertThrowsError(try serve(["--binary", "127.0.0.1:2196", "--feedback", "127.0.0.1:2196"])) { error in
+            XCTAssertTrue("\(error)".contains("conflicts with binary"), "\(error)")
+        }
+        XCTAssertNoThrow(try serve(["--binary", "127.0.0.2:2195", "--feedback", "127.0.0.2:2196"]))
+    }
+}
