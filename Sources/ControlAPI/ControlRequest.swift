@@ -9,15 +9,18 @@ public struct ControlRequest: Sendable {
     public var query: [(name: String, value: String)]
     /// The request body (JSON for `PUT /v1/devices/{token}`).
     public var body: [UInt8]
+    /// The `accept` header, nil when absent; `GET /metrics` answers OpenMetrics when it asks.
+    public var accept: String?
 
     /// Creates a request from its parts.
     public init(
         method: String, path: String, query: [(name: String, value: String)] = [],
-        body: [UInt8] = []
+        body: [UInt8] = [], accept: String? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
+        self.accept = accept
     }
 }

@@ -12,6 +12,8 @@ public struct HTTP1Request: Sendable {
     public var query: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// The `Accept` header, nil when absent (`GET /metrics` negotiates its format by it).
+    public var accept: String?
 
     /// A request of `method` to `target` as sent (`/v1/deliveries?status=400&topic=a+b`): the
     /// path up to `?` kept as sent, the query split and percent-decoded by libevent
@@ -218,9 +220,12 @@ public final class HTTP1Server: @unchecked Sendable {
                 _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
             }
         }
-        guard let parsed = HTTP1Request(method: method, target: uri, body: body) else {
+        guard var parsed = HTTP1Request(method: method, target: uri, body: body) else {
             exchange.respond(status: 400, body: Self.malformedQueryBody)
             return
+        }
+        if let headers = evhttp_request_get_input_headers(request), let accept = evhttp_find_header(headers, "Accept") {
+            parsed.accept = String(cString: accept)
         }
         handler(parsed, exchange)
     }

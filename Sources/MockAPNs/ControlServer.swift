@@ -91,12 +91,13 @@ final class ControlServer: @unchecked Sendable {
 
     private func serve(_ request: HTTP1Request, _ exchange: HTTP1Exchange) {
         let control = ControlRequest(
-            method: request.method, path: request.path, query: request.query, body: request.body)
+            method: request.method, path: request.path, query: request.query, body: request.body,
+            accept: request.accept)
         switch api.handle(control) {
         case .response(let response):
             exchange.respond(
-                status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                body: response.body)
+                status: response.status, contentType: response.contentType,
+                headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
             var entry = PendingWait(wait: wait, exchange: exchange, deadline: deadline)
