@@ -76,7 +76,7 @@ let package = Package(
             name: "MockAPNs",
             dependencies: [
                 "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport",
+                "Configuration", "APNsAuth", "HTTP2Transport", "SystemSupport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(

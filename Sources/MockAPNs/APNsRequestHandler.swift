@@ -6,6 +6,7 @@ import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
+import SystemSupport
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
 /// `HTTP2Request`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
@@ -238,19 +239,20 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     /// Counts an answer handed to the transport now, of a request handed to `handle` at `started`.
     @inline(__always)
-    private func observeAnswer(since started: Double) {
+    private func observeAnswer(since started: UInt64) {
         answerLatency.observe(nanoseconds: APNsRequestHandler.nanoseconds(since: started))
     }
 
-    /// Nanoseconds from `started` (`HTTP2Connection.monotonicSeconds()`) to now; 0 if the clock went back.
-    static func nanoseconds(since started: Double) -> UInt64 {
-        UInt64(max(0, (HTTP2Connection.monotonicSeconds() - started) * 1e9))
+    /// Nanoseconds from `started` (`MonotonicClock.nanoseconds()`) to now.
+    @inline(__always)
+    static func nanoseconds(since started: UInt64) -> UInt64 {
+        MonotonicClock.nanoseconds() &- started
     }
 
     /// Hands the request to `Gateway.handle` and carries out its `PushDecision`: the stream
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
-        let started = HTTP2Connection.monotonicSeconds()
+        let started = MonotonicClock.nanoseconds()
         let state = state(of: connection)
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""

@@ -14,10 +14,15 @@ public final class AnswerLatencyHistogram: Sendable {
     public static let bounds: [Double] = [
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
+    /// `bounds[0]` in nanoseconds (100 µs).
+    private static let firstBoundNanoseconds: UInt64 = 100_000
+    /// The observations of the first bucket.
+    private let first = Atomic<UInt64>(0)
     /// `bounds` in nanoseconds, for the comparison on the push path.
     private static let boundNanoseconds: [UInt64] = bounds.map { UInt64(($0 * 1e9).rounded()) }
 
-    /// Observations by bucket (not cumulative): `bounds.count + 1` counters, the last `+Inf`.
+    /// Observations by bucket (not cumulative): `bounds.count + 1` counters, the last `+Inf`;
+    /// the first is unused (`first` counts that bucket).
     private let buckets: [Counter]
     /// The sum of the observations, in nanoseconds.
     private let sumNanoseconds = Atomic<UInt64>(0)
@@ -28,21 +33,27 @@ public final class AnswerLatencyHistogram: Sendable {
     }
 
     /// Counts one answer that took `nanoseconds`: in the first bucket whose bound it does not exceed.
+    /// Most answers take less than the first bound: that bucket is its own counter, reached
+    /// without the array.
     @inline(__always)
     public func observe(nanoseconds: UInt64) {
-        var index = 0
+        sumNanoseconds.add(nanoseconds, ordering: .relaxed)
+        if nanoseconds <= Self.firstBoundNanoseconds {
+            first.add(1, ordering: .relaxed)
+            return
+        }
+        var index = 1
         let bounds = Self.boundNanoseconds
         while index < bounds.count && nanoseconds > bounds[index] { index += 1 }
         buckets[index].value.add(1, ordering: .relaxed)
-        sumNanoseconds.add(nanoseconds, ordering: .relaxed)
     }
 
     /// What has been observed so far.
     public func snapshot() -> Snapshot {
         var cumulative: [UInt64] = []
         var running: UInt64 = 0
-        for bucket in buckets {
-            running &+= bucket.value.load(ordering: .relaxed)
+        for (index, bucket) in buckets.enumerated() {
+            running &+= index == 0 ? first.load(ordering: .relaxed) : bucket.value.load(ordering: .relaxed)
             cumulative.append(running)
         }
         return Snapshot(

@@ -183,7 +183,7 @@ public final class DeliveryStore: Sendable {
         _ record: CompactRecord, status: Int, reason: Reason?, labels: PushLabels, in state: inout State,
         evicted: inout CompactRecord?
     ) -> UInt64 {
-        state.count(series: PushSeries(labels: labels, status: status, reason: reason))
+        state.count(labels: labels, status: status, reason: reason)
         if status >= 0 && status < state.byStatus.count {
             state.byStatus[status] &+= 1
         } else {
@@ -318,6 +318,11 @@ extension DeliveryStore {
         var seriesKeys: [PushSeries] = []
         var seriesIndex: [PushSeries: Int] = [:]
         var lastSeries = -1
+        /// The series `lastSeries` counts, field by field: compared in place, with no copy.
+        var lastLabels = PushLabels.unknown
+        /// -1 before the first count: no record has that status.
+        var lastStatus = -1
+        var lastReason: Reason?
         /// The chunk appends go to.
         var chunk = RecordChunk(capacity: RecordChunk.size)
 
@@ -331,15 +336,19 @@ extension DeliveryStore {
             }
         }
 
-        /// Adds 1 to the count of `series`: on the push path, so the series counted last is
-        /// compared first (one comparison, no hash, for a run of like pushes).
+        /// Adds 1 to the count of the series of `labels`, `status` and `reason`: on the push
+        /// path, so the series counted last is compared first, field by field (no hash, no
+        /// copy, for a run of like pushes).
         @inline(__always)
-        mutating func count(series: PushSeries) {
-            if lastSeries >= 0 && seriesKeys[lastSeries] == series {
+        mutating func count(labels: PushLabels, status: Int, reason: Reason?) {
+            if status == lastStatus && reason == lastReason && labels.priority == lastLabels.priority
+                && labels.pushType == lastLabels.pushType && labels.environment == lastLabels.environment
+                && labels.listener == lastLabels.listener
+            {
                 seriesCounts[lastSeries] &+= 1
                 return
             }
-            count(series: series, by: 1)
+            count(series: PushSeries(labels: labels, status: status, reason: reason), by: 1)
         }
 
         /// Adds `delta` to the count of `series` (never below 0) and makes it the last counted.
@@ -355,6 +364,9 @@ extension DeliveryStore {
             }
             seriesCounts[index] = UInt64(max(0, Int64(seriesCounts[index]) + Int64(delta)))
             lastSeries = index
+            lastLabels = series.labels
+            lastStatus = series.status
+            lastReason = series.reason
         }
 
         /// Adds `delta` to the count of `reason` (`markUnanswered`).
