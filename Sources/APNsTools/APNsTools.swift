@@ -2,7 +2,8 @@ import Foundation
 
 /// The subcommands of `mock-apns` that are clients rather than the server: `jwt` and `send`
 /// (with `--key FILE --key-id ID --team-id ID`), and `export-apns` (a recorded push as a Simulator
-/// `.apns` file, from a running server's control API). The executable hands every command line
+/// `.apns` file, from a running server's control API) and `health` (whether a running server is
+/// healthy, for container health checks). The executable hands every command line
 /// here first.
 public enum APNsTools {
     /// Runs `command` (the first argument after `mock-apns`) with the `arguments` after it,
@@ -14,6 +15,7 @@ public enum APNsTools {
         case "jwt": return JWTCommand.run(arguments)
         case "send": return SendWithKeyCommand.run(arguments)
         case "export-apns": return ExportAPNsCommand.run(arguments)
+        case "health": return HealthCommand.run(arguments)
         default: return nil
         }
     }

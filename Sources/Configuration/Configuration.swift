@@ -60,6 +60,10 @@ public struct Configuration: Sendable, Equatable {
     public var idleTimeoutSeconds: Double?
     /// How an idle connection ends. Default `.reset` (observed APNs behaviour).
     public var idleAction: IdleAction
+    /// Where to write, once every listener and the control API listen, their bound ports and
+    /// URLs as JSON (`ReadyFile`; README "Running in containers and from any language"),
+    /// atomically (a temporary file renamed); nil writes none. Default nil.
+    public var readyFilePath: String?
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(
@@ -78,7 +82,8 @@ public struct Configuration: Sendable, Equatable {
         clockOffsetSeconds: Double = 0,
         faults: [FaultRule] = [],
         idleTimeoutSeconds: Double? = nil,
-        idleAction: IdleAction = .reset
+        idleAction: IdleAction = .reset,
+        readyFilePath: String? = nil
     ) {
         self.listeners = listeners
         self.control = control
@@ -96,5 +101,6 @@ public struct Configuration: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.idleAction = idleAction
         self.faults = faults
+        self.readyFilePath = readyFilePath
     }
 }

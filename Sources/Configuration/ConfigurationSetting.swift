@@ -140,6 +140,11 @@ struct ConfigurationSetting: Sendable {
                 file: "control", flag: "--control", "HOST:PORT|off", .address, default: defaults.control?.address,
                 "Address of the HTTP/1.1 control API, or off for none."),
             ConfigurationSetting(
+                file: "readyFile", flag: "--ready-file", "FILE", .text, default: "none",
+                "Once every listener and the control API listen, write their bound ports and URLs there as JSON "
+                    + "(a temporary file renamed into place, so a reader never sees half of it); with port 0, the "
+                    + "way to learn the ports without reading the start-up lines."),
+            ConfigurationSetting(
                 file: "maxRecords", flag: "--max-records", "N", .integer(1...10_000_000),
                 default: String(defaults.maxRecords),
                 "Delivery records kept before the oldest are dropped, at least 1. A record takes about 210 bytes "
