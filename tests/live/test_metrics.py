@@ -102,3 +102,16 @@ def test_metrics_parse_and_equal_stats_after_a_mixed_run(server_factory, tmp_pat
     open_found = families(text, parse_openmetrics)
     assert open_found["mock_apns_answer_latency_seconds"].unit == "seconds"
     assert sum(s.value for s in open_found["mock_apns_pushes"].samples) == stats["requests"]
+
+
+def test_a_held_answer_is_observed_when_sent(server_factory):
+    server = server_factory()
+    rule = server.control("POST", "/v1/faults", {"action": {"type": "delay", "minMs": 300, "maxMs": 300}})
+    assert rule.status == 201, rule.body
+    assert server.push().status == 200
+    _, text = scrape(server)
+    latency = families(text)["mock_apns_answer_latency_seconds"]
+    buckets = {s.labels["le"]: s.value for s in latency.samples if s.name.endswith("_bucket")}
+    total = [s.value for s in latency.samples if s.name.endswith("_sum")][0]
+    assert buckets["0.25"] == 0 and buckets["0.5"] == 1 and buckets["+Inf"] == 1, buckets
+    assert 0.3 <= total < 0.5, total
