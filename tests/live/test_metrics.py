@@ -114,4 +114,5 @@ def test_a_held_answer_is_observed_when_sent(server_factory):
     buckets = {s.labels["le"]: s.value for s in latency.samples if s.name.endswith("_bucket")}
     total = [s.value for s in latency.samples if s.name.endswith("_sum")][0]
     assert buckets["0.25"] == 0 and buckets["0.5"] == 1 and buckets["+Inf"] == 1, buckets
-    assert 0.3 <= total < 0.5, total
+    # The delay is timed from the loop's cached clock, which may be a little behind the handler's.
+    assert 0.25 < total < 0.5, total
