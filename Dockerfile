@@ -59,5 +59,9 @@ USER mockapns
 # 2197: APNs provider API (HTTP/2 over TLS)   8197: control API (HTTP/1.1)
 EXPOSE 2197 8197
 
+# Healthy once the control API answers GET /v1/health with "status":"ok"
+# (`mock-apns health`, no curl in the image). A test checks the URL against CMD.
+HEALTHCHECK --interval=5s --timeout=6s --start-period=10s --retries=3 CMD ["/app/mock-apns", "health", "--control", "http://127.0.0.1:8197"]
+
 ENTRYPOINT ["/app/mock-apns"]
 CMD ["serve", "--listen", "0.0.0.0:2197", "--control", "0.0.0.0:8197", "--control-allow-host", "mock-apns", "--control-insecure-no-token", "--tls-cert", "/app/tls/server.pem", "--tls-key", "/app/tls/server-key.pem"]

@@ -84,7 +84,7 @@ let package = Package(
             name: "MockAPNs",
             dependencies: [
                 "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary",
+                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary", "SystemSupport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(

@@ -3,8 +3,9 @@ import HTTP2Client
 
 /// The subcommands of `mock-apns` that are clients rather than the server: `jwt` and `send`
 /// (with `--key FILE --key-id ID --team-id ID`; with `--binary HOST:PORT`, the legacy binary
-/// protocol), `feedback` (the legacy feedback service), and `export-apns` (a recorded push as a Simulator
-/// `.apns` file, from a running server's control API). The executable hands every command line
+/// protocol), `feedback` (the legacy feedback service), `export-apns` (a recorded push as a Simulator
+/// `.apns` file, from a running server's control API) and `health` (whether a running server is
+/// healthy, for container health checks). The executable hands every command line
 /// here first.
 public enum APNsTools {
     /// Runs `command` (the first argument after `mock-apns`) with the `arguments` after it,
@@ -19,6 +20,7 @@ public enum APNsTools {
         case "send": return SendWithKeyCommand.run(arguments)
         case "feedback": return FeedbackCommand.run(arguments)
         case "export-apns": return ExportAPNsCommand.run(arguments)
+        case "health": return HealthCommand.run(arguments)
         default: return nil
         }
     }

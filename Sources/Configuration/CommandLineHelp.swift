@@ -54,6 +54,7 @@ enum CommandLineHelp {
           mock-apns send [SEND OPTIONS] PAYLOAD   (a client; mock-apns send --help)
           mock-apns jwt [JWT OPTIONS]             (prints a JWT; mock-apns jwt --help)
           mock-apns export-apns SEQ [OPTIONS]     (a record as a Simulator .apns file)
+          mock-apns health [--control URL]        (exit 0 if the server is healthy)
           mock-apns --help | --version
 
         Serves the APNs provider API (HTTP/2, TLS by default) on one or more listeners,
@@ -85,9 +86,9 @@ enum CommandLineHelp {
           streamProfile), workers, logLevel, drainTimeoutSeconds, keys (the key
           manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
           takes them), scenarios (name, parameters; their rules follow the
-          faults), idleTimeoutSeconds, idleAction.
-          Relative paths (tls, clientCAs, keys) are resolved against the file's
-          directory. An annotated example using every key:
+          faults), idleTimeoutSeconds, idleAction, readyFile.
+          Relative paths (tls, clientCAs, keys, readyFile) are resolved against
+          the file's directory. An annotated example using every key:
           fixtures/mock-apns.example.json in the repository.
 
         EXAMPLES

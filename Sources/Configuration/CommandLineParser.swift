@@ -141,6 +141,9 @@ public enum CommandLineParser {
         if let path = values["--keys"] {
             configuration.keysManifestPath = path
         }
+        if let path = values["--ready-file"] {
+            configuration.readyFilePath = path
+        }
         if let text = values["--clock-offset"] {
             guard let seconds = Double(text), seconds.isFinite else {
                 throw CommandLineError(

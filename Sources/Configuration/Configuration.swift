@@ -62,6 +62,10 @@ public struct Configuration: Sendable, Equatable {
     public var idleAction: IdleAction
     /// The legacy binary gateway and feedback listeners (docs/legacy-binary.md). Default none.
     public var binaryListeners: [BinaryListenerConfiguration] = []
+    /// Where to write, once every listener and the control API listen, their bound ports and
+    /// URLs as JSON (`ReadyFile`; README "Running in containers and from any language"),
+    /// atomically (a temporary file renamed); nil writes none. Default nil.
+    public var readyFilePath: String?
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(
@@ -80,7 +84,8 @@ public struct Configuration: Sendable, Equatable {
         clockOffsetSeconds: Double = 0,
         faults: [FaultRule] = [],
         idleTimeoutSeconds: Double? = nil,
-        idleAction: IdleAction = .reset
+        idleAction: IdleAction = .reset,
+        readyFilePath: String? = nil
     ) {
         self.listeners = listeners
         self.control = control
@@ -98,5 +103,6 @@ public struct Configuration: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.idleAction = idleAction
         self.faults = faults
+        self.readyFilePath = readyFilePath
     }
 }

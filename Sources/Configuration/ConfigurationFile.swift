@@ -15,7 +15,7 @@ import LegacyBinary
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`, `readyFile`.
 ///
 /// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
@@ -148,6 +148,9 @@ public enum ConfigurationFile {
         if let keys = root["keys"], keys != .null {
             configuration.keysManifestPath = try keys.text(at: "keys", expected: "a file path or null")
         }
+        if let ready = root["readyFile"], ready != .null {
+            configuration.readyFilePath = try ready.text(at: "readyFile", expected: "a file path or null")
+        }
         if let offset = root["clockOffsetSeconds"] {
             guard let seconds = offset.number, seconds.isFinite else {
                 throw ConfigurationError(
@@ -206,6 +209,7 @@ public enum ConfigurationFile {
             configuration.listeners[index].clientCAPaths = configuration.listeners[index].clientCAPaths.map(resolve)
         }
         configuration.keysManifestPath = configuration.keysManifestPath.map(resolve)
+        configuration.readyFilePath = configuration.readyFilePath.map(resolve)
         return configuration
     }
 

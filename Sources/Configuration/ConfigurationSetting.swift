@@ -160,6 +160,11 @@ struct ConfigurationSetting: Sendable {
                 default: "refuse to start",
                 "Start even though the control API is bound beyond loopback without a token."),
             ConfigurationSetting(
+                file: "readyFile", flag: "--ready-file", "FILE", .text, default: "none",
+                "Once every listener and the control API listen, write their bound ports and URLs there as JSON "
+                    + "(a temporary file renamed into place, so a reader never sees half of it); with port 0, the "
+                    + "way to learn the ports without reading the start-up lines."),
+            ConfigurationSetting(
                 file: "maxRecords", flag: "--max-records", "N", .integer(1...10_000_000),
                 default: String(defaults.maxRecords),
                 "Delivery records kept before the oldest are dropped, at least 1. A record takes about 210 bytes "

@@ -17,6 +17,7 @@ import Recording
 /// |---|---|---|
 /// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…],"workers"}` |
 /// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
+/// | GET | /metrics | the counters in the Prometheus text format, or OpenMetrics on `accept` (README "Metrics") |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/deliveries | `{"cleared":N,"lastSeq":N}`; virtual devices' notifications go with the records |
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
@@ -54,7 +55,8 @@ public final class ControlAPI: Sendable {
     public let registry: DeviceRegistry
     /// The virtual devices among them and their pushes' lifecycles (docs/device-model.md §7).
     public let devices: DeviceBook
-    private let status: @Sendable () -> ControlStatus
+    /// The live server facts, read at each `/v1/health`, `/v1/stats` and `/metrics`.
+    let status: @Sendable () -> ControlStatus
     /// The clock of provider-token checks, whose offset `/v1/clock` reads and sets.
     let credentialClock: ServerClock
     /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
@@ -65,6 +67,8 @@ public final class ControlAPI: Sendable {
     let connections: (any ConnectionDirectory)?
     /// The feedback service behind `/v1/feedback`; nil lists nothing.
     let feedback: (any FeedbackSource)?
+    /// The answer latencies `GET /metrics` reports; nil reports none.
+    let answerLatency: AnswerLatencyHistogram?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -84,6 +88,8 @@ public final class ControlAPI: Sendable {
     ///   - connections: the live connections served by `/v1/connections`; nil (an API without a
     ///     transport, as in tests) lists none and answers 404 to every command.
     ///   - events: the connection events served by `/v1/events`.
+    ///   - answerLatency: the gateway's answer latencies, for `GET /metrics`; nil leaves the
+    ///     histogram out.
     ///   - devices: the virtual devices; nil makes an empty book on `credentialClock`, holding as
     ///     many notifications as `store` holds records.
     ///   - feedback: the feedback service served by `/v1/feedback`; nil lists nothing.
@@ -96,12 +102,14 @@ public final class ControlAPI: Sendable {
         listenerConditions: ListenerConditionsInForce? = nil,
         devices: DeviceBook? = nil,
         feedback: (any FeedbackSource)? = nil,
+        answerLatency: AnswerLatencyHistogram? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.feedback = feedback
         self.devices =
             devices ?? DeviceBook(notificationCapacity: store.capacity, clock: { credentialClock.now() })
         self.listenerConditions = listenerConditions
+        self.answerLatency = answerLatency
         self.credentialClock = credentialClock
         self.faults = faults
         self.connections = connections
@@ -120,6 +128,7 @@ public final class ControlAPI: Sendable {
         return [
             ControlRoute(method: "GET", path: "/v1/health", queryParameters: [], endpoint: .health),
             ControlRoute(method: "GET", path: "/v1/stats", queryParameters: [], endpoint: .stats),
+            ControlRoute(method: "GET", path: "/metrics", queryParameters: [], endpoint: .metrics),
             ControlRoute(
                 method: "GET", path: "/v1/deliveries", queryParameters: filters + ["limit"],
                 endpoint: .listDeliveries),
@@ -223,6 +232,7 @@ public final class ControlAPI: Sendable {
         switch route.endpoint {
         case .health: return .response(health())
         case .stats: return .response(statsResponse())
+        case .metrics: return .response(metrics(accept: request.accept))
         case .listDeliveries: return .response(try listDeliveries(query))
         case .clearDeliveries: return .response(clearDeliveries())
         case .waitDeliveries: return try startWait(query)

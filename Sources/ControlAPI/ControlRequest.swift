@@ -27,6 +27,9 @@ public struct ControlRequest: Sendable {
         self.headers = headers
     }
 
+    /// The `accept` header, nil when absent; `GET /metrics` answers OpenMetrics when it asks.
+    public var accept: String? { header("accept") }
+
     /// The value of the first header field named `name` (case-insensitively), or nil.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value

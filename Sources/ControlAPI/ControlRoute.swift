@@ -11,7 +11,7 @@ public struct ControlRoute: Sendable, Hashable {
     let endpoint: Endpoint
 
     enum Endpoint: Sendable, Hashable {
-        case health, stats
+        case health, stats, metrics
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery, getDeliveryAPNsFile, getDeliveryLog
         case getDeliveryMetrics
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice

@@ -188,8 +188,11 @@ public final class Gateway: Sendable {
         if let memo, fault == nil,
             let repeated = memo.appendRepeatedRecord(
                 to: store, connectionID: connection.id, environment: connection.environment,
-                status: answer.status, reason: recordedReason, identity: identity,
-                apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
+                status: answer.status, reason: recordedReason,
+                labels: PushLabels(
+                    listener: connection.listener, environment: connection.environment, pushType: verdict.pushType,
+                    priority: verdict.priority),
+                identity: identity, apnsIDGenerated: apnsIDGenerated, receivedAt: now, streamID: streamID,
                 apnsID: apnsID, uniqueID: uniqueID, request: request)
         {
             seq = repeated

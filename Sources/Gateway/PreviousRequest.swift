@@ -404,10 +404,11 @@ public final class PreviousRequest: ValidationMemo {
     /// it (`DeliveryStore.append(repeating:template:_:status:reason:)`). Returns its sequence
     /// number; nil, storing nothing, when there is no such record to start from (none kept, the
     /// key differs, an ID of another form, or the store no longer holds it): encode in full, then
-    /// `remember(record:landmarks:key:seq:)`.
+    /// `remember(record:landmarks:key:seq:)`. `labels` are the push's, for the store's series
+    /// counts (`DeliveryStore.pushSeries()`).
     func appendRepeatedRecord(
         to store: DeliveryStore, connectionID: UInt64, environment: APNsEnvironment, status: Int,
-        reason: Reason?, identity: CredentialIdentity?, apnsIDGenerated: Bool,
+        reason: Reason?, labels: PushLabels, identity: CredentialIdentity?, apnsIDGenerated: Bool,
         receivedAt: Double, streamID: Int32, apnsID: ResponseID, uniqueID: ResponseID?, request: borrowing HTTP2Request
     ) -> UInt64? {
         guard let template,
@@ -422,10 +423,12 @@ public final class PreviousRequest: ValidationMemo {
         if !modelIsLast {
             guard let variant else { return nil }
             return appendVariant(
-                variant, of: request, to: store, template: template, rewrite, status: status, reason: reason)
+                variant, of: request, to: store, template: template, rewrite, status: status, reason: reason,
+                labels: labels)
         }
         guard
-            let seq = store.append(repeating: templateSeq, template: template, rewrite, status: status, reason: reason)
+            let seq = store.append(
+                repeating: templateSeq, template: template, rewrite, status: status, reason: reason, labels: labels)
         else {
             return nil
         }
@@ -464,7 +467,7 @@ public final class PreviousRequest: ValidationMemo {
     private func appendVariant(
         _ variant: Variant, of request: borrowing HTTP2Request, to store: DeliveryStore,
         template: CompactRecordTemplate,
-        _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?
+        _ rewrite: CompactRecordTemplate.Rewrite, status: Int, reason: Reason?, labels: PushLabels
     ) -> UInt64? {
         self.variant = nil
         guard variantLayout != nil else { return nil }
@@ -476,7 +479,9 @@ public final class PreviousRequest: ValidationMemo {
                 into: &spareBytes)
         }
         guard let successor else { return nil }
-        let seq = spareBytes.withUnsafeBufferPointer { store.append($0, status: status, reason: reason) }
+        let seq = spareBytes.withUnsafeBufferPointer {
+            store.append($0, status: status, reason: reason, labels: labels)
+        }
         swap(&modelBytes, &spareBytes)
         self.template = successor
         templateSeq = seq

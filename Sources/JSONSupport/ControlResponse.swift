@@ -12,12 +12,20 @@ public struct ControlResponse: Sendable, Equatable {
     public var headers: [HeaderField]
     /// The JSON body.
     public var body: [UInt8]
+    /// The body's `content-type`: `contentType` (JSON) but for `GET /metrics`'s text.
+    public var contentType: String = ControlResponse.contentType
 
     /// Creates an answer from ready body bytes.
     public init(status: Int, headers: [HeaderField] = [], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Creates an answer from ready body bytes of the content type given (`GET /metrics`).
+    public init(status: Int, headers: [HeaderField] = [], body: [UInt8], contentType: String) {
+        self.init(status: status, headers: headers, body: body)
+        self.contentType = contentType
     }
 
     /// Creates an answer whose body is `json`, encoded compactly with sorted keys.
@@ -44,6 +52,6 @@ public struct ControlResponse: Sendable, Equatable {
         return encoder
     }()
 
-    /// The content type of every control API answer.
+    /// The content type of every control API answer but `GET /metrics`.
     public static let contentType = "application/json"
 }

@@ -6,6 +6,7 @@ import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
+import SystemSupport
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
 /// `HTTP2Request`, hands it to `Gateway.handle` with the connection's `ConnectionCredentials`
@@ -36,6 +37,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// The virtual devices; an accepted push to one runs its lifecycle (`deliverToDevice`).
     private let devices: DeviceBook
     private let profile: StreamProfile
+    /// How long answers took (`GET /metrics`, `mock_apns_answer_latency_seconds`).
+    let answerLatency = AnswerLatencyHistogram()
     private let logger: Logger
     private let debug: Bool
 
@@ -234,9 +237,22 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
+    /// Counts an answer handed to the transport now, of a request handed to `handle` at `started`.
+    @inline(__always)
+    private func observeAnswer(since started: UInt64) {
+        answerLatency.observe(nanoseconds: APNsRequestHandler.nanoseconds(since: started))
+    }
+
+    /// Nanoseconds from `started` (`MonotonicClock.nanoseconds()`) to now.
+    @inline(__always)
+    static func nanoseconds(since started: UInt64) -> UInt64 {
+        MonotonicClock.nanoseconds() &- started
+    }
+
     /// Hands the request to `Gateway.handle` and carries out its `PushDecision`: the stream
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
+        let started = MonotonicClock.nanoseconds()
         let state = state(of: connection)
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
@@ -277,14 +293,18 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         answer.uuidHeaders = decision.response.uuidHeaders
         // Nothing to wait for and nothing done to the connection (every push without a fault).
         if case .none = decision.plan.connection, decision.plan.delayMilliseconds == nil {
+            if case .answer = decision.plan.stream { observeAnswer(since: started) }
             return FaultExecutor.streamAction(decision.plan.stream, answer: consume answer)
         }
+        if case .answer = decision.plan.stream, decision.plan.delayMilliseconds == nil { observeAnswer(since: started) }
         // A held answer's record is pending until its HEADERS is serialized (issue 13).
         let devices = self.devices
         let whenAnswered = decision.pendingAnswer.map { pending -> @Sendable () -> Void in
             let store = gateway.store
             let seq = decision.seq
+            let answerLatency = self.answerLatency
             return {
+                answerLatency.observe(nanoseconds: APNsRequestHandler.nanoseconds(since: started))
                 store.markAnswered(seq: seq, as: pending)
                 if let (push, token) = forHeld { devices.receive(push, token: token) }
             }

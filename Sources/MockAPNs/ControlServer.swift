@@ -126,8 +126,8 @@ final class ControlServer: @unchecked Sendable {
         switch api.handle(control) {
         case .response(let response):
             exchange.respond(
-                status: response.status, headers: response.headers.map { ($0.name, $0.value) } + extra,
-                body: response.body)
+                status: response.status, contentType: response.contentType,
+                headers: response.headers.map { ($0.name, $0.value) } + extra, body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
             var entry = PendingWait(wait: wait, exchange: exchange, extraHeaders: extra, deadline: deadline)

@@ -209,7 +209,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
-                status: status)
+                answerLatency: handler.answerLatency, status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)

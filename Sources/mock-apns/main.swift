@@ -73,6 +73,15 @@ case .serve(let configuration):
     } catch {
         fail("mock-apns: cannot start: \(error)", status: 1)
     }
+    // The ready file first: once the start-up lines are out, it is there too.
+    if let path = configuration.readyFilePath {
+        do {
+            try ReadyFile(server: server).write(to: path)
+        } catch {
+            server.stop()
+            fail("mock-apns: \(error)", status: 1)
+        }
+    }
     for listener in server.listeners {
         print(
             "MockAPNs \(MockAPNsVersion.string): APNs listener \(listener.name) (\(listener.environment.rawValue)) on \(listener.url)"
@@ -93,5 +102,7 @@ case .serve(let configuration):
     print("MockAPNs: stopping on signal \(received) (GOAWAY Shutdown to every connection)")
     fflush(nil)
     server.stop()
+    // A stopped server's file would point at ports nobody listens on.
+    if let path = configuration.readyFilePath { unlink(path) }
     exit(0)
 }

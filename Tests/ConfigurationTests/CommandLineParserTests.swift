@@ -86,6 +86,7 @@ final class CommandLineParserTests: XCTestCase {
                 #line
             ),
             (["--keys", "auth/keys.json"], { $0.keysManifestPath = "auth/keys.json" }, #line),
+            (["--ready-file", "/tmp/ready.json"], { $0.readyFilePath = "/tmp/ready.json" }, #line),
             (["--clock-offset", "4000"], { $0.clockOffsetSeconds = 4000 }, #line),
             (["--clock-offset", "-4000"], { $0.clockOffsetSeconds = -4000 }, #line),
             (

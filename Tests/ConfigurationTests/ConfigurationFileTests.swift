@@ -252,6 +252,8 @@ final class ConfigurationFileTests: XCTestCase {
                 { $0.listeners = [ListenerConfiguration(name: "x", plaintext: true)] }, #line
             ),
             (#"{"keys": null}"#, { $0.keysManifestPath = nil }, #line),
+            (#"{"readyFile": null}"#, { $0.readyFilePath = nil }, #line),
+            (#"{"readyFile": "/run/mock-apns/ready.json"}"#, { $0.readyFilePath = "/run/mock-apns/ready.json" }, #line),
             (#"{"keys": "/etc/mock-apns/keys.json"}"#, { $0.keysManifestPath = "/etc/mock-apns/keys.json" }, #line),
             (#"{"clockOffsetSeconds": 0}"#, { _ in }, #line),
             (#"{"clockOffsetSeconds": 4000}"#, { $0.clockOffsetSeconds = 4000 }, #line),
@@ -283,7 +285,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
-                    + "control, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "control, readyFile, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, faults"
             ),
@@ -607,6 +609,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"drainTimeoutSeconds": 1e999}"#, "drainTimeoutSeconds: not valid JSON: ", exact: false),
             // Provider authentication
             ErrorRow(#"{"keys": 5}"#, "keys: expected a file path or null, got 5"),
+            ErrorRow(#"{"readyFile": true}"#, "readyFile: expected a file path or null, got true"),
             ErrorRow(#"{"keys": ""}"#, #"keys: expected a file path or null, got """#),
             ErrorRow(#"{"keys": ["auth/keys.json"]}"#, "keys: expected a file path or null, got an array"),
             ErrorRow(#"{"keys": {"keys": []}}"#, "keys: expected a file path or null, got an object"),

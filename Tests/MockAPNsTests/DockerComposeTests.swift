@@ -43,6 +43,9 @@ final class DockerComposeTests: XCTestCase {
                 command, environment: ["MOCK_APNS_CONTROL_TOKEN": "t0k"])
         else { return XCTFail("compose command does not start the server with a token") }
         XCTAssertEqual(withToken.control?.token?.secret, "t0k", "the environment's token is required")
+        XCTAssertFalse(
+            compose.contains("\"\(controlPort):\(controlPort)\""), "compose publishes the control port beyond 127.0.0.1"
+        )
         for port in [apnsPort, controlPort] {
             let published = port == controlPort ? "\"127.0.0.1:\(port):\(port)\"" : "\"\(port):\(port)\""
             XCTAssertTrue(compose.contains(published), "compose does not publish \(port) as \(published)")
@@ -61,6 +64,59 @@ final class DockerComposeTests: XCTestCase {
         }
         for alias in ["api.sandbox.push.apple.com", "api.push.apple.com", "api.development.push.apple.com"] {
             XCTAssertTrue(compose.contains("- \(alias)"), "missing network alias \(alias)")
+        }
+    }
+
+    /// The image is healthy by `mock-apns health` on the control port CMD serves (no curl), and a
+    /// dependent service waits for it.
+    func testHealthCheckAsksTheControlPortTheCommandServes() throws {
+        let dockerfile = try read("Dockerfile")
+        let check = try flowList(in: dockerfile, after: "HEALTHCHECK")
+        XCTAssertEqual(try flowList(in: dockerfile, after: "ENTRYPOINT"), [check[0]], "runs the image's binary")
+        XCTAssertEqual(Array(check.dropFirst().prefix(2)), ["health", "--control"])
+        guard case .serve(let configuration) = try CommandLineParser.parse(try flowList(in: dockerfile, after: "CMD"))
+        else { return XCTFail("CMD does not serve") }
+        let url = try XCTUnwrap(URL(string: check[3]))
+        XCTAssertEqual(url.host, "127.0.0.1")
+        XCTAssertEqual(url.port, configuration.control?.port)
+        XCTAssertFalse(
+            dockerfile.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.contains("curl") },
+            "the image installs and runs no curl")
+        let compose = try read("docker-compose.yml")
+        XCTAssertTrue(compose.contains("condition: service_healthy"), "the dependent example waits for health")
+        let ignored = try read(".dockerignore").split(separator: "\n").map(String.init)
+        for entry in [".build/", ".swiftpm/", ".git/"] {
+            XCTAssertTrue(ignored.contains(entry), "\(entry) not ignored")
+        }
+    }
+
+    /// README's Testcontainers set-ups name the image the Dockerfile is built as, both ports it
+    /// exposes, and wait on `/v1/health` on the control port.
+    func testTestcontainersSnippetsMatchTheDockerfile() throws {
+        let dockerfile = try read("Dockerfile")
+        let readme = try read("README.md")
+        let image = try XCTUnwrap(
+            try read("docker-compose.yml").split(separator: "\n").first { $0.contains("image: ") }.map {
+                $0.trimmingCharacters(in: .whitespaces).dropFirst("image: ".count)
+            })
+        XCTAssertTrue(dockerfile.contains("docker build -t \(image) ."), "the Dockerfile's build line names \(image)")
+        let exposed = try XCTUnwrap(dockerfile.split(separator: "\n").first { $0.hasPrefix("EXPOSE") })
+            .split(separator: " ").dropFirst().map(String.init)
+        XCTAssertEqual(exposed, ["2197", "8197"])
+        guard case .serve(let configuration) = try CommandLineParser.parse(try flowList(in: dockerfile, after: "CMD"))
+        else { return XCTFail("CMD does not serve") }
+        let control = String(try XCTUnwrap(configuration.control?.port))
+        let section = try XCTUnwrap(readme.range(of: "**Testcontainers.**").map { String(readme[$0.lowerBound...]) })
+        for (language, fence) in [("Java", "```java"), ("Go", "```go"), ("Python", "```python"), ("Node", "```js")] {
+            let start = try XCTUnwrap(section.range(of: fence), "no \(language) set-up")
+            let rest = section[start.upperBound...]
+            let snippet = String(rest[..<(rest.range(of: "```")?.lowerBound ?? rest.endIndex)])
+            XCTAssertTrue(snippet.contains("\"\(image)\""), "\(language): not the image \(image)")
+            for port in exposed { XCTAssertTrue(snippet.contains(port), "\(language): port \(port) not exposed") }
+            XCTAssertTrue(snippet.contains("/v1/health"), "\(language): no wait on /v1/health")
+            XCTAssertTrue(
+                snippet.components(separatedBy: control).count > 2,
+                "\(language): the control port \(control) is not waited on")
         }
     }
 }

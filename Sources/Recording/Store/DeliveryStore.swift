@@ -42,7 +42,10 @@ public final class DeliveryStore: Sendable {
     public func append(_ record: borrowing DeliveryRecord) -> UInt64 {
         let status = record.status
         let reason = record.reason
-        return CompactRecord.withEncoded(record) { bytes, _ in append(bytes, status: status, reason: reason) }
+        let labels = PushLabels(record)
+        return CompactRecord.withEncoded(record) { bytes, _ in
+            append(bytes, status: status, reason: reason, labels: labels)
+        }
     }
 
     /// Encodes `record` with `ids`, appends it, and calls `body` with the encoded bytes, where
@@ -55,23 +58,26 @@ public final class DeliveryStore: Sendable {
     ) -> UInt64 {
         let status = record.status
         let reason = record.reason
+        let labels = PushLabels(record)
         return CompactRecord.withEncoded(record, ids: ids) { bytes, landmarks in
-            let seq = append(bytes, status: status, reason: reason)
+            let seq = append(bytes, status: status, reason: reason, labels: labels)
             body(bytes, landmarks, seq)
             return seq
         }
     }
 
-    /// Stores a record already in compact form (`CompactRecord.withEncoded`); `status` and
-    /// `reason` are the record's, for the counts.
-    package func append(_ bytes: UnsafeBufferPointer<UInt8>, status: Int, reason: Reason?) -> UInt64 {
+    /// Stores a record already in compact form (`CompactRecord.withEncoded`); `status`,
+    /// `reason` and `labels` are the record's, for the counts (`stats()`, `pushSeries()`).
+    package func append(
+        _ bytes: UnsafeBufferPointer<UInt8>, status: Int, reason: Reason?, labels: PushLabels = .unknown
+    ) -> UInt64 {
         var evicted: CompactRecord?
         let seq = state.withLock { state -> UInt64 in
             let (chunk, offset) = state.place(bytes.count)
             (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             return place(
                 CompactRecord(chunk: chunk, offset: offset, count: bytes.count), status: status, reason: reason,
-                in: &state, evicted: &evicted)
+                labels: labels, in: &state, evicted: &evicted)
         }
         return seq  // `evicted`, if any, is released here, outside the lock
     }
@@ -79,10 +85,11 @@ public final class DeliveryStore: Sendable {
     /// Stores the record `template` and `rewrite` make of the stored record `modelSeq` (the
     /// template's model) as a repeat of it (a delta of about 60 bytes, `CompactRecord`) and
     /// returns its sequence number; nil, storing nothing, when that record is no longer stored
-    /// (evicted or cleared), is itself a repeat, or is not the template's model.
+    /// (evicted or cleared), is itself a repeat, or is not the template's model. `labels` are the
+    /// push's, for `pushSeries()`.
     package func append(
         repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
-        status: Int, reason: Reason?
+        status: Int, reason: Reason?, labels: PushLabels = .unknown
     ) -> UInt64? {
         var evicted: CompactRecord?
         let deltaCount = template.deltaCount(rewrite)
@@ -94,7 +101,7 @@ public final class DeliveryStore: Sendable {
             template.writeDelta(rewrite, to: chunk.base + offset)
             return place(
                 CompactRecord(repeating: model, chunk: chunk, offset: offset, deltaCount: deltaCount),
-                status: status, reason: reason, in: &state, evicted: &evicted)
+                status: status, reason: reason, labels: labels, in: &state, evicted: &evicted)
         }
         return seq
     }
@@ -141,6 +148,7 @@ public final class DeliveryStore: Sendable {
         var record = stored.decoded(seq: seq)
         let oldStatus = record.status
         let oldReason = record.reason
+        let labels = PushLabels(record)
         guard change(&record) else { return false }
         let newStatus = record.status
         let newReason = record.reason
@@ -160,6 +168,8 @@ public final class DeliveryStore: Sendable {
                 state.count(status: newStatus, by: 1)
                 if let oldReason { state.count(reason: oldReason, by: -1) }
                 if let newReason { state.count(reason: newReason, by: 1) }
+                state.count(series: PushSeries(labels: labels, status: oldStatus, reason: oldReason), by: -1)
+                state.count(series: PushSeries(labels: labels, status: newStatus, reason: newReason), by: 1)
                 return true
             }
         }
@@ -170,9 +180,10 @@ public final class DeliveryStore: Sendable {
     /// Puts `record` in the ring and counts it; the record it evicts, if any, goes to `evicted`
     /// for the caller to release outside the lock.
     private func place(
-        _ record: CompactRecord, status: Int, reason: Reason?, in state: inout State,
+        _ record: CompactRecord, status: Int, reason: Reason?, labels: PushLabels, in state: inout State,
         evicted: inout CompactRecord?
     ) -> UInt64 {
+        state.count(labels: labels, status: status, reason: reason)
         if status >= 0 && status < state.byStatus.count {
             state.byStatus[status] &+= 1
         } else {
@@ -277,6 +288,17 @@ public final class DeliveryStore: Sendable {
                 lastSeq: state.ring.lastSeq, capacity: capacity)
         }
     }
+
+    /// Records appended since start by series (`PushSeries`: labels, status, reason), not reset
+    /// by `clear()`; a correction (`markUnanswered`, `markAnswered`) moves its record from one
+    /// series to another, as it moves the counts by status and reason in `stats()`, so the
+    /// series sum to `stats().requests`, and by status to `stats().byStatus`. Series whose
+    /// count fell to 0 are left out. `GET /metrics`'s `mock_apns_pushes_total`.
+    public func pushSeries() -> [(series: PushSeries, count: UInt64)] {
+        state.withLock { state in
+            zip(state.seriesKeys, state.seriesCounts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
+        }
+    }
 }
 
 extension DeliveryStore {
@@ -290,6 +312,17 @@ extension DeliveryStore {
         var byStatus = [UInt64](repeating: 0, count: 600)
         var otherStatuses: [Int: UInt64] = [:]
         var byReason: [Reason: UInt64] = [:]
+        /// Records by series (`pushSeries()`): the counts and the series by index, the index by
+        /// series, and the index counted last, which a run of like pushes bumps without hashing.
+        var seriesCounts: [UInt64] = []
+        var seriesKeys: [PushSeries] = []
+        var seriesIndex: [PushSeries: Int] = [:]
+        var lastSeries = -1
+        /// The series `lastSeries` counts, field by field: compared in place, with no copy.
+        var lastLabels = PushLabels.unknown
+        /// -1 before the first count: no record has that status.
+        var lastStatus = -1
+        var lastReason: Reason?
         /// The chunk appends go to.
         var chunk = RecordChunk(capacity: RecordChunk.size)
 
@@ -301,6 +334,39 @@ extension DeliveryStore {
                 let n = Int64(otherStatuses[status, default: 0]) + Int64(delta)
                 otherStatuses[status] = n > 0 ? UInt64(n) : nil
             }
+        }
+
+        /// Adds 1 to the count of the series of `labels`, `status` and `reason`: on the push
+        /// path, so the series counted last is compared first, field by field (no hash, no
+        /// copy, for a run of like pushes).
+        @inline(__always)
+        mutating func count(labels: PushLabels, status: Int, reason: Reason?) {
+            if status == lastStatus && reason == lastReason && labels.priority == lastLabels.priority
+                && labels.pushType == lastLabels.pushType && labels.environment == lastLabels.environment
+                && labels.listener == lastLabels.listener
+            {
+                seriesCounts[lastSeries] &+= 1
+                return
+            }
+            count(series: PushSeries(labels: labels, status: status, reason: reason), by: 1)
+        }
+
+        /// Adds `delta` to the count of `series` (never below 0) and makes it the last counted.
+        mutating func count(series: PushSeries, by delta: Int) {
+            let index: Int
+            if let known = seriesIndex[series] {
+                index = known
+            } else {
+                index = seriesKeys.count
+                seriesKeys.append(series)
+                seriesCounts.append(0)
+                seriesIndex[series] = index
+            }
+            seriesCounts[index] = UInt64(max(0, Int64(seriesCounts[index]) + Int64(delta)))
+            lastSeries = index
+            lastLabels = series.labels
+            lastStatus = series.status
+            lastReason = series.reason
         }
 
         /// Adds `delta` to the count of `reason` (`markUnanswered`).
