@@ -49,6 +49,10 @@ let package = Package(
         // (`DeviceReaction`), user interaction and the simulator's `.apns` file
         // (docs/device-model.md). No I/O; time comes in as a parameter.
         .target(name: "Devices", dependencies: ["APNsCore", "JSONInput"]),
+        // Broadcast push and channel management (iOS 18), the pure part: the channel store, the
+        // request checks in APNs's order, request IDs, the ActivityKit payload lints
+        // (docs/broadcast.md). No I/O.
+        .target(name: "Broadcast", dependencies: ["APNsCore", "HTTPFields", "JSONInput"]),
         // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
         .target(name: "Faults", dependencies: ["APNsCore", "HTTPFields", "JSONSupport", "JSONInput"]),
         // Delivery records, the compact record store, filters and stats; connection events and
@@ -92,6 +96,7 @@ let package = Package(
                 "APNsTools",
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
+        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "APNsCore", "HTTPFields", "JSONInput"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),

@@ -1,0 +1,68 @@
+import APNsCore
+
+/// Every `reason` a channel-management request or a broadcast send can be answered with, with
+/// its HTTP status (Apple, *Handling error responses from APNs*, the broadcast table;
+/// docs/broadcast.md §A6).
+///
+/// Its own vocabulary, not `APNsCore.Reason`: nine of these (`MissingChannelId`,
+/// `ChannelNotRegistered`, `FeatureNotEnabled`...) exist only on the broadcast and channel APIs;
+/// `apnsReason` names the ones the device-push API shares. An `Error`, to be the failure of a
+/// `Result` (`ChannelStore.create`, `BroadcastRoute.route`).
+public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Codable {
+    case featureNotEnabled = "FeatureNotEnabled"
+    case missingChannelID = "MissingChannelId"
+    case badChannelID = "BadChannelId"
+    case channelNotRegistered = "ChannelNotRegistered"
+    case badRequestParams = "BadRequestParams"
+    case badRequestPayload = "BadRequestPayload"
+    case payloadEmpty = "PayloadEmpty"
+    case badMessageID = "BadMessageId"
+    case missingPushType = "MissingPushType"
+    case invalidPushType = "InvalidPushType"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case badExpirationDate = "BadExpirationDate"
+    case topicDisallowed = "TopicDisallowed"
+    case badPriority = "BadPriority"
+    case badCertificate = "BadCertificate"
+    case badCertificateEnvironment = "BadCertificateEnvironment"
+    case topicMismatch = "TopicMismatch"
+    case missingProviderToken = "MissingProviderToken"
+    case expiredProviderToken = "ExpiredProviderToken"
+    case invalidProviderToken = "InvalidProviderToken"
+    case badPath = "BadPath"
+    case methodNotAllowed = "MethodNotAllowed"
+    case payloadTooLarge = "PayloadTooLarge"
+    case tooManyRequests = "TooManyRequests"
+    case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
+    case internalServerError = "InternalServerError"
+    case serviceUnavailable = "ServiceUnavailable"
+    case shutdown = "Shutdown"
+
+    /// The HTTP status APNs answers with this reason (docs/broadcast.md §A6).
+    public var status: Int {
+        switch self {
+        case .featureNotEnabled, .missingChannelID, .badChannelID, .channelNotRegistered, .badRequestParams,
+            .badRequestPayload, .payloadEmpty, .badMessageID, .missingPushType, .invalidPushType,
+            .cannotCreateChannelConfig, .badExpirationDate, .topicDisallowed, .badPriority:
+            return 400
+        case .badCertificate, .badCertificateEnvironment, .topicMismatch, .missingProviderToken,
+            .expiredProviderToken, .invalidProviderToken:
+            return 403
+        case .badPath: return 404
+        case .methodNotAllowed: return 405
+        case .payloadTooLarge: return 413
+        case .tooManyRequests, .tooManyProviderTokenUpdates: return 429
+        case .internalServerError: return 500
+        case .serviceUnavailable, .shutdown: return 503
+        }
+    }
+
+    /// The device-push reason of the same name, nil for the broadcast-only ones.
+    public var apnsReason: Reason? { Reason(rawValue: rawValue) }
+
+    /// The broadcast reason of a device-push reason (an authentication outcome, a fault's
+    /// answer), nil when the broadcast table has none of that name (e.g. `BadDeviceToken`).
+    public init?(_ reason: Reason) {
+        self.init(rawValue: reason.rawValue)
+    }
+}
