@@ -68,7 +68,9 @@ let package = Package(
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
-            dependencies: ["APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions"]),
+            dependencies: [
+                "APNsCore", "Broadcast", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions",
+            ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
             name: "HTTP2Transport",
@@ -79,8 +81,8 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport",
+                "APNsCore", "Broadcast", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway",
+                "ControlAPI", "Configuration", "APNsAuth", "HTTP2Transport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
@@ -117,7 +119,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "APNsCore", "Devices", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
+            dependencies: [
+                "Configuration", "APNsCore", "Broadcast", "Devices", "Faults", "JSONInput", "JSONSupport",
+                "TestSupport",
+            ]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -132,8 +137,8 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: [
-                "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport",
+                "MockAPNs", "APNsCore", "Broadcast", "Configuration", "ControlAPI", "Devices", "Gateway",
+                "HTTP2Client", "HTTPFields", "TestSupport",
             ]),
     ]
 )

@@ -16,11 +16,15 @@ public struct BroadcastOptions: Sendable, Equatable {
     /// (`GET`/`DELETE /1/apps/<bundle>/channels/<id>`) and a create body without `push-type`.
     /// Default true; when false those get 404 `BadPath` and 400 `BadRequestParams`.
     public var legacyAPNSwiftForms: Bool
+    /// Live channels per app and environment, 1 to 1,000,000 (Apple: 10,000); past it a create
+    /// gets 400 `CannotCreateChannelConfig` (`ChannelStore.limit`).
+    public var channelLimit: Int
 
     public init(
         disabledBundleIDs: Set<String> = [], acceptsPriority1: Bool = true, rejectsStartEvent: Bool = false,
-        lintsAsErrors: Bool = false, legacyAPNSwiftForms: Bool = true
+        lintsAsErrors: Bool = false, legacyAPNSwiftForms: Bool = true, channelLimit: Int = 10_000
     ) {
+        self.channelLimit = channelLimit
         self.disabledBundleIDs = disabledBundleIDs
         self.acceptsPriority1 = acceptsPriority1
         self.rejectsStartEvent = rejectsStartEvent

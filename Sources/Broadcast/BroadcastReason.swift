@@ -29,6 +29,11 @@ public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Co
     case missingProviderToken = "MissingProviderToken"
     case expiredProviderToken = "ExpiredProviderToken"
     case invalidProviderToken = "InvalidProviderToken"
+    /// Not in Apple's broadcast table: the device-push API's other 403 reasons, which the same
+    /// credential check answers (docs/apns-behaviour.md §4).
+    case forbidden = "Forbidden"
+    case unrelatedKeyIDInToken = "UnrelatedKeyIdInToken"
+    case badEnvironmentKeyIDInToken = "BadEnvironmentKeyIdInToken"
     case badPath = "BadPath"
     case methodNotAllowed = "MethodNotAllowed"
     case payloadTooLarge = "PayloadTooLarge"
@@ -46,7 +51,8 @@ public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Co
             .cannotCreateChannelConfig, .badExpirationDate, .topicDisallowed, .badPriority:
             return 400
         case .badCertificate, .badCertificateEnvironment, .topicMismatch, .missingProviderToken,
-            .expiredProviderToken, .invalidProviderToken:
+            .expiredProviderToken, .invalidProviderToken, .forbidden, .unrelatedKeyIDInToken,
+            .badEnvironmentKeyIDInToken:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405

@@ -26,14 +26,15 @@ public final class BroadcastService: Sendable {
     public let store: ChannelStore
     private let makeRequestID: @Sendable () -> String
 
-    /// - Parameter makeRequestID: a new lowercase UUID for a request without one (tests
-    ///   inject a fixed one).
+    /// - Parameters:
+    ///   - store: the channels; default a store of `options.channelLimit` per app and environment.
+    ///   - makeRequestID: a new lowercase UUID for a request without one (tests inject a fixed one).
     public init(
-        options: BroadcastOptions = BroadcastOptions(), store: ChannelStore = ChannelStore(),
+        options: BroadcastOptions = BroadcastOptions(), store: ChannelStore? = nil,
         makeRequestID: (@Sendable () -> String)? = nil
     ) {
         self.options = options
-        self.store = store
+        self.store = store ?? ChannelStore(limit: options.channelLimit)
         let generator = UUIDGenerator()
         self.makeRequestID = makeRequestID ?? { generator.next(uppercase: false) }
     }

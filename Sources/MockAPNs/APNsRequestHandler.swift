@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import Broadcast
 import Configuration
 import Devices
 import Foundation
@@ -23,6 +24,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     private let gateway: Gateway
+    /// Channel management and broadcast sends (docs/broadcast.md), on every provider listener.
+    private let broadcast: BroadcastService
     /// Per-listener conditions for new connections (handshake delay, silence, refusal).
     let conditions: ListenerConditionsInForce
     /// The listeners, in the transport's order.
@@ -40,10 +43,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private let debug: Bool
 
     init(
-        gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
-        devices: DeviceBook, profile: StreamProfile, logger: Logger
+        gateway: Gateway, broadcast: BroadcastService, listeners: [Listener], events: ConnectionEventStore,
+        keys: KeyStore, clock: ServerClock, devices: DeviceBook, profile: StreamProfile, logger: Logger
     ) {
         self.devices = devices
+        self.broadcast = broadcast
         self.gateway = gateway
         conditions = ListenerConditionsInForce(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
@@ -200,10 +204,46 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// A channel-management or broadcast request (docs/broadcast.md §3): `BroadcastService`
+    /// decides, with the connection's credentials asked about the path's bundle ID
+    /// (`BroadcastCredentialCheck`); a rejected certificate ends the connection as on
+    /// `/3/device` (GOAWAY with the reason, no stream answer).
+    private func handleBroadcast(_ request: HTTP2Request, state: ConnectionContext, on connection: HTTP2Connection)
+        -> HTTP2Action
+    {
+        let credentials = state.credentials
+        var endsConnection: BroadcastReason?
+        let answer = broadcast.handle(
+            request, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000)
+        ) { bundleID in
+            let outcome = BroadcastCredentialCheck.check(credentials, request: request, bundleID: bundleID)
+            if outcome.closesConnection { endsConnection = outcome.reason }
+            return outcome.reason
+        }
+        credentials.settle(accepted: answer.accepted)
+        if debug {
+            logger.log(
+                .debug,
+                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(answer.status) \(answer.reason?.rawValue ?? "")"
+            )
+        }
+        if let reason = endsConnection?.apnsReason {
+            return FaultExecutor.carryOut(
+                .endConnection(reason), answer: HTTP2Response(status: answer.status), streamID: request.streamID,
+                on: connection, origin: .certificate, actions: actions)
+        }
+        var response = HTTP2Response(status: answer.status)
+        response.headers = answer.headers
+        response.body = answer.body
+        return .respond(response)
+    }
+
     /// The rest of a batch after a close, reset or blackhole was decided: recorded without a
     /// status and with no fault rule asked (`Gateway.handle(serve: false)`), nothing carried out;
     /// its stream ends unanswered with the connection, which names the cause in the record.
     func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {
+        // Channel and broadcast requests are not recorded yet (docs/broadcast.md §4).
+        if BroadcastRoute.claims(request.path) { return }
         let state = state(of: connection)
         let decision = gateway.handle(
             request, connection: state.info, streamID: request.streamID,
@@ -222,6 +262,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// profile's SETTINGS change, then the plan (`FaultExecutor`), or the answer.
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
+        // The one check a device push pays for the channel and broadcast paths (`/1/`, `/4/`).
+        if BroadcastRoute.claims(request.path) { return handleBroadcast(request, state: state, on: connection) }
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.

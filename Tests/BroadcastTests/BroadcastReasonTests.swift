@@ -14,6 +14,8 @@ final class BroadcastReasonTests: XCTestCase {
             403: [
                 "BadCertificate", "BadCertificateEnvironment", "TopicMismatch", "MissingProviderToken",
                 "ExpiredProviderToken", "InvalidProviderToken",
+                // The device-push API's, from the same credential check.
+                "Forbidden", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
             ],
             404: ["BadPath"], 405: ["MethodNotAllowed"], 413: ["PayloadTooLarge"],
             429: ["TooManyRequests", "TooManyProviderTokenUpdates"], 500: ["InternalServerError"],

@@ -160,6 +160,8 @@ final class BroadcastServiceTests: XCTestCase {
         // The reasons no request causes by itself: a fault rule or the server answers them.
         let notCaused: Set<BroadcastReason> = [
             .tooManyRequests, .tooManyProviderTokenUpdates, .internalServerError, .serviceUnavailable, .shutdown,
+            // The credential check's other 403s (the rows above stand for them: `authorize` answers).
+            .forbidden, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken,
         ]
         XCTAssertEqual(causable.union(notCaused), Set(BroadcastReason.allCases))
     }
