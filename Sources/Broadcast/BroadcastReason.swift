@@ -4,9 +4,9 @@ import APNsCore
 /// its HTTP status (Apple, *Handling error responses from APNs*, the broadcast table;
 /// docs/broadcast.md §A6).
 ///
-/// Its own vocabulary, not `APNsCore.Reason`: nine of these (`MissingChannelId`,
-/// `ChannelNotRegistered`, `FeatureNotEnabled`...) exist only on the broadcast and channel APIs;
-/// `apnsReason` names the ones the device-push API shares. An `Error`, to be the failure of a
+/// The subset of `APNsCore.Reason` these APIs answer with (nine of them, `MissingChannelId`,
+/// `ChannelNotRegistered`, `FeatureNotEnabled`..., exist only there): `apnsReason` is the
+/// record's and a fault's form of it. An `Error`, to be the failure of a
 /// `Result` (`ChannelStore.create`, `BroadcastRoute.route`).
 public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Codable {
     case featureNotEnabled = "FeatureNotEnabled"
@@ -63,8 +63,8 @@ public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Co
         }
     }
 
-    /// The device-push reason of the same name, nil for the broadcast-only ones.
-    public var apnsReason: Reason? { Reason(rawValue: rawValue) }
+    /// The `Reason` of the same name (every broadcast reason is one).
+    public var apnsReason: Reason { Reason(rawValue: rawValue)! }
 
     /// The broadcast reason of a device-push reason (an authentication outcome, a fault's
     /// answer), nil when the broadcast table has none of that name (e.g. `BadDeviceToken`).

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// Where a channel-management or broadcast request goes, read from `:method` and `:path`
@@ -31,16 +32,7 @@ public struct BroadcastRoute: Sendable, Hashable {
     /// the one check a device push pays (its path starts `/3/`).
     @inline(__always)
     public static func claims(_ path: String) -> Bool {
-        var bytes = path.utf8.makeIterator()
-        guard var first = bytes.next() else { return false }
-        if first == UInt8(ascii: "/") {
-            guard let next = bytes.next() else { return false }
-            first = next
-        } else if first != UInt8(ascii: "4") {
-            return false
-        }
-        guard first == UInt8(ascii: "1") || first == UInt8(ascii: "4") else { return false }
-        return bytes.next() == UInt8(ascii: "/")
+        RequestKind(path: path) != .push
     }
 
     /// The route of a request whose path `claims` accepted, or the reason it has none

@@ -204,23 +204,54 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// Appends the record of a channel or broadcast request: what arrived, the bundle ID as its
+    /// topic, a send's push type, priority, expiration and lints, and the answer (`apnsId` is the
+    /// `apns-request-id` answered); status 0 when `answered` is false (a GOAWAY instead) or
+    /// there is no `answer` (not served). Returns its seq.
+    private func recordBroadcast(
+        _ request: HTTP2Request, answer: BroadcastAnswer?, identity: CredentialIdentity?, state: ConnectionContext,
+        answered: Bool = true
+    ) -> UInt64 {
+        let pushTypeSent = request.headers.first(where: { $0.name == "apns-push-type" })?.value
+        let reason = answer?.reason?.apnsReason
+        let verdict = ValidationResult(
+            reason: reason, topic: answer?.route?.bundleID, pushTypeSent: pushTypeSent,
+            pushType: answer?.route?.operation == .sendBroadcast ? .liveactivity : nil, priority: answer?.priority,
+            expiration: answer?.expiration, lints: answer?.lints.map(\.message) ?? [])
+        let status = answered ? (answer?.status ?? 0) : 0
+        let record = DeliveryRecord(
+            receivedAt: Date().timeIntervalSince1970, environment: state.info.environment,
+            listener: state.info.listener, connectionID: state.info.id, streamID: request.streamID,
+            method: request.method, path: request.path, verdict: verdict, apnsID: answer?.requestID ?? "",
+            uniqueID: nil, headers: AuthorizationRedaction.recorded(request.headers), payload: request.body,
+            payloadBytes: request.bodyLength, status: status, reason: status == 0 && answered ? nil : reason,
+            identity: identity)
+        return gateway.store.append(record)
+    }
+
     /// A channel-management or broadcast request (docs/broadcast.md §3): `BroadcastService`
     /// decides, with the connection's credentials asked about the path's bundle ID
     /// (`BroadcastCredentialCheck`); a rejected certificate ends the connection as on
-    /// `/3/device` (GOAWAY with the reason, no stream answer).
-    private func handleBroadcast(_ request: HTTP2Request, state: ConnectionContext, on connection: HTTP2Connection)
-        -> HTTP2Action
-    {
+    /// `/3/device` (GOAWAY with the reason, no stream answer). Recorded (kind `channel` or
+    /// `broadcast`) before it is answered; the record is named on the stream (`tag`).
+    private func handleBroadcast(
+        _ request: inout HTTP2Request, state: ConnectionContext, on connection: HTTP2Connection
+    ) -> HTTP2Action {
         let credentials = state.credentials
         var endsConnection: BroadcastReason?
+        var identity: CredentialIdentity?
+        let sent = request
         let answer = broadcast.handle(
-            request, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000)
+            sent, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000)
         ) { bundleID in
-            let outcome = BroadcastCredentialCheck.check(credentials, request: request, bundleID: bundleID)
+            let outcome = BroadcastCredentialCheck.check(credentials, request: sent, bundleID: bundleID)
             if outcome.closesConnection { endsConnection = outcome.reason }
+            identity = outcome.identity
             return outcome.reason
         }
         credentials.settle(accepted: answer.accepted)
+        request.tag = recordBroadcast(
+            request, answer: answer, identity: identity, state: state, answered: endsConnection == nil)
         if debug {
             logger.log(
                 .debug,
@@ -242,9 +273,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     /// status and with no fault rule asked (`Gateway.handle(serve: false)`), nothing carried out;
     /// its stream ends unanswered with the connection, which names the cause in the record.
     func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {
-        // Channel and broadcast requests are not recorded yet (docs/broadcast.md §4).
-        if BroadcastRoute.claims(request.path) { return }
         let state = state(of: connection)
+        // A channel or broadcast request: recorded without a status, nothing carried out.
+        if BroadcastRoute.claims(request.path) {
+            request.tag = recordBroadcast(request, answer: nil, identity: nil, state: state)
+            return
+        }
         let decision = gateway.handle(
             request, connection: state.info, streamID: request.streamID,
             defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
@@ -263,7 +297,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let state = state(of: connection)
         // The one check a device push pays for the channel and broadcast paths (`/1/`, `/4/`).
-        if BroadcastRoute.claims(request.path) { return handleBroadcast(request, state: state, on: connection) }
+        if BroadcastRoute.claims(request.path) { return handleBroadcast(&request, state: state, on: connection) }
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.

@@ -34,7 +34,10 @@ final class BroadcastReasonTests: XCTestCase {
     func testSharedReasonsMapBothWays() {
         XCTAssertEqual(BroadcastReason.badPath.apnsReason, .badPath)
         XCTAssertEqual(BroadcastReason.expiredProviderToken.apnsReason, .expiredProviderToken)
-        XCTAssertNil(BroadcastReason.channelNotRegistered.apnsReason)
+        XCTAssertEqual(BroadcastReason.channelNotRegistered.apnsReason, .channelNotRegistered)
+        for reason in BroadcastReason.allCases {
+            XCTAssertEqual(reason.apnsReason.status, reason.status, "\(reason)")
+        }
         XCTAssertEqual(BroadcastReason(Reason.invalidProviderToken), .invalidProviderToken)
         XCTAssertNil(BroadcastReason(Reason.badDeviceToken))
     }

@@ -489,7 +489,9 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"invalidPayloadReason": "PayloadEmtpy"}"#,
                 "invalidPayloadReason: expected a reason with status 400 (BadCollapseId, BadDeviceToken, BadExpirationDate, "
                     + "BadMessageId, BadPriority, BadTopic, DeviceTokenNotForTopic, DuplicateHeaders, IdleTimeout, "
-                    + "InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed), "
+                    + "InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed, "
+                    + "FeatureNotEnabled, MissingChannelId, BadChannelId, ChannelNotRegistered, BadRequestParams, "
+                    + "BadRequestPayload, MissingPushType, CannotCreateChannelConfig), "
                     + #"got "PayloadEmtpy" (did you mean "PayloadEmpty"?)"#),
             ErrorRow(#"{"invalidPayloadReason": 400}"#, "got 400", exact: false),
             // Devices

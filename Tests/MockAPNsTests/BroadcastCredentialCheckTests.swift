@@ -112,5 +112,26 @@ final class BroadcastCredentialCheckTests: XCTestCase {
                 headers: [HeaderField(name: "apns-topic", value: "com.example.app")],
                 body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)))
         XCTAssertEqual(push.status, 200)
+
+        // Every request recorded, by kind (docs/broadcast.md §4).
+        var filter = DeliveryFilter()
+        filter.kind = .channel
+        let channelRecords = server.deliveries(matching: filter)
+        XCTAssertEqual(channelRecords.map(\.status), [201, 400])
+        XCTAssertEqual(channelRecords.map(\.reason), [nil, .missingChannelID])
+        XCTAssertEqual(channelRecords.first?.verdict.topic, "com.example.app")
+        XCTAssertEqual(channelRecords.first?.apnsID, created.headers.first { $0.name == "apns-request-id" }?.value)
+        filter.kind = .broadcast
+        let broadcasts = server.deliveries(matching: filter)
+        XCTAssertEqual(broadcasts.map(\.status), [200, 404])
+        XCTAssertEqual(broadcasts.first?.channelID, id)
+        XCTAssertEqual(broadcasts.first?.verdict.pushType, .liveactivity)
+        XCTAssertEqual(broadcasts.first?.verdict.priority, 10)
+        filter.kind = nil
+        filter.channelID = id
+        XCTAssertEqual(server.deliveries(matching: filter).map(\.path), ["/4/broadcasts/apps/com.example.app"])
+        filter.channelID = nil
+        filter.kind = .push
+        XCTAssertEqual(server.deliveries(matching: filter).count, 1)
     }
 }

@@ -10,6 +10,7 @@ import base64
 import json
 import re
 import time
+import urllib.parse
 import uuid
 
 import pytest
@@ -379,3 +380,42 @@ def test_certificate_accepted_and_channels_are_per_environment(strict, gateway):
         assert reason_of(other.broadcast(channel)) == "ChannelNotRegistered"
     finally:
         other.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Records: kind, channelId, wait (docs/broadcast.md §4)
+# ------------------------------------------------------------------------------------------
+
+
+def test_channel_and_broadcast_requests_are_recorded(gateway, sender):
+    request_id = str(uuid.uuid4())
+    created = sender.request("POST", CHANNELS, ("apns-request-id", request_id), body=CREATE_BODY)
+    channel = created.header("apns-channel-id")
+    [create] = gateway.deliveries(kind="channel", apnsId=request_id)["deliveries"]
+    assert (create["kind"], create["status"], create["topic"], create["channelId"]) == ("channel", 201, BUNDLE, None)
+
+    sent = sender.broadcast(channel, ("apns-priority", "5"))
+    refused = sender.broadcast(channel, ("apns-priority", "7"))
+    records = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
+    assert [(r["status"], r["reason"]) for r in records] == [(200, None), (400, "BadPriority")]
+    first = records[0]
+    assert first["apnsId"] == sent.header("apns-request-id")
+    assert (first["channelId"], first["pushType"], first["inferredPushType"], first["priority"]) == (
+        channel, "liveactivity", "liveactivity", 5)
+    assert first["payload"] == json.loads(UPDATE)
+    assert refused.status == 400
+    # device pushes are kind "push"
+    assert all(r["kind"] == "push" for r in gateway.deliveries(kind="push")["deliveries"])
+    bad = gateway.get("/v1/deliveries?kind=pushes")
+    assert bad.status == 400
+
+
+def test_wait_for_a_broadcast(gateway, sender):
+    channel = sender.create()
+    after = gateway.deliveries()["lastSeq"]
+    sender.broadcast(channel)
+    query = urllib.parse.urlencode(
+        {"count": 1, "timeoutMs": 5000, "kind": "broadcast", "channelId": channel, "after": after})
+    r = gateway.get(f"/v1/deliveries/wait?{query}")
+    assert r.status == 200, r.body
+    assert [d["channelId"] for d in r.json["deliveries"]] == [channel]
