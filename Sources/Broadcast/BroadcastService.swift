@@ -45,9 +45,14 @@ public final class BroadcastService: Sendable {
     ///   - environment: the listener's environment (channels are per environment).
     ///   - authorize: the credential check for the bundle ID: nil when the credentials cover
     ///     it, else the 403 reason (or another the check answers, e.g. `TooManyProviderTokenUpdates`).
+    ///   - proceed: asked, with the answer so far (route, channel), right before an accepted
+    ///     create or delete changes the store; false leaves the store as it is (a fault rule
+    ///     answers instead: a refused request changes nothing). Then the answer is the one it
+    ///     would have been, without the change carried out.
     public func handle(
         _ request: HTTP2Request, environment: APNsEnvironment, nowMilliseconds: Int64,
-        authorize: (_ bundleID: String) -> BroadcastReason?
+        authorize: (_ bundleID: String) -> BroadcastReason?,
+        proceed: (_ answer: BroadcastAnswer) -> Bool = { _ in true }
     ) -> BroadcastAnswer {
         var sentID: (header: String, value: String)?
         for name in RequestID.headerNames {
@@ -63,7 +68,7 @@ public final class BroadcastService: Sendable {
             requestIDHeader: idIsValid ? sentID!.header : nil, headers: [], body: [])
         if let reason = decide(
             request, environment: environment, nowMilliseconds: nowMilliseconds, authorize: authorize,
-            requestIDValid: sentID == nil || idIsValid, answer: &answer)
+            proceed: proceed, requestIDValid: sentID == nil || idIsValid, answer: &answer)
         {
             answer.status = reason.status
             answer.reason = reason
@@ -79,7 +84,8 @@ public final class BroadcastService: Sendable {
     /// The checks in order; fills `answer` on success and returns nil, or returns the reason.
     private func decide(
         _ request: HTTP2Request, environment: APNsEnvironment, nowMilliseconds: Int64,
-        authorize: (String) -> BroadcastReason?, requestIDValid: Bool, answer: inout BroadcastAnswer
+        authorize: (String) -> BroadcastReason?, proceed: (BroadcastAnswer) -> Bool, requestIDValid: Bool,
+        answer: inout BroadcastAnswer
     ) -> BroadcastReason? {
         let route: BroadcastRoute
         switch BroadcastRoute.route(
@@ -118,6 +124,11 @@ public final class BroadcastService: Sendable {
             case .failure(let reason): return reason
             case .success(let read): policy = read
             }
+            guard proceed(answer) else {
+                answer.status = 201
+                answer.headers = [requestIDField]
+                return nil
+            }
             switch store.create(
                 bundleID: bundleID, environment: environment, policy: policy, nowMilliseconds: nowMilliseconds)
             {
@@ -134,7 +145,7 @@ public final class BroadcastService: Sendable {
             answer.body = channel!.readBody
         case .deleteChannel:
             // Gone between the look-up and now (another connection deleted it): not registered.
-            guard store.delete(channel!.id, bundleID: bundleID, environment: environment) else {
+            guard !proceed(answer) || store.delete(channel!.id, bundleID: bundleID, environment: environment) else {
                 return .channelNotRegistered
             }
             answer.status = 204

@@ -3,9 +3,11 @@ import APNsCore
 import Broadcast
 import Configuration
 import Devices
+import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
+import HTTPFields
 import Recording
 
 /// Connects the HTTP/2 transport to the `Gateway`: converts each complete request to a
@@ -204,69 +206,123 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
-    /// Appends the record of a channel or broadcast request: what arrived, the bundle ID as its
-    /// topic, a send's push type, priority, expiration and lints, and the answer (`apnsId` is the
-    /// `apns-request-id` answered); status 0 when `answered` is false (a GOAWAY instead) or
-    /// there is no `answer` (not served). Returns its seq.
-    private func recordBroadcast(
-        _ request: HTTP2Request, answer: BroadcastAnswer?, identity: CredentialIdentity?, state: ConnectionContext,
-        answered: Bool = true
-    ) -> UInt64 {
-        let pushTypeSent = request.headers.first(where: { $0.name == "apns-push-type" })?.value
-        let reason = answer?.reason?.apnsReason
-        let verdict = ValidationResult(
-            reason: reason, topic: answer?.route?.bundleID, pushTypeSent: pushTypeSent,
-            pushType: answer?.route?.operation == .sendBroadcast ? .liveactivity : nil, priority: answer?.priority,
-            expiration: answer?.expiration, lints: answer?.lints.map(\.message) ?? [])
-        let status = answered ? (answer?.status ?? 0) : 0
-        let record = DeliveryRecord(
-            receivedAt: Date().timeIntervalSince1970, environment: state.info.environment,
-            listener: state.info.listener, connectionID: state.info.id, streamID: request.streamID,
-            method: request.method, path: request.path, verdict: verdict, apnsID: answer?.requestID ?? "",
-            uniqueID: nil, headers: AuthorizationRedaction.recorded(request.headers), payload: request.body,
-            payloadBytes: request.bodyLength, status: status, reason: status == 0 && answered ? nil : reason,
-            identity: identity)
-        return gateway.store.append(record)
-    }
-
-    /// A channel-management or broadcast request (docs/broadcast.md §3): `BroadcastService`
+    /// A channel-management or broadcast request (docs/broadcast.md §3, §4): `BroadcastService`
     /// decides, with the connection's credentials asked about the path's bundle ID
     /// (`BroadcastCredentialCheck`); a rejected certificate ends the connection as on
-    /// `/3/device` (GOAWAY with the reason, no stream answer). Recorded (kind `channel` or
-    /// `broadcast`) before it is answered; the record is named on the stream (`tag`).
+    /// `/3/device` (GOAWAY with the reason, no stream answer). Fault rules with a `kind` of
+    /// `channel` or `broadcast` are asked once the request is judged, and before a create or
+    /// delete changes the store (a request a fault answers changes nothing). Recorded before it
+    /// is answered; the record is named on the stream (`tag`).
     private func handleBroadcast(
         _ request: inout HTTP2Request, state: ConnectionContext, on connection: HTTP2Connection
     ) -> HTTP2Action {
         let credentials = state.credentials
         var endsConnection: BroadcastReason?
         var identity: CredentialIdentity?
+        var fault: FaultDecision?
+        var faultsAsked = false
+        let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         let sent = request
+        let faults = gateway.faults
+        func askFaults(_ partial: BroadcastAnswer) {
+            faultsAsked = true
+            guard faults.isArmed else { return }
+            fault = faults.evaluate(
+                FaultContext(
+                    verdict: Self.verdict(of: sent, answer: partial), request: sent, connection: state.info,
+                    identity: identity, nowMilliseconds: nowMilliseconds))
+        }
         let answer = broadcast.handle(
-            sent, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000)
-        ) { bundleID in
-            let outcome = BroadcastCredentialCheck.check(credentials, request: sent, bundleID: bundleID)
-            if outcome.closesConnection { endsConnection = outcome.reason }
-            identity = outcome.identity
-            return outcome.reason
-        }
-        credentials.settle(accepted: answer.accepted)
-        request.tag = recordBroadcast(
-            request, answer: answer, identity: identity, state: state, answered: endsConnection == nil)
-        if debug {
-            logger.log(
-                .debug,
-                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(answer.status) \(answer.reason?.rawValue ?? "")"
-            )
-        }
-        if let reason = endsConnection?.apnsReason {
-            return FaultExecutor.carryOut(
-                .endConnection(reason), answer: HTTP2Response(status: answer.status), streamID: request.streamID,
-                on: connection, origin: .certificate, actions: actions)
-        }
+            sent, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000),
+            authorize: { bundleID in
+                let outcome = BroadcastCredentialCheck.check(credentials, request: sent, bundleID: bundleID)
+                if outcome.closesConnection { endsConnection = outcome.reason }
+                identity = outcome.identity
+                return outcome.reason
+            },
+            proceed: { partial in
+                askFaults(partial)
+                return fault.map { Gateway.answersNormally($0.action) } ?? true
+            })
+        if !faultsAsked && endsConnection == nil { askFaults(answer) }
+        let plan = fault.map { ActionPlan($0.action, streamID: request.streamID) }
         var response = HTTP2Response(status: answer.status)
         response.headers = answer.headers
         response.body = answer.body
-        return .respond(response)
+        var status = endsConnection == nil ? answer.status : 0
+        var reason = answer.reason?.apnsReason
+        switch plan?.answer {
+        case .replaced(let replaced)?:
+            status = replaced.status
+            reason = replaced.reason
+            response = HTTP2Response(status: replaced.status)
+            response.headers = [
+                HeaderField(name: "content-type", value: "application/json"),
+                HeaderField(name: "apns-request-id", value: answer.requestID),
+            ]
+            response.body = ReasonJSON.bytes(replaced.reason)
+        case .none?:
+            status = 0
+            reason = nil
+        case .normal?, nil:
+            break
+        }
+        credentials.settle(accepted: status / 100 == 2)
+        // A held answer's record is pending until its HEADERS is serialized.
+        let pending =
+            plan?.delayMilliseconds != nil && status != 0 ? PendingAnswer(status: status, reason: reason) : nil
+        let seq = recordBroadcast(
+            request, answer: answer, status: pending == nil ? status : 0, reason: pending == nil ? reason : nil,
+            identity: identity, fault: fault, state: state)
+        request.tag = seq
+        if debug {
+            logger.log(
+                .debug,
+                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(status) \(reason?.rawValue ?? "") (record \(seq))"
+            )
+        }
+        if let ended = endsConnection?.apnsReason {
+            return FaultExecutor.carryOut(
+                .endConnection(ended), answer: response, streamID: request.streamID, on: connection,
+                origin: .certificate, actions: actions)
+        }
+        guard let plan, let fault else { return .respond(response) }
+        let store = gateway.store
+        var whenAnswered: (@Sendable () -> Void)?
+        if let pending { whenAnswered = { _ = store.markAnswered(seq: seq, as: pending) } }
+        let origin = ConnectionEventOrigin.fault(ruleID: fault.ruleID, action: fault.ruleActionType)
+        return FaultExecutor.carryOut(
+            plan, answer: response, streamID: request.streamID, on: connection, origin: origin, actions: actions,
+            whenAnswered: whenAnswered)
+    }
+
+    /// The verdict a channel or broadcast request is recorded and matched with: the path's
+    /// bundle ID as its topic, `apns-push-type` as sent, a send's push type (liveactivity),
+    /// priority, expiration and lints, and the service's reason.
+    private static func verdict(of request: HTTP2Request, answer: BroadcastAnswer?) -> ValidationResult {
+        ValidationResult(
+            reason: answer?.reason?.apnsReason, topic: answer?.route?.bundleID,
+            pushTypeSent: request.headers.first(where: { $0.name == "apns-push-type" })?.value,
+            pushType: answer?.route?.operation == .sendBroadcast ? .liveactivity : nil, priority: answer?.priority,
+            expiration: answer?.expiration, lints: answer?.lints.map(\.message) ?? [])
+    }
+
+    /// Appends the record of a channel or broadcast request (kind `channel` or `broadcast`):
+    /// what arrived, `verdict(of:answer:)`, the answer's `apns-request-id` as `apnsId`, and
+    /// `status` (0: no answer, or not yet) and `reason`. Returns its seq.
+    private func recordBroadcast(
+        _ request: HTTP2Request, answer: BroadcastAnswer?, status: Int, reason: Reason?,
+        identity: CredentialIdentity?, fault: FaultDecision? = nil, state: ConnectionContext
+    ) -> UInt64 {
+        let record = DeliveryRecord(
+            receivedAt: Date().timeIntervalSince1970, environment: state.info.environment,
+            listener: state.info.listener, connectionID: state.info.id, streamID: request.streamID,
+            method: request.method, path: request.path, verdict: Self.verdict(of: request, answer: answer),
+            apnsID: answer?.requestID ?? "", uniqueID: nil, headers: AuthorizationRedaction.recorded(request.headers),
+            payload: request.body, payloadBytes: request.bodyLength, status: status, reason: reason,
+            identity: identity,
+            fault: fault.map { FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description) })
+        return gateway.store.append(record)
     }
 
     /// The rest of a batch after a close, reset or blackhole was decided: recorded without a
@@ -276,7 +332,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         let state = state(of: connection)
         // A channel or broadcast request: recorded without a status, nothing carried out.
         if BroadcastRoute.claims(request.path) {
-            request.tag = recordBroadcast(request, answer: nil, identity: nil, state: state)
+            request.tag = recordBroadcast(request, answer: nil, status: 0, reason: nil, identity: nil, state: state)
             return
         }
         let decision = gateway.handle(

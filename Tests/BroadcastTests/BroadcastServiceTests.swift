@@ -312,6 +312,38 @@ final class BroadcastServiceTests: XCTestCase {
             .badExpirationDate)
     }
 
+    /// A create or delete that `proceed` holds back (a fault answers) changes nothing.
+    func testProceedFalseLeavesTheStoreAsItIs() {
+        let (service, stored, _) = makeService()
+        let channels = "/1/apps/\(Self.bundle)/channels"
+        var asked: [BroadcastOperation?] = []
+        let created = service.handle(
+            request("POST", channels, body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#),
+            environment: .sandbox, nowMilliseconds: 0, authorize: { _ in nil },
+            proceed: {
+                asked.append($0.route?.operation)
+                return false
+            })
+        XCTAssertEqual(created.status, 201)
+        XCTAssertNil(created.channelID)
+        XCTAssertEqual(service.store.channels(bundleID: Self.bundle, environment: .sandbox).count, 2)
+        let deleted = service.handle(
+            request("DELETE", channels, [("apns-channel-id", stored)]), environment: .sandbox, nowMilliseconds: 0,
+            authorize: { _ in nil },
+            proceed: {
+                asked.append($0.route?.operation)
+                return false
+            })
+        XCTAssertEqual(deleted.status, 204)
+        XCTAssertNotNil(service.store.channel(stored, bundleID: Self.bundle, environment: .sandbox))
+        XCTAssertEqual(asked, [.createChannel, .deleteChannel])
+        // Not asked for reads, lists and sends.
+        _ = service.handle(send(stored), environment: .sandbox, nowMilliseconds: 0, authorize: { _ in nil }) { _ in
+            XCTFail("asked for a send")
+            return true
+        }
+    }
+
     func testTheCredentialCheckIsAskedAboutThePathsBundleID() {
         let (service, stored, _) = makeService()
         var asked: [String] = []

@@ -419,3 +419,55 @@ def test_wait_for_a_broadcast(gateway, sender):
     r = gateway.get(f"/v1/deliveries/wait?{query}")
     assert r.status == 200, r.body
     assert [d["channelId"] for d in r.json["deliveries"]] == [channel]
+
+
+# ------------------------------------------------------------------------------------------
+# Fault rules by kind and channel ID
+# ------------------------------------------------------------------------------------------
+
+
+def test_fault_rules_match_kind_and_channel_id(module_factory):
+    server = module_factory()
+    s = Sender(server.listener)
+    try:
+        channel = s.create()
+        # every broadcast to this channel gets 503; a create gets 429 and makes no channel
+        for rule in (
+            {"id": "b503", "match": {"kind": "broadcast", "channelId": channel},
+             "action": {"type": "respond", "status": 503}},
+            {"id": "c429", "match": {"kind": "channel"}, "action": {"type": "respond", "reason": "TooManyRequests"},
+             "lifetime": {"times": 1}},
+        ):
+            r = server.control("POST", "/v1/faults", rule)
+            assert r.status == 201, r.body
+        sent = s.broadcast(channel)
+        assert (sent.status, reason_of(sent)) == (503, "ServiceUnavailable")
+        assert sent.header("apns-request-id")
+        before = s.request("GET", ALL_CHANNELS)  # the rule's one time goes here
+        assert (before.status, reason_of(before)) == (429, "TooManyRequests")
+        listed = s.request("GET", ALL_CHANNELS)
+        assert listed.json()["channels"] == [channel]
+        # a device push is not a broadcast: no rule takes it
+        push = s.request("POST", "/3/device/" + uuid.uuid4().hex * 2, ("apns-topic", BUNDLE),
+                         ("apns-push-type", "alert"), body=b'{"aps":{"alert":"hi"}}')
+        assert push.status == 200
+        [record] = server.deliveries(kind="broadcast")["deliveries"]
+        assert (record["status"], record["fault"]["ruleId"]) == (503, "b503")
+    finally:
+        s.close()
+
+
+def test_a_create_a_fault_answers_makes_no_channel(module_factory):
+    server = module_factory()
+    s = Sender(server.listener)
+    try:
+        r = server.control("POST", "/v1/faults", {"match": {"kind": "channel"},
+                                                    "action": {"type": "respond", "reason": "TooManyRequests"}})
+        assert r.status == 201, r.body
+        created = s.request("POST", CHANNELS, body=CREATE_BODY)
+        assert (created.status, reason_of(created)) == (429, "TooManyRequests")
+        assert created.header("apns-channel-id") is None
+        assert server.control("DELETE", "/v1/faults").status == 200
+        assert s.request("GET", ALL_CHANNELS).json()["channels"] == []
+    finally:
+        s.close()

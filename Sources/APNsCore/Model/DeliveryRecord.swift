@@ -86,31 +86,7 @@ extension DeliveryRecord {
     /// path segment after `/channels/` (APNSwift's older form, percent-decoded); nil for a
     /// device push, a list, and a create (the new channel's ID is in its answer, not its
     /// request).
-    public var channelID: String? {
-        guard kind != .push else { return nil }
-        if let field = headers.first(where: { $0.name == "apns-channel-id" }) { return field.value }
-        guard kind == .channel, let range = path.range(of: "/channels/") else { return nil }
-        let segment = path[range.upperBound...]
-        guard !segment.isEmpty, !segment.contains("/") else { return nil }
-        return Self.percentDecoded(segment)
-    }
-
-    /// `%XX` escapes decoded (as UTF-8); the text as it is when an escape is malformed.
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-            else { return String(text) }
-            bytes.append(value)
-            utf8 = utf8.dropFirst(2)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var channelID: String? { kind.channelID(path: path, headers: headers) }
 }
 
 /// The fault injected into one request, as its record shows it.

@@ -22,4 +22,33 @@ public enum RequestKind: String, Sendable, Hashable, CaseIterable, Codable {
         }
         self = first == UInt8(ascii: "1") ? .channel : .broadcast
     }
+
+    /// The channel a request of this kind names: its `apns-channel-id` header, or the path
+    /// segment after `/channels/` (APNSwift's older form, percent-decoded); nil for a device
+    /// push and for a channel request naming none.
+    public func channelID(path: String, headers: [HeaderField]) -> String? {
+        guard self != .push else { return nil }
+        if let field = headers.first(where: { $0.name == "apns-channel-id" }) { return field.value }
+        guard self == .channel, let range = path.range(of: "/channels/") else { return nil }
+        let segment = path[range.upperBound...]
+        guard !segment.isEmpty, !segment.contains("/") else { return nil }
+        return Self.percentDecoded(segment)
+    }
+
+    /// `%XX` escapes decoded (as UTF-8); the text as it is when an escape is malformed.
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            else { return String(text) }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
