@@ -64,7 +64,7 @@ let package = Package(
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(
             name: "ControlAPI",
-            dependencies: ["APNsCore", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput"]),
+            dependencies: ["APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput"]),
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
@@ -115,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "ControlAPITests",
             dependencies: [
-                "ControlAPI", "APNsCore", "Devices", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures",
+                "ControlAPI", "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONInput", "JSONSupport",
+                "TestFixtures",
             ]),
         .testTarget(
             name: "ConfigurationTests",

@@ -1,4 +1,5 @@
 import APNsCore
+import Broadcast
 import Devices
 import Faults
 import Foundation
@@ -58,6 +59,8 @@ public final class ControlAPI: Sendable {
     let credentialClock: ServerClock
     /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
     let listenerConditions: ListenerConditionsInForce?
+    /// The broadcast channels served by `/v1/channels` (docs/broadcast.md §4).
+    public let channels: ChannelStore
     /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
     public let faults: FaultEngine
     /// The live connections behind `/v1/connections`; nil lists none and finds none.
@@ -83,6 +86,8 @@ public final class ControlAPI: Sendable {
     ///   - events: the connection events served by `/v1/events`.
     ///   - devices: the virtual devices; nil makes an empty book on `credentialClock`, holding as
     ///     many notifications as `store` holds records.
+    ///   - channels: the broadcast channels served by `/v1/channels` (the listeners' store);
+    ///     nil makes an empty one.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -91,8 +96,10 @@ public final class ControlAPI: Sendable {
         connections: (any ConnectionDirectory)? = nil,
         listenerConditions: ListenerConditionsInForce? = nil,
         devices: DeviceBook? = nil,
+        channels: ChannelStore? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
+        self.channels = channels ?? ChannelStore()
         self.devices =
             devices ?? DeviceBook(notificationCapacity: store.capacity, clock: { credentialClock.now() })
         self.listenerConditions = listenerConditions
@@ -157,6 +164,11 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "DELETE", path: "/v1/faults", queryParameters: [], endpoint: .clearFaults),
             ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
             ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
+            ControlRoute(
+                method: "GET", path: "/v1/channels", queryParameters: ["bundleId", "environment"],
+                endpoint: .listChannels),
+            ControlRoute(method: "POST", path: "/v1/channels", queryParameters: [], endpoint: .addChannel),
+            ControlRoute(method: "DELETE", path: "/v1/channels/{id}", queryParameters: [], endpoint: .deleteChannel),
             ControlRoute(method: "GET", path: "/v1/connections", queryParameters: [], endpoint: .listConnections),
             ControlRoute(
                 method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
@@ -235,6 +247,9 @@ public final class ControlAPI: Sendable {
         case .clearFaults: return .response(clearFaults())
         case .getFault: return .response(try fault(id: pathValue))
         case .deleteFault: return .response(try deleteFault(id: pathValue))
+        case .listChannels: return .response(try listChannels(query))
+        case .addChannel: return .response(try addChannel(body: request.body))
+        case .deleteChannel: return .response(try deleteChannel(id: pathValue))
         case .listConnections: return .response(listConnections())
         case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
         case .closeConnection: return .response(try perform(.close, idText: pathValue, body: request.body))

@@ -181,7 +181,8 @@ public final class MockAPNsServer: @unchecked Sendable {
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
-                connections: directory, listenerConditions: handler.conditions, devices: devices, status: status)
+                connections: directory, listenerConditions: handler.conditions, devices: devices,
+                channels: broadcast.store, status: status)
             let control = ControlServer(api: api, loop: controlLoop)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)

@@ -471,3 +471,22 @@ def test_a_create_a_fault_answers_makes_no_channel(module_factory):
         assert s.request("GET", ALL_CHANNELS).json()["channels"] == []
     finally:
         s.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Control API: channels on a test's behalf
+# ------------------------------------------------------------------------------------------
+
+
+def test_control_api_channels(gateway, sender):
+    r = gateway.control("POST", "/v1/channels", {"bundleId": BUNDLE, "messageStoragePolicy": 0})
+    assert r.status == 201, r.body
+    channel = r.json["id"]
+    assert sender.broadcast(channel, ("apns-expiration", "0")).status == 200  # the listeners' store
+    made = sender.create()
+    listed = gateway.get_json(f"/v1/channels?bundleId={BUNDLE}&environment=sandbox")["channels"]
+    assert {channel, made} <= {c["id"] for c in listed}
+    assert [c["messageStoragePolicy"] for c in listed if c["id"] == channel] == [0]
+    gone = gateway.delete("/v1/channels/" + urllib.parse.quote(made, safe=""))
+    assert gone.status == 200, gone.body
+    assert reason_of(sender.request("GET", CHANNELS, ("apns-channel-id", made))) == "ChannelNotRegistered"
