@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import base64
 import json
-import re
+import subprocess
 import time
 import urllib.parse
 import uuid
 
 import pytest
 
-from livelib import LOWER_UUID, h2_client_for
+from livelib import CA_PEM, LOWER_UUID, binary_path, h2_client_for
 from test_auth import CLIENT_CA, KEYS, bearer, cert_pair, mint
 
 BUNDLE = "com.example.app"
@@ -490,3 +490,33 @@ def test_control_api_channels(gateway, sender):
     gone = gateway.delete("/v1/channels/" + urllib.parse.quote(made, safe=""))
     assert gone.status == 200, gone.body
     assert reason_of(sender.request("GET", CHANNELS, ("apns-channel-id", made))) == "ChannelNotRegistered"
+
+
+# ------------------------------------------------------------------------------------------
+# mock-apns send: create, list, read, delete channels and broadcast
+# ------------------------------------------------------------------------------------------
+
+
+def test_mock_apns_send_channels_and_broadcast(gateway):
+    def send(*args):
+        proc = subprocess.run([str(binary_path()), "send", "--url", f"https://localhost:{gateway.port}",
+                               "--cacert", str(CA_PEM), "--topic", BUNDLE, *args],
+                              capture_output=True, text=True, timeout=60)
+        return proc.returncode, proc.stdout.splitlines()
+
+    rc, lines = send("--create-channel", "--storage-policy", "0")
+    assert (rc, lines[0]) == (0, "status 201"), lines
+    channel = next(line.split(": ", 1)[1] for line in lines if line.startswith("apns-channel-id: "))
+    assert any(line.startswith("apns-request-id: ") for line in lines)
+    rc, lines = send("--list-channels")
+    assert rc == 0 and channel in "\n".join(lines), lines
+    rc, lines = send("--read-channel", channel)
+    assert rc == 0 and 'body: {"message-storage-policy":0,"push-type":"LiveActivity"}' in lines, lines
+    rc, lines = send("--broadcast", channel, "--expiration", "0", UPDATE.decode())
+    assert (rc, lines[0]) == (0, "status 200"), lines
+    [record] = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
+    assert record["payload"] == json.loads(UPDATE)
+    rc, lines = send("--delete-channel", channel)
+    assert (rc, lines[0]) == (0, "status 204"), lines
+    rc, lines = send("--delete-channel", channel)
+    assert (rc, lines[0], lines[-1]) == (1, "status 400", "reason: ChannelNotRegistered"), lines
