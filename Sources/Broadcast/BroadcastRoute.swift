@@ -30,7 +30,7 @@ public struct BroadcastRoute: Sendable, Hashable {
 
     /// Whether `path` belongs to the channel or broadcast API (starts `/1/`, `/4/` or `4/`):
     /// the one check a device push pays (its path starts `/3/`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func claims(_ path: String) -> Bool {
         RequestKind(path: path) != .push
     }
