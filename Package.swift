@@ -53,6 +53,10 @@ let package = Package(
         // (`DeviceReaction`), user interaction and the simulator's `.apns` file
         // (docs/device-model.md). No I/O; time comes in as a parameter.
         .target(name: "Devices", dependencies: ["APNsCore", "JSONInput"]),
+        // Broadcast push and channel management (iOS 18), the pure part: the channel store, the
+        // request checks in APNs's order, request IDs, the ActivityKit payload lints
+        // (docs/broadcast.md). No I/O.
+        .target(name: "Broadcast", dependencies: ["APNsCore", "HTTPFields", "JSONInput"]),
         // The fault DSL: rules, matching, the engine, scenarios, rate limits, listener conditions.
         .target(name: "Faults", dependencies: ["APNsCore", "HTTPFields", "JSONSupport", "JSONInput"]),
         // Delivery records, the compact record store, filters and stats; connection events and
@@ -65,13 +69,13 @@ let package = Package(
         .target(
             name: "ControlAPI",
             dependencies: [
-                "APNsCore", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields", "SystemSupport",
+                "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields", "SystemSupport",
             ]),
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
             dependencies: [
-                "APNsCore", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions", "LegacyBinary",
+                "APNsCore", "Broadcast", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions", "LegacyBinary",
             ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
@@ -83,7 +87,7 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCore", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
+                "APNsCore", "Broadcast", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
                 "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary", "SystemSupport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
@@ -104,6 +108,7 @@ let package = Package(
             ]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "LegacyBinaryTests", dependencies: ["LegacyBinary"]),
+        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "APNsCore", "HTTPFields", "JSONInput"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
@@ -121,11 +126,15 @@ let package = Package(
         .testTarget(
             name: "ControlAPITests",
             dependencies: [
-                "ControlAPI", "APNsCore", "Devices", "Faults", "Recording", "JSONInput", "JSONSupport", "TestFixtures",
+                "ControlAPI", "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONInput", "JSONSupport",
+                "TestFixtures",
             ]),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "APNsCore", "Devices", "Faults", "JSONInput", "JSONSupport", "TestSupport"]),
+            dependencies: [
+                "Configuration", "APNsCore", "Broadcast", "Devices", "Faults", "JSONInput", "JSONSupport",
+                "TestSupport",
+            ]),
         .testTarget(name: "APNsAuthTests", dependencies: ["APNsAuth", "APNsCore", "TestSupport"]),
         // Helpers shared by the test targets (running clients, raw sockets).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -140,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: [
-                "MockAPNs", "APNsCore", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
+                "MockAPNs", "APNsCore", "Broadcast", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
                 "HTTPFields", "TestSupport", "LegacyBinary",
             ]),
     ]

@@ -17,6 +17,8 @@ Usage: bench/run.sh [--quick] [--rounds N] [--bin PATH] [--soak [SECONDS]] [--he
 
   --quick       one round with fewer requests per run; under a minute (plus the build without --bin)
   --rounds N    rounds of alternating MockAPNs/nghttpd runs (default 3, quick 1)
+  --tests LIST  only the throughput runs of these tests, comma-separated (small, 4KB, fan-out,
+                devices); skips the JWT, start-up, memory and dump measurements
   --bin PATH    benchmark this mock-apns binary; skips `swift build`
   --soak [S]    run only the soak test: S seconds (default 600) of h2load at full
                 speed (-c 4 -m 100, 100-byte payloads) against MockAPNs with its
@@ -41,6 +43,7 @@ MODE=full
 ROUNDS=""
 BIN=""
 SOAK=""
+TESTS=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -49,6 +52,8 @@ while [ $# -gt 0 ]; do
     --rounds=*) ROUNDS="${1#*=}" ;;
     --bin) [ $# -ge 2 ] || { echo "error: --bin needs a path" >&2; exit 2; }; BIN="$2"; shift ;;
     --bin=*) BIN="${1#*=}" ;;
+    --tests) [ $# -ge 2 ] || { echo "error: --tests needs a list" >&2; exit 2; }; TESTS="$2"; shift ;;
+    --tests=*) TESTS="${1#*=}" ;;
     --soak)
       SOAK=600
       if [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]]; then SOAK="$2"; shift; fi ;;
@@ -124,6 +129,18 @@ SHAPES=(
   "fan-out|-c4 -m100|4|100|$N_M100|small"
   "devices|-c4 -m100|4|100|$N_M100|small"
 )
+if [ -n "$TESTS" ]; then
+  chosen=()
+  IFS=',' read -r -a wanted <<<"$TESTS"
+  for name in "${wanted[@]}"; do
+    found=0
+    for spec in "${SHAPES[@]}"; do
+      if [ "${spec%%|*}" = "$name" ]; then chosen+=("$spec"); found=1; fi
+    done
+    if [ "$found" -eq 0 ]; then echo "error: --tests: unknown test $name (small, 4KB, fan-out, devices)" >&2; exit 2; fi
+  done
+  SHAPES=("${chosen[@]}")
+fi
 # The strict JWT auth run: one shape, MockAPNs --auth strict (label "strict") against
 # MockAPNs --auth none (label "no-auth"), alternating like the runs above.
 JWT_SHAPE="jwt|-c4 -m100|4|100|$N_M100|small"
@@ -337,6 +354,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
+if [ -z "$TESTS" ]; then
 echo "==> strict JWT auth: MockAPNs --auth strict --keys fixtures/auth/keys.json (strict) against"
 echo "    MockAPNs --auth none (no-auth), h2load $(cut -d'|' -f2 <<<"$JWT_SHAPE"), both sent one provider token (key TEAMUNI001) on every request"
 JWT="$("$BIN" jwt "${JWT_ARGS[@]}")"
@@ -386,6 +404,7 @@ measure_records() {   # repeated|tokens
 }
 measure_records repeated
 measure_records tokens
+fi
 
 echo "==> finished in $(( SECONDS - T0 )) s"
 rc=0

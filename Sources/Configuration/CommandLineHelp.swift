@@ -82,8 +82,9 @@ enum CommandLineHelp {
           allowOrigins, token, insecureNoToken), maxRecords, maxEvents,
           registry, tokenLength, maxTokenLength, lintsAsErrors,
           invalidPayloadReason, devices (with device-model fields: virtual
-          devices), deviceModel (their settings), http2 (maxConcurrentStreams,
-          streamProfile), workers, logLevel, drainTimeoutSeconds, keys (the key
+          devices), deviceModel (their settings), broadcast (channels and
+          broadcast sends), http2 (maxConcurrentStreams, streamProfile),
+          workers, logLevel, drainTimeoutSeconds, keys (the key
           manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
           takes them), scenarios (name, parameters; their rules follow the
           faults), idleTimeoutSeconds, idleAction, readyFile.

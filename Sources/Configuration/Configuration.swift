@@ -1,4 +1,5 @@
 import APNsCore
+import Broadcast
 import Devices
 import Faults
 
@@ -29,6 +30,10 @@ public struct Configuration: Sendable, Equatable {
     /// The virtual devices' settings: storage limit, background budget, low-power bursts and
     /// their seed (docs/device-model.md §5). Default `DeviceModelOptions()`.
     public var deviceModel = DeviceModelOptions()
+    /// Channel management and broadcast sends: the Broadcast capability per bundle ID, the
+    /// channel limit, priority 1, the ActivityKit lints, APNSwift's older shapes
+    /// (docs/broadcast.md §3). Default `BroadcastOptions()`.
+    public var broadcast = BroadcastOptions()
     /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` announced, 1 to 2^31-1. Default 1000
     /// (the value APNs announces today, docs/apns-behaviour.md §6).
     public var maxConcurrentStreams: Int

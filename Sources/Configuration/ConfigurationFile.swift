@@ -1,4 +1,5 @@
 import APNsCore
+import Broadcast
 import Devices
 import Faults
 import Foundation
@@ -43,6 +44,12 @@ public enum ConfigurationFile {
     static let deviceModelOptionKeys = [
         "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
         "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit", "removedApp",
+    ]
+
+    /// The keys of `broadcast` (`BroadcastOptions`, docs/broadcast.md §3).
+    static let broadcastKeys = [
+        "disabledBundleIds", "channelLimit", "acceptsPriority1", "rejectsStartEvent", "lintsAsErrors",
+        "legacyAPNSwiftForms",
     ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -115,6 +122,10 @@ public enum ConfigurationFile {
         if root["deviceModel"] != nil {
             configuration.deviceModel = try deviceModel(
                 ConfigurationObject(root.decoder("deviceModel"), keys: deviceModelOptionKeys))
+        }
+        if root["broadcast"] != nil {
+            configuration.broadcast = try broadcast(
+                ConfigurationObject(root.decoder("broadcast"), keys: broadcastKeys))
         }
         if root["http2"] != nil {
             let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
@@ -450,6 +461,34 @@ public enum ConfigurationFile {
         } catch {
             throw ConfigurationError(field: reader.field(error.path), message: error.message)
         }
+    }
+
+    /// The channel and broadcast settings (docs/broadcast.md §3): each key optional, its default
+    /// `BroadcastOptions()`'s; `disabledBundleIds` an array of non-empty strings, `channelLimit`
+    /// an integer from 1 to 1,000,000.
+    private static func broadcast(_ reader: ConfigurationObject) throws(ConfigurationError) -> BroadcastOptions {
+        var options = BroadcastOptions()
+        if let value = reader["disabledBundleIds"] {
+            guard case .array(let elements) = value else {
+                throw ConfigurationError(
+                    field: reader.field("disabledBundleIds"),
+                    message: "expected an array of bundle IDs, got \(value.rendered)")
+            }
+            for element in elements {
+                guard case .string(let bundleID) = element, !bundleID.isEmpty else {
+                    throw ConfigurationError(
+                        field: reader.field("disabledBundleIds"),
+                        message: "expected a non-empty bundle ID string, got \(element.rendered)")
+                }
+                options.disabledBundleIDs.insert(bundleID)
+            }
+        }
+        options.channelLimit = try reader.integer("channelLimit", in: 1...1_000_000) ?? options.channelLimit
+        options.acceptsPriority1 = try reader.boolean("acceptsPriority1") ?? options.acceptsPriority1
+        options.rejectsStartEvent = try reader.boolean("rejectsStartEvent") ?? options.rejectsStartEvent
+        options.lintsAsErrors = try reader.boolean("lintsAsErrors") ?? options.lintsAsErrors
+        options.legacyAPNSwiftForms = try reader.boolean("legacyAPNSwiftForms") ?? options.legacyAPNSwiftForms
+        return options
     }
 
     /// The virtual devices' settings (docs/device-model.md §5): each key optional, its default

@@ -245,6 +245,7 @@ struct ConfigurationSetting: Sendable {
             ConfigurationSetting(file: "invalidPayloadReason", .text),
             ConfigurationSetting(file: "devices", .structure),
             ConfigurationSetting(file: "deviceModel", .structure),
+            ConfigurationSetting(file: "broadcast", .structure),
             ConfigurationSetting(file: "faults", .structure),
         ]
     }()

@@ -1,4 +1,5 @@
 import APNsCore
+import Broadcast
 import Devices
 import Faults
 import Foundation
@@ -61,6 +62,8 @@ public final class ControlAPI: Sendable {
     let credentialClock: ServerClock
     /// The listeners' connection conditions (`/v1/listeners`); nil lists none.
     let listenerConditions: ListenerConditionsInForce?
+    /// The broadcast channels served by `/v1/channels` (docs/broadcast.md §4).
+    public let channels: ChannelStore
     /// The fault rules served by the `/v1/faults` endpoints; the gateway evaluates the same engine.
     public let faults: FaultEngine
     /// The live connections behind `/v1/connections`; nil lists none and finds none.
@@ -93,6 +96,8 @@ public final class ControlAPI: Sendable {
     ///   - devices: the virtual devices; nil makes an empty book on `credentialClock`, holding as
     ///     many notifications as `store` holds records.
     ///   - feedback: the feedback service served by `/v1/feedback`; nil lists nothing.
+    ///   - channels: the broadcast channels served by `/v1/channels` (the listeners' store);
+    ///     nil makes an empty one.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -103,9 +108,11 @@ public final class ControlAPI: Sendable {
         devices: DeviceBook? = nil,
         feedback: (any FeedbackSource)? = nil,
         answerLatency: AnswerLatencyHistogram? = nil,
+        channels: ChannelStore? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.feedback = feedback
+        self.channels = channels ?? ChannelStore()
         self.devices =
             devices ?? DeviceBook(notificationCapacity: store.capacity, clock: { credentialClock.now() })
         self.listenerConditions = listenerConditions
@@ -174,6 +181,11 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "DELETE", path: "/v1/faults", queryParameters: [], endpoint: .clearFaults),
             ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
             ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
+            ControlRoute(
+                method: "GET", path: "/v1/channels", queryParameters: ["bundleId", "environment"],
+                endpoint: .listChannels),
+            ControlRoute(method: "POST", path: "/v1/channels", queryParameters: [], endpoint: .addChannel),
+            ControlRoute(method: "DELETE", path: "/v1/channels/{id}", queryParameters: [], endpoint: .deleteChannel),
             ControlRoute(method: "GET", path: "/v1/connections", queryParameters: [], endpoint: .listConnections),
             ControlRoute(
                 method: "POST", path: "/v1/connections/{id}/goaway", queryParameters: [],
@@ -257,6 +269,9 @@ public final class ControlAPI: Sendable {
         case .clearFaults: return .response(clearFaults())
         case .getFault: return .response(try fault(id: pathValue))
         case .deleteFault: return .response(try deleteFault(id: pathValue))
+        case .listChannels: return .response(try listChannels(query))
+        case .addChannel: return .response(try addChannel(body: request.body))
+        case .deleteChannel: return .response(try deleteChannel(id: pathValue))
         case .listConnections: return .response(listConnections())
         case .goawayConnection: return .response(try goaway(idText: pathValue, body: request.body))
         case .closeConnection: return .response(try perform(.close, idText: pathValue, body: request.body))

@@ -18,6 +18,7 @@ public struct ControlRoute: Sendable, Hashable {
         case getClock, putClock
         case listListeners, putListenerConditions
         case listFaults, addFaults, clearFaults, getFault, deleteFault
+        case listChannels, addChannel, deleteChannel
         case listConnections, goawayConnection, closeConnection, resetConnection
         case goawayAllConnections, closeAllConnections, resetAllConnections
         case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections

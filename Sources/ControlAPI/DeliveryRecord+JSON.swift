@@ -7,6 +7,8 @@ extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
         case deviceToken, environment, expiration, fault, headers, identity
         case apnsID = "apnsId"
+        case channelID = "channelId"
+        case kind
         case collapseID = "collapseId"
         case connectionID = "connectionId"
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
@@ -23,6 +25,9 @@ extension DeliveryRecord: Encodable {
     /// The record as the control API shows it; every key is always present (`null` for absent
     /// values), so clients see one stable shape:
     ///
+    /// - `kind`: `push`, `channel` or `broadcast` (`RequestKind`, by the path); `channelId`: the
+    ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null; on
+    ///   those records `apnsId` is the `apns-request-id` answered
     /// - `seq` (integer), `receivedAt` (ISO 8601 UTC with milliseconds, `2026-11-30T08:49:03.123Z`),
     ///   `environment`, `listener`, `connectionId`, `streamId`, `method`, `path`
     /// - `deviceToken`, `topic`, `pushType` (`apns-push-type` as sent), `inferredPushType` (the
@@ -59,6 +64,8 @@ extension DeliveryRecord: Encodable {
     func encode(to encoder: any Encoder, withParts: Bool, payloadIsJSON: Bool?) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(apnsID, forKey: .apnsID)
+        try container.encodeIfPresentElseNil(channelID, forKey: .channelID)
+        try container.encode(kind.rawValue, forKey: .kind)
         try container.encodeIfPresentElseNil(verdict.collapseID, forKey: .collapseID)
         try container.encode(connectionID, forKey: .connectionID)
         try container.encodeIfPresentElseNil(verdict.deviceToken, forKey: .deviceToken)

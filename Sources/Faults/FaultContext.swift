@@ -31,13 +31,20 @@ public struct FaultContext: Sendable {
     /// The request's time, milliseconds since the Unix epoch (time windows, lifetimes, rate
     /// limits, and the default 410 `timestamp`).
     public var nowMilliseconds: Int64
+    /// A device push, a channel-management request or a broadcast send (`RequestKind`, by the path).
+    public var kind: RequestKind
+    /// The channel a channel or broadcast request names (`RequestKind.channelID`).
+    public var channelID: String?
 
     public init(
         token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,
         priority: Int? = nil, listener: String, environment: APNsEnvironment, keyID: String? = nil,
         teamID: String? = nil, connectionID: UInt64, connectionOrdinal: UInt64? = nil,
-        headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64
+        headers: [HeaderField] = [], payload: [UInt8] = [], nowMilliseconds: Int64, kind: RequestKind = .push,
+        channelID: String? = nil
     ) {
+        self.kind = kind
+        self.channelID = channelID
         self.token = token
         self.topic = topic
         self.pushTypeSent = pushTypeSent
@@ -69,6 +76,7 @@ public struct FaultContext: Sendable {
             pushType: verdict.pushType, priority: verdict.priority, listener: connection.listener,
             environment: connection.environment, keyID: identity?.keyID, teamID: identity?.teamID,
             connectionID: connection.id, connectionOrdinal: connectionOrdinal, headers: request.headers,
-            payload: request.body, nowMilliseconds: nowMilliseconds)
+            payload: request.body, nowMilliseconds: nowMilliseconds, kind: RequestKind(path: request.path))
+        channelID = kind.channelID(path: request.path, headers: request.headers)
     }
 }

@@ -6,6 +6,9 @@ extension FaultMatch {
     /// Whether every static condition holds for `context`. Cheap comparisons come first; the
     /// payload, parsed on first need, last.
     func admits(_ context: FaultContext, payload: inout FaultPayload) -> Bool {
+        // A rule without `kind` is a device-push rule: channel and broadcast requests pass it by.
+        if context.kind != (kind ?? .push) { return false }
+        if let channelID, context.channelID != channelID { return false }
         if let connection, context.connectionID != connection { return false }
         if let nthConnection, context.connectionOrdinal != nthConnection { return false }
         if let connectionShare, !Self.takes(connectionShare, ordinal: context.connectionOrdinal, seed: seed ?? 0) {

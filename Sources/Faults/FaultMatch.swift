@@ -14,7 +14,7 @@ import JSONSupport
 ///  "payload": [{"path": "aps.alert.title", "equals": "Hi"}],
 ///  "nth": 3, "everyKth": 2, "probability": 0.25, "seed": 42,
 ///  "probabilityRamp": {"from": 0, "to": 0.5, "durationMs": 60000}, "connectionShare": 0.25,
-///  "from": "2026-11-30T08:00:00Z", "until": 1796032800000}
+///  "from": "2026-11-30T08:00:00Z", "until": 1796032800000, "kind": "broadcast", "channelId": "AAAA"}
 /// ```
 ///
 /// Counting: `nth` and `everyKth` count the requests that meet every other static condition
@@ -69,6 +69,11 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     /// Time window, inclusive start and exclusive end.
     public var from: ISO8601Timestamp?
     public var until: ISO8601Timestamp?
+    /// The request's kind: `push` (the default: a rule without `kind` selects device pushes
+    /// only), `channel` or `broadcast` (docs/broadcast.md §4).
+    public var kind: RequestKind?
+    /// The channel a channel or broadcast request names, exact; JSON `channelId`.
+    public var channelID: String?
 
     public init(
         token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
@@ -77,8 +82,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
         nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
         from: ISO8601Timestamp? = nil, until: ISO8601Timestamp? = nil, probabilityRamp: FaultRamp? = nil,
-        connectionShare: Double? = nil
+        connectionShare: Double? = nil, kind: RequestKind? = nil, channelID: String? = nil
     ) {
+        self.kind = kind
+        self.channelID = channelID
         self.token = token
         self.tokenPrefix = tokenPrefix
         self.topic = topic
@@ -125,7 +132,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         }
         for (key, value) in [
             ("token", token), ("tokenPrefix", tokenPrefix), ("topic", topic), ("listener", listener),
-            ("keyId", keyID), ("teamId", teamID),
+            ("keyId", keyID), ("teamId", teamID), ("channelId", channelID),
         ] {
             if let value, value.isEmpty { throw fail(key, "must not be empty") }
         }
@@ -164,7 +171,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         case token, tokenPrefix, topic, pushType, priority, listener, environment
         case keyID = "keyId", teamID = "teamId", connection
         case nthConnection, headers, payload, nth, everyKth, probability, seed, from, until
-        case probabilityRamp, connectionShare
+        case probabilityRamp, connectionShare, kind
+        case channelID = "channelId"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -194,7 +202,9 @@ public struct FaultMatch: Sendable, Equatable, Codable {
             until: try o.optional("until", ISO8601Timestamp.self, expected: ISO8601Timestamp.inputExpectation),
             probabilityRamp: try o.optional(
                 "probabilityRamp", FaultRamp.self, expected: "an object {\"from\", \"to\", \"durationMs\"}"),
-            connectionShare: try o.optional("connectionShare", Double.self, expected: "a number within 0 and 1"))
+            connectionShare: try o.optional("connectionShare", Double.self, expected: "a number within 0 and 1"),
+            kind: try o.optional("kind", RequestKind.self, expected: "\"push\", \"channel\" or \"broadcast\""),
+            channelID: try o.optional("channelId", String.self, expected: text))
         try o.validated { () throws(FaultRuleError) in try validate(at: o.path) }
     }
 
@@ -240,5 +250,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         try put(.until, until)
         try put(.probabilityRamp, probabilityRamp)
         try put(.connectionShare, connectionShare)
+        try put(.kind, kind)
+        try put(.channelID, channelID)
     }
 }

@@ -22,7 +22,7 @@ public enum AuthorizationRedaction {
 
     /// The header list a record keeps: `headers` as received, each `authorization` value passed
     /// through `redact`.
-    static func recorded(_ headers: [HeaderField], redact: (String) -> String = redact) -> [HeaderField] {
+    public static func recorded(_ headers: [HeaderField], redact: (String) -> String = redact) -> [HeaderField] {
         var recorded = headers
         for index in recorded.indices where recorded[index].name == "authorization" {
             recorded[index].value = redact(recorded[index].value)

@@ -1,10 +1,13 @@
 import APNsAuth
 import APNsCore
+import Broadcast
 import Configuration
 import Devices
+import Faults
 import Foundation
 import Gateway
 import HTTP2Transport
+import HTTPFields
 import Recording
 import SystemSupport
 
@@ -24,6 +27,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     }
 
     private let gateway: Gateway
+    /// Channel management and broadcast sends (docs/broadcast.md), on every provider listener.
+    private let broadcast: BroadcastService
     /// Per-listener conditions for new connections (handshake delay, silence, refusal).
     let conditions: ListenerConditionsInForce
     /// The listeners, in the transport's order.
@@ -43,10 +48,11 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     private let debug: Bool
 
     init(
-        gateway: Gateway, listeners: [Listener], events: ConnectionEventStore, keys: KeyStore, clock: ServerClock,
-        devices: DeviceBook, profile: StreamProfile, logger: Logger
+        gateway: Gateway, broadcast: BroadcastService, listeners: [Listener], events: ConnectionEventStore,
+        keys: KeyStore, clock: ServerClock, devices: DeviceBook, profile: StreamProfile, logger: Logger
     ) {
         self.devices = devices
+        self.broadcast = broadcast
         self.gateway = gateway
         conditions = ListenerConditionsInForce(listeners: listeners.map { ($0.name, $0.environment) })
         self.listeners = listeners
@@ -219,11 +225,135 @@ final class APNsRequestHandler: HTTP2RequestHandler {
 
     // MARK: Requests
 
+    /// A channel-management or broadcast request (docs/broadcast.md §3, §4): `BroadcastService`
+    /// decides, with the connection's credentials asked about the path's bundle ID
+    /// (`BroadcastCredentialCheck`); a rejected certificate ends the connection as on
+    /// `/3/device` (GOAWAY with the reason, no stream answer). Fault rules with a `kind` of
+    /// `channel` or `broadcast` are asked once the request is judged, and before a create or
+    /// delete changes the store (a request a fault answers changes nothing). Recorded before it
+    /// is answered; the record is named on the stream (`tag`).
+    private func handleBroadcast(
+        _ request: inout HTTP2Request, state: ConnectionContext, on connection: HTTP2Connection
+    ) -> HTTP2Action {
+        let credentials = state.credentials
+        var endsConnection: BroadcastReason?
+        var identity: CredentialIdentity?
+        var fault: FaultDecision?
+        var faultsAsked = false
+        let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+        let sent = request
+        let faults = gateway.faults
+        func askFaults(_ partial: BroadcastAnswer) {
+            faultsAsked = true
+            guard faults.isArmed else { return }
+            fault = faults.evaluate(
+                FaultContext(
+                    verdict: Self.verdict(of: sent, answer: partial), request: sent, connection: state.info,
+                    identity: identity, nowMilliseconds: nowMilliseconds))
+        }
+        let answer = broadcast.handle(
+            sent, environment: state.info.environment, nowMilliseconds: Int64(clock.now() * 1000),
+            authorize: { bundleID in
+                let outcome = BroadcastCredentialCheck.check(credentials, request: sent, bundleID: bundleID)
+                if outcome.closesConnection { endsConnection = outcome.reason }
+                identity = outcome.identity
+                return outcome.reason
+            },
+            proceed: { partial in
+                askFaults(partial)
+                return fault.map { Gateway.answersNormally($0.action) } ?? true
+            })
+        if !faultsAsked && endsConnection == nil { askFaults(answer) }
+        let plan = fault.map { ActionPlan($0.action, streamID: request.streamID) }
+        var response = HTTP2Response(status: answer.status)
+        response.headers = answer.headers
+        response.body = answer.body
+        var status = endsConnection == nil ? answer.status : 0
+        var reason = answer.reason?.apnsReason
+        switch plan?.answer {
+        case .replaced(let replaced)?:
+            status = replaced.status
+            reason = replaced.reason
+            response = HTTP2Response(status: replaced.status)
+            response.headers = [
+                HeaderField(name: "content-type", value: "application/json"),
+                HeaderField(name: "apns-request-id", value: answer.requestID),
+            ]
+            response.body = ReasonJSON.bytes(replaced.reason)
+        case .none?:
+            status = 0
+            reason = nil
+        case .normal?, nil:
+            break
+        }
+        credentials.settle(accepted: status / 100 == 2)
+        // A held answer's record is pending until its HEADERS is serialized.
+        let pending =
+            plan?.delayMilliseconds != nil && status != 0 ? PendingAnswer(status: status, reason: reason) : nil
+        let seq = recordBroadcast(
+            request, answer: answer, status: pending == nil ? status : 0, reason: pending == nil ? reason : nil,
+            identity: identity, fault: fault, state: state)
+        request.tag = seq
+        if debug {
+            logger.log(
+                .debug,
+                "connection \(state.info.id) stream \(request.streamID) \(request.method) \(request.path) -> \(status) \(reason?.rawValue ?? "") (record \(seq))"
+            )
+        }
+        if let ended = endsConnection?.apnsReason {
+            return FaultExecutor.carryOut(
+                .endConnection(ended), answer: response, streamID: request.streamID, on: connection,
+                origin: .certificate, actions: actions)
+        }
+        guard let plan, let fault else { return .respond(response) }
+        let store = gateway.store
+        var whenAnswered: (@Sendable () -> Void)?
+        if let pending { whenAnswered = { _ = store.markAnswered(seq: seq, as: pending) } }
+        let origin = ConnectionEventOrigin.fault(ruleID: fault.ruleID, action: fault.ruleActionType)
+        return FaultExecutor.carryOut(
+            plan, answer: response, streamID: request.streamID, on: connection, origin: origin, actions: actions,
+            whenAnswered: whenAnswered)
+    }
+
+    /// The verdict a channel or broadcast request is recorded and matched with: the path's
+    /// bundle ID as its topic, `apns-push-type` as sent, a send's push type (liveactivity),
+    /// priority, expiration and lints, and the service's reason.
+    private static func verdict(of request: HTTP2Request, answer: BroadcastAnswer?) -> ValidationResult {
+        ValidationResult(
+            reason: answer?.reason?.apnsReason, topic: answer?.route?.bundleID,
+            pushTypeSent: request.headers.first(where: { $0.name == "apns-push-type" })?.value,
+            pushType: answer?.route?.operation == .sendBroadcast ? .liveactivity : nil, priority: answer?.priority,
+            expiration: answer?.expiration, lints: answer?.lints.map(\.message) ?? [])
+    }
+
+    /// Appends the record of a channel or broadcast request (kind `channel` or `broadcast`):
+    /// what arrived, `verdict(of:answer:)`, the answer's `apns-request-id` as `apnsId`, and
+    /// `status` (0: no answer, or not yet) and `reason`. Returns its seq.
+    private func recordBroadcast(
+        _ request: HTTP2Request, answer: BroadcastAnswer?, status: Int, reason: Reason?,
+        identity: CredentialIdentity?, fault: FaultDecision? = nil, state: ConnectionContext
+    ) -> UInt64 {
+        let record = DeliveryRecord(
+            receivedAt: Date().timeIntervalSince1970, environment: state.info.environment,
+            listener: state.info.listener, connectionID: state.info.id, streamID: request.streamID,
+            method: request.method, path: request.path, verdict: Self.verdict(of: request, answer: answer),
+            apnsID: answer?.requestID ?? "", uniqueID: nil, headers: AuthorizationRedaction.recorded(request.headers),
+            payload: request.body, payloadBytes: request.bodyLength, status: status, reason: reason,
+            identity: identity,
+            fault: fault.map { FaultRecord(ruleID: $0.ruleID, action: $0.ruleActionType, description: $0.description) })
+        return gateway.store.append(record)
+    }
+
     /// The rest of a batch after a close, reset or blackhole was decided: recorded without a
     /// status and with no fault rule asked (`Gateway.handle(serve: false)`), nothing carried out;
     /// its stream ends unanswered with the connection, which names the cause in the record.
     func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {
         let state = state(of: connection)
+        // A channel or broadcast request: recorded without a status, nothing carried out.
+        if BroadcastRoute.claims(request.path) {
+            request.tag = recordBroadcast(request, answer: nil, status: 0, reason: nil, identity: nil, state: state)
+            return
+        }
         let decision = gateway.handle(
             request, connection: state.info, streamID: request.streamID,
             defaultTopic: state.credentials.defaultTopic, memo: state.memo, credentials: state.credentials,
@@ -254,6 +384,8 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     func handle(_ request: inout HTTP2Request, on connection: HTTP2Connection) -> HTTP2Action {
         let started = MonotonicClock.nanoseconds()
         let state = state(of: connection)
+        // The one check a device push pays for the channel and broadcast paths (`/1/`, `/4/`).
+        if BroadcastRoute.claims(request.path) { return handleBroadcast(&request, state: state, on: connection) }
         let streamID = request.streamID
         let described = debug ? "\(request.method) \(request.path)" : ""
         // Read before the handing over below, which leaves `request` holding the previous push.

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import Broadcast
 import Configuration
 import ControlAPI
 import Devices
@@ -58,6 +59,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     public let devices: DeviceBook
     /// The validation, recording and answering logic.
     public let gateway: Gateway
+    /// Channel management and broadcast sends, with their channel store (docs/broadcast.md).
+    public let broadcast: BroadcastService
     /// The fault rules in force; add or remove rules at any time (thread-safe).
     public var faults: FaultEngine { gateway.faults }
     /// The clock provider-token checks use; set `offsetSeconds` to age tokens without waiting.
@@ -99,6 +102,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
         gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
+        broadcast = BroadcastService(options: configuration.broadcast)
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
         devices = DeviceBook(
@@ -165,7 +169,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             specs.append(HTTP2ListenerSpec(host: listener.host, port: listener.port, tls: tls, settings: settings))
         }
         let handler = APNsRequestHandler(
-            gateway: gateway,
+            gateway: gateway, broadcast: broadcast,
             listeners: configuration.listeners.map {
                 APNsRequestHandler.Listener(
                     name: $0.name, environment: $0.environment,
@@ -209,7 +213,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
-                answerLatency: handler.answerLatency, status: status)
+                answerLatency: handler.answerLatency, channels: broadcast.store, status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)

@@ -1,3 +1,4 @@
+import Broadcast
 import Devices
 import Foundation
 import XCTest
@@ -35,6 +36,20 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertNil(configuration.keysManifestPath)
         XCTAssertEqual(configuration.clockOffsetSeconds, 0)
         XCTAssertNoThrow(try configuration.validate())
+    }
+
+    func testBroadcastSettings() throws {
+        let configuration = try parseConfiguration(
+            #"""
+            {"broadcast": {"disabledBundleIds": ["com.a", "com.b"], "channelLimit": 3, "acceptsPriority1": false,
+              "rejectsStartEvent": true, "lintsAsErrors": true, "legacyAPNSwiftForms": false}}
+            """#)
+        XCTAssertEqual(
+            configuration.broadcast,
+            BroadcastOptions(
+                disabledBundleIDs: ["com.a", "com.b"], acceptsPriority1: false, rejectsStartEvent: true,
+                lintsAsErrors: true, legacyAPNSwiftForms: false, channelLimit: 3))
+        XCTAssertEqual(try parseConfiguration(#"{"broadcast": {}}"#).broadcast, BroadcastOptions())
     }
 
     func testEmptyDocumentObjectMeansDefaults() throws {
@@ -287,7 +302,7 @@ final class ConfigurationFileTests: XCTestCase {
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
                     + "control, readyFile, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
-                    + "invalidPayloadReason, devices, deviceModel, faults"
+                    + "invalidPayloadReason, devices, deviceModel, broadcast, faults"
             ),
             ErrorRow(#"{"key": "keys.json"}"#, #"key: unknown key (did you mean "keys"?)"#, exact: false),
             ErrorRow(
@@ -488,7 +503,9 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"invalidPayloadReason": "PayloadEmtpy"}"#,
                 "invalidPayloadReason: expected a reason with status 400 (BadCollapseId, BadDeviceToken, BadExpirationDate, "
                     + "BadMessageId, BadPriority, BadTopic, DeviceTokenNotForTopic, DuplicateHeaders, IdleTimeout, "
-                    + "InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed), "
+                    + "InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed, "
+                    + "FeatureNotEnabled, MissingChannelId, BadChannelId, ChannelNotRegistered, BadRequestParams, "
+                    + "BadRequestPayload, MissingPushType, CannotCreateChannelConfig), "
                     + #"got "PayloadEmtpy" (did you mean "PayloadEmpty"?)"#),
             ErrorRow(#"{"invalidPayloadReason": 400}"#, "got 400", exact: false),
             // Devices
@@ -530,6 +547,19 @@ final class ConfigurationFileTests: XCTestCase {
                 #"{"deviceModel": {"seed": -1}}"#, "deviceModel.seed: expected an integer from 0 to 2^64-1, got -1"),
             ErrorRow(
                 #"{"deviceModel": {"sed": 1}}"#, #"deviceModel.sed: unknown key (did you mean "seed"?)"#, exact: false),
+            // Broadcast (docs/broadcast.md §3)
+            ErrorRow(
+                #"{"broadcast": {"channelLimit": 0}}"#,
+                "broadcast.channelLimit: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(
+                #"{"broadcast": {"disabledBundleIds": "com.x"}}"#,
+                #"broadcast.disabledBundleIds: expected an array of bundle IDs, got "com.x""#),
+            ErrorRow(
+                #"{"broadcast": {"disabledBundleIds": [""]}}"#,
+                #"broadcast.disabledBundleIds: expected a non-empty bundle ID string, got """#),
+            ErrorRow(
+                #"{"broadcast": {"rejectStartEvent": true}}"#,
+                #"broadcast.rejectStartEvent: unknown key (did you mean "rejectsStartEvent"?)"#, exact: false),
             // Virtual devices (docs/device-model.md §7)
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "appState": "background"}]}"#,

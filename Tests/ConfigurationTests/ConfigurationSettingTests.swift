@@ -75,7 +75,7 @@ final class ConfigurationSettingTests: XCTestCase {
                 "listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
                 "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
                 "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios", "idleTimeoutSeconds",
-                "idleAction", "deviceModel", "binary", "feedback", "readyFile",
+                "idleAction", "deviceModel", "binary", "feedback", "readyFile", "broadcast",
             ])
     }
 

@@ -87,6 +87,9 @@ final class ExampleConfigurationTests: XCTestCase {
         rest.virtualDevices = []
         rest.keysManifestPath = nil
         rest.faults = []
+        // Broadcast: one bundle ID without the capability, the rest Apple's defaults.
+        XCTAssertEqual(configuration.broadcast.disabledBundleIDs, ["com.example.nobroadcast"])
+        rest.broadcast.disabledBundleIDs = []
         XCTAssertEqual(rest, Configuration())
     }
 
@@ -115,6 +118,7 @@ final class ExampleConfigurationTests: XCTestCase {
             ("control", ConfigurationFile.controlKeys),
             ("devices", ConfigurationFile.deviceKeys),
             ("deviceModel", ConfigurationFile.deviceModelOptionKeys),
+            ("broadcast", ConfigurationFile.broadcastKeys),
             ("http2", ConfigurationFile.http2Keys),
             ("scenarios", ConfigurationFile.scenarioKeys),
             ("binary", ConfigurationFile.binaryListenerKeys),

@@ -1,3 +1,4 @@
+import Broadcast
 import Devices
 import XCTest
 
@@ -143,6 +144,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("DevicePatchInput", DevicePatchBody.CodingKeys.allCases.map(\.stringValue)),
             ("InteractionInput", InteractionBody.CodingKeys.allCases.map(\.stringValue)),
             ("GoawayInput", GoawayBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ChannelInput", ChannelBody.CodingKeys.allCases.map(\.stringValue)),
             ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
         ]
         for (name, keys) in bodies {
@@ -225,6 +227,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
                 FakeConnectionDirectory.summary(id: 3),
             ]),
             listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
+            channels: ChannelStore(makeID: { "AAAA" }),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
@@ -241,6 +244,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/clock": ("/v1/clock", #"{"offsetSeconds":0}"#),
             "/v1/faults": ("/v1/faults", #"{"action":{"type":"respond","reason":"ServiceUnavailable"}}"#),
             "/v1/faults/{id}": ("/v1/faults/sample", ""),
+            "/v1/channels": ("/v1/channels", #"{"bundleId":"com.a","messageStoragePolicy":0}"#),
+            "/v1/channels/{id}": ("/v1/channels/AAAA", ""),
             "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),
             "/v1/connections/{id}/close": ("/v1/connections/2/close", ""),
             "/v1/connections/{id}/reset": ("/v1/connections/3/reset", ""),

@@ -1,4 +1,6 @@
 import APNsCore
+import Foundation
+import HTTPFields
 import XCTest
 
 @testable import Faults
@@ -23,6 +25,42 @@ final class FaultMatchTests: XCTestCase {
             self.miss = miss
             self.line = line
         }
+    }
+
+    /// A channel or broadcast request's context.
+    static func channelContext(_ kind: RequestKind, channel: String?) -> FaultContext {
+        var context = F.context(token: nil, pushTypeSent: "liveactivity", pushType: .liveactivity)
+        context.kind = kind
+        context.channelID = channel
+        return context
+    }
+
+    func testAContextKnowsItsKindAndChannelFromTheRequest() {
+        let request = HTTP2Request(
+            method: "POST", path: "/4/broadcasts/apps/com.x",
+            headers: [HeaderField(name: "apns-channel-id", value: "AAAA")], body: [])
+        let context = FaultContext(
+            verdict: ValidationResult(), request: request,
+            connection: PushOrigin(id: 1, listener: "l", environment: .sandbox, peer: ""), nowMilliseconds: 0)
+        XCTAssertEqual(context.kind, .broadcast)
+        XCTAssertEqual(context.channelID, "AAAA")
+        XCTAssertEqual(F.context().kind, .push)
+        XCTAssertNil(F.context().channelID)
+    }
+
+    func testKindAndChannelIDRoundTripAndAreChecked() throws {
+        let rule = try XCTUnwrap(
+            F.rule(
+                #"{"match":{"kind":"channel","channelId":"AAAA"},"action":{"type":"respond","reason":"TooManyRequests"}}"#
+            ))
+        XCTAssertEqual(rule.match.kind, .channel)
+        XCTAssertEqual(rule.match.channelID, "AAAA")
+        let json = String(decoding: try JSONEncoder().encode(rule.match), as: UTF8.self)
+        XCTAssertTrue(json.contains(#""kind":"channel""#) && json.contains(#""channelId":"AAAA""#), json)
+        XCTAssertThrowsError(
+            try FaultRule.decode(json: Array(#"{"match":{"channelId":""},"action":{"type":"pass"}}"#.utf8)))
+        XCTAssertThrowsError(
+            try FaultRule.decode(json: Array(#"{"match":{"kind":"pushes"},"action":{"type":"pass"}}"#.utf8)))
     }
 
     func testEachConditionTable() {
@@ -99,6 +137,22 @@ final class FaultMatchTests: XCTestCase {
                 "until (exclusive)", #"{"until":1700000000000}"#, hit: F.context(now: F.now - 1),
                 miss: F.context(now: F.now)),
             Row("probability 1", #"{"probability":1}"#, hit: F.context(), miss: nil),
+            // Kind and channel (docs/broadcast.md §4): a rule without kind takes device pushes only.
+            Row(
+                "no kind: device pushes only", "{}", hit: F.context(),
+                miss: Self.channelContext(.broadcast, channel: "AAAA")),
+            Row(
+                "kind broadcast", #"{"kind":"broadcast"}"#, hit: Self.channelContext(.broadcast, channel: "AAAA"),
+                miss: Self.channelContext(.channel, channel: "AAAA")),
+            Row(
+                "kind channel", #"{"kind":"channel"}"#, hit: Self.channelContext(.channel, channel: nil),
+                miss: F.context()),
+            Row(
+                "kind push", #"{"kind":"push"}"#, hit: F.context(), miss: Self.channelContext(.channel, channel: nil)),
+            Row(
+                "channelId", #"{"kind":"broadcast","channelId":"AAAA"}"#,
+                hit: Self.channelContext(.broadcast, channel: "AAAA"),
+                miss: Self.channelContext(.broadcast, channel: "BBBB")),
             Row(
                 "all of several", #"{"topic":"com.example.app","priority":10,"environment":"sandbox"}"#,
                 hit: F.context(), miss: F.context(priority: 5)),

@@ -37,7 +37,7 @@ final class FaultRuleValidationTests: XCTestCase {
         (
             // 503 alone takes ServiceUnavailable (FaultResponseStatusAloneTests); 400 has no generic reason.
             #"{"action":{"type":"respond","status":400}}"#,
-            #"action.reason: required with status 400 (Apple documents no generic reason for 400; one of BadCollapseId, BadDeviceToken, BadExpirationDate, BadMessageId, BadPriority, BadTopic, DeviceTokenNotForTopic, DuplicateHeaders, IdleTimeout, InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed)"#
+            #"action.reason: required with status 400 (Apple documents no generic reason for 400; one of BadCollapseId, BadDeviceToken, BadExpirationDate, BadMessageId, BadPriority, BadTopic, DeviceTokenNotForTopic, DuplicateHeaders, IdleTimeout, InvalidPushType, MissingDeviceToken, MissingTopic, PayloadEmpty, TopicDisallowed, FeatureNotEnabled, MissingChannelId, BadChannelId, ChannelNotRegistered, BadRequestParams, BadRequestPayload, MissingPushType, CannotCreateChannelConfig)"#
         ),
         (
             #"{"action":{"type":"respond","status":418}}"#,

@@ -78,6 +78,17 @@ public struct DeliveryRecord: Sendable {
     }
 }
 
+extension DeliveryRecord {
+    /// A device push, a channel-management request or a broadcast send, by its path.
+    public var kind: RequestKind { RequestKind(path: path) }
+
+    /// The channel a channel or broadcast request named: its `apns-channel-id` header, or the
+    /// path segment after `/channels/` (APNSwift's older form, percent-decoded); nil for a
+    /// device push, a list, and a create (the new channel's ID is in its answer, not its
+    /// request).
+    public var channelID: String? { kind.channelID(path: path, headers: headers) }
+}
+
 /// The fault injected into one request, as its record shows it.
 public struct FaultRecord: Sendable, Equatable, Encodable {
     /// The rule's id, e.g. `f2`.

@@ -1,5 +1,7 @@
 /// Every `reason` string APNs documents, with its HTTP status
-/// (Apple, *Handling notification responses from APNs*; docs/apns-behaviour.md §2).
+/// (Apple, *Handling notification responses from APNs*; docs/apns-behaviour.md §2), and those of
+/// the broadcast and channel-management APIs (Apple, *Handling error responses from APNs*;
+/// docs/broadcast.md §A6), appended after the device-push ones so their codes stay put.
 public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     case badCollapseID = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"
@@ -33,17 +35,29 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     case internalServerError = "InternalServerError"
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
+    // The broadcast and channel-management APIs' own (docs/broadcast.md §A6).
+    case featureNotEnabled = "FeatureNotEnabled"
+    case missingChannelID = "MissingChannelId"
+    case badChannelID = "BadChannelId"
+    case channelNotRegistered = "ChannelNotRegistered"
+    case badRequestParams = "BadRequestParams"
+    case badRequestPayload = "BadRequestPayload"
+    case missingPushType = "MissingPushType"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case topicMismatch = "TopicMismatch"
 
     /// The HTTP status APNs answers with this reason.
     public var status: Int {
         switch self {
         case .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority,
             .badTopic, .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType,
-            .missingDeviceToken, .missingTopic, .payloadEmpty, .topicDisallowed:
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .topicDisallowed, .featureNotEnabled,
+            .missingChannelID, .badChannelID, .channelNotRegistered, .badRequestParams, .badRequestPayload,
+            .missingPushType, .cannotCreateChannelConfig:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
-            .badEnvironmentKeyIDInToken:
+            .badEnvironmentKeyIDInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -59,7 +73,7 @@ public enum Reason: String, Sendable, Hashable, CaseIterable, Codable {
     /// for that status, or, where it documents several, its generic one (docs/apns-behaviour.md
     /// §2, "A `respond` with a status alone"): 403 `Forbidden`, 404 `BadPath`, 405
     /// `MethodNotAllowed`, 410 `Unregistered`, 413 `PayloadTooLarge`, 429 `TooManyRequests`, 500
-    /// `InternalServerError`, 503 `ServiceUnavailable`. Nil for 400 (Apple documents fourteen
+    /// `InternalServerError`, 503 `ServiceUnavailable`. Nil for 400 (Apple documents fourteen, nine more on the broadcast API,
     /// specific reasons and no generic one) and for statuses Apple does not document.
     public static func generic(forStatus status: Int) -> Reason? {
         switch status {

@@ -28,6 +28,12 @@ public enum SendArgumentParser {
             Option(name: "--key-id", value: "ID"),
             Option(name: "--team-id", value: "ID"),
             Option(name: "--header", value: "'NAME: VALUE'", repeatable: true),
+            Option(name: "--create-channel", value: nil),
+            Option(name: "--storage-policy", value: "0|1"),
+            Option(name: "--read-channel", value: "ID"),
+            Option(name: "--delete-channel", value: "ID"),
+            Option(name: "--list-channels", value: nil),
+            Option(name: "--broadcast", value: "ID"),
             Option(name: "--count", value: "N"),
             Option(name: "--concurrency", value: "M"),
         ], takesPositional: true)
@@ -126,8 +132,26 @@ public enum SendArgumentParser {
         options.count = try integer("--count", 1...maximumCount) ?? 1
         options.concurrency = try integer("--concurrency", 1...maximumConcurrency) ?? 1
 
+        options.channelAction = try channelAction(values)
+        if let action = options.channelAction {
+            guard values["--device-token"] == nil else {
+                throw SendUsageError("--device-token is for device pushes; a channel request names no device")
+            }
+            guard options.topic != nil else {
+                throw SendUsageError("missing --topic BUNDLE_ID (the app whose channels these are)")
+            }
+            if !action.takesPayload {
+                guard positional.isEmpty else {
+                    throw SendUsageError("a channel request takes no payload argument (only --broadcast does)")
+                }
+                return options
+            }
+        } else if values["--storage-policy"] != nil {
+            throw SendUsageError("--storage-policy needs --create-channel")
+        }
+
         // What is missing is reported after what is wrong.
-        guard values["--device-token"] != nil else {
+        guard values["--device-token"] != nil || options.channelAction != nil else {
             throw SendUsageError("missing --device-token TOKEN (the device to notify)")
         }
         guard let payload = positional.first else {
@@ -147,6 +171,33 @@ public enum SendArgumentParser {
             options.payload = .inline(payload)
         }
         return options
+    }
+
+    /// At most one of `--create-channel` (with `--storage-policy`, default 1), `--read-channel`,
+    /// `--delete-channel`, `--list-channels`, `--broadcast`.
+    private static func channelAction(_ values: [String: [String]]) throws(SendUsageError) -> SendChannelAction? {
+        let flags = ["--create-channel", "--read-channel", "--delete-channel", "--list-channels", "--broadcast"]
+        let given = flags.filter { values[$0] != nil }
+        guard let flag = given.first else { return nil }
+        guard given.count == 1 else { throw SendUsageError("\(given.joined(separator: " and ")): give one") }
+        func id() throws(SendUsageError) -> String {
+            let value = values[flag]![0]
+            guard !value.isEmpty else { throw SendUsageError("\(flag): the value is empty") }
+            return value
+        }
+        switch flag {
+        case "--create-channel":
+            let text = values["--storage-policy"]?.first ?? "1"
+            guard text == "0" || text == "1" else {
+                throw SendUsageError(
+                    "--storage-policy: expected 0 (no message stored) or 1 (most recent), got '\(text)'")
+            }
+            return .create(storagePolicy: Int(text)!)
+        case "--read-channel": return .read(channelID: try id())
+        case "--delete-channel": return .delete(channelID: try id())
+        case "--list-channels": return .list
+        default: return .broadcast(channelID: try id())
+        }
     }
 
     /// The `--key FILE --key-id ID --team-id ID` trio: all three or none, and not with

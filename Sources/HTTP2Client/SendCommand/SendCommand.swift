@@ -78,13 +78,16 @@ public enum SendCommand {
         let elapsed = MonotonicClock.milliseconds(since: started)
 
         if options.count == 1, let result = results.first {
-            SendReport.lines(for: result, goAway: connection.goAway).forEach(output.standardOutput)
+            SendReport.lines(for: result, goAway: connection.goAway, showsBody: options.channelAction != nil)
+                .forEach(output.standardOutput)
         } else {
             let summary = SendSummary(results: results, elapsed: elapsed)
             summary.lines(connection: describe(connection, concurrency: concurrency), goAway: connection.goAway)
                 .forEach(output.standardOutput)
         }
-        return results.allSatisfy { $0.response?.status == 200 } ? 0 : 1
+        // A channel request succeeds with 200, 201 or 204; a push with 200.
+        let succeeded: (Int) -> Bool = options.channelAction == nil ? { $0 == 200 } : { $0 / 100 == 2 }
+        return results.allSatisfy { $0.response.map { succeeded($0.status) } ?? false } ? 0 : 1
     }
 
     /// `https://host:port over 1 connection (TLSv1.3, h2, connected in 3.1 ms), concurrency 10`.

@@ -2,9 +2,13 @@
 enum SendHelp {
     static let text = """
         Usage: mock-apns send --device-token TOKEN [options] (PAYLOAD_JSON | @FILE | @-)
+               mock-apns send --topic BUNDLE_ID (--create-channel | --list-channels |
+                 --read-channel ID | --delete-channel ID) [options]
+               mock-apns send --topic BUNDLE_ID --broadcast ID [options] (PAYLOAD_JSON | @FILE | @-)
 
         Sends a push notification over HTTP/2 to MockAPNs or any APNs-compatible endpoint and
-        prints the answer. Exit status: 0 when every response is 200, 1 otherwise, 2 on usage errors.
+        prints the answer. Exit status: 0 when every response is 200 (2xx for a channel request),
+        1 otherwise, 2 on usage errors.
 
         Target:
           --url URL                  https://HOST[:PORT] (TLS, ALPN h2) or http://HOST[:PORT] (cleartext
@@ -29,6 +33,15 @@ enum SendHelp {
           --key-id ID                and send it as 'authorization: bearer <JWT>'; give all three, and
           --team-id ID               not with --authorization (kid is the key ID, iss the team ID)
           --header 'NAME: VALUE'     any header (repeatable); replaces a same-named one from the flags
+
+        Channels and broadcasts (iOS 18; --topic is the app's bundle ID, not sent as apns-topic):
+          --create-channel           POST /1/apps/BUNDLE_ID/channels; prints apns-channel-id
+          --storage-policy 0|1       its message-storage-policy (default 1, most recent message stored)
+          --list-channels            GET /1/apps/BUNDLE_ID/all-channels
+          --read-channel ID          GET /1/apps/BUNDLE_ID/channels with apns-channel-id ID
+          --delete-channel ID        DELETE /1/apps/BUNDLE_ID/channels with apns-channel-id ID
+          --broadcast ID             POST /4/broadcasts/apps/BUNDLE_ID to channel ID with the payload
+                                     (apns-push-type liveactivity unless --push-type says otherwise)
 
         Load:
           --count N                  send the notification N times on one connection (default 1);

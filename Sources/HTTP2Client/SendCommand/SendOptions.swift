@@ -36,6 +36,9 @@ public struct SendOptions: Sendable, Equatable {
     public var timeout: Double = 30
     /// The notification payload.
     public var payload: SendPayload = .inline("")
+    /// A channel-management request or a broadcast instead of a device push, for the bundle ID
+    /// in `topic` (which is then not sent as `apns-topic`); nil for a device push.
+    public var channelAction: SendChannelAction?
 
     /// Options with every default; set `deviceToken` and `payload` at least.
     public init() {}

@@ -6,16 +6,23 @@ public enum SendReport {
     /// The most characters of a non-APNs error body shown.
     static let bodyExcerptLength = 200
 
-    /// The lines for `result`, then a `goaway:` line when the server sent GOAWAY.
-    public static func lines(for result: HTTP2ClientResult, goAway: HTTP2GoAway?) -> [String] {
+    /// The lines for `result`, then a `goaway:` line when the server sent GOAWAY; with
+    /// `showsBody`, a 2xx answer's body too (`body: ...`: a channel read or list).
+    public static func lines(for result: HTTP2ClientResult, goAway: HTTP2GoAway?, showsBody: Bool = false) -> [String] {
         var lines: [String] = []
         switch result.outcome {
         case .response(let response):
             lines.append("status \(response.status)")
-            for name in ["apns-id", "apns-unique-id"] {
+            for name in ["apns-id", "apns-unique-id", "apns-request-id", "apns-channel-id"] {
                 if let value = response.header(name) { lines.append("\(name): \(value)") }
             }
-            if response.status != 200 {
+            if response.status / 100 == 2 {
+                // A channel read or list answers a body (`showsBody`); a push's 200 body is ignored.
+                // Whole: a list's IDs are the point of asking.
+                if showsBody && !response.body.isEmpty {
+                    lines.append("body: \(excerpt(response.body, limit: Int.max))")
+                }
+            } else {
                 if let error = APNsErrorBody(body: response.body) {
                     lines.append("reason: \(error.reason)")
                     if let timestamp = error.timestamp {
@@ -48,11 +55,11 @@ public enum SendReport {
     }
 
     /// The body as one line of text, shortened.
-    private static func excerpt(_ body: [UInt8]) -> String {
+    private static func excerpt(_ body: [UInt8], limit: Int = bodyExcerptLength) -> String {
         let text = String(decoding: body, as: UTF8.self)
             .map { $0.isNewline || $0 == "\t" ? " " : $0 }
         let line = String(text).trimmingCharacters()
-        return line.count > bodyExcerptLength ? String(line.prefix(bodyExcerptLength)) + "…" : line
+        return line.count > limit ? String(line.prefix(limit)) + "…" : line
     }
 }
 

@@ -26,6 +26,10 @@ public struct DeliveryFilter: Sendable, Equatable {
     /// Only records of streams that got no HTTP answer (`status` null): any of them, or those
     /// that ended so for one cause (`DeliveryRecord.unanswered`).
     public var unanswered: Unanswered?
+    /// The request's kind (`push`, `channel`, `broadcast`; `DeliveryRecord.kind`).
+    public var kind: RequestKind?
+    /// Exact channel ID a channel or broadcast request named (`DeliveryRecord.channelID`).
+    public var channelID: String?
 
     /// What the `unanswered` parameter asks for: `any`, or a cause such as `connection-closed`.
     public enum Unanswered: Sendable, Equatable {
@@ -59,7 +63,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     /// The query parameter names the filter reads, in documentation order.
     public static let queryParameterNames = [
         "token", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "environment", "after",
-        "unanswered",
+        "unanswered", "kind", "channelId",
     ]
 
     /// Parses the filter parameters from `query` (other names are ignored: the router rejects
@@ -113,6 +117,15 @@ public struct DeliveryFilter: Sendable, Equatable {
             }
             self.after = after
         }
+        if let value = try text("kind") {
+            guard let kind = RequestKind(rawValue: value) else {
+                throw .badRequest(
+                    "kind must be one of \(RequestKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
+                )
+            }
+            self.kind = kind
+        }
+        channelID = try text("channelId")
         if let value = try text("unanswered") {
             if value == "any" {
                 unanswered = .any
@@ -152,6 +165,8 @@ public struct DeliveryFilter: Sendable, Equatable {
         }
         if let collapseID, !UTF8Bytes.equal(record.verdict.collapseID, collapseID) { return false }
         if let apnsID, !Self.equalIgnoringASCIICase(record.apnsID, apnsID) { return false }
+        if let kind, record.kind != kind { return false }
+        if let channelID, !UTF8Bytes.equal(record.channelID, channelID) { return false }
         return true
     }
 

@@ -33,6 +33,27 @@ final class SendOutputFormattingTests: XCTestCase {
         XCTAssertEqual(SendReport.lines(for: response(200, body: "ignored"), goAway: nil), ["status 200"])
     }
 
+    /// A channel request's answer: its IDs, and a read's or list's body whole.
+    func testChannelAnswers() {
+        let created = response(
+            201,
+            [
+                HeaderField(name: "apns-request-id", value: "a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c"),
+                HeaderField(name: "apns-channel-id", value: "dHN0LXNyY2gtY2hubA=="),
+            ])
+        XCTAssertEqual(
+            SendReport.lines(for: created, goAway: nil, showsBody: true),
+            [
+                "status 201", "apns-request-id: a8f2b9c4-1d3e-4f5a-8b6c-7d8e9f0a1b2c",
+                "apns-channel-id: dHN0LXNyY2gtY2hubA==",
+            ])
+        let list =
+            #"{"channels":["# + Array(repeating: #""dHN0LXNyY2gtY2hubA==""#, count: 20).joined(separator: ",") + "]}"
+        XCTAssertEqual(
+            SendReport.lines(for: response(200, body: list), goAway: nil, showsBody: true),
+            ["status 200", "body: " + list])
+    }
+
     func testAPNsErrors() {
         let id = HeaderField(name: "apns-id", value: "8FE746A6-5B20-4E85-9E35-7B9B3E6C4F0E")
         XCTAssertEqual(

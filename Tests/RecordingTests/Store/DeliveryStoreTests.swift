@@ -99,6 +99,46 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertEqual(store.count(matching: DeliveryFilter(after: 100)), 0)
     }
 
+    /// `kind` and `channelId` (docs/broadcast.md §4): by the path and the `apns-channel-id` header.
+    func testKindAndChannelIDFilters() throws {
+        let store = DeliveryStore()
+        func channelRecord(_ path: String, _ channel: String?) -> DeliveryRecord {
+            var record = F.record(token: nil)
+            record.path = path
+            record.headers = channel.map { [HeaderField(name: "apns-channel-id", value: $0)] } ?? []
+            return record
+        }
+        store.append(F.record())  // 1
+        store.append(channelRecord("/1/apps/com.x/channels", nil))  // 2, a create
+        store.append(channelRecord("/1/apps/com.x/channels", "AAAA"))  // 3
+        store.append(channelRecord("/4/broadcasts/apps/com.x", "AAAA"))  // 4
+        store.append(channelRecord("/4/broadcasts/apps/com.x", "BBBB"))  // 5
+        func seqs(_ filter: DeliveryFilter) -> [UInt64] { store.query(filter).deliveries.map(\.seq) }
+        var filter = DeliveryFilter()
+        filter.kind = .push
+        XCTAssertEqual(seqs(filter), [1])
+        filter.kind = .channel
+        XCTAssertEqual(seqs(filter), [2, 3])
+        filter.kind = .broadcast
+        XCTAssertEqual(seqs(filter), [4, 5])
+        filter.channelID = "AAAA"
+        XCTAssertEqual(seqs(filter), [4])
+        filter.kind = nil
+        XCTAssertEqual(seqs(filter), [3, 4])
+        XCTAssertEqual(store.query(filter).deliveries.map { $0.channelID }, ["AAAA", "AAAA"])
+        // Decoded and compact matching agree.
+        for seq in 1...5 {
+            let record = try XCTUnwrap(store.record(seq: UInt64(seq)))
+            XCTAssertEqual(filter.matches(record), [3, 4].contains(seq), "\(seq)")
+        }
+        XCTAssertEqual(try DeliveryFilter(query: ["kind": "broadcast", "channelId": "AAAA"]).kind, .broadcast)
+        XCTAssertEqual(try DeliveryFilter(query: ["channelId": "AAAA"]).channelID, "AAAA")
+        XCTAssertThrowsError(try DeliveryFilter(query: ["kind": "pushes"])) { error in
+            XCTAssertEqual(
+                (error as? ControlError)?.message, "kind must be one of push, channel, broadcast, got 'pushes'")
+        }
+    }
+
     func testLimitReturnsOldestAndSaysMore() {
         let store = DeliveryStore()
         for _ in 1...5 { store.append(F.record()) }

@@ -1,0 +1,37 @@
+/// The knobs of the channel and broadcast APIs where Apple is silent or contradicts itself
+/// (docs/broadcast.md §3).
+public struct BroadcastOptions: Sendable, Equatable {
+    /// Bundle IDs whose Broadcast capability is off: every request for them gets 400
+    /// `FeatureNotEnabled`. Default none: a sender works with nothing configured.
+    public var disabledBundleIDs: Set<String>
+    /// Whether `apns-priority: 1` is taken on a broadcast (Apple's broadcast page says medium and
+    /// low priorities may be grouped, which implies 1; ActivityKit says 5 or 10). Default true.
+    public var acceptsPriority1: Bool
+    /// Whether `aps.event: start` is rejected (400 `BadRequestParams`) rather than recorded as
+    /// a lint ("broadcast cannot start a Live Activity"). Default false: a lint.
+    public var rejectsStartEvent: Bool
+    /// Whether the other ActivityKit payload lints are 400 `BadRequestParams`. Default false.
+    public var lintsAsErrors: Bool
+    /// Whether APNSwift 234d745's older shapes are served: the channel ID as a path segment
+    /// (`GET`/`DELETE /1/apps/<bundle>/channels/<id>`) and a create body without `push-type`.
+    /// Default true; when false those get 404 `BadPath` and 400 `BadRequestParams`.
+    public var legacyAPNSwiftForms: Bool
+    /// Live channels per app and environment, 1 to 1,000,000 (Apple: 10,000); past it a create
+    /// gets 400 `CannotCreateChannelConfig` (`ChannelStore.limit`).
+    public var channelLimit: Int
+
+    public init(
+        disabledBundleIDs: Set<String> = [], acceptsPriority1: Bool = true, rejectsStartEvent: Bool = false,
+        lintsAsErrors: Bool = false, legacyAPNSwiftForms: Bool = true, channelLimit: Int = 10_000
+    ) {
+        self.channelLimit = channelLimit
+        self.disabledBundleIDs = disabledBundleIDs
+        self.acceptsPriority1 = acceptsPriority1
+        self.rejectsStartEvent = rejectsStartEvent
+        self.lintsAsErrors = lintsAsErrors
+        self.legacyAPNSwiftForms = legacyAPNSwiftForms
+    }
+
+    /// The largest broadcast payload, in bytes (Apple: 5120); larger → 413 `PayloadTooLarge`.
+    public static let maxPayloadBytes = 5120
+}

@@ -1,0 +1,66 @@
+import Broadcast
+import XCTest
+
+@testable import APNsCore
+@testable import ControlAPI
+@testable import Recording
+@testable import TestFixtures
+
+/// `/v1/channels` (docs/broadcast.md §4): list, make and delete channels on a test's behalf.
+final class ControlAPIChannelsTests: XCTestCase {
+    func makeAPI(limit: Int = 10) -> ControlAPI {
+        ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(), channels: ChannelStore(limit: limit),
+            status: { StoreFixtures.status() })
+    }
+
+    func channels(_ json: [String: Any]) -> [[String: Any]] { json["channels"] as? [[String: Any]] ?? [] }
+
+    func testAddListDelete() throws {
+        let api = makeAPI()
+        var (status, json) = api.call("POST", "/v1/channels", body: #"{"bundleId":"com.a"}"#)
+        XCTAssertEqual(status, 201)
+        let first = try XCTUnwrap(json["id"] as? String)
+        XCTAssertEqual(json["environment"] as? String, "sandbox")
+        XCTAssertEqual(json["messageStoragePolicy"] as? Int, 1)
+        XCTAssertEqual(json["pushType"] as? String, "LiveActivity")
+        XCTAssertNotNil(json["createdAt"] as? String)
+        (status, json) = api.call(
+            "POST", "/v1/channels", body: #"{"bundleId":"com.b","environment":"production","messageStoragePolicy":0}"#)
+        XCTAssertEqual(status, 201)
+        let second = try XCTUnwrap(json["id"] as? String)
+        // The listeners' store: the same channel a create request would see.
+        XCTAssertEqual(
+            api.channels.channel(second, bundleID: "com.b", environment: .production)?.storagePolicy, .noMessageStored)
+
+        (status, json) = api.call("GET", "/v1/channels")
+        XCTAssertEqual(channels(json).map { $0["id"] as? String }, [second, first])  // production sorts first
+        (status, json) = api.call("GET", "/v1/channels?bundleId=com.a")
+        XCTAssertEqual(channels(json).map { $0["id"] as? String }, [first])
+        (status, json) = api.call("GET", "/v1/channels?environment=production")
+        XCTAssertEqual(channels(json).map { $0["id"] as? String }, [second])
+        XCTAssertEqual(api.call("GET", "/v1/channels?environment=dev").0, 400)
+
+        let escaped = first.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B")
+        (status, json) = api.call("DELETE", "/v1/channels/\(escaped)")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["id"] as? String, first)
+        XCTAssertEqual(api.call("DELETE", "/v1/channels/\(escaped)").0, 404)
+        XCTAssertNil(api.channels.channel(first, bundleID: "com.a", environment: .sandbox))
+    }
+
+    func testBadBodiesAndTheLimit() {
+        let api = makeAPI(limit: 1)
+        for body in [
+            "", #"{"environment":"sandbox"}"#, #"{"bundleId":"com.a","x":1}"#,
+            #"{"bundleId":"com.a","messageStoragePolicy":2}"#,
+            #"{"bundleId":"com.a.push-type.liveactivity"}"#, #"{"bundleId":"a b"}"#,
+        ] {
+            XCTAssertEqual(api.call("POST", "/v1/channels", body: body).0, 400, body)
+        }
+        XCTAssertEqual(api.call("POST", "/v1/channels", body: #"{"bundleId":"com.a"}"#).0, 201)
+        let (status, json) = api.call("POST", "/v1/channels", body: #"{"bundleId":"com.a"}"#)
+        XCTAssertEqual(status, 409)
+        XCTAssertEqual(json["error"] as? String, "the app has 1 channels in sandbox")
+    }
+}
