@@ -69,13 +69,15 @@ let package = Package(
         .target(
             name: "ControlAPI",
             dependencies: [
-                "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields", "SystemSupport",
+                "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields",
+                "SystemSupport",
             ]),
         // The configuration file, the command line parser and its help, limits.
         .target(
             name: "Configuration",
             dependencies: [
-                "APNsCore", "Broadcast", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions", "LegacyBinary",
+                "APNsCore", "Broadcast", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions",
+                "LegacyBinary",
             ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(
@@ -87,7 +89,8 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCore", "Broadcast", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway", "ControlAPI",
+                "APNsCore", "Broadcast", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway",
+                "ControlAPI",
                 "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary", "SystemSupport",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.

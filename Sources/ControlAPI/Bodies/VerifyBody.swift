@@ -13,7 +13,7 @@ import Recording
 ///
 /// Match fields (all optional, all must hold): `token`, `topic`, `pushType`, `status` (100-599),
 /// `reason` (an APNs reason, any letter case), `apnsId`, `collapseId`, `environment` (sandbox or
-/// production), `after` (only records with a greater seq), `payload` (an object of dotted paths
+/// production), `kind` (push, channel or broadcast), `channelId`, `after` (only records with a greater seq), `payload` (an object of dotted paths
 /// to the JSON value each must hold). Count: at most one of `exactly`, `atLeast`, `atMost`
 /// (integers from 0) or `never: true`; none means at least 1. `withinMs` (0 to 300000): how
 /// long to wait for the count (for `atMost` and `never`, how long to watch); absent or 0, the
@@ -28,7 +28,7 @@ struct VerifyBody: Decodable, Equatable {
     static let form = #"a JSON object like {"topic": "com.example.app", "payload": {"aps.badge": 3}, "exactly": 1}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case token, topic, pushType, status, reason, apnsId, collapseId, environment, after, payload
+        case token, topic, pushType, status, reason, apnsId, collapseId, environment, kind, channelId, after, payload
         case exactly, atLeast, atMost, never, withinMs
     }
 
@@ -65,6 +65,16 @@ struct VerifyBody: Decodable, Equatable {
             }
             environment = found
         }
+        var kind: RequestKind?
+        if let name = try text(.kind) {
+            guard let found = RequestKind(rawValue: name) else {
+                throw InputError(
+                    at: container.codingPath + [CodingKeys.kind],
+                    "expected one of \(RequestKind.allCases.map(\.rawValue).joined(separator: ", ")), got \(InputError.quoted(name))"
+                )
+            }
+            kind = found
+        }
         var conditions: [DeliveryMatch.PayloadCondition] = []
         if let paths = try container.decodeIfPresent([String: JSONNode].self, forKey: .payload) {
             for (path, value) in paths.sorted(by: { $0.key < $1.key }) {
@@ -80,8 +90,9 @@ struct VerifyBody: Decodable, Equatable {
         match = DeliveryMatch(
             token: try text(.token), topic: try text(.topic), pushType: try text(.pushType),
             status: try container.decodeIfPresent(Int.self, forKey: .status, in: 100...599), reason: reason,
-            apnsID: try text(.apnsId), collapseID: try text(.collapseId), environment: environment,
-            payload: conditions, after: try container.decodeIfPresent(UInt64.self, forKey: .after))
+            apnsID: try text(.apnsId), collapseID: try text(.collapseId), environment: environment, kind: kind,
+            channelID: try text(.channelId), payload: conditions,
+            after: try container.decodeIfPresent(UInt64.self, forKey: .after))
         var counts: [(CodingKeys, ExpectedCount)] = []
         if let value = try container.decodeIfPresent(Int.self, forKey: .exactly, in: 0...Int.max) {
             counts.append((.exactly, .exactly(value)))

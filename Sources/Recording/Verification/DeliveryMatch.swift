@@ -22,6 +22,10 @@ public struct DeliveryMatch: Sendable, Equatable {
     public var collapseID: String?
     /// The listener's environment.
     public var environment: APNsEnvironment?
+    /// The request's kind (`push`, `channel`, `broadcast`); nil counts every kind.
+    public var kind: RequestKind?
+    /// The channel ID a channel or broadcast request named.
+    public var channelID: String?
     /// Values the payload must hold, each at a path.
     public var payload: [PayloadCondition]
     /// Only records with a sequence number greater than this are looked at (matches and near
@@ -65,7 +69,8 @@ public struct DeliveryMatch: Sendable, Equatable {
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
         reason: Reason? = nil, apnsID: String? = nil, collapseID: String? = nil,
-        environment: APNsEnvironment? = nil, payload: [PayloadCondition] = [], after: UInt64? = nil
+        environment: APNsEnvironment? = nil, kind: RequestKind? = nil, channelID: String? = nil,
+        payload: [PayloadCondition] = [], after: UInt64? = nil
     ) {
         self.token = token?.lowercased()
         self.topic = topic
@@ -75,6 +80,8 @@ public struct DeliveryMatch: Sendable, Equatable {
         self.apnsID = apnsID?.lowercased()
         self.collapseID = collapseID
         self.environment = environment
+        self.kind = kind
+        self.channelID = channelID
         self.payload = payload
         self.after = after
     }
@@ -82,9 +89,12 @@ public struct DeliveryMatch: Sendable, Equatable {
     /// The store filter for the record fields (the store finds candidates fast; `differences`
     /// then checks the payload).
     public var filter: DeliveryFilter {
-        DeliveryFilter(
+        var filter = DeliveryFilter(
             token: token, topic: topic, pushType: pushType, status: status, reason: reason, apnsID: apnsID,
             collapseID: collapseID, environment: environment, after: after)
+        filter.kind = kind
+        filter.channelID = channelID
+        return filter
     }
 
     /// Whether `record` is one the verification counts.
@@ -119,6 +129,8 @@ public struct DeliveryMatch: Sendable, Equatable {
         compare("apnsId", apnsID, record.apnsID) { $0 == $1.lowercased() }
         compare("collapseId", collapseID, verdict.collapseID)
         compare("environment", environment?.rawValue, record.environment.rawValue)
+        compare("kind", kind?.rawValue, record.kind.rawValue)
+        compare("channelId", channelID, record.channelID)
         if !payload.isEmpty {
             let body = try? JSONNode(decoding: record.payload)
             for condition in payload {
@@ -158,6 +170,8 @@ public struct DeliveryMatch: Sendable, Equatable {
         add("apnsId", apnsID)
         add("collapseId", collapseID)
         add("environment", environment?.rawValue)
+        add("kind", kind?.rawValue)
+        add("channelId", channelID)
         for condition in payload { parts.append("payload.\(condition.path)=\(Self.text(condition.value))") }
         if let after { parts.append("after seq \(after)") }
         return parts.isEmpty ? "any push" : parts.joined(separator: ", ")
