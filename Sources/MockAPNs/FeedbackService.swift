@@ -1,7 +1,7 @@
 import APNsCore
-import Foundation
 import Configuration
 import ControlAPI
+import Foundation
 import HTTP2Transport
 import LegacyBinary
 import Synchronization

@@ -12,7 +12,9 @@ final class ControlAPIMetricsTests: XCTestCase {
     private typealias F = StoreFixtures
 
     private func get(_ api: ControlAPI, accept: String? = nil) -> ControlResponse {
-        guard case .response(let response) = api.handle(ControlRequest(method: "GET", path: "/metrics", headers: accept.map { [("accept", $0)] } ?? []))
+        guard
+            case .response(let response) = api.handle(
+                ControlRequest(method: "GET", path: "/metrics", headers: accept.map { [("accept", $0)] } ?? []))
         else {
             XCTFail("GET /metrics waits")
             return ControlResponse(status: 0, body: [])
