@@ -168,6 +168,13 @@ public struct DeviceReaction: Sendable, Equatable {
         // §3.4: actions of a registered category, when shown.
         var actions: [NotificationAction] = []
         var lints: [String] = []
+        // §3.2: iOS wakes no app for content-available without the mode; say why nothing ran.
+        if payload.contentAvailable, !device.capabilities.remoteNotificationBackgroundMode {
+            lints.append(
+                "aps.content-available: the app has no remote-notification background mode "
+                    + "(capabilities.remoteNotificationBackgroundMode is false): it is not woken "
+                    + "(docs/device-model.md §3.2)")
+        }
         if let name = payload.category {
             if let category = device.category(name) {
                 if presentation.isShown { actions = category.actions }

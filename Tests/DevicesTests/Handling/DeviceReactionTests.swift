@@ -125,7 +125,7 @@ final class DeviceReactionTests: XCTestCase {
             $0.appState = .notRunning
             $0.capabilities.remoteNotificationBackgroundMode = true
         },
-        row("silent without the mode", type: .background, silent, "[] none -> notRunning") {
+        row("silent without the mode: a lint says why", type: .background, silent, "[] none -> notRunning lints=1") {
             $0.appState = .notRunning
         },
         row("force-quit: no wake", type: .background, silent, "[] none -> forceQuit") {
