@@ -43,7 +43,7 @@ public enum ConfigurationFile {
     /// docs/device-model.md §5).
     static let deviceModelOptionKeys = [
         "maxStorageSeconds", "backgroundBudget", "backgroundBudgetWindowSeconds", "overBudget",
-        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit", "removedApp",
+        "lowPowerBurstSeconds", "lowPowerBurstJitterSeconds", "seed", "historyLimit", "removedApp", "lowPowerHoldLimit",
     ]
 
     /// The keys of `broadcast` (`BroadcastOptions`, docs/broadcast.md §3).
@@ -518,6 +518,8 @@ public enum ConfigurationFile {
         options.lowPowerBurstJitterSeconds =
             try seconds("lowPowerBurstJitterSeconds") ?? options.lowPowerBurstJitterSeconds
         options.historyLimit = try reader.integer("historyLimit", in: 1...1_000_000) ?? options.historyLimit
+        options.lowPowerHoldLimit =
+            try reader.integer("lowPowerHoldLimit", in: 1...100_000) ?? options.lowPowerHoldLimit
         if let seed = reader["seed"] {
             switch seed {
             case .int(let value) where value >= 0: options.seed = UInt64(value)

@@ -21,9 +21,16 @@ extension ControlAPI {
     /// ±1e10; no other key); answers like GET. 400 naming the field otherwise.
     func putClock(body: [UInt8]) throws(ControlError) -> ControlResponse {
         let decoded = try ControlBody.decode(ClockBody.self, from: body, form: ClockBody.form)
+        // The clock stays within the dates every timestamp can be written as (1970 to 9999).
+        let moved = Date().timeIntervalSince1970 + decoded.offsetSeconds
+        guard (0...253_402_300_799).contains(moved) else {
+            throw .badRequest(
+                "offsetSeconds: \(decoded.offsetSeconds) would put the clock "
+                    + (moved < 0 ? "before 1970" : "after 9999") + "; the clock must stay within 1970 to 9999")
+        }
         credentialClock.offsetSeconds = decoded.offsetSeconds
         // Virtual devices live on this clock: moving it forward runs what fell due (docs/device-model.md §7).
-        devices.catchUp()
+        devices.catchUp(force: true)
         return clockResponse()
     }
 }

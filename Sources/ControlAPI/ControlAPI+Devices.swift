@@ -1,5 +1,6 @@
 import APNsCore
 import Devices
+import Foundation
 import JSONInput
 import JSONSupport
 
@@ -69,7 +70,7 @@ extension ControlAPI {
             // An app not installed: its token is unregistered since then (docs/device-model.md §2.3).
             device = device.following(
                 virtual, previous: previous, removedApp: devices.options.removedApp,
-                nowMilliseconds: deviceNowMilliseconds)
+                nowMilliseconds: registryNowMilliseconds)
             created = registry.put(device)
         } else {
             // A plain PUT would drop a virtual device's state without a word: only on request.
@@ -103,13 +104,15 @@ extension ControlAPI {
         }
         let updated = registration.following(
             changed, previous: (lifecycle.device, registration), removedApp: devices.options.removedApp,
-            nowMilliseconds: deviceNowMilliseconds)
+            nowMilliseconds: registryNowMilliseconds)
         if updated != registration { registry.put(updated) }
         return ControlResponse(status: 200, json: json(of: updated))
     }
 
-    /// Now on the virtual devices' clock (the server's, `/v1/clock`), in milliseconds since the epoch.
-    private var deviceNowMilliseconds: Int64 { Int64((devices.now() * 1000).rounded()) }
+    /// Now on the clock the gateway's registry rule reads (the wall clock: `/v1/clock` does not
+    /// move unregistration moments, docs/apns-behaviour.md), in milliseconds since the epoch: an
+    /// app removed now is unregistered from now for the gateway too, whatever the offset.
+    private var registryNowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     func interact(tokenText: String, body: [UInt8]) throws(ControlError) -> ControlResponse {
         let token = try Self.deviceToken(tokenText)

@@ -114,7 +114,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             if let registration = registry.lookup(device.token) {
                 let updated = registration.following(
                     device, previous: nil, removedApp: configuration.deviceModel.removedApp,
-                    nowMilliseconds: Int64((clock.now() * 1000).rounded()))
+                    nowMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
                 if updated != registration { registry.put(updated) }
             }
         }
@@ -340,7 +340,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         registry.put(
             registration.following(
                 device, previous: previous, removedApp: devices.options.removedApp,
-                nowMilliseconds: Int64((clock.now() * 1000).rounded())))
+                nowMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())))
     }
 
     /// What happened to the accepted push recorded as `seq` on its virtual device (its lifecycle,

@@ -1,5 +1,6 @@
 import APNsCore
 import Devices
+import Foundation
 import Synchronization
 import XCTest
 
@@ -78,6 +79,32 @@ final class ControlAPIDevicesTests: XCTestCase {
             status: { F.status() })
         XCTAssertEqual(call(discarding, "PUT", "/v1/devices/\(Self.token)", registered).0, 201)
         XCTAssertNil(discarding.registry.lookup(Self.token)?.unregisteredAt)
+    }
+
+    /// The moment an app is removed is on the clock the gateway's registry rule reads (the wall
+    /// clock), whatever `/v1/clock`'s offset: with the clock 1000 s ahead, the token is
+    /// unregistered from now, not from 1000 s in the future (which the rule would take as a
+    /// moment still to come and answer 200).
+    func testAnAppRemovedIsUnregisteredOnTheGatewaysClock() throws {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 100), registry: DeviceRegistry(), clock: { 1_796_000_000 },
+            credentialClock: ServerClock(offsetSeconds: 1000), status: { F.status() })
+        call(api, "PUT", "/v1/devices/\(Self.token)", Self.virtualBody)
+        call(api, "PATCH", "/v1/devices/\(Self.token)", #"{"installed":false}"#)
+        let since = try XCTUnwrap(api.registry.lookup(Self.token)?.unregisteredAt)
+        let wall = Int64(Date().timeIntervalSince1970 * 1000)
+        XCTAssertLessThanOrEqual(abs(since - wall), 5_000, "unregisteredAt \(since) is not now (\(wall))")
+    }
+
+    /// `PUT /v1/clock` keeps the clock within 1970 to 9999, naming the field.
+    func testTheClockStaysWithinWritableDates() {
+        let api = makeAPI()
+        for body in [#"{"offsetSeconds":-1e10}"#, #"{"offsetSeconds":-2e9}"#] {
+            let (status, json) = call(api, "PUT", "/v1/clock", body)
+            XCTAssertEqual(status, 400, body)
+            XCTAssertTrue((json["error"] as? String ?? "").hasPrefix("offsetSeconds:"), "\(json)")
+        }
+        XCTAssertEqual(call(api, "PUT", "/v1/clock", #"{"offsetSeconds":-86400}"#).0, 200)
     }
 
     /// `GET /v1/devices` pages in token order: `limit` (default 1000) and `after` (the last token seen).

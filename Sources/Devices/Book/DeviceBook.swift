@@ -54,6 +54,11 @@ public final class DeviceBook: Sendable {
         /// The notifications' seqs in arrival order, from `head`, for the capacity.
         var order: [UInt64] = []
         var head = 0
+        /// No device has anything falling due before this (a lower bound, on the server clock):
+        /// a `catchUp()` before it has nothing to do and scans no device (docs/device-model.md §7).
+        var earliestDue = -Double.infinity
+        /// Full scans made by `catchUp` (for tests).
+        var scans = 0
     }
 
     private let state = Mutex(State())
@@ -113,6 +118,7 @@ public final class DeviceBook: Sendable {
             }
             let events = try entry.lifecycle.update(device, at: now)
             apply(events, to: &state)
+            noteDue(entry, at: now, in: &state)
             return false
         }
     }
@@ -195,10 +201,21 @@ public final class DeviceBook: Sendable {
 
     /// Catches every device up with the clock (`DeviceLifecycle.advance(to:)`): called when the
     /// clock moves and before the control API reads.
-    public func catchUp() {
+    ///
+    /// Devices are scanned only once something may have fallen due (`State.earliestDue`, kept
+    /// from `DeviceLifecycle.nextDueTime(after:)`): a long poll on lifecycle states calls this
+    /// every few milliseconds, and with 100,000 devices a scan each time starved the push path.
+    /// `force` scans anyway: the clock was moved (backwards too).
+    public func catchUp(force: Bool = false) {
         let now = clock()
-        state.withLock { catchUp(&$0, to: now) }
+        state.withLock { state in
+            if !force, now < state.earliestDue { return }
+            catchUp(&state, to: now)
+        }
     }
+
+    /// Full scans `catchUp` has made (tests: a catch-up with nothing due scans nothing).
+    var catchUpScans: Int { state.withLock { $0.scans } }
 
     // MARK: - Pushes
 
@@ -222,6 +239,7 @@ public final class DeviceBook: Sendable {
             let push = make()
             // Changed in place: no copy of the lifecycle.
             var events = entry.lifecycle.receive(push, at: now)
+            noteDue(entry, at: now, in: &state)
             received.store(true, ordering: .relaxed)
             // The new notification's transitions (Received, then Delivered, Stored or Discarded)
             // become its history as they are; the others (what the step caught up with, one it
@@ -274,6 +292,7 @@ public final class DeviceBook: Sendable {
         return try state.withLock { (state: inout State) throws(InputError) -> InteractionOutcome? in
             guard let entry = state.devices[DeviceTokenKey(token)] else { return nil }
             let outcome = try entry.lifecycle.interact(interaction, with: seq, at: now)
+            noteDue(entry, at: now, in: &state)
             apply(outcome.events, to: &state)
             state.notifications[seq]?.interactions.append(outcome)
             return outcome
@@ -311,10 +330,19 @@ public final class DeviceBook: Sendable {
     }
 
     private func catchUp(_ state: inout State, to now: Double) {
+        var earliest = Double.infinity
         for entry in state.devices.values {
             let events = entry.lifecycle.advance(to: now)
             if !events.isEmpty { apply(events, to: &state) }
+            if let due = entry.lifecycle.nextDueTime(after: now) { earliest = min(earliest, due) }
         }
+        state.earliestDue = earliest
+        state.scans += 1
+    }
+
+    /// Lowers the book's `earliestDue` to what `entry` has falling due, after a step on it.
+    private func noteDue(_ entry: Entry, at now: Double, in state: inout State) {
+        if let due = entry.lifecycle.nextDueTime(after: now), due < state.earliestDue { state.earliestDue = due }
     }
 
     private func apply(_ events: [LifecycleEvent], to state: inout State) {

@@ -267,6 +267,23 @@ public struct DeviceLifecycle: Sendable {
         appState == device.appState ? [] : setAppState(appState, at: now)
     }
 
+    /// The earliest moment at which something pending falls due (a stored or held push's
+    /// expiry, the low-power burst, the budget-held push's release), as seen at `now`; nil when
+    /// nothing is pending. Moving forward from `now` makes nothing fall due earlier (the budget's
+    /// release only moves later as more deliveries fall into the past), so the book can skip a
+    /// device until then (`DeviceBook.catchUp`, docs/device-model.md §7).
+    public func nextDueTime(after now: Double) -> Double? {
+        var best: Double?
+        func consider(_ time: Double?) {
+            if let time, best.map({ time < $0 }) ?? true { best = time }
+        }
+        consider(stored?.deadline)
+        for pending in powerHeld { consider(pending.deadline) }
+        if device.connectivity == .lowPower { consider(nextBurstAt) }
+        consider(budgetReleaseTime(at: now))
+        return best
+    }
+
     // MARK: - Rules
 
     private enum DueStep { case expireStored, expireHeld(Int), burst, budget }
@@ -372,6 +389,10 @@ public struct DeviceLifecycle: Sendable {
             let index = powerHeld.firstIndex(where: { $0.push.collapseID == collapseID })
         {
             old = powerHeld.remove(at: index).push.id
+        } else if powerHeld.count >= max(options.lowPowerHoldLimit, 1) {
+            // A bound (Apple gives none): the oldest held goes, replaced by the newest, as a
+            // store of one per app replaces; a long load test to one device stays bounded.
+            old = powerHeld.removeFirst().push.id
         }
         powerHeld.append(pending)
         if nextBurstAt == nil {

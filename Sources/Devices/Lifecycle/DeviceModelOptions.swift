@@ -42,12 +42,17 @@ public struct DeviceModelOptions: Sendable, Equatable {
     public var historyLimit: Int
     /// A push to an app not installed: 410 `Unregistered` (default) or accepted and discarded (§2.3).
     public var removedApp: RemovedApp
+    /// A device in low power holds at most this many priority 5 and 1 pushes (§2.5): 100. Apple
+    /// gives no number; past it the oldest held is Replaced by the newest, so a load test to one
+    /// device in low power stays bounded in memory and time.
+    public var lowPowerHoldLimit: Int
 
     public init(
         maxStorageSeconds: Double = 30 * 86_400, backgroundBudget: Int = 3,
         backgroundBudgetWindowSeconds: Double = 3600,
         overBudget: OverBudget = .hold, lowPowerBurstSeconds: Double = 900, lowPowerBurstJitterSeconds: Double = 300,
-        seed: UInt64 = 0, historyLimit: Int = 1000, removedApp: RemovedApp = .unregistered
+        seed: UInt64 = 0, historyLimit: Int = 1000, removedApp: RemovedApp = .unregistered,
+        lowPowerHoldLimit: Int = 100
     ) {
         self.maxStorageSeconds = maxStorageSeconds
         self.backgroundBudget = backgroundBudget
@@ -58,5 +63,6 @@ public struct DeviceModelOptions: Sendable, Equatable {
         self.seed = seed
         self.historyLimit = historyLimit
         self.removedApp = removedApp
+        self.lowPowerHoldLimit = lowPowerHoldLimit
     }
 }

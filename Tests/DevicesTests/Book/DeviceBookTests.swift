@@ -1,8 +1,9 @@
 import APNsCore
-import Devices
 import JSONInput
 import Synchronization
 import XCTest
+
+@testable import Devices
 
 /// The server's book of virtual devices (docs/device-model.md §7): registration, the push path's
 /// check, the lifecycle of each push kept by seq, the clock driving what falls due, interactions.
@@ -63,6 +64,27 @@ final class DeviceBookTests: XCTestCase {
         XCTAssertTrue(book.remove(token: first))
         XCTAssertFalse(book.contains(first))
         XCTAssertTrue(book.contains(short))
+    }
+
+    /// A catch-up scans the devices only once something may have fallen due (a long poll calls
+    /// it every few milliseconds); a forced one (the clock moved) always scans.
+    func testACatchUpWithNothingDueScansNoDevice() throws {
+        let (book, clock) = makeBook()
+        try book.put(F.device { $0.connectivity = .offline })
+        book.catchUp()
+        let first = book.catchUpScans
+        XCTAssertTrue(book.receive(F.alert(1, expiresIn: 100), token: F.token))
+        book.catchUp()
+        XCTAssertEqual(book.catchUpScans, first, "nothing due before the expiry: no scan")
+        clock.move(by: 150)
+        book.catchUp()
+        XCTAssertEqual(book.catchUpScans, first + 1)
+        XCTAssertEqual(
+            book.notifications([1])[1]?.events.last?.state.consoleName, "Discarded - Expired (From Storage)")
+        book.catchUp()
+        XCTAssertEqual(book.catchUpScans, first + 1, "nothing pending any more")
+        book.catchUp(force: true)
+        XCTAssertEqual(book.catchUpScans, first + 2)
     }
 
     func testTokensThatAreNotVirtualDevicesAreLeftAlone() throws {

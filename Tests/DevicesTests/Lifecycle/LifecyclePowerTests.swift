@@ -51,6 +51,26 @@ final class LifecyclePowerTests: XCTestCase {
     }
 
     /// The burst's jitter comes from `seed`: the same seed, the same burst; within the jitter.
+    /// At most `lowPowerHoldLimit` held: past it the oldest is Replaced by the newest, so a load
+    /// test to one device in low power stays bounded (the adversarial review held 400,000).
+    func testHoldsAreBoundedTheOldestReplaced() {
+        let options = DeviceModelOptions(lowPowerBurstSeconds: 900, lowPowerBurstJitterSeconds: 0, lowPowerHoldLimit: 2)
+        let (events, lifecycle) = F.run(
+            F.device { $0.connectivity = .lowPower }, options: options,
+            [
+                .push(F.alert(1, priority: 5), at: 0), .push(F.alert(2, priority: 5), at: 1),
+                .push(F.alert(3, priority: 5), at: 2),
+            ])
+        XCTAssertEqual(
+            events,
+            [
+                "1 received @0", "1 stored-powerConsiderations @0", "2 received @1", "2 stored-powerConsiderations @1",
+                "3 received @2", "3 stored-powerConsiderations @2 replacing 1", "1 replaced-by-3 @2",
+            ])
+        XCTAssertEqual(lifecycle.powerHeld.map(\.push.id), [2, 3])
+        XCTAssertEqual(DeviceModelOptions().lowPowerHoldLimit, 100)
+    }
+
     func testBurstJitterIsSeeded() {
         func burst(seed: UInt64) -> Double? {
             let options = DeviceModelOptions(lowPowerBurstSeconds: 900, lowPowerBurstJitterSeconds: 300, seed: seed)
