@@ -273,6 +273,8 @@ public struct DeviceLifecycle: Sendable {
     /// release only moves later as more deliveries fall into the past), so the book can skip a
     /// device until then (`DeviceBook.catchUp`, docs/device-model.md §7).
     public func nextDueTime(after now: Double) -> Double? {
+        // Most devices hold nothing: no copy of a pending push is made to find that out.
+        if case .empty = storedSlot, powerHeld.isEmpty, case .empty = budgetHeldSlot { return nil }
         var best: Double?
         func consider(_ time: Double?) {
             if let time, best.map({ time < $0 }) ?? true { best = time }
