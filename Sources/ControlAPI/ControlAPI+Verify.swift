@@ -53,7 +53,8 @@ extension ControlAPI {
             // Too few matched: show what came closest. Too many: the matches are the answer.
             if wait.count.fallsShort(matched: seqs.count) {
                 let newest = store.lastSeq
-                let from = max(wait.match.after ?? 0, newest > Self.nearMissWindow ? newest - Self.nearMissWindow : 0)
+                let from = max(
+                    wait.match.filter.after ?? 0, newest > Self.nearMissWindow ? newest - Self.nearMissWindow : 0)
                 let records = store.query(DeliveryFilter(after: from)).deliveries
                 misses = wait.match.nearMisses(records).map {
                     VerificationNearMiss(seq: $0.0.seq, differences: $0.1, delivery: $0.0)

@@ -6,31 +6,13 @@ import JSONInput
 /// the fields of `DeliveryFilter` (every one set must match) plus values at payload paths; and,
 /// for a record that does not match, how it differs (`differences(_:)`, WireMock's near misses).
 public struct DeliveryMatch: Sendable, Equatable {
-    /// Device token, lowercase.
-    public var token: String?
-    /// `apns-topic` (or the default topic applied).
-    public var topic: String?
-    /// The push type as sent or as inferred.
-    public var pushType: String?
-    /// The HTTP status answered.
-    public var status: Int?
-    /// The reason answered.
-    public var reason: Reason?
-    /// The `apns-id` answered, compared case-insensitively (kept lowercase).
-    public var apnsID: String?
-    /// `apns-collapse-id`.
-    public var collapseID: String?
-    /// The listener's environment.
-    public var environment: APNsEnvironment?
-    /// The request's kind (`push`, `channel`, `broadcast`); nil counts every kind.
-    public var kind: RequestKind?
-    /// The channel ID a channel or broadcast request named.
-    public var channelID: String?
+    /// The record fields that must match and the scope, as the deliveries list reads them
+    /// (`DeliveryFilter`: `token`, `topic`, `pushType`, `status`, `reason`, `apnsID`,
+    /// `collapseID`, `environment`, `kind`, `channelID`; `after` keeps only later records, for
+    /// matches and near misses alike). Its `unanswered` is not used by a verification.
+    public var filter: DeliveryFilter
     /// Values the payload must hold, each at a path.
     public var payload: [PayloadCondition]
-    /// Only records with a sequence number greater than this are looked at (matches and near
-    /// misses alike): a test's own pushes.
-    public var after: UInt64?
 
     /// A payload path and the value it must hold: `aps.alert.title` = `"Hi"`. The path's
     /// segments are object keys separated by dots; a segment that is a non-negative integer
@@ -65,36 +47,25 @@ public struct DeliveryMatch: Sendable, Equatable {
         }
     }
 
-    /// Creates a match; `token` and `apnsID` are lowercased.
+    /// A match of `filter`'s record fields and `payload`.
+    public init(filter: DeliveryFilter = DeliveryFilter(), payload: [PayloadCondition] = []) {
+        self.filter = filter
+        self.payload = payload
+    }
+
+    /// A match of these fields (`DeliveryFilter`'s; `token` and `apnsID` lowercased) and `payload`.
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
         reason: Reason? = nil, apnsID: String? = nil, collapseID: String? = nil,
         environment: APNsEnvironment? = nil, kind: RequestKind? = nil, channelID: String? = nil,
         payload: [PayloadCondition] = [], after: UInt64? = nil
     ) {
-        self.token = token?.lowercased()
-        self.topic = topic
-        self.pushType = pushType
-        self.status = status
-        self.reason = reason
-        self.apnsID = apnsID?.lowercased()
-        self.collapseID = collapseID
-        self.environment = environment
-        self.kind = kind
-        self.channelID = channelID
-        self.payload = payload
-        self.after = after
-    }
-
-    /// The store filter for the record fields (the store finds candidates fast; `differences`
-    /// then checks the payload).
-    public var filter: DeliveryFilter {
         var filter = DeliveryFilter(
             token: token, topic: topic, pushType: pushType, status: status, reason: reason, apnsID: apnsID,
             collapseID: collapseID, environment: environment, after: after)
         filter.kind = kind
         filter.channelID = channelID
-        return filter
+        self.init(filter: filter, payload: payload)
     }
 
     /// Whether `record` is one the verification counts.
@@ -111,26 +82,26 @@ public struct DeliveryMatch: Sendable, Equatable {
             found.append(MatchDifference(field: field, expected: Self.text(expected), actual: actual.map(Self.text)))
         }
         let verdict = record.verdict
-        compare("token", token, verdict.deviceToken)
-        compare("topic", topic, verdict.topic)
-        if let pushType, verdict.pushTypeSent != pushType, verdict.pushType?.rawValue != pushType {
+        compare("token", filter.token, verdict.deviceToken)
+        compare("topic", filter.topic, verdict.topic)
+        if let pushType = filter.pushType, verdict.pushTypeSent != pushType, verdict.pushType?.rawValue != pushType {
             let actual = verdict.pushTypeSent ?? verdict.pushType?.rawValue
             found.append(
                 MatchDifference(field: "pushType", expected: Self.text(pushType), actual: actual.map(Self.text)))
         }
-        if let status, record.status != status {
+        if let status = filter.status, record.status != status {
             // 0: the stream got no answer (`unanswered`), or its answer is still held.
             found.append(
                 MatchDifference(
                     field: "status", expected: String(status), actual: record.status == 0 ? nil : String(record.status))
             )
         }
-        compare("reason", reason?.rawValue, record.reason?.rawValue)
-        compare("apnsId", apnsID, record.apnsID) { $0 == $1.lowercased() }
-        compare("collapseId", collapseID, verdict.collapseID)
-        compare("environment", environment?.rawValue, record.environment.rawValue)
-        compare("kind", kind?.rawValue, record.kind.rawValue)
-        compare("channelId", channelID, record.channelID)
+        compare("reason", filter.reason?.rawValue, record.reason?.rawValue)
+        compare("apnsId", filter.apnsID, record.apnsID) { $0 == $1.lowercased() }
+        compare("collapseId", filter.collapseID, verdict.collapseID)
+        compare("environment", filter.environment?.rawValue, record.environment.rawValue)
+        compare("kind", filter.kind?.rawValue, record.kind.rawValue)
+        compare("channelId", filter.channelID, record.channelID)
         if !payload.isEmpty {
             let body = try? JSONNode(decoding: record.payload)
             for condition in payload {
@@ -150,7 +121,7 @@ public struct DeliveryMatch: Sendable, Equatable {
     public func nearMisses(_ records: [DeliveryRecord], limit: Int = 3) -> [(DeliveryRecord, [MatchDifference])] {
         var misses: [(DeliveryRecord, [MatchDifference])] = []
         for record in records {
-            if let after, record.seq <= after { continue }
+            if let after = filter.after, record.seq <= after { continue }
             let differences = differences(record)
             if !differences.isEmpty { misses.append((record, differences)) }
         }
@@ -162,18 +133,18 @@ public struct DeliveryMatch: Sendable, Equatable {
     public var description: String {
         var parts: [String] = []
         func add(_ name: String, _ value: String?) { if let value { parts.append("\(name)=\(Self.text(value))") } }
-        add("token", token)
-        add("topic", topic)
-        add("pushType", pushType)
-        if let status { parts.append("status=\(status)") }
-        add("reason", reason?.rawValue)
-        add("apnsId", apnsID)
-        add("collapseId", collapseID)
-        add("environment", environment?.rawValue)
-        add("kind", kind?.rawValue)
-        add("channelId", channelID)
+        add("token", filter.token)
+        add("topic", filter.topic)
+        add("pushType", filter.pushType)
+        if let status = filter.status { parts.append("status=\(status)") }
+        add("reason", filter.reason?.rawValue)
+        add("apnsId", filter.apnsID)
+        add("collapseId", filter.collapseID)
+        add("environment", filter.environment?.rawValue)
+        add("kind", filter.kind?.rawValue)
+        add("channelId", filter.channelID)
         for condition in payload { parts.append("payload.\(condition.path)=\(Self.text(condition.value))") }
-        if let after { parts.append("after seq \(after)") }
+        if let after = filter.after { parts.append("after seq \(after)") }
         return parts.isEmpty ? "any push" : parts.joined(separator: ", ")
     }
 
