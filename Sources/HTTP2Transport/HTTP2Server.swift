@@ -81,26 +81,14 @@ public final class HTTP2Server: @unchecked Sendable {
 
     private func bindListeners() throws {
         for (index, spec) in specs.enumerated() {
-            let address = try SocketAddress(host: spec.host, port: spec.port)
-            let fd = try HTTP2Server.listeningSocket(address)
-            var bound = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            withUnsafeMutablePointer(to: &bound) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-            }
-            boundAddresses.append(SocketAddress(storage: bound, length: length))
             let context = Unmanaged.passRetained(ListenerContext(server: self, index: index)).toOpaque()
-            guard
-                let listener = evconnlistener_new(
-                    acceptLoop.base,
-                    { _, fd, address, length, arg in
-                        let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
-                        context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
-                    }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd)
-            else {
-                Glibc.close(fd)
-                throw TransportError("cannot listen on \(address)")
+            let (listener, bound) = try Self.listener(
+                host: spec.host, port: spec.port, on: acceptLoop.base, context: context
+            ) { _, fd, address, length, arg in
+                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
             }
+            boundAddresses.append(bound)
             // Out of file descriptors, accept() fails at once on every loop turn: pause instead.
             evconnlistener_set_error_cb(listener) { listener, arg in
                 let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
@@ -108,6 +96,31 @@ public final class HTTP2Server: @unchecked Sendable {
             }
             listeners.append(listener)
         }
+    }
+
+    /// A libevent listener on `host`:`port` (0: any free port) calling `callback` with `context`
+    /// for each accepted connection, on `base`; and the address bound (the port chosen). Shared
+    /// by the HTTP/2 and the byte-stream servers.
+    /// - Throws: `TransportError` naming the address; nothing is left open then.
+    static func listener(
+        host: String, port: Int, on base: OpaquePointer, context: UnsafeMutableRawPointer,
+        callback: evconnlistener_cb
+    ) throws -> (listener: OpaquePointer, bound: SocketAddress) {
+        let address = try SocketAddress(host: host, port: port)
+        let fd = try listeningSocket(address)
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        guard
+            let listener = evconnlistener_new(
+                base, callback, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd)
+        else {
+            Glibc.close(fd)
+            throw TransportError("cannot listen on \(address)")
+        }
+        return (listener, SocketAddress(storage: bound, length: length))
     }
 
     /// A non-blocking, close-on-exec socket bound to `address` and listening.

@@ -37,26 +37,14 @@ public final class ByteStreamServer: @unchecked Sendable {
     public func start() throws {
         do {
             for (index, spec) in specs.enumerated() {
-                let address = try SocketAddress(host: spec.host, port: spec.port)
-                let fd = try HTTP2Server.listeningSocket(address)
-                var bound = sockaddr_storage()
-                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-                withUnsafeMutablePointer(to: &bound) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-                }
-                boundAddresses.append(SocketAddress(storage: bound, length: length))
                 let context = Unmanaged.passRetained(ByteStreamListenerContext(server: self, index: index)).toOpaque()
-                guard
-                    let listener = evconnlistener_new(
-                        loop.base,
-                        { _, fd, address, length, arg in
-                            let context = Unmanaged<ByteStreamListenerContext>.fromOpaque(arg!).takeUnretainedValue()
-                            context.server.accepted(fd: fd, address: address, length: length, index: context.index)
-                        }, context, UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, fd)
-                else {
-                    Glibc.close(fd)
-                    throw TransportError("cannot listen on \(address)")
+                let (listener, bound) = try HTTP2Server.listener(
+                    host: spec.host, port: spec.port, on: loop.base, context: context
+                ) { _, fd, address, length, arg in
+                    let context = Unmanaged<ByteStreamListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                    context.server.accepted(fd: fd, address: address, length: length, index: context.index)
                 }
+                boundAddresses.append(bound)
                 listeners.append(listener)
             }
         } catch {
