@@ -241,6 +241,17 @@ public enum CommandLineParser {
             configuration.binaryListeners.append(
                 BinaryListenerConfiguration(kind: kind, host: address.host, port: address.port))
         }
+        for option in ["--binary-topic", "--binary-without-certificate"] where values[option] != nil {
+            // A flag for a listener that does not exist would do nothing, silently.
+            let kinds: [BinaryListenerConfiguration.Kind] =
+                option == "--binary-topic" ? [.binary] : BinaryListenerConfiguration.Kind.allCases
+            guard configuration.binaryListeners.contains(where: { kinds.contains($0.kind) }) else {
+                throw CommandLineError(
+                    message: "\(option) needs a binary listener: give --binary HOST:PORT"
+                        + (option == "--binary-topic" ? "" : " or --feedback HOST:PORT")
+                        + " (or \"binary\" in the configuration file)")
+            }
+        }
         if let topic = values["--binary-topic"] {
             for index in configuration.binaryListeners.indices
             where configuration.binaryListeners[index].kind == .binary {

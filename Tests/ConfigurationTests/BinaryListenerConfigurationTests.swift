@@ -50,6 +50,19 @@ final class BinaryListenerConfigurationTests: XCTestCase {
     }
 
     /// A port collision is refused at start with the listener it collides with.
+    /// A binary listener's flag without the listener would do nothing: refused, naming what is missing.
+    func testBinaryFlagsWithoutTheListenerAreRefused() {
+        for args in [
+            ["--binary-topic", "com.a"], ["--binary-without-certificate"],
+            ["--feedback", "127.0.0.1:0", "--binary-topic", "com.a"],
+        ] {
+            XCTAssertThrowsError(try serve(args), "\(args)") { error in
+                XCTAssertTrue("\(error)".contains("needs a binary listener"), "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try serve(["--feedback", "127.0.0.1:0", "--binary-without-certificate"]))
+    }
+
     func testPortCollisionsAreRefused() {
         XCTAssertThrowsError(try serve(["--listen", "127.0.0.1:2195", "--binary", "127.0.0.1:2195"])) { error in
             XCTAssertTrue("\(error)".contains("conflicts with listeners[0]"), "\(error)")
