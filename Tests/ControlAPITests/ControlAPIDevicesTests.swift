@@ -224,6 +224,7 @@ final class ControlAPIDevicesTests: XCTestCase {
             (#"{"connectivity":"onlin"}"#, "connectivity"), (#"{}"#, "expected at least one of"),
             (#"{"conectivity":"online"}"#, #"did you mean "connectivity""#),
             (#"{"topic":"x"}"#, "unknown key"),
+            (#"{"connectivity":null}"#, "connectivity: expected a value, got null"),
         ] {
             let (status, json) = call(api, "PATCH", path, body)
             XCTAssertEqual(status, 400, body)

@@ -24,6 +24,12 @@ struct DevicePatchBody: Decodable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         fields = [:]
         for key in CodingKeys.allCases {
+            // null would read as absent: name the field rather than answer "no field given".
+            if container.contains(key), try container.decodeNil(forKey: key) {
+                throw InputError(
+                    at: container.codingPath + [key],
+                    "expected a value, got null (a PATCH sets a field; to go back to a default, send the default)")
+            }
             if let value = try container.decodeIfPresent(JSONNode.self, forKey: key) { fields[key.rawValue] = value }
         }
     }
