@@ -43,25 +43,9 @@ public enum BroadcastReason: String, Error, Sendable, Hashable, CaseIterable, Co
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
 
-    /// The HTTP status APNs answers with this reason (docs/broadcast.md §A6).
-    public var status: Int {
-        switch self {
-        case .featureNotEnabled, .missingChannelID, .badChannelID, .channelNotRegistered, .badRequestParams,
-            .badRequestPayload, .payloadEmpty, .badMessageID, .missingPushType, .invalidPushType,
-            .cannotCreateChannelConfig, .badExpirationDate, .topicDisallowed, .badPriority:
-            return 400
-        case .badCertificate, .badCertificateEnvironment, .topicMismatch, .missingProviderToken,
-            .expiredProviderToken, .invalidProviderToken, .forbidden, .unrelatedKeyIDInToken,
-            .badEnvironmentKeyIDInToken:
-            return 403
-        case .badPath: return 404
-        case .methodNotAllowed: return 405
-        case .payloadTooLarge: return 413
-        case .tooManyRequests, .tooManyProviderTokenUpdates: return 429
-        case .internalServerError: return 500
-        case .serviceUnavailable, .shutdown: return 503
-        }
-    }
+    /// The HTTP status APNs answers with this reason (docs/broadcast.md §A6): `Reason`'s, whose
+    /// table holds the broadcast reasons too (one table, not two).
+    public var status: Int { apnsReason.status }
 
     /// The `Reason` of the same name (every broadcast reason is one).
     public var apnsReason: Reason { Reason(rawValue: rawValue)! }
