@@ -1,12 +1,16 @@
 """The Python package of clients/python (issue 17 §5): the `MockAPNs` client and `MockAPNsProcess`
-against the real binary. Nothing is installed: clients/python/src goes on sys.path."""
+against the real binary, and the pytest plugin's `mock_apns` fixture run in a subprocess on an example
+suite, the README's "Python" example among it. Nothing is installed: clients/python/src goes on
+sys.path here and on PYTHONPATH for the subprocess."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -190,3 +194,95 @@ def test_client_sends_the_control_token():
             else:
                 os.environ["MOCK_APNS_CONTROL_TOKEN"] = previous
 
+
+# ---- the pytest plugin, in a subprocess ----------------------------------------------------------
+
+
+def readme_python_example() -> str:
+    """The README's complete example: the ```python block of the section "Python: ..."."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme.split("\n## Python: a client and a pytest plugin\n", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```python\n(.*?)```", section, re.S)[1]
+
+
+PLUGIN_CASES = textwrap.dedent('''
+    import json
+    import subprocess
+
+    import pytest
+
+    TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+
+    def push(mock_apns, token, title):
+        answer = subprocess.run(
+            ["curl", "-sS", "--http2", "--cacert", str(mock_apns.ca_file), "-o", "/dev/null",
+             "-w", "%{http_code}", "-H", "apns-topic: com.example.app",
+             "--data", json.dumps({"aps": {"alert": {"title": title}}}), f"{mock_apns.push_url}/3/device/{token}"],
+            capture_output=True, text=True, check=True)
+        return int(answer.stdout)
+
+
+    def test_near_miss(mock_apns):
+        assert push(mock_apns, TOKEN, "Your order has shipped") == 200
+        mock_apns.assert_delivered({"aps.alert.title": "Your order shipped"}, token=TOKEN, exactly=1)
+
+
+    def test_sees_only_its_own_records(mock_apns):
+        assert mock_apns.deliveries() == []
+        mock_apns.assert_not_delivered(token=TOKEN)
+
+
+    def test_rejected_push_fails_the_teardown_check(mock_apns):
+        assert push(mock_apns, "zz", "bad token") == 400
+
+
+    @pytest.mark.mock_apns_no_teardown_check
+    def test_opted_out(mock_apns):
+        assert push(mock_apns, "zz", "bad token") == 400
+''')
+
+
+def run_plugin_suite(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+    (tmp_path / "test_notifications.py").write_text(readme_python_example())
+    (tmp_path / "test_plugin_cases.py").write_text(PLUGIN_CASES)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_SRC), os.environ.get("PYTHONPATH")])))
+    env.pop("MOCK_APNS_BIN", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "mockapns.pytest_plugin", "-p", "no:cacheprovider",
+         "-rA", "-v", "--rootdir", str(tmp_path), *options, str(tmp_path)],
+        cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=120)
+
+
+def outcomes(proc: subprocess.CompletedProcess) -> dict[str, str]:
+    found = dict(re.findall(r"::(test_\w+) (PASSED|FAILED|ERROR)", proc.stdout))
+    return found
+
+
+def check_plugin_run(proc: subprocess.CompletedProcess) -> None:
+    assert outcomes(proc) == {
+        "test_order_shipped_push": "PASSED",
+        "test_near_miss": "FAILED",
+        "test_sees_only_its_own_records": "PASSED",
+        "test_rejected_push_fails_the_teardown_check": "FAILED",
+        "test_opted_out": "PASSED",
+    }, proc.stdout + proc.stderr
+    assert proc.returncode == 1
+    # The near miss: the closest record and the field that differed, in the assertion message.
+    assert re.search(r'AssertionError: expected exactly 1 push matching token="a1b2\S*", '
+                     r'payload.aps.alert.title="Your order shipped", after seq \d+; 0 matched; the closest: seq \d+ '
+                     r'\(payload.aps.alert.title: expected "Your order shipped", got "Your order has shipped"\)',
+                     proc.stdout), proc.stdout
+    assert re.search(r"AssertionError: MockAPNs teardown check: not clean after seq \d+: "
+                     r"1 rejected without a fault rule \(seq \d+: 400 BadDeviceToken\)", proc.stdout), proc.stdout
+
+
+def test_plugin_starts_the_binary_and_checks_each_test(tmp_path):
+    proc = run_plugin_suite(tmp_path, "--mock-apns-bin", str(binary_path()))
+    check_plugin_run(proc)
+
+
+def test_plugin_uses_a_running_server_by_url(tmp_path, process):
+    proc = run_plugin_suite(tmp_path, "--mock-apns-url", process.control_url, "--mock-apns-ca", str(process.ca_file))
+    check_plugin_run(proc)
+    assert process.client.health()["status"] == "ok", "the plugin leaves a server it did not start running"
