@@ -1,0 +1,288 @@
+"""The Python package of clients/python (issue 17 §5): the `MockAPNs` client and `MockAPNsProcess`
+against the real binary, and the pytest plugin's `mock_apns` fixture run in a subprocess on an example
+suite, the README's "Python" example among it. Nothing is installed: clients/python/src goes on
+sys.path here and on PYTHONPATH for the subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from livelib import REPO_ROOT, binary_path
+
+PACKAGE_SRC = REPO_ROOT / "clients" / "python" / "src"
+if str(PACKAGE_SRC) not in sys.path:
+    sys.path.insert(0, str(PACKAGE_SRC))
+
+from mockapns import MockAPNs, MockAPNsError, MockAPNsProcess, MockAPNsStartError  # noqa: E402
+
+TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+
+def curl_push(server: MockAPNsProcess, token: str, payload, *, headers=()) -> tuple[int, str]:
+    cmd = ["curl", "-sS", "--http2", "--cacert", str(server.ca_file), "-w", "\n%{http_code}",
+           "-H", "apns-topic: com.example.app", "--data", json.dumps(payload)]
+    for header in headers:
+        cmd += ["-H", header]
+    proc = subprocess.run(cmd + [f"{server.push_url}/3/device/{token}"], capture_output=True, text=True,
+                          timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    body, code = proc.stdout.rsplit("\n", 1)
+    return int(code), body
+
+
+@pytest.fixture(scope="module")
+def process():
+    server = MockAPNsProcess(binary_path()).start()
+    yield server
+    assert server.stop() == 0, server.stderr_text()
+
+
+def test_process_reads_its_ports_from_the_ready_file_and_stops_with_sigterm():
+    server = MockAPNsProcess(binary_path())
+    with pytest.raises(MockAPNsStartError, match="not started"):
+        server.push_url
+    with server:
+        [listener] = server.listeners
+        assert listener["port"] != 0 and server.push_url == f"https://127.0.0.1:{listener['port']}"
+        assert server.ca_file == REPO_ROOT / "tls" / "ca.pem"
+        assert server.client.health()["status"] == "ok"
+        assert server.pid == server.proc.pid
+        ready = Path(server.proc.args[server.proc.args.index("--ready-file") + 1])
+        assert ready.is_file()
+    assert server.proc.returncode == 0
+    assert not ready.exists(), "a graceful stop removes the ready file"
+
+
+def test_process_that_cannot_start_says_why(tmp_path):
+    with pytest.raises(MockAPNsStartError, match="not found"):
+        MockAPNsProcess(tmp_path / "missing")
+    server = MockAPNsProcess(binary_path(), args=["--no-such-option"])
+    with pytest.raises(MockAPNsStartError, match=r"exited during start \(exit 2\)"):
+        server.start()
+
+
+def test_client_deliveries_verify_and_teardown(process):
+    client = process.client
+    start = client.last_seq()
+    assert curl_push(process, TOKEN, {"aps": {"alert": {"title": "Your order has shipped"}}}) == (200, "")
+    waited = client.wait_for_deliveries(1, timeout_ms=5000, token=TOKEN.upper(), after=start, status=200)
+    assert waited["complete"] is True and waited["matched"] == 1
+    [record] = waited["deliveries"]
+    assert client.delivery(record["seq"])["apnsId"] == record["apnsId"]
+    assert client.deliveries(after=start, push_type="alert")["deliveries"] == [record]  # inferred
+    assert client.last_seq() == record["seq"]
+
+    passing = client.verify({"aps.alert.title": "Your order has shipped"}, token=TOKEN, after=start, exactly=1)
+    assert passing["ok"] is True and passing["matched"] == 1
+    failing = client.verify({"aps.alert.title": "Your order shipped"}, after=start, exactly=1)
+    assert failing["ok"] is False and failing["nearMisses"][0]["seq"] == record["seq"]
+    with pytest.raises(AssertionError) as raised:
+        client.assert_delivered({"aps.alert.title": "Your order shipped"}, after=start, at_least=1, within_ms=200)
+    assert 'payload.aps.alert.title: expected "Your order shipped", got "Your order has shipped"' in str(raised.value)
+    assert client.assert_delivered(token=TOKEN, after=start)["ok"] is True
+
+    assert client.teardown_check(after=start)["ok"] is True
+    status, body = curl_push(process, "zz", {"aps": {}})
+    assert (status, json.loads(body)) == (400, {"reason": "BadDeviceToken"})
+    dirty = client.teardown_check(after=start)
+    assert dirty["ok"] is False and "400 BadDeviceToken" in dirty["message"]
+
+    cleared = client.clear_deliveries()
+    assert cleared["cleared"] >= 2 and client.deliveries()["deliveries"] == []
+    assert client.stats()["requests"] >= 2
+    assert "mock_apns_pushes_total" in client.metrics()
+    assert client.metrics(openmetrics=True).rstrip().endswith("# EOF")
+
+
+def test_client_errors_carry_the_servers_message(process):
+    client = process.client
+    with pytest.raises(MockAPNsError) as raised:
+        client.delete_fault("nope")
+    assert raised.value.status == 404 and raised.value.message == "no fault rule with id nope"
+    with pytest.raises(MockAPNsError) as raised:
+        client.set_clock("soon")
+    assert raised.value.status == 400 and raised.value.message.startswith("offsetSeconds")
+    with pytest.raises(MockAPNsError) as raised:
+        client.verify(exactly=1, at_least=1)
+    assert raised.value.status == 400
+    with pytest.raises(MockAPNsError) as raised:
+        MockAPNs("http://127.0.0.1:1").health()
+    assert raised.value.status == 0 and "cannot reach" in raised.value.message
+    with pytest.raises(ValueError):
+        client.connection_action(1, "explode")
+
+
+def test_client_devices_faults_connections_events_clock_channels(process):
+    client = process.client
+    device = client.put_device(TOKEN, environment="sandbox", topic="com.example.app", virtual=True,
+                               app_state="background")
+    assert device["virtual"] is True and device["appState"] == "background"
+    assert client.patch_device(TOKEN, connectivity="offline")["connectivity"] == "offline"
+    assert client.device(TOKEN)["connectivity"] == "offline"
+    assert [d["token"] for d in client.devices(limit=10)["devices"]] == [TOKEN]
+    client.patch_device(TOKEN, connectivity="online", app_state="foreground")
+    start = client.last_seq()
+    assert curl_push(process, TOKEN, {"aps": {"alert": "hi"}})[0] == 200
+    seq = client.last_seq()
+    assert seq > start
+    client.patch_device(TOKEN, app_state="background")
+    assert curl_push(process, TOKEN, {"aps": {"alert": "shown"}})[0] == 200
+    shown = client.wait_for_deliveries(1, after=seq, presentation="shown")["deliveries"][0]["seq"]
+    interaction = client.interact(TOKEN, shown, "tap")
+    assert interaction, interaction
+    client.delete_device(TOKEN)
+    with pytest.raises(MockAPNsError) as raised:
+        client.device(TOKEN)
+    assert raised.value.status == 404
+    client.clear_devices()
+
+    added = client.add_faults({"id": "py1", "match": {"token": TOKEN},
+                               "action": {"type": "respond", "reason": "ServiceUnavailable"}})
+    assert added, added
+    assert [rule["id"] for rule in client.faults()["faults"]] == ["py1"]
+    assert client.fault("py1")["id"] == "py1"
+    start = client.last_seq()
+    assert curl_push(process, TOKEN, {"aps": {}})[0] == 503
+    assert client.teardown_check(after=start)["ok"] is True, "a fault rule's rejection is not a failure"
+    client.delete_fault("py1")
+    client.add_faults([{"action": {"type": "respond", "reason": "ServiceUnavailable"}}])
+    client.clear_faults()
+    assert client.faults()["faults"] == []
+
+    assert client.connections()["connections"] == []
+    assert client.all_connections_action("goaway") == {"action": "goaway", "ids": []}
+    with pytest.raises(MockAPNsError) as raised:
+        client.goaway(999, reason="Shutdown")
+    assert raised.value.status == 404
+    assert client.listeners()["listeners"][0]["name"] == "default"
+    client.set_listener_conditions("default", handshake_delay_ms=0)
+    events = client.events(kind="opened")
+    assert events["events"] and all(event["kind"] == "opened" for event in events["events"])
+    assert client.wait_for_events(1, timeout_ms=1000, kind="closed")["complete"] is True
+    client.clear_events()
+    assert client.events()["events"] == []
+
+    assert client.set_clock(60)["offsetSeconds"] == 60
+    assert client.clock()["offsetSeconds"] == 60
+    client.set_clock(0)
+    assert client.channels()["channels"] == []
+    assert client.feedback()["count"] == 0
+    assert client.delivery_metrics()["total"]["received"] >= 2
+
+
+def test_client_sends_the_control_token():
+    with MockAPNsProcess(binary_path(), control_token="s3cret-py") as server:
+        assert server.client.health()["status"] == "ok"
+        with pytest.raises(MockAPNsError) as raised:
+            MockAPNs(server.control_url, token="").health()
+        assert raised.value.status == 401
+        previous = os.environ.get("MOCK_APNS_CONTROL_TOKEN")
+        os.environ["MOCK_APNS_CONTROL_TOKEN"] = "s3cret-py"
+        try:
+            assert MockAPNs(server.control_url).stats()["requests"] == 0
+        finally:
+            if previous is None:
+                del os.environ["MOCK_APNS_CONTROL_TOKEN"]
+            else:
+                os.environ["MOCK_APNS_CONTROL_TOKEN"] = previous
+
+
+# ---- the pytest plugin, in a subprocess ----------------------------------------------------------
+
+
+def readme_python_example() -> str:
+    """The README's complete example: the ```python block of the section "Python: ..."."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme.split("\n## Python: a client and a pytest plugin\n", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```python\n(.*?)```", section, re.S)[1]
+
+
+PLUGIN_CASES = textwrap.dedent('''
+    import json
+    import subprocess
+
+    import pytest
+
+    TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+
+    def push(mock_apns, token, title):
+        answer = subprocess.run(
+            ["curl", "-sS", "--http2", "--cacert", str(mock_apns.ca_file), "-o", "/dev/null",
+             "-w", "%{http_code}", "-H", "apns-topic: com.example.app",
+             "--data", json.dumps({"aps": {"alert": {"title": title}}}), f"{mock_apns.push_url}/3/device/{token}"],
+            capture_output=True, text=True, check=True)
+        return int(answer.stdout)
+
+
+    def test_near_miss(mock_apns):
+        assert push(mock_apns, TOKEN, "Your order has shipped") == 200
+        mock_apns.assert_delivered({"aps.alert.title": "Your order shipped"}, token=TOKEN, exactly=1)
+
+
+    def test_sees_only_its_own_records(mock_apns):
+        assert mock_apns.deliveries() == []
+        mock_apns.assert_not_delivered(token=TOKEN)
+
+
+    def test_rejected_push_fails_the_teardown_check(mock_apns):
+        assert push(mock_apns, "zz", "bad token") == 400
+
+
+    @pytest.mark.mock_apns_no_teardown_check
+    def test_opted_out(mock_apns):
+        assert push(mock_apns, "zz", "bad token") == 400
+''')
+
+
+def run_plugin_suite(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+    (tmp_path / "test_notifications.py").write_text(readme_python_example())
+    (tmp_path / "test_plugin_cases.py").write_text(PLUGIN_CASES)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_SRC), os.environ.get("PYTHONPATH")])))
+    env.pop("MOCK_APNS_BIN", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "mockapns.pytest_plugin", "-p", "no:cacheprovider",
+         "-rA", "-v", "--rootdir", str(tmp_path), *options, str(tmp_path)],
+        cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=120)
+
+
+def outcomes(proc: subprocess.CompletedProcess) -> dict[str, str]:
+    found = dict(re.findall(r"::(test_\w+) (PASSED|FAILED|ERROR)", proc.stdout))
+    return found
+
+
+def check_plugin_run(proc: subprocess.CompletedProcess) -> None:
+    assert outcomes(proc) == {
+        "test_order_shipped_push": "PASSED",
+        "test_near_miss": "FAILED",
+        "test_sees_only_its_own_records": "PASSED",
+        "test_rejected_push_fails_the_teardown_check": "FAILED",
+        "test_opted_out": "PASSED",
+    }, proc.stdout + proc.stderr
+    assert proc.returncode == 1
+    # The near miss: the closest record and the field that differed, in the assertion message.
+    assert re.search(r'AssertionError: expected exactly 1 push matching token="a1b2\S*", '
+                     r'payload.aps.alert.title="Your order shipped", after seq \d+; 0 matched; the closest: seq \d+ '
+                     r'\(payload.aps.alert.title: expected "Your order shipped", got "Your order has shipped"\)',
+                     proc.stdout), proc.stdout
+    assert re.search(r"AssertionError: MockAPNs teardown check: not clean after seq \d+: "
+                     r"1 rejected without a fault rule \(seq \d+: 400 BadDeviceToken\)", proc.stdout), proc.stdout
+
+
+def test_plugin_starts_the_binary_and_checks_each_test(tmp_path):
+    proc = run_plugin_suite(tmp_path, "--mock-apns-bin", str(binary_path()))
+    check_plugin_run(proc)
+
+
+def test_plugin_uses_a_running_server_by_url(tmp_path, process):
+    proc = run_plugin_suite(tmp_path, "--mock-apns-url", process.control_url, "--mock-apns-ca", str(process.ca_file))
+    check_plugin_run(proc)
+    assert process.client.health()["status"] == "ok", "the plugin leaves a server it did not start running"
