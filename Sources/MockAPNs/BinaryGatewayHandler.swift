@@ -121,10 +121,13 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         }
         if let rejection = result.rejection {
             if let notification = rejection.notification {
+                // Only the first refusal's packet is written: a later frame error in the same
+                // read is after it, so that notification is discarded, not refused (a record
+                // never names a packet the sender did not get).
                 record(
                     notification, session: session, connection: connection, now: now,
-                    outcome: .refused(rejection.status))
-            } else {
+                    outcome: refusal == nil ? .refused(rejection.status) : .discarded)
+            } else if refusal == nil {
                 logger.log(
                     .info,
                     "binary \(listener.name): connection \(connection.info.id) sent an unparsable frame "

@@ -250,6 +250,19 @@ def test_records_of_five_in_one_write_with_the_third_bad(binary_server):
     assert first["payload"] == {"aps": {"alert": "hi"}} and first["streamId"] == 0
 
 
+def test_a_frame_error_after_a_refusal_in_the_same_write_is_discarded_not_refused(binary_server):
+    """The gateway refuses 101 (payload not JSON) and 103 fails the frame checks (a 2-byte token)
+    in the same read: only 101's packet is written, so 103's record must not claim one."""
+    sock = connect(binary_server.binary_port)
+    sock.sendall(framed(101, payload=b"notjson") + framed(102) + framed(103, token=b"ab") + framed(104))
+    assert read_until_closed(sock) == packet(1, 101)
+    records = binary_records(binary_server)
+    assert [header(r, "x-mockapns-binary-identifier") for r in records] == ["101", "102", "103", "104"]
+    assert [r["status"] for r in records] == [400, None, None, None]
+    assert [header(r, "x-mockapns-binary-status") for r in records] == ["1", None, None, None]
+    assert [r["unanswered"] for r in records] == [None, "connection-closed", "connection-closed", "connection-closed"]
+
+
 def test_payload_not_json_is_status_one(binary_server):
     sock = connect(binary_server.binary_port)
     sock.sendall(enhanced(61, payload=b"not json"))
