@@ -169,6 +169,17 @@ extension Configuration {
                         + "port or host (e.g. 127.0.0.2 for gateway.sandbox.push.apple.com)")
             }
             taken.append((address, field))
+            // The binary protocol carries no provider token: under strict authentication only a
+            // verified client certificate authenticates a connection, as on Apple's gateway.
+            if listener.kind == .binary, let first = listeners.first, first.auth == .strict,
+                first.clientCAPaths.isEmpty || !listener.certificateRequired
+            {
+                throw ConfigurationError(
+                    field: field,
+                    message: "with auth strict, binary connections need a verified client certificate (the binary "
+                        + "protocol has no provider token): give --client-ca (client CAs on the first listener) "
+                        + "and not --binary-without-certificate")
+            }
             if let problem = listener.limits.problem {
                 throw ConfigurationError(field: field, message: problem)
             }

@@ -63,6 +63,25 @@ final class BinaryListenerConfigurationTests: XCTestCase {
         XCTAssertNoThrow(try serve(["--feedback", "127.0.0.1:0", "--binary-without-certificate"]))
     }
 
+    /// Strict authentication with a binary gateway that would take unauthenticated connections
+    /// is refused at start (the binary protocol has no provider token).
+    func testStrictAuthNeedsClientCertificatesOnTheBinaryGateway() {
+        for args in [
+            ["--auth", "strict", "--binary", "127.0.0.1:0"],
+            [
+                "--auth", "strict", "--client-ca", "fixtures/auth/client-ca.pem", "--binary", "127.0.0.1:0",
+                "--binary-without-certificate",
+            ],
+        ] {
+            XCTAssertThrowsError(try serve(args), "\(args)") { error in
+                XCTAssertTrue("\(error)".contains("need a verified client certificate"), "\(error)")
+            }
+        }
+        XCTAssertNoThrow(
+            try serve(["--auth", "strict", "--client-ca", "fixtures/auth/client-ca.pem", "--binary", "127.0.0.1:0"]))
+        XCTAssertNoThrow(try serve(["--auth", "strict", "--feedback", "127.0.0.1:0"]))
+    }
+
     func testPortCollisionsAreRefused() {
         XCTAssertThrowsError(try serve(["--listen", "127.0.0.1:2195", "--binary", "127.0.0.1:2195"])) { error in
             XCTAssertTrue("\(error)".contains("conflicts with listeners[0]"), "\(error)")
