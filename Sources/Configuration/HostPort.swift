@@ -71,6 +71,12 @@ struct HostPort: Sendable, Equatable, CustomStringConvertible {
     /// on a wildcard address that covers the other (`0.0.0.0` covers IPv4 and names; `::` all).
     func conflicts(with other: HostPort) -> Bool {
         guard port != 0, port == other.port else { return false }
+        // localhost binds the loopback addresses: the same sockets as 127.0.0.1 and ::1.
+        func canonical(_ host: String) -> [String] {
+            let lower = host.lowercased()
+            return lower == "localhost" ? ["127.0.0.1", "::1"] : [lower == "[::1]" ? "::1" : lower]
+        }
+        if canonical(host).contains(where: { a in canonical(other.host).contains(a) }) { return true }
         let a = host.lowercased()
         let b = other.host.lowercased()
         if a == b || a == "::" || b == "::" { return true }

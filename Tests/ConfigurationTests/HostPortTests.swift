@@ -72,6 +72,9 @@ final class HostPortTests: XCTestCase {
             ("::1", 2197, "::1", 2197, true, #line),
             ("::1", 2197, "127.0.0.1", 2197, false, #line),
             ("Localhost", 1, "localhost", 1, true, #line),
+            ("127.0.0.1", 2197, "localhost", 2197, true, #line),
+            ("localhost", 2197, "::1", 2197, true, #line),
+            ("localhost", 2197, "127.0.0.2", 2197, false, #line),
         ]
         for (a, aPort, b, bPort, expected, line) in rows {
             XCTAssertEqual(
