@@ -19,6 +19,9 @@ public struct Configuration: Sendable, Equatable {
     /// How many connection events (GOAWAY, close, reset, SETTINGS, stalls, listener conditions,
     /// opened and closed) are kept before dropping the oldest; at least 1. Default 10,000.
     public var maxEvents: Int
+    /// The most fault rules held at once (`POST /v1/faults` beyond it is a 400); at least 1.
+    /// Default 10,000 (`FaultEngine.defaultMaxRules`).
+    public var maxFaultRules: Int
     /// Request validation knobs where Apple is silent (token length, lints, registry mode).
     /// Default `ValidationOptions()`.
     public var validation: ValidationOptions
@@ -78,6 +81,7 @@ public struct Configuration: Sendable, Equatable {
         control: ControlConfiguration? = ControlConfiguration(),
         maxRecords: Int = 100_000,
         maxEvents: Int = 10_000,
+        maxFaultRules: Int = FaultEngine.defaultMaxRules,
         validation: ValidationOptions = ValidationOptions(),
         devices: [DeviceRegistration] = [],
         maxConcurrentStreams: Int = 1000,
@@ -96,6 +100,7 @@ public struct Configuration: Sendable, Equatable {
         self.control = control
         self.maxRecords = maxRecords
         self.maxEvents = maxEvents
+        self.maxFaultRules = maxFaultRules
         self.validation = validation
         self.devices = devices
         self.maxConcurrentStreams = maxConcurrentStreams

@@ -175,6 +175,12 @@ struct ConfigurationSetting: Sendable {
                 "Connection events (GOAWAY, resets, SETTINGS, stalls, listener conditions, opened, closed) kept "
                     + "before the oldest are dropped, at least 1."),
             ConfigurationSetting(
+                file: "maxFaultRules", flag: "--max-fault-rules", "N", .integer(1...1_000_000),
+                default: String(defaults.maxFaultRules),
+                "Fault rules held at once, at least 1: a POST /v1/faults (or a configuration) beyond it is refused "
+                    + "with 400. Rules naming a token, topic or listener are indexed by it, so rules for other "
+                    + "pushes cost nothing measurable; each rule naming none of these is tried for every push."),
+            ConfigurationSetting(
                 file: "registry", flag: "--registry", "open|closed", .choice(names(RegistryMode.self)),
                 default: defaults.validation.registry.rawValue,
                 "open accepts any well-formed device token; closed accepts only registered devices."),

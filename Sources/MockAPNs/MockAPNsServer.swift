@@ -101,7 +101,9 @@ public final class MockAPNsServer: @unchecked Sendable {
         store = DeliveryStore(capacity: configuration.maxRecords)
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
-        gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
+        gateway = Gateway(
+            store: store, registry: registry, options: configuration.validation,
+            faults: FaultEngine(maxRules: configuration.maxFaultRules))
         broadcast = BroadcastService(options: configuration.broadcast)
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
