@@ -173,6 +173,9 @@ public enum CommandLineParser {
         if let text = values["--max-fault-rules"] {
             configuration.maxFaultRules = try integer(text, option: "--max-fault-rules")
         }
+        if let text = values["--control-idle-timeout"] {
+            configuration.controlIdleTimeoutSeconds = try integer(text, option: "--control-idle-timeout")
+        }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")
         }

@@ -181,6 +181,12 @@ struct ConfigurationSetting: Sendable {
                     + "with 400. Rules naming a token, topic or listener are indexed by it, so rules for other "
                     + "pushes cost nothing measurable; each rule naming none of these is tried for every push."),
             ConfigurationSetting(
+                file: "controlIdleTimeoutSeconds", flag: "--control-idle-timeout", "SECONDS", .integer(1...3600),
+                default: String(defaults.controlIdleTimeoutSeconds),
+                "A control API connection silent this long while its request is read, or between requests, is "
+                    + "closed (a long poll being answered is not timed out). The request line and headers may "
+                    + "take at most 64 KiB (more: 413, closed), the body 1 MiB."),
+            ConfigurationSetting(
                 file: "registry", flag: "--registry", "open|closed", .choice(names(RegistryMode.self)),
                 default: defaults.validation.registry.rawValue,
                 "open accepts any well-formed device token; closed accepts only registered devices."),

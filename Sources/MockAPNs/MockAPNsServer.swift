@@ -219,7 +219,9 @@ public final class MockAPNsServer: @unchecked Sendable {
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)
-            let control = ControlServer(api: api, access: access, loop: controlLoop)
+            let control = ControlServer(
+                api: api, access: access, loop: controlLoop,
+                idleTimeoutSeconds: configuration.controlIdleTimeoutSeconds)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port

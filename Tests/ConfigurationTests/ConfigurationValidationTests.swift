@@ -45,6 +45,9 @@ final class ConfigurationValidationTests: XCTestCase {
             ErrorRow({ $0.maxEvents = 0 }, "maxEvents: expected an integer from 1 to 10000000, got 0"),
             ErrorRow({ $0.maxFaultRules = 0 }, "maxFaultRules: expected an integer from 1 to 1000000, got 0"),
             ErrorRow(
+                { $0.controlIdleTimeoutSeconds = 0 },
+                "controlIdleTimeoutSeconds: expected an integer from 1 to 3600, got 0"),
+            ErrorRow(
                 { $0.maxConcurrentStreams = 0 },
                 "http2.maxConcurrentStreams: expected an integer from 1 to 2147483647, got 0"),
             ErrorRow({ $0.workers = -1 }, "workers: expected an integer from 0 to 1024, got -1"),
