@@ -185,7 +185,7 @@ struct ConfigurationSetting: Sendable {
                 default: String(defaults.controlIdleTimeoutSeconds),
                 "A control API connection silent this long while its request is read, or between requests, is "
                     + "closed (a long poll being answered is not timed out). The request line and headers may "
-                    + "take at most 64 KiB (more: 413, closed), the body 1 MiB."),
+                    + "take at most 1 MiB (more: 413, closed), the body 1 MiB."),
             ConfigurationSetting(
                 file: "registry", flag: "--registry", "open|closed", .choice(names(RegistryMode.self)),
                 default: defaults.validation.registry.rawValue,

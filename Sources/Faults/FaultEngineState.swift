@@ -193,16 +193,15 @@ struct FaultEngineState {
     /// those filed under its token, topic and listener and the unindexed ones; else all.
     private func candidates(for context: FaultContext) -> FaultCandidates {
         guard usesIndex else { return FaultCandidates(all: rules.count) }
-        var lists: [[Int]] = []
-        lists.reserveCapacity(4)
+        var candidates = FaultCandidates()
         if !byToken.isEmpty, var token = context.token {
             if token.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { token = token.lowercased() }
-            if let list = byToken[token] { lists.append(list) }
+            if let list = byToken[token] { candidates.add(list) }
         }
-        if let topic = context.topic, let list = byTopic[topic] { lists.append(list) }
-        if let list = byListener[context.listener] { lists.append(list) }
-        if !unindexed.isEmpty { lists.append(unindexed) }
-        return FaultCandidates(merging: lists)
+        if !byTopic.isEmpty, let topic = context.topic, let list = byTopic[topic] { candidates.add(list) }
+        if !byListener.isEmpty, let list = byListener[context.listener] { candidates.add(list) }
+        if !unindexed.isEmpty { candidates.add(unindexed) }
+        return candidates
     }
 
     /// The action as the transport carries it out: a 410 without a timestamp gets `now`; a

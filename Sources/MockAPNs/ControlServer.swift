@@ -55,7 +55,7 @@ final class ControlServer: @unchecked Sendable {
     }
 
     /// Binds `host:port`. Call before the loop runs. Request line and headers are limited to
-    /// `HTTP1Server.defaultMaxHeaderBytes` (64 KiB), the body to 1 MiB.
+    /// `HTTP1Server.defaultMaxHeaderBytes` (1 MiB), the body to 1 MiB.
     func start(host: String, port: Int) throws -> SocketAddress {
         let server = try HTTP1Server(
             loop: loop, host: host, port: port, idleTimeoutSeconds: idleTimeoutSeconds
