@@ -3,7 +3,8 @@ listeners cost under 10% more per push than one such rule, and a rule beyond --m
 
 Measured relative, with h2load driving 10,000 pushes a run, seven runs each way, interleaved: the
 server's CPU time per push (summed over its threads from /proc/PID/task/*/schedstat, nanoseconds),
-best run each way, since on a shared machine that is steadier than the wall-clock req/s (printed too)."""
+compared within each round and the best round kept, since on a shared machine that is steadier than
+the wall-clock req/s (printed too)."""
 
 from __future__ import annotations
 
@@ -74,11 +75,14 @@ def test_ten_thousand_rules_for_other_pushes_cost_under_ten_percent(server_facto
         assert server.control("DELETE", "/v1/faults").status == 200
     for start in range(0, 10_000, 2_500):
         assert server.control("POST", "/v1/faults", other_rules(start, 2_500)).status == 201
-    best = [min(cpu for _, cpu in runs) for runs in (without, one, with_rules)]
-    print(f"CPU ns per push, best of 5: none {best[0]:.0f}, one rule {best[1]:.0f}, 10,000 rules {best[2]:.0f}; "
-          f"runs (req/s, ns): none {without}, one {one}, 10,000 {with_rules}")
-    assert best[1] / best[2] >= 0.9, f"10,000 non-matching rules against one: {with_rules} against {one}"
-    assert best[0] / best[2] >= 0.5, f"10,000 non-matching rules against none: {with_rules} against {without}"
+    # Paired by round (the runs of one round are seconds apart, so a busy machine weighs on them
+    # alike), the best round: an O(rules) cost would lose every round by far.
+    against_one = max(o[1] / w[1] for o, w in zip(one, with_rules))
+    against_none = max(n[1] / w[1] for n, w in zip(without, with_rules))
+    print(f"CPU per push, best round: 10,000 rules against one {against_one:.3f}, against none {against_none:.3f}; "
+          f"runs (req/s, CPU ns per push): none {without}, one {one}, 10,000 {with_rules}")
+    assert against_one >= 0.9, f"10,000 non-matching rules against one: {with_rules} against {one}"
+    assert against_none >= 0.5, f"10,000 non-matching rules against none: {with_rules} against {without}"
 
     # The default cap is 10,000: one more is refused with a JSON message, and nothing is added.
     refused = server.control("POST", "/v1/faults", {"action": {"type": "noResponse"}})
