@@ -170,6 +170,12 @@ public enum CommandLineParser {
         if let text = values["--max-events"] {
             configuration.maxEvents = try integer(text, option: "--max-events")
         }
+        if let text = values["--max-fault-rules"] {
+            configuration.maxFaultRules = try integer(text, option: "--max-fault-rules")
+        }
+        if let text = values["--control-idle-timeout"] {
+            configuration.controlIdleTimeoutSeconds = try integer(text, option: "--control-idle-timeout")
+        }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")
         }

@@ -19,6 +19,12 @@ public struct Configuration: Sendable, Equatable {
     /// How many connection events (GOAWAY, close, reset, SETTINGS, stalls, listener conditions,
     /// opened and closed) are kept before dropping the oldest; at least 1. Default 10,000.
     public var maxEvents: Int
+    /// The most fault rules held at once (`POST /v1/faults` beyond it is a 400); at least 1.
+    /// Default 10,000 (`FaultEngine.defaultMaxRules`).
+    public var maxFaultRules: Int
+    /// Seconds a control API connection may stay silent while its request is read or between
+    /// requests before it is closed (not while a long poll is answered); 1 to 3600. Default 30.
+    public var controlIdleTimeoutSeconds: Int
     /// Request validation knobs where Apple is silent (token length, lints, registry mode).
     /// Default `ValidationOptions()`.
     public var validation: ValidationOptions
@@ -78,6 +84,8 @@ public struct Configuration: Sendable, Equatable {
         control: ControlConfiguration? = ControlConfiguration(),
         maxRecords: Int = 100_000,
         maxEvents: Int = 10_000,
+        maxFaultRules: Int = FaultEngine.defaultMaxRules,
+        controlIdleTimeoutSeconds: Int = 30,
         validation: ValidationOptions = ValidationOptions(),
         devices: [DeviceRegistration] = [],
         maxConcurrentStreams: Int = 1000,
@@ -96,6 +104,8 @@ public struct Configuration: Sendable, Equatable {
         self.control = control
         self.maxRecords = maxRecords
         self.maxEvents = maxEvents
+        self.maxFaultRules = maxFaultRules
+        self.controlIdleTimeoutSeconds = controlIdleTimeoutSeconds
         self.validation = validation
         self.devices = devices
         self.maxConcurrentStreams = maxConcurrentStreams

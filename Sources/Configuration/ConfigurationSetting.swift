@@ -175,6 +175,18 @@ struct ConfigurationSetting: Sendable {
                 "Connection events (GOAWAY, resets, SETTINGS, stalls, listener conditions, opened, closed) kept "
                     + "before the oldest are dropped, at least 1."),
             ConfigurationSetting(
+                file: "maxFaultRules", flag: "--max-fault-rules", "N", .integer(1...1_000_000),
+                default: String(defaults.maxFaultRules),
+                "Fault rules held at once, at least 1: a POST /v1/faults (or a configuration) beyond it is refused "
+                    + "with 400. Rules naming a token, topic or listener are indexed by it, so rules for other "
+                    + "pushes cost nothing measurable; each rule naming none of these is tried for every push."),
+            ConfigurationSetting(
+                file: "controlIdleTimeoutSeconds", flag: "--control-idle-timeout", "SECONDS", .integer(1...3600),
+                default: String(defaults.controlIdleTimeoutSeconds),
+                "A control API connection silent this long while its request is read, or between requests, is "
+                    + "closed (a long poll being answered is not timed out). The request line and headers may "
+                    + "take at most 1 MiB (more: 413, closed), the body 1 MiB."),
+            ConfigurationSetting(
                 file: "registry", flag: "--registry", "open|closed", .choice(names(RegistryMode.self)),
                 default: defaults.validation.registry.rawValue,
                 "open accepts any well-formed device token; closed accepts only registered devices."),

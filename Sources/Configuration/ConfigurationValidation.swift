@@ -16,6 +16,10 @@ extension Configuration {
         try validateBinaryListeners()
         try Self.check(maxRecords, in: ConfigurationSetting.file("maxRecords").range, field: "maxRecords")
         try Self.check(maxEvents, in: ConfigurationSetting.file("maxEvents").range, field: "maxEvents")
+        try Self.check(maxFaultRules, in: ConfigurationSetting.file("maxFaultRules").range, field: "maxFaultRules")
+        try Self.check(
+            controlIdleTimeoutSeconds, in: ConfigurationSetting.file("controlIdleTimeoutSeconds").range,
+            field: "controlIdleTimeoutSeconds")
         try Self.check(
             maxConcurrentStreams, in: ConfigurationSetting.file("http2.maxConcurrentStreams").range,
             field: "http2.maxConcurrentStreams")

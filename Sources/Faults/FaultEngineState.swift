@@ -1,8 +1,17 @@
 import JSONInput
 import JSONSupport
 
-/// The fault engine's mutable state, guarded by its mutex: the ordered rules, the id counter
-/// and the sick connections.
+/// The fault engine's mutable state, guarded by its mutex: the ordered rules, the id counter,
+/// the sick connections, and an index of the rules by what they match.
+///
+/// The index: a rule whose match names a `token` is filed under it (lowercase), else one naming
+/// a `topic` under that, else one naming a `listener` under that; every other rule is
+/// unindexed. A push is tried against the rules filed under its token, its topic and its
+/// listener and the unindexed ones, merged back into rule order: the rules left out could only
+/// have been skipped (their filed condition fails), and a skipped rule counts nothing, so the
+/// decisions and counters are those of trying every rule. One difference, invisible to
+/// decisions: a rule left out does not notice that its `until` lifetime has passed, so it
+/// keeps the engine armed (`armedCount`) until it is tried or removed.
 struct FaultEngineState {
     /// A connection a `sickConnection` action struck: every later stream gets `response`.
     struct SickMark {
@@ -15,9 +24,36 @@ struct FaultEngineState {
     /// cannot remove a newer rule.
     private var nextNumber = 1
     private(set) var sick: [UInt64: SickMark] = [:]
+    /// The most rules held at once; `prepare` refuses more.
+    let maxRules: Int
+    /// False: every rule is tried for every push (the reference the index is tested against).
+    let usesIndex: Bool
+    /// Each rule's position in `rules`, by id.
+    private var positions: [String: Int] = [:]
+    /// Positions in `rules`, ascending, of the rules filed under a token, a topic, a listener.
+    private var byToken: [String: [Int]] = [:]
+    private var byTopic: [String: [Int]] = [:]
+    private var byListener: [String: [Int]] = [:]
+    /// Positions, ascending, of the rules filed under none of these.
+    private var unindexed: [Int] = []
+    /// The rules not spent (as far as they have been tried).
+    private var liveCount = 0
+    /// How many times a rule was tried against a push, in all (what the index saves; for tests).
+    private(set) var tries: UInt64 = 0
+
+    /// - Parameters:
+    ///   - maxRules: the most rules held at once.
+    ///   - usesIndex: false to try every rule for every push.
+    init(maxRules: Int = FaultEngine.defaultMaxRules, usesIndex: Bool = true) {
+        self.maxRules = maxRules
+        self.usesIndex = usesIndex
+    }
 
     /// What keeps the engine armed: rules not yet spent, and sick connections.
-    var armedCount: Int { rules.reduce(0) { $1.spent ? $0 : $0 + 1 } + sick.count }
+    var armedCount: Int { liveCount + sick.count }
+
+    /// Whether rule `id` is held.
+    func contains(id: String) -> Bool { positions[id] != nil }
 
     /// Validates `rule`, then assigns it an id (when it has none) and a seed (when it draws and
     /// has none); `append` stores it. `taken` holds the ids of rules added in the same batch;
@@ -27,7 +63,7 @@ struct FaultEngineState {
         var rule = rule
         rule.match.normalize()
         if let id = rule.id {
-            guard !taken.contains(id), !rules.contains(where: { $0.id == id }) else {
+            guard !taken.contains(id), positions[id] == nil else {
                 throw FaultRuleError(
                     field: FaultRuleError.join(path, "id"), message: "\(InputError.quoted(id)) is already in use")
             }
@@ -36,7 +72,7 @@ struct FaultEngineState {
             repeat {
                 id = "f\(nextNumber)"
                 nextNumber += 1
-            } while taken.contains(id) || rules.contains(where: { $0.id == id })
+            } while taken.contains(id) || positions[id] != nil
             rule.id = id
         }
         // Below 2^53 so the seeds shown in listings survive JavaScript's JSON numbers.
@@ -46,17 +82,52 @@ struct FaultEngineState {
     }
 
     /// - Parameter now: milliseconds since the Unix epoch (a `probabilityRamp` starts then).
-    mutating func append(_ rule: FaultRule, now: Int64) { rules.append(FaultRuleState(rule: rule, addedAt: now)) }
+    mutating func append(_ rule: FaultRule, now: Int64) {
+        let state = FaultRuleState(rule: rule, addedAt: now)
+        rules.append(state)
+        file(rules.count - 1)
+        if !state.spent { liveCount += 1 }
+    }
+
+    /// Enters the rule at `position` (the highest so far) in the index.
+    private mutating func file(_ position: Int) {
+        let rule = rules[position]
+        positions[rule.id] = position
+        let match = rule.rule.match
+        if let token = match.token {
+            byToken[token, default: []].append(position)
+        } else if let topic = match.topic {
+            byTopic[topic, default: []].append(position)
+        } else if let listener = match.listener {
+            byListener[listener, default: []].append(position)
+        } else {
+            unindexed.append(position)
+        }
+    }
+
+    /// Builds the index anew (after a removal moved the positions).
+    private mutating func reindex() {
+        positions = [:]
+        byToken = [:]
+        byTopic = [:]
+        byListener = [:]
+        unindexed = []
+        for position in rules.indices { file(position) }
+    }
 
     mutating func remove(id: String) -> Bool {
-        guard let index = rules.firstIndex(where: { $0.id == id }) else { return false }
+        guard let index = positions[id] else { return false }
+        if !rules[index].spent { liveCount -= 1 }
         rules.remove(at: index)
+        reindex()
         sick = sick.filter { $0.value.ruleID != id }
         return true
     }
 
     mutating func removeAll() {
         rules.removeAll()
+        reindex()
+        liveCount = 0
         sick.removeAll()
     }
 
@@ -77,7 +148,7 @@ struct FaultEngineState {
     /// The sick connection's answer, else the first rule that matches with a fault.
     mutating func evaluate(_ context: FaultContext) -> FaultDecision? {
         if let mark = sick[context.connectionID] {
-            if let index = rules.firstIndex(where: { $0.id == mark.ruleID }) { rules[index].fired += 1 }
+            if let index = positions[mark.ruleID] { rules[index].fired += 1 }
             return FaultDecision(
                 ruleID: mark.ruleID, action: .respond(mark.response),
                 description:
@@ -85,10 +156,13 @@ struct FaultEngineState {
                 ruleActionType: "sickConnection")
         }
         var payload = FaultPayload(context.payload)
-        for index in rules.indices {
-            guard case .fault(let action, let label) = rules[index].evaluate(context, payload: &payload) else {
-                continue
-            }
+        var candidates = candidates(for: context)
+        while let index = candidates.next() {
+            let wasSpent = rules[index].spent
+            tries += 1
+            let outcome = rules[index].evaluate(context, payload: &payload)
+            if !wasSpent && rules[index].spent { liveCount -= 1 }
+            guard case .fault(let action, let label) = outcome else { continue }
             var sickResponse: FaultResponse?
             let resolved = Self.resolve(action, now: context.nowMilliseconds, sick: &sickResponse)
             let id = rules[index].id
@@ -113,6 +187,21 @@ struct FaultEngineState {
                 ruleActionType: ruleType)
         }
         return nil
+    }
+
+    /// The positions of the rules that may apply to `context`, in rule order: with the index,
+    /// those filed under its token, topic and listener and the unindexed ones; else all.
+    private func candidates(for context: FaultContext) -> FaultCandidates {
+        guard usesIndex else { return FaultCandidates(all: rules.count) }
+        var candidates = FaultCandidates()
+        if !byToken.isEmpty, var token = context.token {
+            if token.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { token = token.lowercased() }
+            if let list = byToken[token] { candidates.add(list) }
+        }
+        if !byTopic.isEmpty, let topic = context.topic, let list = byTopic[topic] { candidates.add(list) }
+        if !byListener.isEmpty, let list = byListener[context.listener] { candidates.add(list) }
+        if !unindexed.isEmpty { candidates.add(unindexed) }
+        return candidates
     }
 
     /// The action as the transport carries it out: a 410 without a timestamp gets `now`; a

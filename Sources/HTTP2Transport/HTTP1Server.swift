@@ -134,17 +134,35 @@ public final class HTTP1Server: @unchecked Sendable {
     /// The address bound (the port resolved when 0 was asked).
     public private(set) var boundAddress: SocketAddress
 
+    /// The default of `maxHeaderBytes`: 1 MiB (a query of 20,000 parameters, about 200 KB, is
+    /// still answered with its own JSON error; a 40 MB one is refused unread).
+    public static let defaultMaxHeaderBytes = 1 << 20
+    /// The default of `idleTimeoutSeconds`: 30 seconds.
+    public static let defaultIdleTimeoutSeconds = 30
+
     /// Binds `host:port` on `loop`. Call before the loop runs or on its thread.
-    /// - Parameter handler: called on the loop's thread for every request.
+    /// - Parameters:
+    ///   - maxBodyBytes: the largest request body; libevent answers a larger one 413 and closes.
+    ///   - maxHeaderBytes: the largest request line plus headers, in bytes
+    ///     (`evhttp_set_max_headers_size`); libevent answers a larger one 413 as soon as that many
+    ///     bytes have come without the end of the headers, and closes the connection.
+    ///   - idleTimeoutSeconds: how long a connection may stay silent, in seconds, while a
+    ///     request is being read or between requests (`evhttp_set_timeout`): then it is closed.
+    ///     A request being answered (a long-poll wait) is not timed out (`dispatch`).
+    ///   - handler: called on the loop's thread for every request.
     /// - Throws: `TransportError` when the address cannot be bound.
     public init(
         loop: EventLoop, host: String, port: Int, maxBodyBytes: Int = 1 << 20,
+        maxHeaderBytes: Int = HTTP1Server.defaultMaxHeaderBytes,
+        idleTimeoutSeconds: Int = HTTP1Server.defaultIdleTimeoutSeconds,
         handler: @escaping (HTTP1Request, HTTP1Exchange) -> Void
     ) throws {
         guard let http = evhttp_new(loop.base) else { throw TransportError("evhttp_new failed") }
         self.http = http
         self.handler = handler
         evhttp_set_max_body_size(http, maxBodyBytes)
+        evhttp_set_max_headers_size(http, maxHeaderBytes)
+        evhttp_set_timeout(http, Int32(clamping: idleTimeoutSeconds))
         evhttp_set_allowed_methods(
             http,
             UInt16(

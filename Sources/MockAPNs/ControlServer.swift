@@ -40,15 +40,26 @@ final class ControlServer: @unchecked Sendable {
     private var seenGenerations: (UInt64, UInt64) = (.max, .max)
     private var earliestDeadline = 0.0
 
-    init(api: ControlAPI, access: ControlAccessPolicy = ControlAccessPolicy(), loop: EventLoop) {
+    /// Seconds a connection may stay silent while its request is read or between requests
+    /// (`HTTP1Server`'s `idleTimeoutSeconds`).
+    private let idleTimeoutSeconds: Int
+
+    init(
+        api: ControlAPI, access: ControlAccessPolicy = ControlAccessPolicy(), loop: EventLoop,
+        idleTimeoutSeconds: Int = HTTP1Server.defaultIdleTimeoutSeconds
+    ) {
         self.api = api
         self.access = access
         self.loop = loop
+        self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 
-    /// Binds `host:port`. Call before the loop runs.
+    /// Binds `host:port`. Call before the loop runs. Request line and headers are limited to
+    /// `HTTP1Server.defaultMaxHeaderBytes` (1 MiB), the body to 1 MiB.
     func start(host: String, port: Int) throws -> SocketAddress {
-        let server = try HTTP1Server(loop: loop, host: host, port: port) { [weak self] request, exchange in
+        let server = try HTTP1Server(
+            loop: loop, host: host, port: port, idleTimeoutSeconds: idleTimeoutSeconds
+        ) { [weak self] request, exchange in
             self?.serve(request, exchange)
         }
         self.server = server

@@ -101,7 +101,9 @@ public final class MockAPNsServer: @unchecked Sendable {
         store = DeliveryStore(capacity: configuration.maxRecords)
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
-        gateway = Gateway(store: store, registry: registry, options: configuration.validation, faults: FaultEngine())
+        gateway = Gateway(
+            store: store, registry: registry, options: configuration.validation,
+            faults: FaultEngine(maxRules: configuration.maxFaultRules))
         broadcast = BroadcastService(options: configuration.broadcast)
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
@@ -217,7 +219,9 @@ public final class MockAPNsServer: @unchecked Sendable {
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)
-            let control = ControlServer(api: api, access: access, loop: controlLoop)
+            let control = ControlServer(
+                api: api, access: access, loop: controlLoop,
+                idleTimeoutSeconds: configuration.controlIdleTimeoutSeconds)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port

@@ -102,6 +102,8 @@ final class CommandLineParserTests: XCTestCase {
             (["--control", "off"], { $0.control = nil }, #line),
             (["--max-records", "5"], { $0.maxRecords = 5 }, #line),
             (["--max-events", "3"], { $0.maxEvents = 3 }, #line),
+            (["--max-fault-rules", "7"], { $0.maxFaultRules = 7 }, #line),
+            (["--control-idle-timeout", "9"], { $0.controlIdleTimeoutSeconds = 9 }, #line),
             (["--registry", "closed"], { $0.validation.registry = .closed }, #line),
             (["--token-length", "64"], { $0.validation.tokenLength = 64 }, #line),
             (["--max-concurrent-streams", "1"], { $0.maxConcurrentStreams = 1 }, #line),

@@ -190,6 +190,8 @@ final class ConfigurationFileTests: XCTestCase {
             ),
             (#"{"maxRecords": 1e3}"#, { $0.maxRecords = 1000 }, #line),
             (#"{"maxEvents": 50}"#, { $0.maxEvents = 50 }, #line),
+            (#"{"maxFaultRules": 20}"#, { $0.maxFaultRules = 20 }, #line),
+            (#"{"controlIdleTimeoutSeconds": 5}"#, { $0.controlIdleTimeoutSeconds = 5 }, #line),
             (#"{"tokenLength": null}"#, { $0.validation.tokenLength = nil }, #line),
             (#"{"tokenLength": 200}"#, { $0.validation.tokenLength = 200 }, #line),
             (#"{"drainTimeoutSeconds": 0}"#, { $0.drainTimeoutSeconds = 0 }, #line),
@@ -300,7 +302,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
-                    + "control, readyFile, maxRecords, maxEvents, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, controlIdleTimeoutSeconds, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, broadcast, faults"
             ),
@@ -480,6 +482,10 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"maxRecords": "10"}"#, #"maxRecords: expected an integer from 1 to 10000000, got "10""#),
             ErrorRow(#"{"maxRecords": 1e30}"#, "maxRecords: expected an integer from 1 to 10000000, got 1e+30"),
             ErrorRow(#"{"maxEvents": 0}"#, "maxEvents: expected an integer from 1 to 10000000, got 0"),
+            ErrorRow(#"{"maxFaultRules": 0}"#, "maxFaultRules: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(
+                #"{"controlIdleTimeoutSeconds": 0}"#,
+                "controlIdleTimeoutSeconds: expected an integer from 1 to 3600, got 0"),
             ErrorRow(
                 #"{"registry": "opne"}"#,
                 #"registry: expected one of "open", "closed", got "opne" (did you mean "open"?)"#),

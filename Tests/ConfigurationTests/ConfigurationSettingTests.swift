@@ -72,7 +72,9 @@ final class ConfigurationSettingTests: XCTestCase {
         XCTAssertEqual(
             Set(ConfigurationFile.topLevelKeys),
             [
-                "listeners", "control", "maxRecords", "maxEvents", "registry", "tokenLength", "maxTokenLength",
+                "listeners", "control", "maxRecords", "maxEvents", "maxFaultRules", "controlIdleTimeoutSeconds",
+                "registry", "tokenLength",
+                "maxTokenLength",
                 "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
                 "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios", "idleTimeoutSeconds",
                 "idleAction", "deviceModel", "binary", "feedback", "readyFile", "broadcast",

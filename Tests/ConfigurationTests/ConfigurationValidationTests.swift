@@ -43,6 +43,10 @@ final class ConfigurationValidationTests: XCTestCase {
             ErrorRow({ $0.control?.port = -1 }, "control.port: expected an integer from 0 to 65535, got -1"),
             ErrorRow({ $0.maxRecords = 0 }, "maxRecords: expected an integer from 1 to 10000000, got 0"),
             ErrorRow({ $0.maxEvents = 0 }, "maxEvents: expected an integer from 1 to 10000000, got 0"),
+            ErrorRow({ $0.maxFaultRules = 0 }, "maxFaultRules: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(
+                { $0.controlIdleTimeoutSeconds = 0 },
+                "controlIdleTimeoutSeconds: expected an integer from 1 to 3600, got 0"),
             ErrorRow(
                 { $0.maxConcurrentStreams = 0 },
                 "http2.maxConcurrentStreams: expected an integer from 1 to 2147483647, got 0"),

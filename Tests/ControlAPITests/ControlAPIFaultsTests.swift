@@ -102,6 +102,22 @@ final class ControlAPIFaultsTests: XCTestCase {
                 as? String, "f1")
     }
 
+    func testRulesBeyondTheCapAre400WithAMessage() {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(),
+            clock: { Double(F.now) / 1000 }, faults: FaultEngine(maxRules: 2, clock: { F.now }),
+            status: { StoreFixtures.status() })
+        let rule = #"{"action": {"type": "noResponse"}}"#
+        XCTAssertEqual(api.call("POST", "/v1/faults", body: rule).0, 201)
+        let (status, json) = api.call("POST", "/v1/faults", body: "[\(rule), \(rule)]")
+        XCTAssertEqual(status, 400)
+        XCTAssertEqual(
+            json["error"] as? String,
+            "too many fault rules: 1 held, 2 more would exceed the limit of 2 (--max-fault-rules); remove some first")
+        XCTAssertEqual(api.call("POST", "/v1/faults", body: rule).0, 201, "up to the cap")
+        XCTAssertEqual(api.faults.rules().count, 2)
+    }
+
     func testErrorTable() throws {
         let api = makeAPI()
         try api.faults.add(FaultRule(id: "taken", action: .noResponse))
