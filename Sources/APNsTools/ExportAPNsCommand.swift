@@ -54,16 +54,10 @@ public enum ExportAPNsCommand {
     /// Runs the command, writing lines to `output` (the file itself, when no `--output`, as one
     /// line) and fetching with `fetch`.
     public static func run(_ arguments: [String], output: SendOutput, fetch: Fetch) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            output.standardOutput(help)
-            return 0
-        }
         let scanned: OptionScanner.Scanned
-        do {
-            scanned = try scanner.scan(arguments)
-        } catch {
-            output.standardError("mock-apns export-apns: \(error.message) (see --help)")
-            return 2
+        switch SubcommandStart(arguments, name: "export-apns", scanner: scanner, help: help, output: output) {
+        case .run(let options): scanned = options
+        case .exit(let code): return code
         }
         guard scanned.positional.count == 1, let seq = UInt64(scanned.positional[0]), seq > 0 else {
             output.standardError(

@@ -31,16 +31,10 @@ public enum HealthCommand {
 
     /// Runs the command, writing to `output` and fetching with `fetch`.
     public static func run(_ arguments: [String], output: SendOutput, fetch: ExportAPNsCommand.Fetch) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            output.standardOutput(help)
-            return 0
-        }
         let scanned: OptionScanner.Scanned
-        do {
-            scanned = try scanner.scan(arguments)
-        } catch {
-            output.standardError("mock-apns health: \(error.message) (see --help)")
-            return 2
+        switch SubcommandStart(arguments, name: "health", scanner: scanner, help: help, output: output) {
+        case .run(let options): scanned = options
+        case .exit(let code): return code
         }
         let base = scanned.values["--control"]?.first ?? ExportAPNsCommand.defaultControl
         guard

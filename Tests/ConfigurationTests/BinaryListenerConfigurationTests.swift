@@ -3,9 +3,14 @@ import XCTest
 @testable import Configuration
 
 final class BinaryListenerConfigurationTests: XCTestCase {
-    private func serve(_ args: [String]) throws -> Configuration {
+    /// A command line that parses as something other than serving is a failure of the test,
+    /// never a skip.
+    private struct NotServe: Error {}
+
+    private func serve(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Configuration {
         guard case .serve(let configuration) = try CommandLineParser.parse(args) else {
-            throw XCTSkip("not serve")
+            XCTFail("\(args) did not parse as serve", file: file, line: line)
+            throw NotServe()
         }
         return configuration
     }
