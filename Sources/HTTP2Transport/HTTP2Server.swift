@@ -79,11 +79,20 @@ public final class HTTP2Server: @unchecked Sendable {
         for worker in workers { worker.loop.start() }
     }
 
+    /// The configured listeners' contexts, in order; set by `start()`.
+    private var configuredContexts: [ListenerContext] = []
+
+    /// Connections open now on the configured listeners (not on those added by `addListener`).
+    public var configuredOpenConnections: Int {
+        configuredContexts.reduce(0) { $0 + $1.open.load(ordering: .relaxed) }
+    }
+
     private func bindListeners() throws {
         for (index, spec) in specs.enumerated() {
-            let context = Unmanaged.passRetained(
-                ListenerContext(server: self, index: index, id: index, spec: spec, handler: handler))
+            let made = ListenerContext(server: self, index: index, id: index, spec: spec, handler: handler)
+            let context = Unmanaged.passRetained(made)
             let (listener, bound) = try makeListener(context)
+            configuredContexts.append(made)
             boundAddresses.append(bound)
             listeners.append(listener)
         }
@@ -285,12 +294,14 @@ public final class HTTP2Server: @unchecked Sendable {
         let info = AcceptedConnection(
             id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil, listenerID: context.id)
         openCount.add(1, ordering: .relaxed)
+        context.open.add(1, ordering: .relaxed)
         worker.loop.execute { [self] in
             worker.adopt(
                 fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler,
                 admission: admission
             ) { [self] _ in
                 openCount.subtract(1, ordering: .relaxed)
+                context.open.subtract(1, ordering: .relaxed)
             }
         }
     }
@@ -367,7 +378,7 @@ public final class HTTP2Server: @unchecked Sendable {
 
 /// What a listener's accept callback needs: retained for the server's life for a configured
 /// listener, until `removeListener(id:debugData:drainTimeout:)` for one added at runtime.
-private final class ListenerContext {
+private final class ListenerContext: Sendable {
     unowned let server: HTTP2Server
     /// The listener's index in its handler's list (`AcceptedConnection.listenerIndex`).
     let index: Int
@@ -375,6 +386,8 @@ private final class ListenerContext {
     let id: Int
     let spec: HTTP2ListenerSpec
     let handler: HTTP2RequestHandler
+    /// Connections accepted on it and not yet closed.
+    let open = Atomic<Int>(0)
     init(server: HTTP2Server, index: Int, id: Int, spec: HTTP2ListenerSpec, handler: HTTP2RequestHandler) {
         self.server = server
         self.index = index

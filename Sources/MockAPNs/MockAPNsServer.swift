@@ -336,7 +336,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         ControlStatus(
             version: MockAPNsVersion.string,
             uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
-            connectionsOpen: http2?.openConnections ?? 0,
+            // The default gateway's own: not those of isolated gateways (docs/testing.md "Isolated gateways").
+            connectionsOpen: http2?.configuredOpenConnections ?? 0,
             listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
             workers: http2?.workerCount ?? 0)
     }
@@ -423,6 +424,6 @@ public final class MockAPNsServer: @unchecked Sendable {
         return tlsContexts[index]?.certificatePEM
     }
 
-    /// Connections open now, across every listener.
+    /// Connections open now, across every listener, isolated gateways' included.
     public var openConnections: Int { http2?.openConnections ?? 0 }
 }

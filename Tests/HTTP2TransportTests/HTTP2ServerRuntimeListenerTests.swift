@@ -93,6 +93,8 @@ final class HTTP2ServerRuntimeListenerTests: XCTestCase {
             waited += 0.01
         }
         XCTAssertEqual(server.openConnections, 1)
+        XCTAssertEqual(
+            server.configuredOpenConnections, 0, "a runtime listener's connection is not the configured ones'")
         let start = Date()
         XCTAssertTrue(server.removeListener(id: added.id, debugData: Array("bye".utf8), drainTimeout: 1))
         XCTAssertLessThan(Date().timeIntervalSince(start), 2.5)

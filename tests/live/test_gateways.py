@@ -74,8 +74,11 @@ def test_each_gateway_sees_only_its_own_records(server):
 
 def test_deleting_sends_goaway_closes_the_port_and_answers_waits(server):
     gateway = create(server)
+    default_open = server.get_json("/v1/health")["connectionsOpen"]
     client = H2Client(gateway_listener(gateway).host, gateway["port"])
     assert client.request(apns_headers(), b'{"aps":{"alert":"hi"}}').status == 200
+    assert server.get_json(f"{gateway['controlBase']}/v1/health")["connectionsOpen"] == 1
+    assert server.get_json("/v1/health")["connectionsOpen"] == default_open, "the default counts only its own"
     answers = {}
 
     def wait():
