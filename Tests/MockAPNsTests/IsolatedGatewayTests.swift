@@ -155,6 +155,31 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(idle.id)").0, 404)
     }
 
+    func testDevicesAndFaultsOfTheBodyAreTheGatewaysOwnAndARefusalLeavesNoGateway() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let body =
+            #"{"devices":[{"token":"\#(token)","environment":"sandbox","topic":"com.example.a"}],"#
+            + #""faults":[{"match":{"topic":"com.example.b"},"action":{"type":"respond","status":500}}]}"#
+        let (status, text) = try control(server, "POST", "/v1/gateways", body: body)
+        XCTAssertEqual(status, 201, text)
+        let port = try XCTUnwrap(try json(text)["port"] as? Int)
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/g1/v1/devices/\(token)").0, 200)
+        XCTAssertEqual(try control(server, "GET", "/v1/devices/\(token)").0, 404, "not the default's")
+        XCTAssertEqual(try push(server, port: port, topic: "com.example.b"), [500])
+        XCTAssertEqual(try push(server, port: server.listeners[0].port, topic: "com.example.b"), [200])
+
+        let (refused, message) = try control(
+            server, "POST", "/v1/gateways", body: #"{"devices":[{"token":"\#(token)","environment":"moon"}]}"#)
+        XCTAssertEqual(refused, 400, message)
+        XCTAssertTrue(message.contains("devices[0]: "), message)
+        let (badFault, faultMessage) = try control(
+            server, "POST", "/v1/gateways", body: #"{"faults":{"action":{"type":"explode"}}}"#)
+        XCTAssertEqual(badFault, 400, faultMessage)
+        XCTAssertTrue(faultMessage.contains("faults: "), faultMessage)
+        XCTAssertEqual(server.gateways.map(\.id), ["g1"], "a refused gateway is not left behind")
+    }
+
     func testTheCapAndTheRecordBoundAreEnforced() throws {
         let server = try makeServer {
             $0.maxGateways = 2
