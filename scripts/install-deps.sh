@@ -17,7 +17,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ "${1:-}" = "--test" ] && ! python3 -c 'import pytest, h2, jwt, cryptography, prometheus_client' 2>/dev/null; then
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import pytest, xdist, h2, jwt, cryptography, prometheus_client' 2>/dev/null; then
   echo "installing the live tests' Python packages (tests/live/requirements.txt)"
   python3 -m pip install --quiet --disable-pip-version-check -r "$(dirname "$0")/../tests/live/requirements.txt"
 fi

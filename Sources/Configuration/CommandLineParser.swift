@@ -170,6 +170,12 @@ public enum CommandLineParser {
         if let text = values["--max-events"] {
             configuration.maxEvents = try integer(text, option: "--max-events")
         }
+        if let text = values["--max-gateways"] {
+            configuration.maxGateways = try integer(text, option: "--max-gateways")
+        }
+        if let text = values["--gateway-max-records"] {
+            configuration.gatewayMaxRecords = try integer(text, option: "--gateway-max-records")
+        }
         if let text = values["--max-fault-rules"] {
             configuration.maxFaultRules = try integer(text, option: "--max-fault-rules")
         }

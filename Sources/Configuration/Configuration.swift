@@ -77,6 +77,12 @@ public struct Configuration: Sendable, Equatable {
     /// URLs as JSON (`ReadyFile`; README "Running in containers and from any language"),
     /// atomically (a temporary file renamed); nil writes none. Default nil.
     public var readyFilePath: String?
+    /// The most isolated gateways held at once (`POST /v1/gateways` beyond it is a 429), 0 to
+    /// 100,000; 0 makes none (docs/testing.md "Isolated gateways"). Default 1,000.
+    public var maxGateways = 1_000
+    /// The records an isolated gateway keeps when its request names no `maxRecords`, at least 1.
+    /// Default 10,000 (smaller than the default gateway's, so that 200 gateways stay small).
+    public var gatewayMaxRecords = 10_000
 
     /// Creates a configuration; every parameter defaults as documented on its property.
     public init(

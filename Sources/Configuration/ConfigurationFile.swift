@@ -14,7 +14,7 @@ import LegacyBinary
 /// `fixtures/mock-apns.example.json`); a key written twice is refused, and a syntax error names
 /// its line and column. Every key is optional and defaults as in
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
-/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `maxFaultRules`, `controlIdleTimeoutSeconds`, `registry`, `tokenLength`, `maxTokenLength`,
+/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `maxFaultRules`, `maxGateways`, `gatewayMaxRecords`, `controlIdleTimeoutSeconds`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
 /// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`, `readyFile`.
 ///
@@ -107,6 +107,12 @@ public enum ConfigurationFile {
             ?? configuration.maxRecords
         configuration.maxEvents =
             try root.integer("maxEvents", in: ConfigurationSetting.file("maxEvents").range) ?? configuration.maxEvents
+        configuration.maxGateways =
+            try root.integer("maxGateways", in: ConfigurationSetting.file("maxGateways").range)
+            ?? configuration.maxGateways
+        configuration.gatewayMaxRecords =
+            try root.integer("gatewayMaxRecords", in: ConfigurationSetting.file("gatewayMaxRecords").range)
+            ?? configuration.gatewayMaxRecords
         configuration.maxFaultRules =
             try root.integer("maxFaultRules", in: ConfigurationSetting.file("maxFaultRules").range)
             ?? configuration.maxFaultRules

@@ -181,6 +181,17 @@ struct ConfigurationSetting: Sendable {
                     + "with 400. Rules naming a token, topic or listener are indexed by it, so rules for other "
                     + "pushes cost nothing measurable; each rule naming none of these is tried for every push."),
             ConfigurationSetting(
+                file: "maxGateways", flag: "--max-gateways", "N", .integer(0...100_000),
+                default: String(defaults.maxGateways),
+                "Isolated gateways held at once (POST /v1/gateways beyond it is a 429; 0: none can be made). "
+                    + "Each is a listener with its own records, events and rules, served by the same threads "
+                    + "(docs/testing.md \"Isolated gateways\")."),
+            ConfigurationSetting(
+                file: "gatewayMaxRecords", flag: "--gateway-max-records", "N", .integer(1...10_000_000),
+                default: String(defaults.gatewayMaxRecords),
+                "Delivery records an isolated gateway keeps when its POST /v1/gateways names no maxRecords; a "
+                    + "gateway may ask for up to maxRecords (or this, when larger)."),
+            ConfigurationSetting(
                 file: "controlIdleTimeoutSeconds", flag: "--control-idle-timeout", "SECONDS", .integer(1...3600),
                 default: String(defaults.controlIdleTimeoutSeconds),
                 "A control API connection silent this long while its request is read, or between requests, is "

@@ -17,6 +17,9 @@ extension Configuration {
         try Self.check(maxRecords, in: ConfigurationSetting.file("maxRecords").range, field: "maxRecords")
         try Self.check(maxEvents, in: ConfigurationSetting.file("maxEvents").range, field: "maxEvents")
         try Self.check(maxFaultRules, in: ConfigurationSetting.file("maxFaultRules").range, field: "maxFaultRules")
+        try Self.check(maxGateways, in: ConfigurationSetting.file("maxGateways").range, field: "maxGateways")
+        try Self.check(
+            gatewayMaxRecords, in: ConfigurationSetting.file("gatewayMaxRecords").range, field: "gatewayMaxRecords")
         try Self.check(
             controlIdleTimeoutSeconds, in: ConfigurationSetting.file("controlIdleTimeoutSeconds").range,
             field: "controlIdleTimeoutSeconds")

@@ -43,6 +43,8 @@ import Recording
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
+/// | POST, GET | /v1/gateways | body `GatewayBody` → 201 the gateway / `{"gateways":[…],"count","max"}` (docs/testing.md "Isolated gateways") |
+/// | GET, DELETE | /v1/gateways/{id} | the gateway / `{"deleted": id}`; 404 when unknown; every other path under it is the gateway's own API |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
 /// path 404; wrong method 405 with an `allow` header; unknown or repeated query parameters,
@@ -72,6 +74,9 @@ public final class ControlAPI: Sendable {
     let feedback: (any FeedbackSource)?
     /// The answer latencies `GET /metrics` reports; nil reports none.
     let answerLatency: AnswerLatencyHistogram?
+    /// The isolated gateways behind `/v1/gateways`: the server's own API has them, a gateway's
+    /// API (and one without a server) has none and answers those paths 404.
+    public let gateways: (any GatewayDirectory)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -98,6 +103,7 @@ public final class ControlAPI: Sendable {
     ///   - feedback: the feedback service served by `/v1/feedback`; nil lists nothing.
     ///   - channels: the broadcast channels served by `/v1/channels` (the listeners' store);
     ///     nil makes an empty one.
+    ///   - gateways: the isolated gateways served by `/v1/gateways`; nil answers those paths 404.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -109,8 +115,10 @@ public final class ControlAPI: Sendable {
         feedback: (any FeedbackSource)? = nil,
         answerLatency: AnswerLatencyHistogram? = nil,
         channels: ChannelStore? = nil,
+        gateways: (any GatewayDirectory)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
+        self.gateways = gateways
         self.feedback = feedback
         self.channels = channels ?? ChannelStore()
         self.devices =
@@ -226,6 +234,10 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
             ControlRoute(
                 method: "GET", path: "/v1/verify/teardown", queryParameters: ["after"], endpoint: .verifyTeardown),
+            ControlRoute(method: "POST", path: "/v1/gateways", queryParameters: [], endpoint: .createGateway),
+            ControlRoute(method: "GET", path: "/v1/gateways", queryParameters: [], endpoint: .listGateways),
+            ControlRoute(method: "GET", path: "/v1/gateways/{id}", queryParameters: [], endpoint: .getGateway),
+            ControlRoute(method: "DELETE", path: "/v1/gateways/{id}", queryParameters: [], endpoint: .deleteGateway),
         ]
     }()
 
@@ -292,6 +304,10 @@ public final class ControlAPI: Sendable {
         case .waitEvents: return try startEventWait(query)
         case .verify: return try startVerification(body: request.body)
         case .verifyTeardown: return .response(try teardownCheck(query))
+        case .createGateway: return .response(try createGateway(body: request.body))
+        case .listGateways: return .response(try listGateways())
+        case .getGateway: return .response(try gateway(id: pathValue))
+        case .deleteGateway: return .response(try deleteGateway(id: pathValue))
         }
     }
 

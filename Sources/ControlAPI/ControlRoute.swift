@@ -24,6 +24,7 @@ public struct ControlRoute: Sendable, Hashable {
         case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
         case verify, verifyTeardown
+        case createGateway, listGateways, getGateway, deleteGateway
         case listFeedback
     }
 

@@ -12,6 +12,9 @@ public struct AcceptedConnection: Sendable, Hashable {
     public var tls: Bool
     /// The client certificate presented during the TLS handshake (mutual TLS only).
     public var clientCertificate: ClientCertificate?
+    /// The server's id of the listener: its index for a configured one (then equal to
+    /// `listenerIndex`), the id `HTTP2Server.addListener` returned for one added at runtime.
+    public var listenerID: Int = 0
 }
 
 /// A client certificate as presented, and OpenSSL's verdict on it.

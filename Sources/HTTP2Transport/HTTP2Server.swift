@@ -79,23 +79,137 @@ public final class HTTP2Server: @unchecked Sendable {
         for worker in workers { worker.loop.start() }
     }
 
+    /// The configured listeners' contexts, in order; set by `start()`.
+    private var configuredContexts: [ListenerContext] = []
+
+    /// Connections open now on the configured listeners (not on those added by `addListener`).
+    public var configuredOpenConnections: Int {
+        configuredContexts.reduce(0) { $0 + $1.open.load(ordering: .relaxed) }
+    }
+
     private func bindListeners() throws {
         for (index, spec) in specs.enumerated() {
-            let context = Unmanaged.passRetained(ListenerContext(server: self, index: index)).toOpaque()
-            let (listener, bound) = try Self.listener(
-                host: spec.host, port: spec.port, on: acceptLoop.base, context: context
-            ) { _, fd, address, length, arg in
-                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
-                context.server.accepted(fd: fd, address: address, length: length, listenerIndex: context.index)
-            }
+            let made = ListenerContext(server: self, index: index, id: index, spec: spec, handler: handler)
+            let context = Unmanaged.passRetained(made)
+            let (listener, bound) = try makeListener(context)
+            configuredContexts.append(made)
             boundAddresses.append(bound)
-            // Out of file descriptors, accept() fails at once on every loop turn: pause instead.
-            evconnlistener_set_error_cb(listener) { listener, arg in
-                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
-                context.server.acceptFailed(listener)
-            }
             listeners.append(listener)
         }
+    }
+
+    /// A listener for `context`'s spec, calling back with it; `context` is released on a throw.
+    private func makeListener(_ context: Unmanaged<ListenerContext>) throws -> (OpaquePointer, SocketAddress) {
+        let spec = context.takeUnretainedValue().spec
+        let (listener, bound): (OpaquePointer, SocketAddress)
+        do {
+            (listener, bound) = try Self.listener(
+                host: spec.host, port: spec.port, on: acceptLoop.base, context: context.toOpaque()
+            ) { _, fd, address, length, arg in
+                let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+                context.server.accepted(fd: fd, address: address, length: length, context: context)
+            }
+        } catch {
+            context.release()
+            throw error
+        }
+        // Out of file descriptors, accept() fails at once on every loop turn: pause instead.
+        evconnlistener_set_error_cb(listener) { listener, arg in
+            let context = Unmanaged<ListenerContext>.fromOpaque(arg!).takeUnretainedValue()
+            context.server.acceptFailed(listener)
+        }
+        return (listener, bound)
+    }
+
+    /// Listeners added at runtime, by id, with their retained contexts; touched on the accept loop only.
+    private var added: [Int: (listener: OpaquePointer, context: Unmanaged<ListenerContext>)] = [:]
+    /// The next runtime listener's id (the configured ones are 0 to `specs.count - 1`); accept loop only.
+    private var nextListenerID = -1
+    /// True once `shutdown` freed the listeners: no listener is added after it. Accept loop only.
+    private var closedForListeners = false
+
+    /// Binds one more listener while the server runs, whose connections `handler` serves (as
+    /// listener 0 of its own list: `AcceptedConnection.listenerIndex` 0) on the same workers; its
+    /// connections' `AcceptedConnection.listenerID` is the id returned. Blocks until the accept
+    /// loop (which must be running) has bound it; call from a thread other than the loops'.
+    /// - Returns: the listener's id (for `removeListener`) and the address bound (the port chosen for 0).
+    /// - Throws: `TransportError` naming the address (in use, unresolvable), or when the server has stopped.
+    public func addListener(_ spec: HTTP2ListenerSpec, handler: HTTP2RequestHandler) throws -> (
+        id: Int, address: SocketAddress
+    ) {
+        let outcome = Mutex<Result<(id: Int, address: SocketAddress), TransportError>?>(nil)
+        acceptLoop.execute { [self] in
+            let result: Result<(id: Int, address: SocketAddress), TransportError>
+            if closedForListeners {
+                result = .failure(TransportError("the server has stopped; no listener can be added"))
+            } else {
+                if nextListenerID < 0 { nextListenerID = specs.count }
+                let id = nextListenerID
+                let context = Unmanaged.passRetained(
+                    ListenerContext(server: self, index: 0, id: id, spec: spec, handler: handler))
+                do {
+                    let (listener, bound) = try makeListener(context)
+                    nextListenerID += 1
+                    added[id] = (listener, context)
+                    listeners.append(listener)
+                    result = .success((id, bound))
+                } catch let error as TransportError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(TransportError("cannot listen on \(spec.host):\(spec.port): \(error)"))
+                }
+            }
+            outcome.withLock { $0 = result }
+        }
+        while true {
+            if let result = outcome.withLock({ $0 }) { return try result.get() }
+            usleep(50)
+        }
+    }
+
+    /// Closes a listener added by `addListener`: no more connections are accepted on it, its
+    /// connections get GOAWAY NO_ERROR with `debugData`, their in-flight streams up to
+    /// `drainTimeout` seconds, then whatever is still open is closed. Blocks until done; call
+    /// from a thread other than the loops'.
+    /// - Returns: false when no such listener is open (unknown, removed, or the server stopped).
+    @discardableResult
+    public func removeListener(id: Int, debugData: [UInt8], drainTimeout: Double) -> Bool {
+        let found = Mutex<Bool?>(nil)
+        acceptLoop.execute { [self] in
+            guard let entry = added.removeValue(forKey: id) else {
+                found.withLock { $0 = false }
+                return
+            }
+            evconnlistener_free(entry.listener)
+            listeners.removeAll { $0 == entry.listener }
+            entry.context.release()
+            found.withLock { $0 = true }
+        }
+        var removed: Bool?
+        while removed == nil {
+            usleep(50)
+            removed = found.withLock { $0 }
+        }
+        guard removed == true else { return false }
+        let open = collect { connections in
+            connections.filter { $0.info.listenerID == id }.map { connection in
+                connection.shutdownGracefully(debugData: debugData, drainTimeout: drainTimeout)
+                return connection.info.id
+            }
+        }
+        var waited = 0.0
+        var remaining = open.count
+        while remaining > 0 && waited < drainTimeout + 1 {
+            usleep(2000)
+            waited += 0.002
+            remaining = collect { connections in connections.filter { $0.info.listenerID == id }.map(\.info.id) }.count
+        }
+        if remaining > 0 {
+            forEachWorker { connections in
+                for connection in connections where connection.info.listenerID == id { connection.close() }
+            }
+        }
+        return true
     }
 
     /// A libevent listener on `host`:`port` (0: any free port) calling `callback` with `context`
@@ -153,7 +267,10 @@ public final class HTTP2Server: @unchecked Sendable {
         }
     }
 
-    private func accepted(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, length: Int32, listenerIndex: Int) {
+    private func accepted(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, length: Int32, context: ListenerContext)
+    {
+        let listenerIndex = context.index
+        let handler = context.handler
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         var storage = sockaddr_storage()
@@ -173,16 +290,18 @@ public final class HTTP2Server: @unchecked Sendable {
         }
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
         let worker = workers[nextWorker.add(1, ordering: .relaxed).oldValue % workers.count]
-        let spec = specs[listenerIndex]
+        let spec = context.spec
         let info = AcceptedConnection(
-            id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil)
+            id: id, listenerIndex: listenerIndex, peer: peer, alpn: nil, tls: spec.tls != nil, listenerID: context.id)
         openCount.add(1, ordering: .relaxed)
+        context.open.add(1, ordering: .relaxed)
         worker.loop.execute { [self] in
             worker.adopt(
                 fd: fd, info: info, tls: spec.tls, settings: spec.settings, handler: handler,
                 admission: admission
             ) { [self] _ in
                 openCount.subtract(1, ordering: .relaxed)
+                context.open.subtract(1, ordering: .relaxed)
             }
         }
     }
@@ -231,6 +350,9 @@ public final class HTTP2Server: @unchecked Sendable {
         acceptLoop.execute { [self] in
             for listener in listeners { evconnlistener_free(listener) }
             listeners.removeAll()
+            for entry in added.values { entry.context.release() }
+            added.removeAll()
+            closedForListeners = true
             done.store(true, ordering: .releasing)
         }
         while !done.load(ordering: .acquiring) { usleep(500) }
@@ -254,13 +376,24 @@ public final class HTTP2Server: @unchecked Sendable {
     }
 }
 
-/// What a listener's accept callback needs; retained for the server's life.
-private final class ListenerContext {
+/// What a listener's accept callback needs: retained for the server's life for a configured
+/// listener, until `removeListener(id:debugData:drainTimeout:)` for one added at runtime.
+private final class ListenerContext: Sendable {
     unowned let server: HTTP2Server
+    /// The listener's index in its handler's list (`AcceptedConnection.listenerIndex`).
     let index: Int
-    init(server: HTTP2Server, index: Int) {
+    /// The server's id of the listener (`AcceptedConnection.listenerID`).
+    let id: Int
+    let spec: HTTP2ListenerSpec
+    let handler: HTTP2RequestHandler
+    /// Connections accepted on it and not yet closed.
+    let open = Atomic<Int>(0)
+    init(server: HTTP2Server, index: Int, id: Int, spec: HTTP2ListenerSpec, handler: HTTP2RequestHandler) {
         self.server = server
         self.index = index
+        self.id = id
+        self.spec = spec
+        self.handler = handler
     }
 }
 

@@ -21,6 +21,8 @@ final class ControlServer: @unchecked Sendable {
     /// One long poll not yet answered.
     private struct PendingWait {
         var wait: ControlWait
+        /// The API it was asked of: the server's, or an isolated gateway's.
+        let api: ControlAPI
         let exchange: HTTP1Exchange
         /// Headers the access policy adds to the answer (CORS for a configured origin).
         let extraHeaders: [(String, String)]
@@ -35,10 +37,13 @@ final class ControlServer: @unchecked Sendable {
     /// rather than one per wait, so thousands of idle waits cost little.
     private var tick: LoopTimer?
     private var ticks = 0
-    /// The stores' generations at the last full pass, and the earliest deadline then: a tick with
-    /// no change, no deadline due and no gone-check skips the pass.
+    /// The stores' generations at the last full pass (summed over the APIs waited on), and the
+    /// earliest deadline then: a tick with no change, no deadline due and no gone-check skips the pass.
     private var seenGenerations: (UInt64, UInt64) = (.max, .max)
     private var earliestDeadline = 0.0
+    /// True when a pending wait may be asked of an isolated gateway: set when one is added,
+    /// recounted at each full pass.
+    private var waitsOnGateways = false
 
     /// Seconds a connection may stay silent while its request is read or between requests
     /// (`HTTP1Server`'s `idleTimeoutSeconds`).
@@ -84,11 +89,25 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             var wait = entry.wait
-            if let response = api.waitResult(&wait, timedOut: true) {
+            if let response = entry.api.waitResult(&wait, timedOut: true) {
                 entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
             }
         }
         pending.removeAll()
+    }
+
+    /// Answers every pending long poll asked of `api` with what matched (a deleted gateway's); on
+    /// the loop's thread.
+    func finishWaits(of api: ControlAPI) {
+        for (key, entry) in pending where entry.api === api {
+            var wait = entry.wait
+            if entry.exchange.clientHasGone {
+                ControlServer.dismiss(entry.exchange)
+            } else if let response = api.waitResult(&wait, timedOut: true) {
+                entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
+            }
+            pending.removeValue(forKey: key)
+        }
     }
 
     /// Ends a wait whose client closed its end: a short answer (nobody will read a long one) lets
@@ -122,7 +141,7 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func serve(_ request: HTTP1Request, _ exchange: HTTP1Exchange) {
-        let control = ControlRequest(
+        var control = ControlRequest(
             method: request.method, path: request.path, query: request.query, body: request.body,
             headers: request.headers)
         let extra: [(String, String)]
@@ -134,6 +153,17 @@ final class ControlServer: @unchecked Sendable {
         case .serve(let headers):
             extra = headers.map { ($0.name, $0.value) }
         }
+        // `/v1/gateways/{id}/…` is served by that gateway's own API (docs/testing.md "Isolated gateways").
+        var api = self.api
+        if let (id, rest) = ControlAPI.gatewayPrefix(of: control.path), let gateways = api.gateways {
+            guard let gatewayAPI = gateways.gatewayAPI(id: id) else {
+                let response = ControlAPI.unknownGateway(id).response
+                exchange.respond(status: response.status, headers: extra, body: response.body)
+                return
+            }
+            api = gatewayAPI
+            control.path = rest
+        }
         switch api.handle(control) {
         case .response(let response):
             exchange.respond(
@@ -141,10 +171,11 @@ final class ControlServer: @unchecked Sendable {
                 headers: response.headers.map { ($0.name, $0.value) } + extra, body: response.body)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
-            var entry = PendingWait(wait: wait, exchange: exchange, extraHeaders: extra, deadline: deadline)
+            var entry = PendingWait(wait: wait, api: api, exchange: exchange, extraHeaders: extra, deadline: deadline)
             guard !settle(&entry, checkGone: true) else { return }
             nextPending += 1
             pending[nextPending] = entry
+            if api !== self.api { waitsOnGateways = true }
             seenGenerations = (.max, .max)  // the next tick makes a full pass
             scheduleTick()
         }
@@ -158,9 +189,27 @@ final class ControlServer: @unchecked Sendable {
             return true
         }
         let timedOut = HTTP2Connection.monotonicSeconds() >= entry.deadline
-        guard let response = api.waitResult(&entry.wait, timedOut: timedOut) else { return false }
+        guard let response = entry.api.waitResult(&entry.wait, timedOut: timedOut) else { return false }
         entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
         return true
+    }
+
+    /// The generations of the stores the pending waits watch: the server's alone when no wait is
+    /// asked of a gateway (the usual case, no pass over the waits), else summed over the APIs
+    /// waited on (generations only grow, so the sum moves whenever one does).
+    private func pendingGenerations() -> (UInt64, UInt64) {
+        // Recounted at each full pass; true while a wait on a gateway may be pending.
+        guard waitsOnGateways else {
+            return (api.store.generation, api.events.generation)
+        }
+        var seen: [ObjectIdentifier: ControlAPI] = [ObjectIdentifier(api): api]
+        for entry in pending.values { seen[ObjectIdentifier(entry.api)] = entry.api }
+        var sums: (UInt64, UInt64) = (0, 0)
+        for api in seen.values {
+            sums.0 &+= api.store.generation
+            sums.1 &+= api.events.generation
+        }
+        return sums
     }
 
     private func scheduleTick() {
@@ -170,7 +219,7 @@ final class ControlServer: @unchecked Sendable {
             self.tick = nil
             self.ticks &+= 1
             let checkGone = self.ticks % ControlServer.goneCheckEvery == 0
-            let generations = (self.api.store.generation, self.api.events.generation)
+            let generations = self.pendingGenerations()
             if !checkGone, generations == self.seenGenerations,
                 HTTP2Connection.monotonicSeconds() < self.earliestDeadline
             {
@@ -187,6 +236,7 @@ final class ControlServer: @unchecked Sendable {
                 }
             }
             self.earliestDeadline = self.pending.values.lazy.map(\.deadline).min() ?? 0
+            self.waitsOnGateways = self.pending.values.contains { $0.api !== self.api }
             self.scheduleTick()
         }
     }

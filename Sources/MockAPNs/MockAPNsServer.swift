@@ -77,6 +77,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// The feedback service, when a `feedback` listener is configured.
     private(set) var feedback: FeedbackService?
     private var control: ControlServer?
+    /// The isolated gateways (docs/testing.md "Isolated gateways").
+    private let gatewayHost: GatewayHost
     private var tlsContexts: [TLSContext?] = []
     private let startedAt = Date()
     private let state = Mutex<Phase>(.idle)
@@ -98,6 +100,7 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// Makes a server; nothing is bound until `start()`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        gatewayHost = GatewayHost(configuration: configuration)
         store = DeliveryStore(capacity: configuration.maxRecords)
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
@@ -189,6 +192,9 @@ public final class MockAPNsServer: @unchecked Sendable {
         try http2.start()
         listenerConditions = handler.conditions
         self.http2 = http2
+        gatewayHost.server = http2
+        gatewayHost.template = specs.first
+        gatewayHost.keys = keys
         listeners = zip(configuration.listeners, http2.boundAddresses).map { listener, address in
             BoundListener(
                 name: listener.name, environment: listener.environment, host: address.hostText,
@@ -210,12 +216,14 @@ public final class MockAPNsServer: @unchecked Sendable {
                         version: MockAPNsVersion.string, uptimeMilliseconds: 0, connectionsOpen: 0, listeners: [],
                         workers: 0)
             }
+            gatewayHost.status = status
             let directory = TransportConnectionDirectory(listeners: handler.listeners, actions: handler.actions)
+            directory.listenerIDs = 0..<configuration.listeners.count
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
-                answerLatency: handler.answerLatency, channels: broadcast.store, status: status)
+                answerLatency: handler.answerLatency, channels: broadcast.store, gateways: gatewayHost, status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)
@@ -236,7 +244,12 @@ public final class MockAPNsServer: @unchecked Sendable {
                 throw error
             }
             self.control = control
+            let loop = controlLoop
+            let served = control
+            // Strong: the cycle (control, its API, this host) is broken by `stop()`.
+            gatewayHost.waitsEnded = { api in loop.execute { served.finishWaits(of: api) } }
             controlLoop.start()
+            scheduleGatewaySweep()
         }
         mainLoop.start()
     }
@@ -280,11 +293,51 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
     }
 
+    /// Every second on the control loop: deletes the isolated gateways untouched for their TTL.
+    private func scheduleGatewaySweep() {
+        let loop = controlLoop
+        let host = gatewayHost
+        @Sendable func next() {
+            _ = loop.schedule(after: GatewayHost.sweepInterval) {
+                host.sweep()
+                next()
+            }
+        }
+        loop.execute { next() }
+    }
+
+    /// Makes an isolated gateway (docs/testing.md "Isolated gateways"): its own records, events,
+    /// fault rules, registry, virtual devices, clock and channels, and one APNs listener on
+    /// `options.port` (0: any free one) with the first listener's host, TLS certificate and
+    /// SETTINGS, served by the same worker threads. Its control API is served under
+    /// `/v1/gateways/<id>` too. Call after `start()`, from a thread other than the server's.
+    /// - Returns: the gateway: `port`, `url`, its stores.
+    /// - Throws: `ControlError` 400 (`maxRecords`, `ttlSeconds` or `port` out of bounds, a fault
+    ///   rule refused), 409 (the port is in use), 429 (`Configuration.maxGateways` are held),
+    ///   503 (not running).
+    public func createGateway(_ options: GatewayOptions = GatewayOptions()) throws(ControlError) -> IsolatedGateway {
+        guard state.withLock({ $0 == .running }) else {
+            throw ControlError(status: 503, message: "the server is not running")
+        }
+        return try gatewayHost.make(options)
+    }
+
+    /// Deletes an isolated gateway: its listener closed, its connections sent GOAWAY NO_ERROR
+    /// `{"reason":"Shutdown"}` and closed (1 s for streams in flight), its pending waits answered.
+    /// Blocks until done; call from a thread other than the server's.
+    /// - Returns: false when no gateway has that id (deleted, expired, never made).
+    @discardableResult
+    public func removeGateway(id: String) -> Bool { gatewayHost.remove(id: id) }
+
+    /// The isolated gateways, in creation order.
+    public var gateways: [GatewaySummary] { gatewayHost.gatewaySummaries() }
+
     private func controlStatus() -> ControlStatus {
         ControlStatus(
             version: MockAPNsVersion.string,
             uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
-            connectionsOpen: http2?.openConnections ?? 0,
+            // The default gateway's own: not those of isolated gateways (docs/testing.md "Isolated gateways").
+            connectionsOpen: http2?.configuredOpenConnections ?? 0,
             listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
             workers: http2?.workerCount ?? 0)
     }
@@ -310,6 +363,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         http2?.shutdown(
             debugData: ReasonJSON.bytes(.shutdown),
             drainTimeout: configuration.drainTimeoutSeconds)
+        gatewayHost.removeAll()
+        gatewayHost.waitsEnded = { _ in }
         if let control = self.control {
             // Long polls get their answer first, and the HTTP server (with its connections) is
             // freed only once every answer is written out, or after the drain timeout (at least
@@ -369,6 +424,6 @@ public final class MockAPNsServer: @unchecked Sendable {
         return tlsContexts[index]?.certificatePEM
     }
 
-    /// Connections open now, across every listener.
+    /// Connections open now, across every listener, isolated gateways' included.
     public var openConnections: Int { http2?.openConnections ?? 0 }
 }

@@ -12,6 +12,11 @@ import Synchronization
 final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendable {
     /// Set once at start, before the control API serves; read on the control thread.
     weak var server: HTTP2Server?
+    /// The transport listener ids (`AcceptedConnection.listenerID`) whose connections this
+    /// directory lists and commands: the configured listeners' for the default gateway, its one
+    /// listener's for an isolated gateway (docs/testing.md "Isolated gateways"). Set once, before
+    /// the control API serves.
+    var listenerIDs: Range<Int> = 0..<Int.max
     private let listeners: [APNsRequestHandler.Listener]
     private let actions: ConnectionActionPerformer
     /// The rolling restart started last; its timers check `generation` before acting.
@@ -39,9 +44,10 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
     func connections() -> [ConnectionListEntry] {
         guard let server else { return [] }
         let listeners = self.listeners
+        let ids = listenerIDs
         return server.collect { connections in
             let now = HTTP2Connection.monotonicSeconds()
-            return connections.map { connection in
+            return connections.filter { ids.contains($0.info.listenerID) }.map { connection in
                 let listener = listeners[connection.info.listenerIndex]
                 return ConnectionListEntry(
                     id: connection.info.id, peer: connection.info.peer, listener: listener.name,
@@ -60,8 +66,10 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
         guard let server else { return .notFound }
         let actions = self.actions
         let action = TransportConnectionDirectory.action(for: command)
+        let ids = listenerIDs
         let outcomes = server.collect { connections -> [ConnectionCommandOutcome] in
-            guard let connection = connections.first(where: { $0.info.id == id }) else { return [] }
+            guard let connection = connections.first(where: { $0.info.id == id && ids.contains($0.info.listenerID) })
+            else { return [] }
             guard actions.perform(action, origin: .command, on: connection) else {
                 if connection.isBlackholed {
                     return [.impossible("it is blackholed: nothing more is sent on it; use close or reset")]
@@ -96,8 +104,9 @@ final class TransportConnectionDirectory: ConnectionDirectory, @unchecked Sendab
             state.startedAt = HTTP2Connection.monotonicSeconds()
             return state.generation
         }
+        let listenerIDs = self.listenerIDs
         let ids = server.collect { connections -> [UInt64] in
-            connections.filter(\.isOpen).map { connection in
+            connections.filter { $0.isOpen && listenerIDs.contains($0.info.listenerID) }.map { connection in
                 let id = connection.info.id
                 let seconds = Double(restart.delayMilliseconds(forConnection: id)) / 1000
                 connection.loop.schedule(after: seconds) { [weak connection] in

@@ -103,6 +103,8 @@ final class CommandLineParserTests: XCTestCase {
             (["--max-records", "5"], { $0.maxRecords = 5 }, #line),
             (["--max-events", "3"], { $0.maxEvents = 3 }, #line),
             (["--max-fault-rules", "7"], { $0.maxFaultRules = 7 }, #line),
+            (["--max-gateways", "0"], { $0.maxGateways = 0 }, #line),
+            (["--gateway-max-records", "50"], { $0.gatewayMaxRecords = 50 }, #line),
             (["--control-idle-timeout", "9"], { $0.controlIdleTimeoutSeconds = 9 }, #line),
             (["--registry", "closed"], { $0.validation.registry = .closed }, #line),
             (["--token-length", "64"], { $0.validation.tokenLength = 64 }, #line),

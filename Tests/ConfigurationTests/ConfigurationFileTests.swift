@@ -191,6 +191,8 @@ final class ConfigurationFileTests: XCTestCase {
             (#"{"maxRecords": 1e3}"#, { $0.maxRecords = 1000 }, #line),
             (#"{"maxEvents": 50}"#, { $0.maxEvents = 50 }, #line),
             (#"{"maxFaultRules": 20}"#, { $0.maxFaultRules = 20 }, #line),
+            (#"{"maxGateways": 5}"#, { $0.maxGateways = 5 }, #line),
+            (#"{"gatewayMaxRecords": 99}"#, { $0.gatewayMaxRecords = 99 }, #line),
             (#"{"controlIdleTimeoutSeconds": 5}"#, { $0.controlIdleTimeoutSeconds = 5 }, #line),
             (#"{"tokenLength": null}"#, { $0.validation.tokenLength = nil }, #line),
             (#"{"tokenLength": 200}"#, { $0.validation.tokenLength = 200 }, #line),
@@ -302,7 +304,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
-                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, controlIdleTimeoutSeconds, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, maxGateways, gatewayMaxRecords, controlIdleTimeoutSeconds, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, broadcast, faults"
             ),
@@ -483,6 +485,8 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"maxRecords": 1e30}"#, "maxRecords: expected an integer from 1 to 10000000, got 1e+30"),
             ErrorRow(#"{"maxEvents": 0}"#, "maxEvents: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(#"{"maxFaultRules": 0}"#, "maxFaultRules: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(#"{"maxGateways": -1}"#, "maxGateways: expected an integer from 0 to 100000, got -1"),
+            ErrorRow(#"{"gatewayMaxRecords": 0}"#, "gatewayMaxRecords: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(
                 #"{"controlIdleTimeoutSeconds": 0}"#,
                 "controlIdleTimeoutSeconds: expected an integer from 1 to 3600, got 0"),

@@ -72,7 +72,8 @@ final class ConfigurationSettingTests: XCTestCase {
         XCTAssertEqual(
             Set(ConfigurationFile.topLevelKeys),
             [
-                "listeners", "control", "maxRecords", "maxEvents", "maxFaultRules", "controlIdleTimeoutSeconds",
+                "listeners", "control", "maxRecords", "maxEvents", "maxFaultRules", "maxGateways", "gatewayMaxRecords",
+                "controlIdleTimeoutSeconds",
                 "registry", "tokenLength",
                 "maxTokenLength",
                 "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",

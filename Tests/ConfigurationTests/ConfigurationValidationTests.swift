@@ -44,6 +44,8 @@ final class ConfigurationValidationTests: XCTestCase {
             ErrorRow({ $0.maxRecords = 0 }, "maxRecords: expected an integer from 1 to 10000000, got 0"),
             ErrorRow({ $0.maxEvents = 0 }, "maxEvents: expected an integer from 1 to 10000000, got 0"),
             ErrorRow({ $0.maxFaultRules = 0 }, "maxFaultRules: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow({ $0.maxGateways = 100_001 }, "maxGateways: expected an integer from 0 to 100000, got 100001"),
+            ErrorRow({ $0.gatewayMaxRecords = 0 }, "gatewayMaxRecords: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(
                 { $0.controlIdleTimeoutSeconds = 0 },
                 "controlIdleTimeoutSeconds: expected an integer from 1 to 3600, got 0"),

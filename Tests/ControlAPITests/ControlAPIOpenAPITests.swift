@@ -146,6 +146,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("GoawayInput", GoawayBody.CodingKeys.allCases.map(\.stringValue)),
             ("ChannelInput", ChannelBody.CodingKeys.allCases.map(\.stringValue)),
             ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
+            ("GatewayInput", GatewayBody.CodingKeys.allCases.map(\.stringValue)),
         ]
         for (name, keys) in bodies {
             let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
@@ -228,6 +229,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ]),
             listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
             channels: ChannelStore(makeID: { "AAAA" }),
+            gateways: FakeGatewayDirectory(count: 1),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
@@ -244,6 +246,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "/v1/clock": ("/v1/clock", #"{"offsetSeconds":0}"#),
             "/v1/faults": ("/v1/faults", #"{"action":{"type":"respond","reason":"ServiceUnavailable"}}"#),
             "/v1/faults/{id}": ("/v1/faults/sample", ""),
+            "/v1/gateways/{id}": ("/v1/gateways/g1", ""),
             "/v1/channels": ("/v1/channels", #"{"bundleId":"com.a","messageStoragePolicy":0}"#),
             "/v1/channels/{id}": ("/v1/channels/AAAA", ""),
             "/v1/connections/{id}/goaway": ("/v1/connections/1/goaway", #"{"errorCode":"NO_ERROR"}"#),

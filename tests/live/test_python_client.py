@@ -286,3 +286,62 @@ def test_plugin_uses_a_running_server_by_url(tmp_path, process):
     proc = run_plugin_suite(tmp_path, "--mock-apns-url", process.control_url, "--mock-apns-ca", str(process.ca_file))
     check_plugin_run(proc)
     assert process.client.health()["status"] == "ok", "the plugin leaves a server it did not start running"
+
+
+# ---- two suites in parallel (pytest-xdist) against one server: isolated gateways -------------
+
+PARALLEL_SUITE = textwrap.dedent('''
+    import json
+    import subprocess
+    import time
+
+    TOPIC = "com.example.{suite}"
+    TOKEN = "{token}"
+
+
+    def push(mock_apns):
+        answer = subprocess.run(
+            ["curl", "-sS", "--http2", "--cacert", str(mock_apns.ca_file), "-o", "/dev/null",
+             "-w", "%{{http_code}}", "-H", "apns-topic: " + TOPIC,
+             "--data", json.dumps({{"aps": {{"alert": "{suite}"}}}}), f"{{mock_apns.push_url}}/3/device/{{TOKEN}}"],
+            capture_output=True, text=True, check=True)
+        return int(answer.stdout)
+
+
+    def test_suite_{suite}_sees_only_its_own_records(mock_apns):
+        # Both suites' gateways exist at once: the other suite runs meanwhile, on the other worker.
+        deadline = time.monotonic() + 30
+        while len(mock_apns.server_client.gateways()["gateways"]) < 2:
+            assert time.monotonic() < deadline, "the other suite never ran alongside"
+            time.sleep(0.05)
+        for _ in range({count}):
+            assert push(mock_apns) == 200
+        mock_apns.wait_for({count}, timeout_ms=5000)
+        time.sleep(0.5)  # the other suite's pushes land meanwhile
+        records = mock_apns.deliveries()
+        assert [record["topic"] for record in records] == [TOPIC] * {count}, records
+        mock_apns.assert_delivered(topic=TOPIC, exactly={count})
+        assert mock_apns.client.stats()["requests"] == {count}
+''')
+
+
+def test_two_suites_in_parallel_see_only_their_own_records(tmp_path, process):
+    """`pytest -n 2` (pytest-xdist): two suites at once against one MockAPNs, each on the isolated
+    gateway its `mock_apns` made, each seeing exactly its own pushes; the default gateway sees none."""
+    for suite, count in (("alpha", 3), ("beta", 5)):
+        (tmp_path / f"test_{suite}.py").write_text(PARALLEL_SUITE.format(suite=suite, count=count, token=TOKEN))
+    before = process.client.stats()["requests"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_SRC), os.environ.get("PYTHONPATH")])))
+    env.pop("MOCK_APNS_BIN", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "mockapns.pytest_plugin", "-p", "no:cacheprovider", "-n", "2",
+         "-rA", "-v", "--rootdir", str(tmp_path), "--mock-apns-url", process.control_url,
+         "--mock-apns-ca", str(process.ca_file), str(tmp_path)],
+        cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    passed = re.findall(r"PASSED .*::(test_suite_\w+)", proc.stdout)
+    assert sorted(set(passed)) == ["test_suite_alpha_sees_only_its_own_records",
+                              "test_suite_beta_sees_only_its_own_records"], proc.stdout
+    assert re.search(r"\[gw0\]|\bgw1\b", proc.stdout), "ran on two xdist workers: " + proc.stdout
+    assert process.client.stats()["requests"] == before, "the default gateway saw neither suite's pushes"
+    assert process.client.gateways()["gateways"] == [], "each suite's gateway was deleted at teardown"

@@ -65,7 +65,8 @@ public final class ByteStreamServer: @unchecked Sendable {
         let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         let spec = specs[index]
         let info = AcceptedConnection(
-            id: nextConnectionID(), listenerIndex: index, peer: peer, alpn: nil, tls: spec.tls != nil)
+            id: nextConnectionID(), listenerIndex: index, peer: peer, alpn: nil, tls: spec.tls != nil,
+            listenerID: index)
         openCount.add(1, ordering: .relaxed)
         let connection = ByteStreamConnection(
             fd: fd, info: info, loop: loop, tls: spec.tls, handler: handlers[index]

@@ -359,3 +359,35 @@ class MockAPNs:
     def delete_channel(self, channel_id: str) -> JSON:
         """`DELETE /v1/channels/{id}`."""
         return self._json("DELETE", f"/v1/channels/{self._segment(channel_id)}")
+
+    # ---- isolated gateways (docs/testing.md "Isolated gateways") ----------------------------
+
+    def create_gateway(self, *, name: str | None = None, port: int | None = None,
+                       environment: str | None = None, auth: str | None = None,
+                       ttl_seconds: int | None = None, max_records: int | None = None,
+                       devices: list | None = None, faults: JSON = None) -> dict:
+        """`POST /v1/gateways`: a gateway of its own (a new APNs listener, its own records, events,
+        rules, registry, devices and clock); `{"id","port","url","controlBase",...}`. Every
+        argument is optional: `port` 0 picks a free one, `ttl_seconds` (default 600, 0 = never)
+        deletes it once untouched that long. Pass the answer to `for_gateway` for its client."""
+        return self._json("POST", "/v1/gateways", _api_fields({
+            "name": name, "port": port, "environment": environment, "auth": auth,
+            "ttl_seconds": ttl_seconds, "max_records": max_records, "devices": devices, "faults": faults}))
+
+    def gateways(self) -> dict:
+        """`GET /v1/gateways`: `{"gateways":[...],"count","max"}`."""
+        return self._json("GET", "/v1/gateways")
+
+    def gateway(self, gateway_id: str) -> dict:
+        """`GET /v1/gateways/{id}`."""
+        return self._json("GET", f"/v1/gateways/{self._segment(gateway_id)}")
+
+    def delete_gateway(self, gateway_id: str) -> JSON:
+        """`DELETE /v1/gateways/{id}`: its port closed, its connections sent GOAWAY, its waits answered."""
+        return self._json("DELETE", f"/v1/gateways/{self._segment(gateway_id)}")
+
+    def for_gateway(self, gateway: Mapping[str, Any] | str) -> "MockAPNs":
+        """A client of one gateway's control API (every method, under its `controlBase`): give
+        `create_gateway`'s answer or an id. Same token and timeout."""
+        base = gateway["controlBase"] if isinstance(gateway, Mapping) else f"/v1/gateways/{self._segment(gateway)}"
+        return MockAPNs(self.base_url + base, token=self.token or "", timeout=self.timeout)

@@ -3,11 +3,16 @@
 One MockAPNs per test session: the binary started on port 0 (`--mock-apns-bin PATH` or
 `MOCK_APNS_BIN`, else `mock-apns` on PATH), or a running one (`--mock-apns-url`, its control URL;
 `--mock-apns-push-url` when its APNs listener is not the health answer's first address,
-`--mock-apns-ca` when the CA to trust is not the repository's `tls/ca.pem`). Each test's `mock_apns`
-records the newest seq when it starts and scopes to it with `after`: `deliveries`, `wait_for`,
-`assert_delivered` and the teardown check see only that test's records. Tests of one session run
-one after another, so this isolates them; suites sharing a server in parallel still see each
-other's pushes (isolated gateways per test are issue 17 §1, not built yet).
+`--mock-apns-ca` when the CA to trust is not the repository's `tls/ca.pem`).
+
+Each test's `mock_apns` is an isolated gateway of its own (`POST /v1/gateways`, docs/testing.md
+"Isolated gateways"): its `push_url` is that gateway's APNs port and its `client` is bound to the
+gateway's `controlBase`, so it sees only its own records, events, rules and devices, even when
+suites share one server in parallel (`pytest -n`, pytest-xdist). The gateway is deleted at
+teardown (and expires by itself after `--mock-apns-gateway-ttl` seconds untouched, 600 by default,
+should the run crash). `@pytest.mark.mock_apns_default_gateway` uses the server's default gateway
+instead, scoped with `after` to the seq the test started at. `server_client` is always the
+server's own client.
 
 After a test that used `mock_apns` passes, `GET /v1/verify/teardown?after=<seq>` runs and the test
 fails with its message when a push was rejected other than by a fault rule or a stream got no
@@ -17,17 +22,20 @@ answer; `@pytest.mark.mock_apns_no_teardown_check` opts out.
 from __future__ import annotations
 
 import os
+import re
+import urllib.parse
 from pathlib import Path
 from typing import Any, Mapping
 
 import pytest
 
-from .client import MockAPNs
+from .client import MockAPNs, MockAPNsError
 from .process import MockAPNsProcess, _find_tls_dir
 
 __all__ = ["MockAPNsFixture", "MockAPNsServer"]
 
 NO_TEARDOWN_CHECK = "mock_apns_no_teardown_check"
+DEFAULT_GATEWAY = "mock_apns_default_gateway"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -41,11 +49,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "first listener address)")
     group.addoption("--mock-apns-ca", default=None,
                     help="the CA file a client trusts (default: the repository's tls/ca.pem when found)")
+    group.addoption("--mock-apns-gateway-ttl", type=int, default=600,
+                    help="seconds an isolated gateway of a test lives untouched (it is deleted at teardown anyway)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{NO_TEARDOWN_CHECK}: skip the mock_apns teardown check (rejected or unanswered pushes)")
+    config.addinivalue_line(
+        "markers", f"{DEFAULT_GATEWAY}: give mock_apns the server's default gateway, not an isolated one")
 
 
 class MockAPNsServer:
@@ -61,15 +73,18 @@ class MockAPNsServer:
 
 
 class MockAPNsFixture:
-    """What `mock_apns` gives a test: `push_url`, `ca_file`, `client` (the whole control API),
-    `start_seq` (the newest seq when the test started), and checks scoped to this test's records
-    (`after=start_seq` unless given)."""
+    """What `mock_apns` gives a test: `push_url`, `ca_file`, `client` (the whole control API of
+    the test's gateway), `gateway` (`POST /v1/gateways`'s answer, None on the default gateway),
+    `server_client` (the server's own), `start_seq` (the newest seq when the test started: 0 on
+    an isolated gateway), and checks scoped to this test's records (`after=start_seq` unless given)."""
 
-    def __init__(self, server: MockAPNsServer, start_seq: int):
+    def __init__(self, server: MockAPNsServer, start_seq: int, gateway: dict | None = None):
         self.server = server
-        self.push_url = server.push_url
+        self.gateway = gateway
+        self.push_url = _with_port(server.push_url, gateway["port"]) if gateway else server.push_url
         self.ca_file = server.ca_file
-        self.client = server.client
+        self.server_client = server.client
+        self.client = server.client.for_gateway(gateway) if gateway else server.client
         self.start_seq = start_seq
 
     def _scoped(self, fields: dict[str, Any]) -> dict[str, Any]:
@@ -138,10 +153,36 @@ def mock_apns_server(request: pytest.FixtureRequest):
             raise RuntimeError(f"mock-apns exited {code} at stop: {process.stderr_text().strip()}")
 
 
+def _with_port(url: str, port: int) -> str:
+    """`url` (scheme://host:port) with its port replaced: the gateway is on the same host."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or "127.0.0.1"
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{host}:{port}"
+
+
+def _gateway_name(node: pytest.Item) -> str:
+    """A listener name from the test's name: letters, digits, `-`, `_`, `.`, at most 64."""
+    return (re.sub(r"[^A-Za-z0-9._-]+", "-", node.name).strip("-") or "test")[:64]
+
+
 @pytest.fixture
-def mock_apns(mock_apns_server: MockAPNsServer) -> MockAPNsFixture:
+def mock_apns(mock_apns_server: MockAPNsServer, request: pytest.FixtureRequest):
     """This test's view of the session's MockAPNs; see the module's doc comment."""
-    return MockAPNsFixture(mock_apns_server, mock_apns_server.client.last_seq())
+    if request.node.get_closest_marker(DEFAULT_GATEWAY) is not None:
+        yield MockAPNsFixture(mock_apns_server, mock_apns_server.client.last_seq())
+        return
+    client = mock_apns_server.client
+    gateway = client.create_gateway(name=_gateway_name(request.node),
+                                    ttl_seconds=request.config.getoption("--mock-apns-gateway-ttl"))
+    try:
+        yield MockAPNsFixture(mock_apns_server, 0, gateway)
+    finally:
+        try:
+            client.delete_gateway(gateway["id"])
+        except MockAPNsError as error:
+            if error.status != 404:  # expired meanwhile: nothing left to delete
+                raise
 
 
 @pytest.hookimpl(wrapper=True)

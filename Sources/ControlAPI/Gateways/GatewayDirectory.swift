@@ -1,0 +1,21 @@
+import JSONSupport
+
+/// The isolated gateways behind `/v1/gateways` (docs/testing.md "Isolated gateways"); the server
+/// assembly implements it. Calls arrive on the control thread.
+public protocol GatewayDirectory: AnyObject, Sendable {
+    /// Makes a gateway as `body` asks. Throws 400 (a setting out of the server's bounds, a device
+    /// or fault rule refused: the message names it), 409 (the port is in use) or 429 (the most
+    /// gateways are held).
+    func createGateway(_ body: GatewayBody) throws(ControlError) -> GatewaySummary
+    /// Every gateway, in creation order.
+    func gatewaySummaries() -> [GatewaySummary]
+    /// The most gateways held at once (`--max-gateways`).
+    var maxGateways: Int { get }
+    /// One gateway, or nil when unknown.
+    func gatewaySummary(id: String) -> GatewaySummary?
+    /// Deletes a gateway (its listener, connections, pending waits); false when unknown.
+    func deleteGateway(id: String) -> Bool
+    /// The control API of the gateway `id`, for a request under its `controlBase`, which touches
+    /// it (its idle TTL starts again); nil when unknown.
+    func gatewayAPI(id: String) -> ControlAPI?
+}

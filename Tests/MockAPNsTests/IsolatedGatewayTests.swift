@@ -1,0 +1,200 @@
+import APNsCore
+import Foundation
+import HTTP2Client
+import HTTPFields
+import MockAPNs
+import Recording
+import Synchronization
+import TestSupport
+import XCTest
+
+/// Isolated gateways in-process (docs/testing.md "Isolated gateways"): each sees only its own
+/// pushes, the default sees none of them, deleting closes the port, and an untouched one expires.
+final class IsolatedGatewayTests: XCTestCase {
+    let token = String(repeating: "ab", count: 32)
+
+    private func makeServer(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> MockAPNsServer {
+        var configuration = Configuration()
+        configuration.listeners[0].port = 0
+        configuration.control = ControlConfiguration(host: "127.0.0.1", port: 0)
+        configuration.workers = 2
+        configuration.drainTimeoutSeconds = 1
+        adjust(&configuration)
+        let server = MockAPNsServer(configuration: configuration)
+        try server.start()
+        return server
+    }
+
+    private func trustFile(_ server: MockAPNsServer) throws -> String {
+        let path = NSTemporaryDirectory() + "mockapns-\(UUID().uuidString).pem"
+        try XCTUnwrap(server.certificatePEM(listener: 0)).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `count` pushes to `port` with topic `topic`; their statuses.
+    private func push(_ server: MockAPNsServer, port: Int, topic: String, count: Int = 1) throws -> [Int] {
+        let connection = try HTTP2ClientConnection.connect(
+            url: "https://127.0.0.1:\(port)", tls: HTTP2ClientTLSOptions(caCertificatePath: try trustFile(server)),
+            timeout: 5)
+        defer { connection.close() }
+        let requests = (0..<count).map { _ in
+            HTTP2ClientRequest(
+                path: "/3/device/\(token)", headers: [HeaderField(name: "apns-topic", value: topic)],
+                body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        }
+        return try connection.send(requests, timeout: 5).map { try XCTUnwrap($0.response).status }
+    }
+
+    /// A control request with curl: (HTTP status, body).
+    private func control(_ server: MockAPNsServer, _ method: String, _ path: String, body: String? = nil) throws -> (
+        Int, String
+    ) {
+        try Self.curl(try XCTUnwrap(server.controlURL), method, path, body: body)
+    }
+
+    /// A control request with curl to `base`: (HTTP status, body).
+    private static func curl(_ base: String, _ method: String, _ path: String, body: String? = nil) throws -> (
+        Int, String
+    ) {
+        var arguments = ["-sS", "-X", method, "-w", "\n%{http_code}", base + path]
+        if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
+        let result = try ProcessRunner.run("/usr/bin/curl", arguments)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func testTwoGatewaysSeeOnlyTheirOwnPushesAndTheDefaultSeesNeither() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let a = try server.createGateway(GatewayOptions(name: "suite-a"))
+        let (status, body) = try control(server, "POST", "/v1/gateways", body: #"{"name":"suite-b","ttlSeconds":0}"#)
+        XCTAssertEqual(status, 201, body)
+        let created = try json(body)
+        let b = try XCTUnwrap(created["port"] as? Int)
+        XCTAssertEqual(created["controlBase"] as? String, "/v1/gateways/g2")
+        XCTAssertTrue(created["expiresAt"] is NSNull, "ttlSeconds 0 never expires")
+        XCTAssertNotEqual(a.port, b)
+        XCTAssertNotEqual(a.port, server.listeners[0].port)
+
+        XCTAssertEqual(try push(server, port: a.port, topic: "com.example.a", count: 2), [200, 200])
+        XCTAssertEqual(try push(server, port: b, topic: "com.example.b", count: 3), [200, 200, 200])
+
+        XCTAssertEqual(a.store.query(DeliveryFilter(), limit: nil).deliveries.map(\.listener), ["suite-a", "suite-a"])
+        XCTAssertEqual(server.deliveries().count, 0, "the default gateway sees neither")
+        let (listed, text) = try control(server, "GET", "/v1/gateways/g2/v1/deliveries")
+        XCTAssertEqual(listed, 200)
+        let deliveries = try XCTUnwrap(try json(text)["deliveries"] as? [[String: Any]])
+        XCTAssertEqual(deliveries.compactMap { $0["topic"] as? String }, Array(repeating: "com.example.b", count: 3))
+        XCTAssertEqual(Set(deliveries.compactMap { $0["listener"] as? String }), ["suite-b"])
+        let (_, waited) = try control(server, "GET", "/v1/gateways/g1/v1/deliveries/wait?count=2&timeoutMs=2000")
+        XCTAssertEqual(try json(waited)["complete"] as? Bool, true)
+        let (_, own) = try control(server, "GET", "/v1/deliveries")
+        XCTAssertEqual((try json(own)["deliveries"] as? [Any])?.count, 0)
+
+        // Fault rules are per gateway too.
+        XCTAssertEqual(
+            try control(
+                server, "POST", "/v1/gateways/g1/v1/faults", body: #"{"action":{"type":"respond","status":500}}"#
+            ).0, 201)
+        XCTAssertEqual(try push(server, port: a.port, topic: "com.example.a"), [500])
+        XCTAssertEqual(try push(server, port: b, topic: "com.example.b"), [200])
+        XCTAssertEqual(try push(server, port: server.listeners[0].port, topic: "com.example"), [200])
+
+        XCTAssertEqual(server.gateways.map(\.id), ["g1", "g2"])
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/g3/v1/deliveries").0, 404)
+    }
+
+    func testDeletingAGatewayClosesItsPortAndAnswersItsWaits() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let gateway = try server.createGateway()
+        XCTAssertEqual(try push(server, port: gateway.port, topic: "com.example"), [200])
+        let waitDone = expectation(description: "the pending wait is answered")
+        let answer = Mutex<(Int, String)>((0, ""))
+        let base = try XCTUnwrap(server.controlURL)
+        let path = "/v1/gateways/\(gateway.id)/v1/deliveries/wait?count=9&timeoutMs=20000"
+        DispatchQueue.global().async {
+            let result = (try? Self.curl(base, "GET", path)) ?? (0, "")
+            answer.withLock { $0 = result }
+            waitDone.fulfill()
+        }
+        usleep(300_000)
+        let start = Date()
+        let (status, body) = try control(server, "DELETE", "/v1/gateways/\(gateway.id)")
+        XCTAssertEqual(status, 200, body)
+        XCTAssertEqual(body, #"{"deleted":"g1"}"#)
+        wait(for: [waitDone], timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        let (waitStatus, waited) = answer.withLock { $0 }
+        XCTAssertEqual(waitStatus, 200, waited)
+        XCTAssertEqual(try json(waited)["complete"] as? Bool, false)
+        XCTAssertEqual(try json(waited)["matched"] as? Int, 1)
+        XCTAssertThrowsError(try push(server, port: gateway.port, topic: "com.example"), "the port is closed")
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(gateway.id)").0, 404)
+        XCTAssertEqual(try control(server, "DELETE", "/v1/gateways/\(gateway.id)").0, 404)
+        XCTAssertFalse(server.removeGateway(id: gateway.id))
+        XCTAssertEqual(try push(server, port: server.listeners[0].port, topic: "com.example"), [200])
+    }
+
+    func testAnUntouchedGatewayExpiresAfterItsTTLAndActivityKeepsOneAlive() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let idle = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let busy = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let start = Date()
+        while Date().timeIntervalSince(start) < 2.6 {
+            XCTAssertEqual(try push(server, port: busy.port, topic: "com.example"), [200])
+            usleep(300_000)
+        }
+        XCTAssertEqual(server.gateways.map(\.id), [busy.id], "the idle one expired, the busy one lives")
+        XCTAssertThrowsError(try push(server, port: idle.port, topic: "com.example"))
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(idle.id)").0, 404)
+    }
+
+    func testDevicesAndFaultsOfTheBodyAreTheGatewaysOwnAndARefusalLeavesNoGateway() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let body =
+            #"{"devices":[{"token":"\#(token)","environment":"sandbox","topic":"com.example.a"}],"#
+            + #""faults":[{"match":{"topic":"com.example.b"},"action":{"type":"respond","status":500}}]}"#
+        let (status, text) = try control(server, "POST", "/v1/gateways", body: body)
+        XCTAssertEqual(status, 201, text)
+        let port = try XCTUnwrap(try json(text)["port"] as? Int)
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/g1/v1/devices/\(token)").0, 200)
+        XCTAssertEqual(try control(server, "GET", "/v1/devices/\(token)").0, 404, "not the default's")
+        XCTAssertEqual(try push(server, port: port, topic: "com.example.b"), [500])
+        XCTAssertEqual(try push(server, port: server.listeners[0].port, topic: "com.example.b"), [200])
+
+        let (refused, message) = try control(
+            server, "POST", "/v1/gateways", body: #"{"devices":[{"token":"\#(token)","environment":"moon"}]}"#)
+        XCTAssertEqual(refused, 400, message)
+        XCTAssertTrue(message.contains("devices[0]: "), message)
+        let (badFault, faultMessage) = try control(
+            server, "POST", "/v1/gateways", body: #"{"faults":{"action":{"type":"explode"}}}"#)
+        XCTAssertEqual(badFault, 400, faultMessage)
+        XCTAssertTrue(faultMessage.contains("faults: "), faultMessage)
+        XCTAssertEqual(server.gateways.map(\.id), ["g1"], "a refused gateway is not left behind")
+    }
+
+    func testTheCapAndTheRecordBoundAreEnforced() throws {
+        let server = try makeServer {
+            $0.maxGateways = 2
+            $0.maxRecords = 500
+        }
+        defer { server.stop() }
+        XCTAssertEqual(try server.createGateway().store.capacity, 10_000, "the per-gateway default")
+        XCTAssertThrowsError(try server.createGateway(GatewayOptions(maxRecords: 10_001))) {
+            XCTAssertEqual(($0 as? ControlError)?.status, 400)
+        }
+        _ = try server.createGateway(GatewayOptions(maxRecords: 7))
+        let (status, body) = try control(server, "POST", "/v1/gateways")
+        XCTAssertEqual(status, 429, body)
+        XCTAssertTrue(body.contains("--max-gateways"), body)
+        XCTAssertTrue(server.removeGateway(id: "g1"))
+        XCTAssertEqual(try control(server, "POST", "/v1/gateways").0, 201)
+    }
+}
