@@ -76,6 +76,16 @@ extension ControlAPI {
         }
     }
 
+    /// True when the stream may have records to send: a batch was left over, or its store
+    /// changed since it last looked (the long polls' generation check; no lock).
+    public func streamMayHaveMore(_ stream: ControlStream) -> Bool {
+        if stream.hasMore { return true }
+        switch stream.source {
+        case .deliveries: return store.generation != stream.seenGeneration
+        case .events: return events.generation != stream.seenGeneration
+        }
+    }
+
     /// Moves the position: to the last record returned when more are left, else to `lastSeq`
     /// (every record up to it was looked at).
     private func finish(_ stream: inout ControlStream, more: Bool, lastElement: UInt64?, lastSeq: UInt64) {

@@ -4,8 +4,9 @@ import HTTP2Transport
 /// Serves the control API's live streams (`GET /v1/deliveries/stream`, `GET /v1/events/stream`;
 /// README "Live stream") on the control loop: one timer for every open stream, which finds new
 /// records by the stores' generation check the long polls use (no thread per consumer), writes
-/// them as chunks, sends heartbeats, and cuts off a consumer whose unsent output passes the
-/// budget, so that a slow consumer costs the pushes nothing.
+/// them as chunks while the stream's unsent output is under the budget's bound, sends
+/// heartbeats, and cuts off a consumer whose output stays at the bound with records waiting
+/// (it stopped reading), so that a slow consumer costs the pushes nothing.
 final class LiveStreamHub: @unchecked Sendable {
     private let api: ControlAPI
     private let loop: EventLoop
@@ -21,6 +22,8 @@ final class LiveStreamHub: @unchecked Sendable {
         let response: HTTP1ResponseStream
         /// Monotonic seconds of the last write (for heartbeats).
         var lastWrite: Double
+        /// Since when the output has been at the budget's bound with records waiting; nil when not.
+        var fullSince: Double?
     }
 
     private var streams: [Int: OpenStream] = [:]
@@ -80,14 +83,18 @@ final class LiveStreamHub: @unchecked Sendable {
             entry.response.finish(lingerSeconds: 0)
             return false
         }
-        // Batches until nothing is left or the budget is reached: the next tick goes on.
+        // Batches until nothing is left or the output reaches the bound: the next tick goes on.
         while true {
-            switch budget.decide(unsentBytes: entry.response.unsentBytes) {
+            switch budget.decide(unsentBytes: entry.response.unsentBytes, fullSince: entry.fullSince, now: now) {
             case .cutOff:
                 entry.response.write(StreamFrames.cutoff(entry.stream.format, lastSeq: entry.stream.position.scanned))
                 entry.response.finish(lingerSeconds: lingerSeconds)
                 return false
+            case .wait:
+                if entry.fullSince == nil && api.streamMayHaveMore(entry.stream) { entry.fullSince = now }
+                return true
             case .write:
+                entry.fullSince = nil
                 let messages = api.streamMessages(&entry.stream)
                 if !messages.isEmpty {
                     entry.response.write(messages)
