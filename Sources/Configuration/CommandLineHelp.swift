@@ -80,7 +80,8 @@ enum CommandLineHelp {
           environment, plaintext, tls, alpn, auth, clientCAs, conditions:
           handshakeDelayMs, silent, refuseMs), control (host, port, allowHosts,
           allowOrigins, token, insecureNoToken), maxRecords, maxEvents,
-          maxFaultRules, controlIdleTimeoutSeconds, registry, tokenLength,
+          maxFaultRules, controlIdleTimeoutSeconds, controlMaxStreams,
+          controlStreamBufferBytes, registry, tokenLength,
           maxTokenLength, lintsAsErrors,
           invalidPayloadReason, devices (with device-model fields: virtual
           devices), deviceModel (their settings), broadcast (channels and

@@ -104,6 +104,8 @@ final class CommandLineParserTests: XCTestCase {
             (["--max-events", "3"], { $0.maxEvents = 3 }, #line),
             (["--max-fault-rules", "7"], { $0.maxFaultRules = 7 }, #line),
             (["--control-idle-timeout", "9"], { $0.controlIdleTimeoutSeconds = 9 }, #line),
+            (["--control-max-streams", "2"], { $0.controlMaxStreams = 2 }, #line),
+            (["--control-stream-buffer", "70000"], { $0.controlStreamBufferBytes = 70000 }, #line),
             (["--registry", "closed"], { $0.validation.registry = .closed }, #line),
             (["--token-length", "64"], { $0.validation.tokenLength = 64 }, #line),
             (["--max-concurrent-streams", "1"], { $0.maxConcurrentStreams = 1 }, #line),

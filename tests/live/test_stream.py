@@ -384,3 +384,28 @@ def test_python_client_stream_deliveries_resumes_and_raises_on_a_gap(server_fact
     events = client.stream_events(kind="opened")
     assert next(events)["kind"] == "opened"
     events.close()
+
+
+def test_stream_bounds_are_settings(server_factory, tmp_path):
+    n = 20000
+    server = server_factory("--control-max-streams", "1", "--control-stream-buffer", "65536")
+    stalled = StreamReader(server.control_url, "/v1/deliveries/stream?format=ndjson", rcvbuf=4096, read=False)
+    time.sleep(0.3)
+    refused = StreamReader(server.control_url, "/v1/events/stream")
+    assert refused.status == 503 and "at most 1" in json.loads(refused.body)["error"], refused.body
+    refused.close()
+    payload = tmp_path / "payload.json"
+    payload.write_bytes(b'{"aps":{"alert":"' + b"x" * 400 + b'"}}')
+    h2load_result(h2load(server, n, payload), n)  # far more than the bound and the socket buffers hold
+    time.sleep(3)
+    stalled.read_head()
+    lines = []
+    while True:
+        line = stalled.next_line(timeout=10)
+        if line is None or "cutoff" in line:
+            break
+        lines.append(line["seq"])
+    # 64 KiB plus one batch (1,000 records) and the socket buffers, where 4 MiB alone holds ~4,900 records.
+    assert line is not None and line["lastSeq"] <= 3000, (line, len(lines))
+    assert lines == list(range(1, len(lines) + 1))
+    stalled.close()
