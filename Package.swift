@@ -5,6 +5,9 @@ let package = Package(
     name: "MockAPNs",
     products: [
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        // For Swift test suites: waitForDeliveries, verify, and a push client that trusts the
+        // in-process server's certificate (README "Embedding in a Swift test suite").
+        .library(name: "MockAPNsTesting", targets: ["MockAPNsTesting"]),
         .executable(name: "mock-apns", targets: ["mock-apns"]),
     ],
     targets: [
@@ -100,6 +103,10 @@ let package = Package(
                 "HTTPFields", "CNGHTTP2", "COpenSSL", "JSONInput", "SystemSupport", "CommandLineOptions",
                 "LegacyBinary",
             ]),
+        // Swift tests over an in-process MockAPNsServer: async waits and verification with near
+        // misses (POST /v1/verify's rules), and `TestPushClient`, the HTTP/2 client trusting the
+        // server's certificate. Re-exports MockAPNs and HTTP2Client.
+        .target(name: "MockAPNsTesting", dependencies: ["MockAPNs", "HTTP2Client", "HTTPFields"]),
         // `mock-apns jwt`, and `send` signing provider tokens: APNsAuth's signer plus the client;
         // `export-apns`, a recorded push as a Simulator .apns file from the control API.
         .target(name: "APNsTools", dependencies: ["APNsAuth", "Devices", "HTTP2Client", "CommandLineOptions"]),
@@ -109,6 +116,7 @@ let package = Package(
                 "MockAPNs", "APNsAuth", "APNsCore", "Configuration", "HTTP2Client", "HTTP2Transport",
                 "APNsTools",
             ]),
+        .testTarget(name: "MockAPNsTestingTests", dependencies: ["MockAPNsTesting", "TestSupport"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),
         .testTarget(name: "LegacyBinaryTests", dependencies: ["LegacyBinary"]),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "APNsCore", "HTTPFields", "JSONInput"]),

@@ -81,7 +81,8 @@ enum CommandLineHelp {
           handshakeDelayMs, silent, refuseMs), control (host, port, allowHosts,
           allowOrigins, token, insecureNoToken), maxRecords, maxEvents,
           maxFaultRules, maxGateways, gatewayMaxRecords,
-          controlIdleTimeoutSeconds, registry, tokenLength,
+          controlIdleTimeoutSeconds, controlMaxStreams,
+          controlStreamBufferBytes, registry, tokenLength,
           maxTokenLength, lintsAsErrors,
           invalidPayloadReason, devices (with device-model fields: virtual
           devices), deviceModel (their settings), broadcast (channels and

@@ -182,6 +182,12 @@ public enum CommandLineParser {
         if let text = values["--control-idle-timeout"] {
             configuration.controlIdleTimeoutSeconds = try integer(text, option: "--control-idle-timeout")
         }
+        if let text = values["--control-max-streams"] {
+            configuration.controlMaxStreams = try integer(text, option: "--control-max-streams")
+        }
+        if let text = values["--control-stream-buffer"] {
+            configuration.controlStreamBufferBytes = try integer(text, option: "--control-stream-buffer")
+        }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")
         }

@@ -25,6 +25,13 @@ public struct Configuration: Sendable, Equatable {
     /// Seconds a control API connection may stay silent while its request is read or between
     /// requests before it is closed (not while a long poll is answered); 1 to 3600. Default 30.
     public var controlIdleTimeoutSeconds: Int
+    /// Live streams (`GET /v1/deliveries/stream`, `/v1/events/stream`) open at once; one more is
+    /// answered 503 (README "Live stream"). 0 to 10,000. Default 64.
+    public var controlMaxStreams: Int = 64
+    /// Bytes a live stream may have waiting unsent in its connection's buffer: it writes only
+    /// below this, and is cut off when its output stays at it for 2 s with records waiting.
+    /// 65,536 to 1,073,741,824. Default 4 MiB.
+    public var controlStreamBufferBytes: Int = 4 << 20
     /// Request validation knobs where Apple is silent (token length, lints, registry mode).
     /// Default `ValidationOptions()`.
     public var validation: ValidationOptions

@@ -14,7 +14,7 @@ import LegacyBinary
 /// `fixtures/mock-apns.example.json`); a key written twice is refused, and a syntax error names
 /// its line and column. Every key is optional and defaults as in
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
-/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `maxFaultRules`, `maxGateways`, `gatewayMaxRecords`, `controlIdleTimeoutSeconds`, `registry`, `tokenLength`, `maxTokenLength`,
+/// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `maxFaultRules`, `maxGateways`, `gatewayMaxRecords`, `controlIdleTimeoutSeconds`, `controlMaxStreams`, `controlStreamBufferBytes`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
 /// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`, `readyFile`.
 ///
@@ -120,6 +120,13 @@ public enum ConfigurationFile {
             try root.integer(
                 "controlIdleTimeoutSeconds", in: ConfigurationSetting.file("controlIdleTimeoutSeconds").range)
             ?? configuration.controlIdleTimeoutSeconds
+        configuration.controlMaxStreams =
+            try root.integer("controlMaxStreams", in: ConfigurationSetting.file("controlMaxStreams").range)
+            ?? configuration.controlMaxStreams
+        configuration.controlStreamBufferBytes =
+            try root.integer(
+                "controlStreamBufferBytes", in: ConfigurationSetting.file("controlStreamBufferBytes").range)
+            ?? configuration.controlStreamBufferBytes
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
             guard case .array = devices else {

@@ -198,6 +198,17 @@ struct ConfigurationSetting: Sendable {
                     + "closed (a long poll being answered is not timed out). The request line and headers may "
                     + "take at most 1 MiB (more: 413, closed), the body 1 MiB."),
             ConfigurationSetting(
+                file: "controlMaxStreams", flag: "--control-max-streams", "N", .integer(0...10_000),
+                default: String(defaults.controlMaxStreams),
+                "Live streams (GET /v1/deliveries/stream, /v1/events/stream) open at once; one more is answered "
+                    + "503."),
+            ConfigurationSetting(
+                file: "controlStreamBufferBytes", flag: "--control-stream-buffer", "BYTES",
+                .integer(65_536...1_073_741_824), default: String(defaults.controlStreamBufferBytes),
+                "Bytes a live stream may have waiting unsent: it writes only below this, and a consumer whose "
+                    + "output stays at it for 2 s with records waiting is cut off (a cutoff message naming the "
+                    + "last seq sent)."),
+            ConfigurationSetting(
                 file: "registry", flag: "--registry", "open|closed", .choice(names(RegistryMode.self)),
                 default: defaults.validation.registry.rawValue,
                 "open accepts any well-formed device token; closed accepts only registered devices."),

@@ -24,6 +24,11 @@ extension Configuration {
             controlIdleTimeoutSeconds, in: ConfigurationSetting.file("controlIdleTimeoutSeconds").range,
             field: "controlIdleTimeoutSeconds")
         try Self.check(
+            controlMaxStreams, in: ConfigurationSetting.file("controlMaxStreams").range, field: "controlMaxStreams")
+        try Self.check(
+            controlStreamBufferBytes, in: ConfigurationSetting.file("controlStreamBufferBytes").range,
+            field: "controlStreamBufferBytes")
+        try Self.check(
             maxConcurrentStreams, in: ConfigurationSetting.file("http2.maxConcurrentStreams").range,
             field: "http2.maxConcurrentStreams")
         try Self.check(workers, in: ConfigurationSetting.file("workers").range, field: "workers")

@@ -138,24 +138,27 @@ extension ControlAPI {
         _ envelope: some Encodable,
         records: [(seq: UInt64, record: CompactRecord)]
     ) -> ControlResponse {
-        var joined: [UInt64: DeviceBook.Notification] = [:]
-        if !devices.isEmpty || devices.hasNotifications {
-            devices.catchUp()
-            joined = devices.notifications(records.map(\.seq))
-        }
-        var join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?
-        if !joined.isEmpty {
-            let found = joined
-            join = { seq, record in
-                guard let notification = found[seq] else { return nil }
-                return ControlResponse(status: 200, json: Self.joined(record, notification)).body
-            }
-        }
+        let join = recordJoin(records.map(\.seq))
         guard let body = DeliveryListJSON.body(envelope: envelope, records: records, join: join) else {
             return ControlResponse(
                 status: 500, body: Array(#"{"error":"the answer could not be encoded as JSON"}"#.utf8))
         }
         return ControlResponse(status: 200, body: body)
+    }
+}
+
+extension ControlAPI {
+    /// The whole JSON of those of the records `seqs` that were pushes to a virtual device, with
+    /// their lifecycle joined (`DeliveryListJSON`'s `join`); nil when none of them was.
+    func recordJoin(_ seqs: [UInt64]) -> (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)? {
+        guard !devices.isEmpty || devices.hasNotifications else { return nil }
+        devices.catchUp()
+        let found = devices.notifications(seqs)
+        guard !found.isEmpty else { return nil }
+        return { seq, record in
+            guard let notification = found[seq] else { return nil }
+            return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+        }
     }
 }
 

@@ -42,6 +42,8 @@ import Recording
 /// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
+/// | GET | /v1/deliveries/stream | filters (no lifecycle states) + `format` (`sse`, `ndjson`; or `accept: application/x-ndjson`), `after` or `Last-Event-ID` to resume → a live stream (README "Live stream") |
+/// | GET | /v1/events/stream | event filters + `format`, as the deliveries stream |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 /// | POST, GET | /v1/gateways | body `GatewayBody` → 201 the gateway / `{"gateways":[…],"count","max"}` (docs/testing.md "Isolated gateways") |
 /// | GET, DELETE | /v1/gateways/{id} | the gateway / `{"deleted": id}`; 404 when unknown; every other path under it is the gateway's own API |
@@ -154,6 +156,9 @@ public final class ControlAPI: Sendable {
                 method: "GET", path: "/v1/deliveries/wait",
                 queryParameters: filters + ["count", "timeoutMs"], endpoint: .waitDeliveries),
             ControlRoute(
+                method: "GET", path: "/v1/deliveries/stream",
+                queryParameters: DeliveryFilter.queryParameterNames + ["format"], endpoint: .streamDeliveries),
+            ControlRoute(
                 method: "GET", path: "/v1/deliveries/{seq}", queryParameters: [],
                 endpoint: .getDelivery),
             ControlRoute(
@@ -231,6 +236,9 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
                 endpoint: .waitEvents),
+            ControlRoute(
+                method: "GET", path: "/v1/events/stream", queryParameters: eventFilters + ["format"],
+                endpoint: .streamEvents),
             ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
             ControlRoute(
                 method: "GET", path: "/v1/verify/teardown", queryParameters: ["after"], endpoint: .verifyTeardown),
@@ -302,6 +310,8 @@ public final class ControlAPI: Sendable {
         case .listEvents: return .response(try listEvents(query))
         case .clearEvents: return .response(clearEvents())
         case .waitEvents: return try startEventWait(query)
+        case .streamDeliveries: return try startDeliveryStream(request, query)
+        case .streamEvents: return try startEventStream(request, query)
         case .verify: return try startVerification(body: request.body)
         case .verifyTeardown: return .response(try teardownCheck(query))
         case .createGateway: return .response(try createGateway(body: request.body))

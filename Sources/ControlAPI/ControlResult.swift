@@ -9,4 +9,8 @@ public enum ControlResult: Sendable {
     /// until it returns an answer, passing `timedOut: true` once `timeoutMilliseconds` have
     /// passed since `handle` returned.
     case wait(ControlWait)
+    /// A live stream (`GET /v1/deliveries/stream`, `GET /v1/events/stream`): the HTTP adapter
+    /// starts a chunked answer of `stream.format.contentType` and writes what
+    /// `ControlAPI.streamMessages(_:limit:)` returns whenever the stores change (README "Live stream").
+    case stream(ControlStream)
 }

@@ -23,6 +23,7 @@ public struct ControlRoute: Sendable, Hashable {
         case goawayAllConnections, closeAllConnections, resetAllConnections
         case blackholeConnection, blackholeAllConnections, drainConnection, drainAllConnections
         case listEvents, clearEvents, waitEvents
+        case streamDeliveries, streamEvents
         case verify, verifyTeardown
         case createGateway, listGateways, getGateway, deleteGateway
         case listFeedback

@@ -72,6 +72,24 @@ enum DeliveryListJSON {
         return body
     }
 
+    /// How a live stream frames each record (`StreamFrames`): its format and `event:` name.
+    struct StreamFraming {
+        let format: StreamFormat
+        let event: String
+    }
+
+    /// `records` (decoded here), each as its own stream message (`StreamFrames.record`), in
+    /// order, on this thread; a record's JSON is the same bytes `body` puts in a page. `join` as
+    /// for `body`. `nil` when encoding fails.
+    static func streamMessages(
+        records: [(seq: UInt64, record: CompactRecord)], format: StreamFormat,
+        join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)? = nil
+    ) -> [UInt8]? {
+        encodeRun(
+            records[...], join: join, after: [], before: [], reserveFor: records.count,
+            framing: StreamFraming(format: format, event: StreamFrames.deliveryEvent))
+    }
+
     /// Records per task below which one thread does the whole answer.
     static let recordsPerTask = 2_000
 
@@ -80,7 +98,8 @@ enum DeliveryListJSON {
     private static func encodeRun(
         _ records: ArraySlice<(seq: UInt64, record: CompactRecord)>,
         join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?,
-        after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int
+        after prefix: [UInt8], before suffix: [UInt8], reserveFor expected: Int,
+        framing: StreamFraming? = nil
     ) -> [UInt8]? {
         let encoder = makeEncoder()
         var parts = RepeatedParts()
@@ -89,9 +108,14 @@ enum DeliveryListJSON {
         for (seq, compact) in records {
             let record = compact.decoded(seq: seq)
             if let join, let whole = join(seq, record) {
-                if !first { out.append(UInt8(ascii: ",")) }
+                if let framing {
+                    out.append(contentsOf: StreamFrames.recordOpening(framing.format, event: framing.event, seq: seq))
+                } else if !first {
+                    out.append(UInt8(ascii: ","))
+                }
                 first = false
                 out.append(contentsOf: whole)
+                if let framing { out.append(contentsOf: StreamFrames.recordClosing(framing.format)) }
                 continue
             }
             guard let headers = parts.headers(record.headers, encoder),
@@ -104,10 +128,13 @@ enum DeliveryListJSON {
                 // Records of one page are alike in size: reserve for all `expected` at once.
                 let size = shell.count + headers.count + identity.count + (payload?.count ?? 0) + 1
                 out.reserveCapacity(prefix.count + size * expected * 5 / 4 + suffix.count)
-                first = false
-            } else {
+            }
+            if let framing {
+                out.append(contentsOf: StreamFrames.recordOpening(framing.format, event: framing.event, seq: seq))
+            } else if !first {
                 out.append(UInt8(ascii: ","))
             }
+            first = false
             let spliced = shell.withUnsafeBytes { shell -> Bool in
                 splice(
                     shell.bindMemory(to: UInt8.self), headers: headers, identity: identity, payload: payload, into: &out
@@ -118,6 +145,7 @@ enum DeliveryListJSON {
                 guard let whole = try? encoder.encode(record) else { return nil }
                 whole.withUnsafeBytes { out.append(contentsOf: $0) }
             }
+            if let framing { out.append(contentsOf: StreamFrames.recordClosing(framing.format)) }
         }
         out.append(contentsOf: suffix)
         return out

@@ -92,6 +92,18 @@ public final class HTTP1Exchange: @unchecked Sendable {
         return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
+    /// Answers with a live stream instead of one body (`HTTP1ResponseStream`): status 200,
+    /// `content-type` and any extra `headers`, then chunks as they are written. Nil when the
+    /// exchange was already answered.
+    public func startStream(
+        contentType: String, headers extra: [(name: String, value: String)] = []
+    ) -> HTTP1ResponseStream? {
+        guard let request else { return nil }
+        self.request = nil
+        unwritten?.track(request)
+        return HTTP1ResponseStream.start(request, contentType: contentType, headers: extra)
+    }
+
     /// Sends the answer with `content-type`, any extra `headers`, and the body.
     public func respond(
         status: Int, contentType: String = "application/json",

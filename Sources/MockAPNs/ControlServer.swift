@@ -14,6 +14,8 @@ final class ControlServer: @unchecked Sendable {
     private let access: ControlAccessPolicy
     private let loop: EventLoop
     private var server: HTTP1Server?
+    /// The live streams (`GET /v1/deliveries/stream`, `/v1/events/stream`), in their own type.
+    private let streams: LiveStreamHub
     /// Checks whether a pending wait's client has gone every this many polls (a `recv` each):
     /// every 100 ms rather than every 5.
     static let goneCheckEvery = 20
@@ -51,8 +53,12 @@ final class ControlServer: @unchecked Sendable {
 
     init(
         api: ControlAPI, access: ControlAccessPolicy = ControlAccessPolicy(), loop: EventLoop,
-        idleTimeoutSeconds: Int = HTTP1Server.defaultIdleTimeoutSeconds
+        idleTimeoutSeconds: Int = HTTP1Server.defaultIdleTimeoutSeconds,
+        streamBudget: StreamBudget = StreamBudget(), maxStreams: Int = StreamBudget.defaultMaxStreams
     ) {
+        self.streams = LiveStreamHub(
+            api: api, loop: loop, budget: streamBudget, maxStreams: maxStreams,
+            lingerSeconds: Double(idleTimeoutSeconds))
         self.api = api
         self.access = access
         self.loop = loop
@@ -71,10 +77,12 @@ final class ControlServer: @unchecked Sendable {
         return server.boundAddress
     }
 
-    /// Answers every pending long poll as timed out (with what matched so far) while `budget`
+    /// Ends every live stream with its `end` message, and answers every pending long poll as
+    /// timed out (with what matched so far) while `budget`
     /// seconds last; waits still pending after it get a short 503, so that a stop is never held
     /// up by rendering huge answers. On the loop's thread.
     func finishWaits(budget: Double) {
+        streams.endAll()
         let deadline = HTTP2Connection.monotonicSeconds() + budget
         tick?.cancel()
         tick = nil
@@ -99,6 +107,7 @@ final class ControlServer: @unchecked Sendable {
     /// Answers every pending long poll asked of `api` with what matched (a deleted gateway's); on
     /// the loop's thread.
     func finishWaits(of api: ControlAPI) {
+        streams.endAll(of: api)
         for (key, entry) in pending where entry.api === api {
             var wait = entry.wait
             if entry.exchange.clientHasGone {
@@ -169,6 +178,8 @@ final class ControlServer: @unchecked Sendable {
             exchange.respond(
                 status: response.status, contentType: response.contentType,
                 headers: response.headers.map { ($0.name, $0.value) } + extra, body: response.body)
+        case .stream(let stream):
+            streams.open(stream, from: api, on: exchange, headers: extra)
         case .wait(let wait):
             let deadline = HTTP2Connection.monotonicSeconds() + Double(wait.timeoutMilliseconds) / 1000
             var entry = PendingWait(wait: wait, api: api, exchange: exchange, extraHeaders: extra, deadline: deadline)

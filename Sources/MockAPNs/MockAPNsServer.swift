@@ -229,7 +229,9 @@ public final class MockAPNsServer: @unchecked Sendable {
                 token: controlConfiguration.token?.secret)
             let control = ControlServer(
                 api: api, access: access, loop: controlLoop,
-                idleTimeoutSeconds: configuration.controlIdleTimeoutSeconds)
+                idleTimeoutSeconds: configuration.controlIdleTimeoutSeconds,
+                streamBudget: StreamBudget(maxUnsentBytes: configuration.controlStreamBufferBytes),
+                maxStreams: configuration.controlMaxStreams)
             do {
                 let address = try control.start(host: controlConfiguration.host, port: controlConfiguration.port)
                 controlPort = address.port

@@ -106,6 +106,8 @@ final class CommandLineParserTests: XCTestCase {
             (["--max-gateways", "0"], { $0.maxGateways = 0 }, #line),
             (["--gateway-max-records", "50"], { $0.gatewayMaxRecords = 50 }, #line),
             (["--control-idle-timeout", "9"], { $0.controlIdleTimeoutSeconds = 9 }, #line),
+            (["--control-max-streams", "2"], { $0.controlMaxStreams = 2 }, #line),
+            (["--control-stream-buffer", "70000"], { $0.controlStreamBufferBytes = 70000 }, #line),
             (["--registry", "closed"], { $0.validation.registry = .closed }, #line),
             (["--token-length", "64"], { $0.validation.tokenLength = 64 }, #line),
             (["--max-concurrent-streams", "1"], { $0.maxConcurrentStreams = 1 }, #line),

@@ -194,6 +194,8 @@ final class ConfigurationFileTests: XCTestCase {
             (#"{"maxGateways": 5}"#, { $0.maxGateways = 5 }, #line),
             (#"{"gatewayMaxRecords": 99}"#, { $0.gatewayMaxRecords = 99 }, #line),
             (#"{"controlIdleTimeoutSeconds": 5}"#, { $0.controlIdleTimeoutSeconds = 5 }, #line),
+            (#"{"controlMaxStreams": 0}"#, { $0.controlMaxStreams = 0 }, #line),
+            (#"{"controlStreamBufferBytes": 65536}"#, { $0.controlStreamBufferBytes = 65536 }, #line),
             (#"{"tokenLength": null}"#, { $0.validation.tokenLength = nil }, #line),
             (#"{"tokenLength": 200}"#, { $0.validation.tokenLength = 200 }, #line),
             (#"{"drainTimeoutSeconds": 0}"#, { $0.drainTimeoutSeconds = 0 }, #line),
@@ -304,7 +306,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
-                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, maxGateways, gatewayMaxRecords, controlIdleTimeoutSeconds, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, maxGateways, gatewayMaxRecords, controlIdleTimeoutSeconds, controlMaxStreams, controlStreamBufferBytes, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, broadcast, faults"
             ),

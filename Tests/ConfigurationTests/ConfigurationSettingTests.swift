@@ -73,7 +73,7 @@ final class ConfigurationSettingTests: XCTestCase {
             Set(ConfigurationFile.topLevelKeys),
             [
                 "listeners", "control", "maxRecords", "maxEvents", "maxFaultRules", "maxGateways", "gatewayMaxRecords",
-                "controlIdleTimeoutSeconds",
+                "controlIdleTimeoutSeconds", "controlMaxStreams", "controlStreamBufferBytes",
                 "registry", "tokenLength",
                 "maxTokenLength",
                 "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",

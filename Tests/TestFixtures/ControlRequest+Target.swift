@@ -8,10 +8,10 @@ import HTTP2Transport
 extension ControlRequest {
     /// A request to `target` (`/v1/deliveries?topic=a+b`); stops the test run when the query is
     /// one the server would refuse (400 `malformed query string`).
-    init(method: String, target: String, body: [UInt8] = []) {
-        guard let http = HTTP1Request(method: method, target: target, body: body) else {
+    init(method: String, target: String, body: [UInt8] = [], headers: [(name: String, value: String)] = []) {
+        guard let http = HTTP1Request(method: method, target: target, body: body, headers: headers) else {
             preconditionFailure("a test target the server refuses as a malformed query: \(target)")
         }
-        self.init(method: http.method, path: http.path, query: http.query, body: http.body)
+        self.init(method: http.method, path: http.path, query: http.query, body: http.body, headers: http.headers)
     }
 }

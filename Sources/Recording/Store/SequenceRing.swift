@@ -135,7 +135,9 @@ struct SequenceRing<Element> {
             found.append(transform(seq, element))
             return true
         }
-        return SequenceQueryResult(elements: found, more: more, evicted: evicted, lastSeq: lastSeq)
+        return SequenceQueryResult(
+            elements: found, more: more, evicted: evicted, lastSeq: lastSeq,
+            firstSeq: elements.isEmpty ? lastSeq &+ 1 : firstSeq)
     }
 
     /// How many elements numbered above `after` `isIncluded` accepts.

@@ -103,7 +103,11 @@ final class ConnectionEventStoreTests: XCTestCase {
         XCTAssertEqual(scan(after: 5), [])
         XCTAssertEqual([3, 4, 5, 2, 6].map { ring.element(seq: $0) }, ["c", "d", "e", nil, nil])
         XCTAssertEqual(ring.evicted, 2)
+        let found = ring.query(after: 4, limit: nil, where: { _, _ in true }) { _, element in element }
+        XCTAssertEqual([found.firstSeq, found.lastSeq], [3, 5], "the oldest held, whatever the query skipped")
         XCTAssertEqual(ring.removeAll(), ["c", "d", "e"], "oldest first")
+        let empty = ring.query(after: nil, limit: nil, where: { _, _ in true }) { _, element in element }
+        XCTAssertEqual([empty.firstSeq, empty.lastSeq], [6, 5], "none held: lastSeq + 1")
         XCTAssertEqual([UInt64(ring.count), ring.nextSeq, ring.evicted], [0, 6, 0])
     }
 }

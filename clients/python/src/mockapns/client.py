@@ -14,7 +14,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 __all__ = ["MockAPNs", "MockAPNsError"]
 
@@ -176,6 +176,81 @@ class MockAPNs:
         passes: `{"complete":bool,"count":N,"matched":M,"deliveries":[...],...}`."""
         query = {"count": count, "timeoutMs": timeout_ms, **_api_fields(filters)}
         return self._json("GET", "/v1/deliveries/wait", query=query, timeout=self.timeout + timeout_ms / 1000)
+
+    def stream_deliveries(self, *, after: int | None = None, reconnect: bool = True,
+                          on_gap: Callable[[dict], None] | None = None, idle_timeout: float = 40.0,
+                          **filters: Any) -> Iterator[dict]:
+        """`GET /v1/deliveries/stream` (README "Live stream") as an iterator of records, oldest
+        first: those stored after `after` (every stored one without it), then new ones as they
+        land, for as long as the caller iterates. Read as NDJSON.
+
+        With `reconnect` (the default), a dropped connection, a silent one (no byte, not even a
+        heartbeat, for `idle_timeout` seconds) or a cutoff for reading too slowly is followed by a
+        new stream with `after` set to the position reached: no record is missed or repeated.
+        Records the server no longer held when the stream came to them are a gap: passed to
+        `on_gap` (`{"gap":true,"from":N,"to":M,"reason":...}`), or, without it, raised as
+        `MockAPNsError`. The iterator ends when the server stops (its `end` message) or, without
+        `reconnect`, when the stream ends for any reason.
+        """
+        return self._stream("/v1/deliveries/stream", after, reconnect, on_gap, idle_timeout, filters)
+
+    def stream_events(self, *, after: int | None = None, reconnect: bool = True,
+                      on_gap: Callable[[dict], None] | None = None, idle_timeout: float = 40.0,
+                      **filters: Any) -> Iterator[dict]:
+        """`GET /v1/events/stream`: connection events as they are recorded, with the filters of
+        `events` and the resume rules of `stream_deliveries`."""
+        return self._stream("/v1/events/stream", after, reconnect, on_gap, idle_timeout, filters)
+
+    def _stream(self, path: str, after: int | None, reconnect: bool, on_gap: Callable[[dict], None] | None,
+                idle_timeout: float, filters: Mapping[str, Any]) -> Iterator[dict]:
+        position = after
+        while True:
+            query = {**_api_fields(filters), "format": "ndjson"}
+            if position is not None:
+                query["after"] = position
+            url = self.base_url + path + "?" + urllib.parse.urlencode(
+                [(key, _query_value(value)) for key, value in query.items() if value is not None])
+            headers = {"accept": "application/x-ndjson"}
+            if self.token:
+                headers["authorization"] = f"Bearer {self.token}"
+            try:
+                answer = urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=idle_timeout)
+            except urllib.error.HTTPError as error:
+                parsed = self._decode(error.headers.get("content-type", "") if error.headers else "", error.read())
+                message = parsed.get("error", str(parsed)) if isinstance(parsed, dict) else str(parsed)
+                raise MockAPNsError("GET", path, error.code, message, parsed if isinstance(parsed, dict) else None) \
+                    from None
+            except (urllib.error.URLError, OSError) as error:
+                raise MockAPNsError("GET", path, 0, f"cannot reach {self.base_url}: {error}") from None
+            ended = False
+            try:
+                with answer:
+                    for raw in answer:
+                        line = raw.strip()
+                        if not line:
+                            continue
+                        message = json.loads(line)
+                        if "seq" in message:
+                            position = int(message["seq"])
+                            yield message
+                        elif "gap" in message:
+                            position = int(message["to"])
+                            if on_gap is None:
+                                raise MockAPNsError(
+                                    "GET", path, 200,
+                                    f"records {message['from']} to {message['to']} were no longer stored when the "
+                                    f"stream came to them ({message.get('reason')})", message)
+                            on_gap(message)
+                        elif "end" in message:
+                            ended = True
+                            break
+                        elif ("cutoff" in message or "heartbeat" in message) and (
+                                position is not None or message.get("lastSeq")):
+                            position = max(position or 0, int(message.get("lastSeq", 0)))
+            except (OSError, ValueError):
+                pass  # dropped or silent: reconnect below
+            if ended or not reconnect:
+                return
 
     def clear_deliveries(self) -> dict:
         """`DELETE /v1/deliveries`: `{"cleared":N,"lastSeq":N}` (sequence numbers keep counting)."""

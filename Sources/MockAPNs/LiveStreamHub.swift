@@ -1,0 +1,153 @@
+import ControlAPI
+import HTTP2Transport
+
+/// Serves the control API's live streams (`GET /v1/deliveries/stream`, `GET /v1/events/stream`;
+/// README "Live stream") on the control loop: one timer for every open stream, which finds new
+/// records by the stores' generation check the long polls use (no thread per consumer), writes
+/// them as chunks while the stream's unsent output is under the budget's bound, sends
+/// heartbeats, and cuts off a consumer whose output stays at the bound with records waiting
+/// (it stopped reading), so that a slow consumer costs the pushes nothing.
+final class LiveStreamHub: @unchecked Sendable {
+    private let api: ControlAPI
+    private let loop: EventLoop
+    /// The bound on each stream's unsent output.
+    let budget: StreamBudget
+    /// Streams open at once; one more is answered 503.
+    let maxStreams: Int
+    /// Seconds a cut-off or ended stream's consumer may take nothing before it is disconnected.
+    let lingerSeconds: Double
+
+    private struct OpenStream {
+        var stream: ControlStream
+        /// The API it was asked of (the server's, or an isolated gateway's): its stores feed it.
+        let api: ControlAPI
+        let response: HTTP1ResponseStream
+        /// Monotonic seconds of the last write (for heartbeats).
+        var lastWrite: Double
+        /// Since when the output has been at the budget's bound with records waiting; nil when not.
+        var fullSince: Double?
+    }
+
+    private var streams: [Int: OpenStream] = [:]
+    private var nextID = 0
+    private var tick: LoopTimer?
+
+    /// Streams open now; on the loop's thread.
+    var openCount: Int { streams.count }
+
+    init(
+        api: ControlAPI, loop: EventLoop, budget: StreamBudget = StreamBudget(),
+        maxStreams: Int = StreamBudget.defaultMaxStreams, lingerSeconds: Double = 30
+    ) {
+        self.api = api
+        self.loop = loop
+        self.budget = budget
+        self.maxStreams = max(0, maxStreams)
+        self.lingerSeconds = lingerSeconds
+    }
+
+    /// Opens `stream` on `exchange`, or answers 503 when `maxStreams` are open. Records already
+    /// stored after its position are written at once (up to the budget), the rest by the tick.
+    /// `api` is the API that answered the request (the server's, or an isolated gateway's), whose
+    /// stores the stream reads.
+    func open(
+        _ stream: ControlStream, from api: ControlAPI, on exchange: HTTP1Exchange,
+        headers: [(name: String, value: String)]
+    ) {
+        guard streams.count < maxStreams else {
+            exchange.respond(
+                status: 503, headers: headers,
+                body: Array(
+                    #"{"error":"too many live streams open (at most \#(maxStreams)); close one and retry"}"#.utf8))
+            return
+        }
+        guard let response = exchange.startStream(contentType: stream.format.contentType, headers: headers) else {
+            return
+        }
+        var entry = OpenStream(
+            stream: stream, api: api, response: response, lastWrite: HTTP2Connection.monotonicSeconds())
+        // A first heartbeat gets the headers out at once, so a client sees the stream open.
+        response.write(StreamFrames.heartbeat(stream.format, lastSeq: stream.position.scanned))
+        guard serve(&entry, now: entry.lastWrite) else { return }
+        nextID += 1
+        streams[nextID] = entry
+        scheduleTick()
+    }
+
+    /// Ends every stream with its `end` message (the server is stopping); on the loop's thread.
+    func endAll() {
+        tick?.cancel()
+        tick = nil
+        for (_, entry) in streams { end(entry, reason: "server stopping") }
+        streams.removeAll()
+    }
+
+    /// Ends the streams read from `api` (a deleted isolated gateway's) with their `end` message;
+    /// on the loop's thread.
+    func endAll(of api: ControlAPI) {
+        for (id, entry) in streams where entry.api === api {
+            end(entry, reason: "gateway deleted")
+            streams.removeValue(forKey: id)
+        }
+    }
+
+    private func end(_ entry: OpenStream, reason: String) {
+        guard entry.response.isOpen else { return }
+        entry.response.write(
+            StreamFrames.end(entry.stream.format, lastSeq: entry.stream.position.scanned, reason: reason))
+        entry.response.finish(lingerSeconds: 1)
+    }
+
+    /// Writes what is new for `entry`; false when the stream is over (gone or cut off).
+    private func serve(_ entry: inout OpenStream, now: Double) -> Bool {
+        guard entry.response.isOpen else {
+            entry.response.finish(lingerSeconds: 0)
+            return false
+        }
+        // Batches until nothing is left or the output reaches the bound: the next tick goes on.
+        while true {
+            switch budget.decide(unsentBytes: entry.response.unsentBytes, fullSince: entry.fullSince, now: now) {
+            case .cutOff:
+                entry.response.write(StreamFrames.cutoff(entry.stream.format, lastSeq: entry.stream.position.scanned))
+                entry.response.finish(lingerSeconds: lingerSeconds)
+                return false
+            case .wait:
+                if entry.fullSince == nil && entry.api.streamMayHaveMore(entry.stream) { entry.fullSince = now }
+                return true
+            case .write:
+                entry.fullSince = nil
+                let messages = entry.api.streamMessages(&entry.stream)
+                if !messages.isEmpty {
+                    entry.response.write(messages)
+                    entry.lastWrite = now
+                }
+                if !entry.stream.hasMore {
+                    if now - entry.lastWrite >= ControlStream.heartbeatSeconds {
+                        entry.response.write(
+                            StreamFrames.heartbeat(entry.stream.format, lastSeq: entry.stream.position.scanned))
+                        entry.lastWrite = now
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
+    private func scheduleTick() {
+        guard tick == nil, !streams.isEmpty else { return }
+        tick = loop.schedule(after: ControlServer.pollInterval) { [weak self] in
+            guard let self else { return }
+            self.tick = nil
+            let now = HTTP2Connection.monotonicSeconds()
+            for id in Array(self.streams.keys) {
+                guard var entry = self.streams[id] else { continue }
+                if self.serve(&entry, now: now) {
+                    self.streams[id] = entry
+                } else {
+                    self.streams.removeValue(forKey: id)
+                }
+            }
+            self.scheduleTick()
+        }
+    }
+}
