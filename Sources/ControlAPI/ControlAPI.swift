@@ -42,6 +42,8 @@ import Recording
 /// | GET | /v1/events | event filters + `limit` → `{"events":[…],"more","evicted","lastSeq"}`, oldest first |
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
+/// | POST | /v1/send | `{"token","headers","payload","listener"}` → the listener's answer `{"status","apnsId","reason","seq",…}` (sent over HTTP/2 off the control loop) |
+/// | GET | /console, /console/{asset} | the web console's page and its files (docs/console.md), not JSON |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 ///
 /// Errors are 4xx with `{"error":"…"}` naming the parameter, field or path at fault: unknown
@@ -72,6 +74,8 @@ public final class ControlAPI: Sendable {
     let feedback: (any FeedbackSource)?
     /// The answer latencies `GET /metrics` reports; nil reports none.
     let answerLatency: AnswerLatencyHistogram?
+    /// Sends `POST /v1/send`'s pushes to the server's own listeners; nil answers 503.
+    let sender: (any PushSender)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -98,6 +102,8 @@ public final class ControlAPI: Sendable {
     ///   - feedback: the feedback service served by `/v1/feedback`; nil lists nothing.
     ///   - channels: the broadcast channels served by `/v1/channels` (the listeners' store);
     ///     nil makes an empty one.
+    ///   - sender: sends `POST /v1/send`'s pushes to the server's listeners (the web console's
+    ///     compose form); nil answers 503.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -109,8 +115,10 @@ public final class ControlAPI: Sendable {
         feedback: (any FeedbackSource)? = nil,
         answerLatency: AnswerLatencyHistogram? = nil,
         channels: ChannelStore? = nil,
+        sender: (any PushSender)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
+        self.sender = sender
         self.feedback = feedback
         self.channels = channels ?? ChannelStore()
         self.devices =
@@ -224,6 +232,9 @@ public final class ControlAPI: Sendable {
                 method: "GET", path: "/v1/events/wait", queryParameters: eventFilters + ["count", "timeoutMs"],
                 endpoint: .waitEvents),
             ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
+            ControlRoute(method: "POST", path: "/v1/send", queryParameters: [], endpoint: .send),
+            ControlRoute(method: "GET", path: "/console", queryParameters: [], endpoint: .consolePage),
+            ControlRoute(method: "GET", path: "/console/{asset}", queryParameters: [], endpoint: .consoleAsset),
             ControlRoute(
                 method: "GET", path: "/v1/verify/teardown", queryParameters: ["after"], endpoint: .verifyTeardown),
         ]
@@ -292,6 +303,9 @@ public final class ControlAPI: Sendable {
         case .waitEvents: return try startEventWait(query)
         case .verify: return try startVerification(body: request.body)
         case .verifyTeardown: return .response(try teardownCheck(query))
+        case .send: return try startSend(body: request.body)
+        case .consolePage: return .response(consolePage())
+        case .consoleAsset: return .response(try consoleAsset(name: pathValue))
         }
     }
 

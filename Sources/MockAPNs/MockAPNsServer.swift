@@ -215,7 +215,8 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
-                answerLatency: handler.answerLatency, channels: broadcast.store, status: status)
+                answerLatency: handler.answerLatency, channels: broadcast.store,
+                sender: ListenerPushSender(listeners: listeners), status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)

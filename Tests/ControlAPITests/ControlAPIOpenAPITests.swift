@@ -1,5 +1,6 @@
 import Broadcast
 import Devices
+import HTTPFields
 import XCTest
 
 @testable import APNsCore
@@ -11,6 +12,13 @@ import XCTest
 
 /// Keeps docs/control-api.openapi.json in step with the router's own route table.
 final class ControlAPIOpenAPITests: XCTestCase {
+    /// Answers every `POST /v1/send` 200 at once.
+    private struct AnsweringSender: PushSender {
+        func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
+            completion(ComposedPushAnswer(status: 200, headers: [HeaderField(name: "apns-id", value: "A")]))
+        }
+    }
+
     private static let documentPath = "docs/control-api.openapi.json"
 
     private struct DocumentMissing: Error {}
@@ -146,6 +154,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("GoawayInput", GoawayBody.CodingKeys.allCases.map(\.stringValue)),
             ("ChannelInput", ChannelBody.CodingKeys.allCases.map(\.stringValue)),
             ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
+            ("SendInput", SendBody.CodingKeys.allCases.map(\.stringValue)),
         ]
         for (name, keys) in bodies {
             let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
@@ -228,6 +237,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ]),
             listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
             channels: ChannelStore(makeID: { "AAAA" }),
+            sender: AnsweringSender(),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
@@ -262,6 +272,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
             "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
             "POST /v1/verify": ("/v1/verify", "{}"),
+            "POST /v1/send": ("/v1/send", #"{"token":"aabb","payload":{"aps":{}}}"#),
+            "GET /console/{asset}": ("/console/console.js", ""),
             "GET /v1/verify/teardown": ("/v1/verify/teardown?after=1000000", ""),
             "POST /v1/devices/{token}/interactions": (
                 "/v1/devices/ccdd/interactions", #"{"notification":99,"type":"tap"}"#
