@@ -159,7 +159,7 @@ let package = Package(
             name: "MockAPNsTests",
             dependencies: [
                 "MockAPNs", "APNsCore", "Broadcast", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport", "LegacyBinary",
+                "HTTPFields", "TestSupport", "LegacyBinary", "APNsAuth",
             ]),
     ]
 )

@@ -709,7 +709,7 @@
         target.appendChild(el("p", {}, e.status === 404 ? "Registry: not registered (an open registry accepts it for any environment and topic; --registry closed answers BadDeviceToken)." : e.message));
       }
     });
-    $("validate-jwt").addEventListener("submit", (event) => {
+    $("validate-jwt").addEventListener("submit", async (event) => {
       event.preventDefault();
       const target = clear($("validate-jwt-result"));
       let token = $("validate-jwt-token").value.trim().replace(/^bearer\s+/i, "");
@@ -739,8 +739,19 @@
       }
       append(target, [el("h3", {}, "Header"), el("pre", {}, JSON.stringify(head, null, 2)),
         el("h3", {}, "Claims"), el("pre", {}, JSON.stringify(claims, null, 2)),
-        el("ul", {}, notes.map((n) => el("li", {}, n))),
-        el("p", { class: "muted" }, "The signature is checked by the listener when a push carries the token (see the record's identity).")]);
+        el("ul", {}, notes.map((n) => el("li", {}, n)))]);
+      const listener = $("compose-listener").value || undefined;
+      try {
+        const check = await api("POST", "/v1/validate/provider-token", { token, topic: $("compose-topic").value.trim() || undefined, listener });
+        append(target, [el("h3", {}, "Checked by listener " + check.listener + " (" + check.environment + ")"),
+          el("p", { class: check.accepted ? "" : "error", id: "validate-jwt-verdict" },
+            check.accepted ? "Accepted: " + check.verdict : "403 " + check.reason + ": " + check.verdict),
+          kv([["key configured", check.keyConfigured ? "yes" : "no (--keys)"], ["age", check.ageSeconds === null ? null : check.ageSeconds + " s"],
+            ["expires at", check.expiresAt === null ? null : new Date(check.expiresAt * 1000).toLocaleTimeString()],
+            ["a new token allowed on a connection from", check.refreshAllowedAt === null ? null : new Date(check.refreshAllowedAt * 1000).toLocaleTimeString()]])]);
+      } catch (e) {
+        target.appendChild(el("p", { class: "error" }, e.message));
+      }
     });
   }
 

@@ -43,6 +43,7 @@ import Recording
 /// | DELETE | /v1/events | `{"cleared":N,"lastSeq":N}` |
 /// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
 /// | POST | /v1/send | `{"token","headers","payload","listener"}` → the listener's answer `{"status","apnsId","reason","seq",…}` (sent over HTTP/2 off the control loop) |
+/// | POST | /v1/validate/provider-token | `{"token","topic","listener"}` → `{"accepted","reason","verdict","keyId","teamId","issuedAt","ageSeconds",…}` as the listener would decide |
 /// | GET | /console, /console/{asset} | the web console's page and its files (docs/console.md), not JSON |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 ///
@@ -76,6 +77,8 @@ public final class ControlAPI: Sendable {
     let answerLatency: AnswerLatencyHistogram?
     /// Sends `POST /v1/send`'s pushes to the server's own listeners; nil answers 503.
     let sender: (any PushSender)?
+    /// Checks `POST /v1/validate/provider-token`'s tokens as a listener would; nil answers 503.
+    let tokenChecker: (any ProviderTokenChecker)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -104,6 +107,8 @@ public final class ControlAPI: Sendable {
     ///     nil makes an empty one.
     ///   - sender: sends `POST /v1/send`'s pushes to the server's listeners (the web console's
     ///     compose form); nil answers 503.
+    ///   - tokenChecker: checks `POST /v1/validate/provider-token`'s tokens as the listeners do;
+    ///     nil answers 503.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -116,9 +121,11 @@ public final class ControlAPI: Sendable {
         answerLatency: AnswerLatencyHistogram? = nil,
         channels: ChannelStore? = nil,
         sender: (any PushSender)? = nil,
+        tokenChecker: (any ProviderTokenChecker)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.sender = sender
+        self.tokenChecker = tokenChecker
         self.feedback = feedback
         self.channels = channels ?? ChannelStore()
         self.devices =
@@ -233,6 +240,9 @@ public final class ControlAPI: Sendable {
                 endpoint: .waitEvents),
             ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
             ControlRoute(method: "POST", path: "/v1/send", queryParameters: [], endpoint: .send),
+            ControlRoute(
+                method: "POST", path: "/v1/validate/provider-token", queryParameters: [],
+                endpoint: .validateProviderToken),
             ControlRoute(method: "GET", path: "/console", queryParameters: [], endpoint: .consolePage),
             ControlRoute(method: "GET", path: "/console/{asset}", queryParameters: [], endpoint: .consoleAsset),
             ControlRoute(
@@ -304,6 +314,7 @@ public final class ControlAPI: Sendable {
         case .verify: return try startVerification(body: request.body)
         case .verifyTeardown: return .response(try teardownCheck(query))
         case .send: return try startSend(body: request.body)
+        case .validateProviderToken: return .response(try validateProviderToken(body: request.body))
         case .consolePage: return .response(consolePage())
         case .consoleAsset: return .response(try consoleAsset(name: pathValue))
         }

@@ -25,7 +25,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listEvents, clearEvents, waitEvents
         case verify, verifyTeardown
         case listFeedback
-        case consolePage, consoleAsset, send
+        case consolePage, consoleAsset, send, validateProviderToken
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

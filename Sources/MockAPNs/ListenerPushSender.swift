@@ -15,7 +15,8 @@ final class ListenerPushSender: PushSender {
         var endpoint: HTTP2Endpoint
     }
 
-    private let targets: [Target]
+    /// The listeners, in configuration order.
+    let targets: [Target]
     private let queue = DispatchQueue(label: "mock-apns.console-send", attributes: .concurrent)
 
     /// Seconds allowed to connect, and to wait for the answer.

@@ -216,7 +216,11 @@ public final class MockAPNsServer: @unchecked Sendable {
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
                 answerLatency: handler.answerLatency, channels: broadcast.store,
-                sender: ListenerPushSender(listeners: listeners), status: status)
+                sender: ListenerPushSender(listeners: listeners),
+                tokenChecker: ListenerTokenChecker(
+                    targets: configuration.listeners.map { .init(name: $0.name, environment: $0.environment) },
+                    keys: keys, clock: clock),
+                status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)

@@ -10,6 +10,7 @@ Needs Debian's chromium and chromium-driver and selenium from PyPI (scripts/inst
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import time
@@ -194,6 +195,17 @@ def test_console_end_to_end(console_server, browser, tmp_path):
     browser.save_screenshot(str(tmp_path / "faults.png"))
     assert push_h2(server, {"aps": {"alert": "x"}}).status == 503
     assert push_h2(server, {"aps": {"alert": "x"}}).status == 200
+
+    # The provider-token validator decodes a JWT and has the listener check it.
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="validate"]').click()
+    def b64(data):
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+    jwt = b64({"alg": "ES256", "kid": "NOSUCHKEY1"}) + "." + b64({"iss": "TEAM000001", "iat": int(time.time())}) + ".AAAA"
+    browser.find_element(By.ID, "validate-jwt-token").send_keys(jwt)
+    browser.find_element(By.CSS_SELECTOR, "#validate-jwt button").click()
+    verdict = wait(browser).until(EC.visibility_of_element_located((By.ID, "validate-jwt-verdict")))
+    assert verdict.text.startswith("403 InvalidProviderToken"), verdict.text
+    assert "NOSUCHKEY1" in browser.find_element(By.ID, "validate-jwt-result").text
 
     for view in ("connections", "devices", "validate"):
         browser.find_element(By.CSS_SELECTOR, f'.tab[data-view="{view}"]').click()
