@@ -309,29 +309,31 @@
     ]));
   }
 
-  /** The names of the payload keys a lint's words point at (`aps.alert`, "badge"…). */
+  /** The payload paths the lints point at: the dotted paths they name (`aps.badge`), the keys
+   *  of "aps holds keys Apple does not define (a, b)", and the visible keys of a background push. */
   function lintKeys(lints) {
-    const keys = new Set();
+    const paths = new Set();
     for (const lint of lints) {
-      for (const match of lint.matchAll(/[A-Za-z][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*/g)) {
-        const word = match[0];
-        if (word.includes(".") || word.includes("-") || ["aps", "alert", "badge", "sound", "category"].includes(word)) {
-          for (const part of word.split(".")) keys.add(part);
-        }
+      for (const match of lint.matchAll(/\baps(?:\.[A-Za-z0-9_-]+)+/g)) paths.add(match[0]);
+      const unknown = lint.match(/^aps holds keys Apple does not define \(([^)]*)\)/);
+      if (unknown) for (const key of unknown[1].split(", ")) paths.add("aps." + key);
+      if (lint.startsWith("background push with alert, badge or sound")) {
+        for (const key of ["alert", "badge", "sound"]) paths.add("aps." + key);
       }
     }
-    return keys;
+    return { has: (path) => paths.has(path) };
   }
 
-  /** The value pretty-printed as text nodes, the keys the lints name marked. */
-  function prettyJSON(value, marked, indent) {
+  /** The value pretty-printed as text nodes, the keys the lints point at marked. */
+  function prettyJSON(value, marked, indent, path) {
     indent = indent || "";
+    path = path || "";
     const inner = indent + "  ";
     if (Array.isArray(value)) {
       if (value.length === 0) return ["[]"];
       const parts = ["[\n"];
       value.forEach((item, i) => {
-        parts.push(inner, ...prettyJSON(item, marked, inner), i < value.length - 1 ? ",\n" : "\n");
+        parts.push(inner, ...prettyJSON(item, marked, inner, path + "[" + i + "]"), i < value.length - 1 ? ",\n" : "\n");
       });
       parts.push(indent + "]");
       return parts;
@@ -342,8 +344,9 @@
       const parts = ["{\n"];
       keys.forEach((key, i) => {
         const name = JSON.stringify(key);
-        parts.push(inner, marked.has(key) ? el("mark", { class: "lint-key" }, name) : name, ": ");
-        parts.push(...prettyJSON(value[key], marked, inner), i < keys.length - 1 ? ",\n" : "\n");
+        const keyPath = path ? path + "." + key : key;
+        parts.push(inner, marked.has(keyPath) ? el("mark", { class: "lint-key", title: "a lint points here" }, name) : name, ": ");
+        parts.push(...prettyJSON(value[key], marked, inner, keyPath), i < keys.length - 1 ? ",\n" : "\n");
       });
       parts.push(indent + "}");
       return parts;

@@ -127,6 +127,14 @@ def test_console_end_to_end(console_server, browser, tmp_path):
     if rejected["lints"]:
         assert rejected["lints"][0] in detail.text
 
+    # A lint points at its key in the pretty-printed payload.
+    response = push_h2(server, {"aps": {"alert": "x", "badge": "3"}})
+    linted = server.deliveries()["deliveries"][-1]
+    assert any(lint.startswith("aps.badge") for lint in linted["lints"]), linted["lints"]
+    row_for(browser, linted["seq"]).click()
+    mark = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#detail-body pre.payload mark")))
+    assert mark.text == '"badge"'
+
     # A background push is shown as silent.
     response = push_h2(server, {"aps": {"content-available": 1}}, push_type="background",
                        extra=(("apns-priority", "5"),))
@@ -261,3 +269,49 @@ def test_with_a_control_token_the_page_asks_for_it(module_factory, browser, tmp_
     push_h2(server, {"aps": {"alert": "with a token"}})
     row_for(browser, 1)
     browser.save_screenshot(str(tmp_path / "token.png"))
+
+
+def test_a_virtual_device_shows_its_actions_and_can_be_switched(console_server, browser, tmp_path):
+    server = console_server
+    token = "f0" * 32
+    status = server.put(f"/v1/devices/{token}", {
+        "environment": "sandbox", "topic": TOPIC, "appState": "background",
+        "categories": [{"identifier": "REPLY", "actions": [{"identifier": "like", "title": "Like"}]}]}).status
+    assert status in (200, 201)
+    open_console(browser, server)
+    assert push_h2(server, {"aps": {"alert": {"title": "New message", "body": "Hi"}, "category": "REPLY"}},
+                   token=token).status == 200
+    seq = server.deliveries(token=token)["deliveries"][-1]["seq"]
+    row_for(browser, seq).click()
+    actions = wait(browser).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#preview .banner-actions")))
+    assert actions.text == "Like"
+    assert "Delivered to Device" in browser.find_element(By.ID, "detail-body").text
+    browser.save_screenshot(str(tmp_path / "virtual-device.png"))
+
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="devices"]').click()
+    select = wait(browser).until(EC.presence_of_element_located(
+        (By.CSS_SELECTOR, f'select[aria-label="connectivity of {token}"]')))
+    Select(select).select_by_value("offline")
+    wait(browser).until(lambda d: "connectivity is now offline" in d.find_element(By.ID, "device-message").text)
+    assert server.get_json(f"/v1/devices/{token}")["connectivity"] == "offline"
+    assert push_h2(server, {"aps": {"alert": "stored"}}, token=token).status == 200
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="deliveries"]').click()
+    row_for(browser, server.deliveries(token=token)["deliveries"][-1]["seq"]).click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "preview"), "Held"))
+
+
+def test_a_connection_can_be_sent_a_goaway_from_the_page(console_server, browser):
+    server = console_server
+    client = h2_client_for(server.listener)
+    try:
+        assert client.request(apns_headers("ab" * 32), b'{"aps":{"alert":"hi"}}').status == 200
+        open_console(browser, server)
+        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="connections"]').click()
+        button = wait(browser).until(EC.element_to_be_clickable(
+            (By.XPATH, '//tbody[@id="connection-rows"]/tr/td/button[text()="GOAWAY"]')))
+        button.click()
+        wait(browser).until(lambda d: "goaway sent to connection" in d.find_element(By.ID, "connection-message").text)
+        events = server.get_json("/v1/events?kind=goaway")["events"]
+        assert events and events[-1]["origin"] == "command", events
+    finally:
+        client.close()
