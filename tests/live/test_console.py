@@ -315,3 +315,21 @@ def test_a_connection_can_be_sent_a_goaway_from_the_page(console_server, browser
         assert events and events[-1]["origin"] == "command", events
     finally:
         client.close()
+
+
+def test_a_burst_is_drawn_as_the_newest_rows_only(module_factory, browser):
+    """1,200 pushes at once: the page catches up to the newest record without reading them all
+    one page after another, and draws at most 300 rows."""
+    server = module_factory()
+    open_console(browser, server)
+    client = h2_client_for(server.listener)
+    try:
+        body = b'{"aps":{"alert":"burst"}}'
+        answers = client.run_many([(apns_headers("ab" * 32), body)] * 1200, concurrency=100)
+        assert all(a.status == 200 for a in answers)
+    finally:
+        client.close()
+    last = server.stats()["lastSeq"]
+    row_for(browser, last, timeout=5)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#delivery-rows tr")) == 300
+    assert "newest 300" in browser.find_element(By.ID, "delivery-count").text
