@@ -518,7 +518,27 @@
         parts.title ? el("div", { class: "banner-title" }, parts.title) : null,
         parts.subtitle ? el("div", { class: "banner-subtitle" }, parts.subtitle) : null,
         parts.body ? el("div", { class: "banner-body" }, parts.body) : null),
-      actions.length ? el("div", { class: "banner-actions" }, actions.map((a) => el("span", {}, a.title || a.identifier))) : null)]);
+      actions.length ? el("div", { class: "banner-actions" }, actions.map((a) => el("span", {}, a.title || a.identifier))) : null),
+      device && record.deviceToken ? interactionButtons(record, actions) : null]);
+  }
+
+  /** The user's part on a virtual device: tap, dismiss or an action button
+   *  (`POST /v1/devices/{token}/interactions`); the outcome is shown below. */
+  function interactionButtons(record, actions) {
+    const outcome = el("pre", { id: "interaction-outcome", "aria-live": "polite" });
+    const act = (body) => async () => {
+      try {
+        const answer = await api("POST", "/v1/devices/" + record.deviceToken + "/interactions",
+          Object.assign({ notification: record.seq }, body));
+        outcome.textContent = JSON.stringify(answer, null, 2);
+      } catch (e) {
+        outcome.textContent = e.message;
+      }
+    };
+    return [el("div", { class: "buttons", "aria-label": "Act as the user" },
+      el("button", { type: "button", onclick: act({ type: "tap" }) }, "Tap"),
+      actions.map((a) => el("button", { type: "button", onclick: act({ type: "action", action: a.identifier }) }, a.title || a.identifier)),
+      el("button", { type: "button", onclick: act({ type: "dismiss" }) }, "Dismiss")), outcome];
   }
 
   // ---------------------------------------------------------------- compose

@@ -287,6 +287,10 @@ def test_a_virtual_device_shows_its_actions_and_can_be_switched(console_server, 
     assert actions.text == "Like"
     assert "Delivered to Device" in browser.find_element(By.ID, "detail-body").text
     browser.save_screenshot(str(tmp_path / "virtual-device.png"))
+    # The user taps the action button: the device's response is shown and recorded.
+    browser.find_element(By.XPATH, '//div[@id="preview"]//button[text()="Like"]').click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "interaction-outcome"), "like"))
+    assert server.get_json(f"/v1/deliveries/{seq}")["interactions"], "the interaction was not recorded"
 
     browser.find_element(By.CSS_SELECTOR, '.tab[data-view="devices"]').click()
     select = wait(browser).until(EC.presence_of_element_located(
