@@ -68,12 +68,17 @@ let package = Package(
         // The per-push pipeline: `Gateway.handle` (validate, authorize, faults, record, answer) and
         // its `PushDecision`, `ActionPlan`, `PreviousRequest`, response building.
         .target(name: "Gateway", dependencies: ["APNsCore", "Faults", "Recording"]),
+        // The web console's page (HTML, CSS, plain JavaScript) compiled into the binary, so that
+        // `/console` works offline and from any directory (docs/console.md). No dependencies.
+        .target(
+            name: "Console",
+            resources: [.embedInCode("console.html"), .embedInCode("console.css"), .embedInCode("console.js")]),
         // The control API: routes, request bodies, answers (records, events, faults as JSON).
         .target(
             name: "ControlAPI",
             dependencies: [
                 "APNsCore", "Broadcast", "Devices", "Faults", "Recording", "JSONSupport", "JSONInput", "HTTPFields",
-                "SystemSupport",
+                "SystemSupport", "Console",
             ]),
         // The configuration file, the command line parser and its help, limits.
         .target(
@@ -94,7 +99,7 @@ let package = Package(
             dependencies: [
                 "APNsCore", "Broadcast", "Devices", "JSONInput", "JSONSupport", "Faults", "Recording", "Gateway",
                 "ControlAPI",
-                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary", "SystemSupport",
+                "Configuration", "APNsAuth", "HTTP2Transport", "LegacyBinary", "SystemSupport", "HTTP2Client",
             ]),
         // The blocking HTTP/2 client behind `mock-apns send`.
         .target(
@@ -122,6 +127,7 @@ let package = Package(
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "APNsCore", "HTTPFields", "JSONInput"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "APNsCore", "JSONInput"]),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "COpenSSL"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
@@ -161,7 +167,7 @@ let package = Package(
             name: "MockAPNsTests",
             dependencies: [
                 "MockAPNs", "APNsCore", "Broadcast", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport", "LegacyBinary",
+                "HTTPFields", "TestSupport", "LegacyBinary", "APNsAuth",
             ]),
     ]
 )

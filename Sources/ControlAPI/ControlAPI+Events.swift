@@ -67,6 +67,8 @@ extension ControlAPI {
         case .verification(var verification):
             defer { wait = .verification(verification) }
             return waitResult(&verification, timedOut: timedOut)
+        case .send(let ticket):
+            return waitResult(ticket, timedOut: timedOut)
         }
     }
 

@@ -44,6 +44,9 @@ import Recording
 /// | GET | /v1/feedback | `{"feedback":[{"token","timestamp","environment"}],"count"}`: what the feedback service's next read would send |
 /// | GET | /v1/deliveries/stream | filters (no lifecycle states) + `format` (`sse`, `ndjson`; or `accept: application/x-ndjson`), `after` or `Last-Event-ID` to resume → a live stream (README "Live stream") |
 /// | GET | /v1/events/stream | event filters + `format`, as the deliveries stream |
+/// | POST | /v1/send | `{"token","headers","payload","listener"}` → the listener's answer `{"status","apnsId","reason","seq",…}` (sent over HTTP/2 off the control loop) |
+/// | POST | /v1/validate/provider-token | `{"token","topic","listener"}` → `{"accepted","reason","verdict","keyId","teamId","issuedAt","ageSeconds",…}` as the listener would decide |
+/// | GET | /console, /console/{asset} | the web console's page and its files (docs/console.md), not JSON |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 /// | POST, GET | /v1/gateways | body `GatewayBody` → 201 the gateway / `{"gateways":[…],"count","max"}` (docs/testing.md "Isolated gateways") |
 /// | GET, DELETE | /v1/gateways/{id} | the gateway / `{"deleted": id}`; 404 when unknown; every other path under it is the gateway's own API |
@@ -79,6 +82,10 @@ public final class ControlAPI: Sendable {
     /// The isolated gateways behind `/v1/gateways`: the server's own API has them, a gateway's
     /// API (and one without a server) has none and answers those paths 404.
     public let gateways: (any GatewayDirectory)?
+    /// Sends `POST /v1/send`'s pushes to the server's own listeners; nil answers 503.
+    let sender: (any PushSender)?
+    /// Checks `POST /v1/validate/provider-token`'s tokens as a listener would; nil answers 503.
+    let tokenChecker: (any ProviderTokenChecker)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -106,6 +113,10 @@ public final class ControlAPI: Sendable {
     ///   - channels: the broadcast channels served by `/v1/channels` (the listeners' store);
     ///     nil makes an empty one.
     ///   - gateways: the isolated gateways served by `/v1/gateways`; nil answers those paths 404.
+    ///   - sender: sends `POST /v1/send`'s pushes to the server's listeners (the web console's
+    ///     compose form); nil answers 503.
+    ///   - tokenChecker: checks `POST /v1/validate/provider-token`'s tokens as the listeners do;
+    ///     nil answers 503.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -118,9 +129,13 @@ public final class ControlAPI: Sendable {
         answerLatency: AnswerLatencyHistogram? = nil,
         channels: ChannelStore? = nil,
         gateways: (any GatewayDirectory)? = nil,
+        sender: (any PushSender)? = nil,
+        tokenChecker: (any ProviderTokenChecker)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.gateways = gateways
+        self.sender = sender
+        self.tokenChecker = tokenChecker
         self.feedback = feedback
         self.channels = channels ?? ChannelStore()
         self.devices =
@@ -240,6 +255,12 @@ public final class ControlAPI: Sendable {
                 method: "GET", path: "/v1/events/stream", queryParameters: eventFilters + ["format"],
                 endpoint: .streamEvents),
             ControlRoute(method: "POST", path: "/v1/verify", queryParameters: [], endpoint: .verify),
+            ControlRoute(method: "POST", path: "/v1/send", queryParameters: [], endpoint: .send),
+            ControlRoute(
+                method: "POST", path: "/v1/validate/provider-token", queryParameters: [],
+                endpoint: .validateProviderToken),
+            ControlRoute(method: "GET", path: "/console", queryParameters: [], endpoint: .consolePage),
+            ControlRoute(method: "GET", path: "/console/{asset}", queryParameters: [], endpoint: .consoleAsset),
             ControlRoute(
                 method: "GET", path: "/v1/verify/teardown", queryParameters: ["after"], endpoint: .verifyTeardown),
             ControlRoute(method: "POST", path: "/v1/gateways", queryParameters: [], endpoint: .createGateway),
@@ -318,6 +339,10 @@ public final class ControlAPI: Sendable {
         case .listGateways: return .response(try listGateways())
         case .getGateway: return .response(try gateway(id: pathValue))
         case .deleteGateway: return .response(try deleteGateway(id: pathValue))
+        case .send: return try startSend(body: request.body)
+        case .validateProviderToken: return .response(try validateProviderToken(body: request.body))
+        case .consolePage: return .response(consolePage())
+        case .consoleAsset: return .response(try consoleAsset(name: pathValue))
         }
     }
 

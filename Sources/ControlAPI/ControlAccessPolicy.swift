@@ -16,7 +16,10 @@ import SystemSupport
 /// 3. `POST`, `PUT`, `PATCH` and `DELETE` carrying an `Origin` other than the control API's own
 ///    (`http://` + the `Host` sent) or one of `allowedOrigins` are refused 403.
 /// 4. With a `token`, every other request needs `Authorization: Bearer <token>` (compared in
-///    constant time); otherwise 401 with `WWW-Authenticate: Bearer`.
+///    constant time); otherwise 401 with `WWW-Authenticate: Bearer`. The one exception is a `GET`
+///    of the web console's own files (`/console`, `/console/…`, `isConsoleFile`): they hold no data,
+///    and a browser opening the page cannot send a bearer token; the page then asks for the token
+///    and sends it with every API request (docs/console.md).
 /// 5. A state-changing request's body must be `application/json`: a `Content-Type` of another
 ///    media type, or a body without one, is refused 415. An empty body without a content type
 ///    is fine.
@@ -84,7 +87,7 @@ public struct ControlAccessPolicy: Sendable, CustomStringConvertible {
                         + "(\(InputError.quoted("http://" + host))) and those of --control-allow-origin "
                         + "(control.allowOrigins) may"))
         }
-        if let token, !Self.carries(token, request.header("authorization")) {
+        if let token, !Self.isConsoleFile(request), !Self.carries(token, request.header("authorization")) {
             var answer = Self.refusal(
                 401,
                 "missing or wrong bearer token: send Authorization: Bearer <token>, the token given by "
@@ -114,6 +117,17 @@ public struct ControlAccessPolicy: Sendable, CustomStringConvertible {
     }
 
     // MARK: Checks
+
+    /// True for a `GET` of the console's static files: `/console`, `/console/` or
+    /// `/console/NAME` (one segment, as the router serves).
+    static func isConsoleFile(_ request: ControlRequest) -> Bool {
+        guard request.method == "GET" else { return false }
+        let path = request.path
+        if path == "/console" || path == "/console/" { return true }
+        guard path.hasPrefix("/console/") else { return false }
+        let rest = path.dropFirst("/console/".count)
+        return !rest.isEmpty && !rest.contains("/")
+    }
 
     /// True for a loopback address, `localhost` or an allowed name, with or without a port.
     func hostIsAllowed(_ value: String) -> Bool {

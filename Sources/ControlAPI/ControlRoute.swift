@@ -27,6 +27,7 @@ public struct ControlRoute: Sendable, Hashable {
         case verify, verifyTeardown
         case createGateway, listGateways, getGateway, deleteGateway
         case listFeedback
+        case consolePage, consoleAsset, send, validateProviderToken
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

@@ -9,6 +9,8 @@ public enum ControlWait: Sendable {
     case events(StoreWait<ConnectionEventFilter>)
     /// `POST /v1/verify` with `withinMs`.
     case verification(VerificationWait)
+    /// `POST /v1/send`: the listener's answer, filled in by the sender's thread.
+    case send(SendTicket)
 
     /// How long to wait, in milliseconds, from when `handle` returned the wait.
     public var timeoutMilliseconds: Int {
@@ -16,6 +18,7 @@ public enum ControlWait: Sendable {
         case .deliveries(let wait): return wait.timeoutMilliseconds
         case .events(let wait): return wait.timeoutMilliseconds
         case .verification(let wait): return wait.timeoutMilliseconds
+        case .send: return SendTicket.timeoutMilliseconds
         }
     }
 }

@@ -223,7 +223,12 @@ public final class MockAPNsServer: @unchecked Sendable {
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
                 connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
-                answerLatency: handler.answerLatency, channels: broadcast.store, gateways: gatewayHost, status: status)
+                answerLatency: handler.answerLatency, channels: broadcast.store, gateways: gatewayHost,
+                sender: ListenerPushSender(listeners: listeners),
+                tokenChecker: ListenerTokenChecker(
+                    targets: configuration.listeners.map { .init(name: $0.name, environment: $0.environment) },
+                    keys: keys, clock: clock),
+                status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
                 token: controlConfiguration.token?.secret)

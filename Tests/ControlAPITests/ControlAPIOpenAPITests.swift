@@ -1,5 +1,6 @@
 import Broadcast
 import Devices
+import HTTPFields
 import XCTest
 
 @testable import APNsCore
@@ -11,6 +12,23 @@ import XCTest
 
 /// Keeps docs/control-api.openapi.json in step with the router's own route table.
 final class ControlAPIOpenAPITests: XCTestCase {
+    /// Accepts every provider token.
+    private struct AcceptingChecker: ProviderTokenChecker {
+        func check(authorization: String, topic: String?, listener: String?) -> ProviderTokenCheck? {
+            ProviderTokenCheck(
+                listener: "sandbox", environment: .sandbox, reason: nil, verdict: "verified", keyID: "K",
+                teamID: "T", issuedAt: 1_796_028_000, keyConfigured: true, maximumAgeSeconds: 3600,
+                minimumRefreshSeconds: 1200)
+        }
+    }
+
+    /// Answers every `POST /v1/send` 200 at once.
+    private struct AnsweringSender: PushSender {
+        func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
+            completion(ComposedPushAnswer(status: 200, headers: [HeaderField(name: "apns-id", value: "A")]))
+        }
+    }
+
     private static let documentPath = "docs/control-api.openapi.json"
 
     private struct DocumentMissing: Error {}
@@ -147,6 +165,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("ChannelInput", ChannelBody.CodingKeys.allCases.map(\.stringValue)),
             ("ListenerConditionsInput", ListenerConditionsUpdate.fields),
             ("GatewayInput", GatewayBody.CodingKeys.allCases.map(\.stringValue)),
+            ("SendInput", SendBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ProviderTokenInput", ProviderTokenBody.CodingKeys.allCases.map(\.stringValue)),
         ]
         for (name, keys) in bodies {
             let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
@@ -230,6 +250,8 @@ final class ControlAPIOpenAPITests: XCTestCase {
             listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
             channels: ChannelStore(makeID: { "AAAA" }),
             gateways: FakeGatewayDirectory(count: 1),
+            sender: AnsweringSender(),
+            tokenChecker: AcceptingChecker(),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
@@ -265,6 +287,9 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
             "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
             "POST /v1/verify": ("/v1/verify", "{}"),
+            "POST /v1/send": ("/v1/send", #"{"token":"aabb","payload":{"aps":{}}}"#),
+            "GET /console/{asset}": ("/console/console.js", ""),
+            "POST /v1/validate/provider-token": ("/v1/validate/provider-token", #"{"token":"a.b.c"}"#),
             "GET /v1/verify/teardown": ("/v1/verify/teardown?after=1000000", ""),
             "POST /v1/devices/{token}/interactions": (
                 "/v1/devices/ccdd/interactions", #"{"notification":99,"type":"tap"}"#

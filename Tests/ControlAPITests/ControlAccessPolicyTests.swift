@@ -157,4 +157,21 @@ final class ControlAccessPolicyTests: XCTestCase {
         XCTAssertEqual(
             status(policy.decide(request([("Host", "evil.example"), ("Authorization", "Bearer s3cret-Token")]))), 403)
     }
+
+    /// The console's static files need no token (a browser opening the page cannot send one);
+    /// everything else still does, and the Host check still holds for them.
+    func testConsoleFilesNeedNoTokenButKeepTheHostCheck() {
+        let policy = ControlAccessPolicy(token: "s3cret")
+        for path in ["/console", "/console/", "/console/console.js", "/console/anything"] {
+            XCTAssertEqual(
+                policy.decide(request("GET", path, [("Host", "127.0.0.1:8197")])), .serve(extraHeaders: []), path)
+            XCTAssertEqual(status(policy.decide(request("GET", path, [("Host", "evil.example")]))), 403, path)
+        }
+        for (method, path) in [
+            ("GET", "/v1/deliveries"), ("GET", "/console/a/b"), ("GET", "/consoles"), ("POST", "/console"),
+            ("GET", "/v1/console"), ("POST", "/v1/send"),
+        ] {
+            XCTAssertEqual(status(policy.decide(request(method, path, [("Host", "127.0.0.1:8197")]))), 401, path)
+        }
+    }
 }

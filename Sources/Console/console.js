@@ -1,0 +1,891 @@
+// MockAPNs console (docs/console.md): plain JavaScript, no framework, no build step.
+// It uses only the control API's JSON endpoints, from the page's own origin. Recorded data is
+// attacker-controlled (any sender can push anything): it is only ever put in the page as text
+// (textContent, text nodes, form values), never as HTML.
+"use strict";
+
+(function () {
+  const POLL_MS = 500;        // how often the deliveries are polled
+  const PAGE = 500;           // records asked for per poll
+  const KEEP = 2000;          // records kept in the page (the newest)
+  const ROWS = 300;           // table rows drawn at most (the newest matching)
+  const PAYLOAD_LIMIT = 4096; // bytes; VoIP pushes 5120
+  const VOIP_PAYLOAD_LIMIT = 5120;
+
+  // ---------------------------------------------------------------- DOM helpers (text only)
+
+  /** An element with attributes and children; strings become text nodes, never HTML. */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    append(node, children);
+    return node;
+  }
+
+  function append(node, children) {
+    for (const child of children) {
+      if (child === undefined || child === null || child === false) continue;
+      if (Array.isArray(child)) append(node, child);
+      else if (child instanceof Node) node.appendChild(child);
+      else node.appendChild(document.createTextNode(String(child)));
+    }
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  // ---------------------------------------------------------------- the control API
+
+  let bearer = sessionStorage.getItem("mock-apns-control-token") || "";
+
+  class APIError extends Error {
+    constructor(status, message, body) {
+      super(message);
+      this.status = status;
+      this.body = body;
+    }
+  }
+
+  /** One control API request; resolves to the parsed JSON, rejects with APIError. */
+  async function api(method, path, body) {
+    const headers = {};
+    if (bearer) headers["authorization"] = "Bearer " + bearer;
+    const init = { method, headers, cache: "no-store" };
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (e) {
+      throw new APIError(0, "the control API cannot be reached (" + e.message + ")");
+    }
+    const text = await response.text();
+    let json = null;
+    try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+    if (response.status === 401) askForToken();
+    if (!response.ok) {
+      const message = json && typeof json.error === "string" ? json.error : "HTTP " + response.status;
+      throw new APIError(response.status, message, json);
+    }
+    return json;
+  }
+
+  function askForToken(message) {
+    $("token-form").hidden = false;
+    $("token-error").textContent = message || (bearer ? "the token was refused" : "");
+  }
+
+  $("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    bearer = $("token-input").value.trim();
+    sessionStorage.setItem("mock-apns-control-token", bearer);
+    $("token-form").hidden = true;
+    restartDeliveries();
+  });
+
+  function setConnectionState(text, kind) {
+    const pill = $("connection-state");
+    pill.textContent = text;
+    pill.className = "pill " + (kind || "");
+  }
+
+  // ---------------------------------------------------------------- views
+
+  const loaders = {};
+
+  function show(view) {
+    for (const tab of document.querySelectorAll(".tab")) {
+      tab.setAttribute("aria-pressed", String(tab.dataset.view === view));
+    }
+    for (const section of document.querySelectorAll(".view")) {
+      section.hidden = section.id !== "view-" + view;
+    }
+    if (loaders[view]) loaders[view]();
+  }
+
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => show(tab.dataset.view));
+  }
+
+  // ---------------------------------------------------------------- formatting
+
+  function shortToken(token) {
+    if (!token) return "—";
+    return token.length > 14 ? token.slice(0, 8) + "…" + token.slice(-4) : token;
+  }
+
+  function timeOf(iso) {
+    const date = new Date(iso);
+    if (isNaN(date)) return iso || "";
+    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      + "." + String(date.getMilliseconds()).padStart(3, "0");
+  }
+
+  function statusText(record) {
+    if (record.status !== null && record.status !== undefined) return String(record.status);
+    return record.unanswered ? "no answer" : "pending";
+  }
+
+  function statusClass(record) {
+    if (record.status === 200) return "status-ok";
+    if (record.status) return "status-bad";
+    return "status-none";
+  }
+
+  function header(record, name) {
+    const found = (record.headers || []).find((h) => h.name.toLowerCase() === name);
+    return found ? found.value : null;
+  }
+
+  function payloadText(record) {
+    if (record.payload !== null && record.payload !== undefined) return JSON.stringify(record.payload);
+    return record.payloadText || "";
+  }
+
+  // ---------------------------------------------------------------- deliveries: the source
+  // The one place that knows how new records arrive. Polls `GET /v1/deliveries?after=`; an
+  // event stream (`/v1/deliveries/stream`) can replace this function alone: it must call
+  // `onRecords(records)` with new records oldest first, `onReset()` when the store was cleared,
+  // and `onState(text, kind)`; it returns a function that stops it.
+  function subscribeDeliveries(after, onRecords, onReset, onState) {
+    let stopped = false;
+    let timer = null;
+    let lastSeq = after;
+    async function poll() {
+      if (stopped) return;
+      try {
+        const answer = await api("GET", "/v1/deliveries?after=" + lastSeq + "&limit=" + PAGE);
+        if (stopped) return;
+        if (answer.lastSeq < lastSeq) {
+          // Cleared, or a new server: start over from what it holds.
+          lastSeq = 0;
+          onReset();
+          timer = setTimeout(poll, 0);
+          return;
+        }
+        if (answer.deliveries.length > 0) {
+          lastSeq = answer.deliveries[answer.deliveries.length - 1].seq;
+          onRecords(answer.deliveries);
+        }
+        if (answer.more && answer.lastSeq - lastSeq > PAGE) {
+          // Far behind (a load test): skip to the newest page rather than read every record;
+          // the page keeps only the newest anyway, and the server renders one page per poll.
+          lastSeq = answer.lastSeq - PAGE;
+        }
+        onState("live", "live");
+        timer = setTimeout(poll, POLL_MS);
+      } catch (e) {
+        if (stopped) return;
+        onState(e.status === 401 ? "token needed" : "reconnecting…", "down");
+        timer = setTimeout(poll, e.status === 401 ? 2000 : 1000);
+      }
+    }
+    poll();
+    return () => { stopped = true; clearTimeout(timer); };
+  }
+
+  // ---------------------------------------------------------------- deliveries: the list
+
+  let records = [];          // newest first
+  let selectedSeq = null;
+  let stopDeliveries = null;
+  const seenTopics = new Set();
+  const seenPushTypes = new Set();
+
+  async function restartDeliveries() {
+    if (stopDeliveries) stopDeliveries();
+    records = [];
+    renderRows();
+    let after = 0;
+    try {
+      const stats = await api("GET", "/v1/stats");
+      after = Math.max(0, stats.lastSeq - KEEP);
+    } catch (e) {
+      after = 0;
+    }
+    stopDeliveries = subscribeDeliveries(after, addRecords, () => { records = []; renderRows(); }, setConnectionState);
+  }
+
+  function addRecords(batch) {
+    for (const record of batch) {
+      if (record.topic && !seenTopics.has(record.topic)) {
+        seenTopics.add(record.topic);
+        $("topics").appendChild(el("option", { value: record.topic }));
+      }
+      const type = record.pushType || record.inferredPushType;
+      if (type && !seenPushTypes.has(type)) {
+        seenPushTypes.add(type);
+        $("filter-push-type").appendChild(el("option", { value: type }, type));
+      }
+    }
+    records = batch.slice().reverse().concat(records).slice(0, KEEP);
+    renderRows();
+  }
+
+  function matchesFilters(record) {
+    const status = $("filter-status").value;
+    if (status === "200" && record.status !== 200) return false;
+    if (status === "rejected" && !(record.status >= 400)) return false;
+    if (status === "unanswered" && record.status !== null) return false;
+    const topic = $("filter-topic").value.trim();
+    if (topic && record.topic !== topic) return false;
+    const type = $("filter-push-type").value;
+    if (type && (record.pushType || record.inferredPushType) !== type) return false;
+    const token = $("filter-token").value.trim().toLowerCase();
+    if (token && !(record.deviceToken || "").includes(token)) return false;
+    const search = $("filter-search").value.trim().toLowerCase();
+    if (search && !payloadText(record).toLowerCase().includes(search)) return false;
+    return true;
+  }
+
+  function renderRows() {
+    const body = $("delivery-rows");
+    const shown = records.filter(matchesFilters);
+    const rows = shown.slice(0, ROWS).map((record) => {
+      const row = el("tr", {
+        tabindex: "0", "data-seq": record.seq, class: record.seq === selectedSeq ? "selected" : null,
+        onclick: () => select(record.seq),
+        onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(record.seq); } },
+      },
+      el("td", {}, String(record.seq)),
+      el("td", {}, timeOf(record.receivedAt)),
+      el("td", { class: statusClass(record) }, statusText(record)),
+      el("td", {}, record.reason || record.unanswered || ""),
+      el("td", { class: "mono", title: record.deviceToken || "" }, shortToken(record.deviceToken || record.channelId)),
+      el("td", {}, record.topic || ""),
+      el("td", {}, record.pushType || (record.inferredPushType ? "(" + record.inferredPushType + ")" : "")),
+      el("td", {}, record.priority === null ? "" : String(record.priority)),
+      el("td", {}, record.fault ? record.fault.ruleId : ""),
+      el("td", { class: "lint" }, record.lints.length ? String(record.lints.length) : ""));
+      return row;
+    });
+    clear(body);
+    append(body, rows);
+    $("no-deliveries").hidden = records.length > 0;
+    const drawn = Math.min(shown.length, ROWS);
+    $("delivery-count").textContent = (drawn === records.length ? drawn : drawn + " of " + records.length) + " shown"
+      + (shown.length > ROWS ? " (the newest " + ROWS + " of " + shown.length + " matching)" : "");
+  }
+
+  for (const id of ["filter-status", "filter-topic", "filter-push-type", "filter-token", "filter-search"]) {
+    $(id).addEventListener("input", renderRows);
+    $(id).addEventListener("change", renderRows);
+  }
+  $("filters").addEventListener("submit", (event) => event.preventDefault());
+
+  // ---------------------------------------------------------------- one delivery
+
+  async function select(seq) {
+    selectedSeq = seq;
+    renderRows();
+    let record = records.find((r) => r.seq === seq);
+    try {
+      record = await api("GET", "/v1/deliveries/" + seq);
+    } catch (e) {
+      if (!record) return;
+    }
+    let log = null;
+    const id = record.uniqueId || record.apnsId;
+    if (record.status === 200 && id && !record.lifecycle) {
+      try { log = await api("GET", "/v1/delivery-log/" + encodeURIComponent(id)); } catch (e) { log = null; }
+    }
+    if (selectedSeq !== seq) return;
+    renderDetail(record, log);
+  }
+
+  $("detail-close").addEventListener("click", () => {
+    selectedSeq = null;
+    $("detail").hidden = true;
+    renderRows();
+  });
+
+  function kv(pairs) {
+    return el("dl", { class: "kv" }, pairs.filter((p) => p[1] !== undefined).map(([k, v]) => [
+      el("dt", {}, k), el("dd", {}, v === null || v === "" ? "—" : (v instanceof Node ? v : String(v))),
+    ]));
+  }
+
+  /** The payload paths the lints point at: the dotted paths they name (`aps.badge`), the keys
+   *  of "aps holds keys Apple does not define (a, b)", and the visible keys of a background push. */
+  function lintKeys(lints) {
+    const paths = new Set();
+    for (const lint of lints) {
+      for (const match of lint.matchAll(/\baps(?:\.[A-Za-z0-9_-]+)+/g)) paths.add(match[0]);
+      const unknown = lint.match(/^aps holds keys Apple does not define \(([^)]*)\)/);
+      if (unknown) for (const key of unknown[1].split(", ")) paths.add("aps." + key);
+      if (lint.startsWith("background push with alert, badge or sound")) {
+        for (const key of ["alert", "badge", "sound"]) paths.add("aps." + key);
+      }
+    }
+    return { has: (path) => paths.has(path) };
+  }
+
+  /** The value pretty-printed as text nodes, the keys the lints point at marked. */
+  function prettyJSON(value, marked, indent, path) {
+    indent = indent || "";
+    path = path || "";
+    const inner = indent + "  ";
+    if (Array.isArray(value)) {
+      if (value.length === 0) return ["[]"];
+      const parts = ["[\n"];
+      value.forEach((item, i) => {
+        parts.push(inner, ...prettyJSON(item, marked, inner, path + "[" + i + "]"), i < value.length - 1 ? ",\n" : "\n");
+      });
+      parts.push(indent + "]");
+      return parts;
+    }
+    if (value !== null && typeof value === "object") {
+      const keys = Object.keys(value);
+      if (keys.length === 0) return ["{}"];
+      const parts = ["{\n"];
+      keys.forEach((key, i) => {
+        const name = JSON.stringify(key);
+        const keyPath = path ? path + "." + key : key;
+        parts.push(inner, marked.has(keyPath) ? el("mark", { class: "lint-key", title: "a lint points here" }, name) : name, ": ");
+        parts.push(...prettyJSON(value[key], marked, inner, keyPath), i < keys.length - 1 ? ",\n" : "\n");
+      });
+      parts.push(indent + "}");
+      return parts;
+    }
+    return [JSON.stringify(value)];
+  }
+
+  function renderDetail(record, log) {
+    $("detail").hidden = false;
+    $("detail-title").textContent = "Delivery " + record.seq;
+    renderPreview($("preview"), record);
+    const body = clear($("detail-body"));
+    append(body, [
+      el("h3", {}, "Verdict"),
+      kv([
+        ["status", statusText(record)], ["reason", record.reason], ["unanswered", record.unanswered || null],
+        ["apns-id", record.apnsId], ["unique id", record.uniqueId], ["timestamp", record.timestamp],
+        ["received", record.receivedAt], ["environment", record.environment], ["kind", record.kind],
+        ["token", record.deviceToken], ["topic", record.topic], ["push type", record.pushType],
+        ["inferred push type", record.inferredPushType], ["priority", record.priority],
+        ["expiration", record.expiration], ["collapse id", record.collapseId],
+      ]),
+      el("h3", {}, "Fault"),
+      record.fault ? kv([["rule", record.fault.ruleId], ["action", record.fault.action], ["what it did", record.fault.description]])
+        : el("p", { class: "muted" }, "No fault rule touched it."),
+      el("h3", {}, "Answer"),
+      el("pre", {}, answerText(record)),
+      el("h3", {}, "Lints"),
+      record.lints.length ? el("ul", {}, record.lints.map((l) => el("li", { class: "lint" }, l)))
+        : el("p", { class: "muted" }, "None."),
+      el("h3", {}, "Payload (" + record.payloadBytes + " bytes)"),
+      record.payload !== null
+        ? el("pre", { class: "payload" }, prettyJSON(record.payload, lintKeys(record.lints)))
+        : el("pre", { class: "payload" }, record.payloadText || "(empty)"),
+      record.payloadError ? el("p", { class: "error" }, record.payloadError) : null,
+      el("h3", {}, "Request headers"),
+      el("pre", {}, [record.method + " " + record.path + "\n"].concat(
+        (record.headers || []).map((h) => h.name + ": " + h.value + "\n"))),
+      el("h3", {}, "Identity"),
+      record.identity ? kv(Object.entries(record.identity).map(([k, v]) => [k, v === null ? null : typeof v === "object" ? JSON.stringify(v) : v]))
+        : el("p", { class: "muted" }, "None."),
+      record.providerToken ? el("pre", {}, JSON.stringify(record.providerToken, null, 2)) : null,
+      el("h3", {}, "Connection"),
+      kv([["listener", record.listener], ["connection", record.connectionId], ["stream", record.streamId]]),
+      timeline(record, log),
+      el("h3", {}, "Copy"),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", onclick: () => copyText(curlCommand(fromRecord(record))) }, "Copy as curl"),
+        el("button", { type: "button", onclick: () => copyText(cliCommand(fromRecord(record))) }, "Copy as mock-apns send"),
+        el("button", { type: "button", onclick: () => { loadCompose(fromRecord(record)); show("compose"); } }, "Edit in Compose")),
+    ]);
+  }
+
+  function answerText(record) {
+    if (record.status === null) return record.unanswered ? "no answer: " + record.unanswered : "pending (no answer yet)";
+    const lines = [":status: " + record.status, "apns-id: " + record.apnsId];
+    if (record.uniqueId && record.status === 200) lines.push("apns-unique-id: " + record.uniqueId);
+    if (record.reason) {
+      const body = { reason: record.reason };
+      if (record.timestamp) body.timestamp = record.timestamp;
+      lines.push("", JSON.stringify(body));
+    }
+    return lines.join("\n");
+  }
+
+  function timeline(record, log) {
+    let events = record.lifecycle;
+    if (!events && log && Array.isArray(log.notifications) && log.notifications.length) {
+      events = log.notifications[0].history || log.notifications[0].lifecycle;
+    }
+    if (!Array.isArray(events) || events.length === 0) return null;
+    return [el("h3", {}, "Device lifecycle"),
+      el("ol", { class: "timeline" }, events.map((e) => el("li", {}, timeOf(e.at) + "  " + (e.state || e.kind)
+        + (e.reason ? " (" + e.reason + ")" : "")))),
+      record.device && record.device.callbacks && record.device.callbacks.length
+        ? el("p", {}, "App callbacks: " + record.device.callbacks.map((c) => c.name).join(", ")) : null];
+  }
+
+  // ---------------------------------------------------------------- what the user would see
+
+  /** The app name a topic suggests: its last component, the push-type suffixes removed. */
+  function appName(topic) {
+    if (!topic) return "App";
+    let name = topic.replace(/\.(voip|complication|push-type\.[a-z]+)$/, "");
+    name = name.split(".").pop() || name;
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  }
+
+  function alertParts(aps) {
+    const alert = aps.alert;
+    if (typeof alert === "string") return { title: null, subtitle: null, body: alert };
+    if (alert && typeof alert === "object") {
+      const loc = (key, args) => alert[key] ? "[" + alert[key] + (Array.isArray(alert[args]) ? ": " + alert[args].join(", ") : "") + "]" : null;
+      return {
+        title: typeof alert.title === "string" ? alert.title : loc("title-loc-key", "title-loc-args"),
+        subtitle: typeof alert.subtitle === "string" ? alert.subtitle : loc("subtitle-loc-key", "subtitle-loc-args"),
+        body: typeof alert.body === "string" ? alert.body : loc("loc-key", "loc-args"),
+      };
+    }
+    return null;
+  }
+
+  /** The lock screen as the user would see the record, or why nothing shows. */
+  function renderPreview(target, record) {
+    clear(target);
+    const type = record.pushType || record.inferredPushType;
+    const payload = record.payload && typeof record.payload === "object" ? record.payload : null;
+    const aps = payload && payload.aps && typeof payload.aps === "object" ? payload.aps : {};
+    const device = record.device || null;
+    const heading = el("h3", {}, "What the user would see");
+    if (record.status !== 200) {
+      append(target, [heading, el("div", { class: "silent" }, "Not delivered: "
+        + (record.status ? record.status + " " + (record.reason || "") : (record.unanswered || "no answer yet")))]);
+      return;
+    }
+    const state = record.lifecycleState || "";
+    if (/Stored|held/i.test(state)) {
+      append(target, [heading, el("div", { class: "silent" }, "Held: " + state + " (shown when the device is back online)")]);
+      return;
+    }
+    if (/Discarded|Expired/i.test(state)) {
+      append(target, [heading, el("div", { class: "silent" }, "Not delivered: " + state)]);
+      return;
+    }
+    if (type === "liveactivity") {
+      const event = aps.event || "update";
+      append(target, [heading, el("div", { class: "lock" },
+        el("div", { class: "banner" },
+          el("div", { class: "banner-head" }, el("span", { class: "app-icon" }, appName(record.topic).charAt(0)),
+            appName(record.topic) + " · Live Activity " + event, el("span", { class: "banner-time" }, timeOf(record.receivedAt))),
+          aps.alert ? el("div", { class: "banner-title" }, (alertParts(aps) || {}).title || "") : null,
+          el("pre", {}, "content-state: " + JSON.stringify(aps["content-state"] || {}, null, 2)),
+          aps["stale-date"] ? el("div", { class: "muted" }, "stale at " + new Date(aps["stale-date"] * 1000).toLocaleTimeString()) : null,
+          aps["dismissal-date"] ? el("div", { class: "muted" }, "dismissed at " + new Date(aps["dismissal-date"] * 1000).toLocaleTimeString()) : null))]);
+      return;
+    }
+    const parts = alertParts(aps);
+    if (!parts || (!parts.title && !parts.body && !parts.subtitle)) {
+      let text;
+      if (type === "voip") text = "Silent: PushKit wakes the app (VoIP); it must report a call.";
+      else if (type === "background" || aps["content-available"] === 1) {
+        text = device && device.wake && device.wake !== "none"
+          ? "Silent: wakes the app in the background (" + device.wake + ")."
+          : device ? "Silent: the app is not woken (" + (device.wake || "none") + ")." : "Silent: wakes the app in the background.";
+      } else if (aps.badge !== undefined) text = "No banner: the app icon's badge becomes " + aps.badge + ".";
+      else text = "Nothing visible: the push has no alert.";
+      append(target, [heading, el("div", { class: "silent" }, text)]);
+      return;
+    }
+    if (device && device.presentation && device.presentation.shown === false) {
+      append(target, [heading, el("p", { class: "muted" }, "The virtual device did not show it (app in the foreground, "
+        + "willPresent chose nothing, or alerts are off); it would look like this:")]);
+    }
+    const actions = device && Array.isArray(device.actions) ? device.actions : [];
+    const name = appName(record.topic);
+    append(target, [heading, el("div", { class: "lock" },
+      el("div", { class: "lock-clock" }, new Date(record.receivedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      el("div", { class: "banner", role: "img", "aria-label": "Notification banner" },
+        el("div", { class: "banner-head" }, el("span", { class: "app-icon" }, name.charAt(0)), name,
+          typeof aps.badge === "number" && aps.badge > 0 ? el("span", { class: "badge" }, String(aps.badge)) : null,
+          el("span", { class: "banner-time" }, "now")),
+        parts.title ? el("div", { class: "banner-title" }, parts.title) : null,
+        parts.subtitle ? el("div", { class: "banner-subtitle" }, parts.subtitle) : null,
+        parts.body ? el("div", { class: "banner-body" }, parts.body) : null),
+      actions.length ? el("div", { class: "banner-actions" }, actions.map((a) => el("span", {}, a.title || a.identifier))) : null),
+      device && record.deviceToken ? interactionButtons(record, actions) : null]);
+  }
+
+  /** The user's part on a virtual device: tap, dismiss or an action button
+   *  (`POST /v1/devices/{token}/interactions`); the outcome is shown below. */
+  function interactionButtons(record, actions) {
+    const outcome = el("pre", { id: "interaction-outcome", "aria-live": "polite" });
+    const act = (body) => async () => {
+      try {
+        const answer = await api("POST", "/v1/devices/" + record.deviceToken + "/interactions",
+          Object.assign({ notification: record.seq }, body));
+        outcome.textContent = JSON.stringify(answer, null, 2);
+      } catch (e) {
+        outcome.textContent = e.message;
+      }
+    };
+    return [el("div", { class: "buttons", "aria-label": "Act as the user" },
+      el("button", { type: "button", onclick: act({ type: "tap" }) }, "Tap"),
+      actions.map((a) => el("button", { type: "button", onclick: act({ type: "action", action: a.identifier }) }, a.title || a.identifier)),
+      el("button", { type: "button", onclick: act({ type: "dismiss" }) }, "Dismiss")), outcome];
+  }
+
+  // ---------------------------------------------------------------- compose
+
+  const templates = {
+    alert: { type: "alert", priority: "10", payload: { aps: { alert: { title: "Hello", subtitle: "From MockAPNs", body: "Your order shipped" }, badge: 1, sound: "default" } } },
+    background: { type: "background", priority: "5", payload: { aps: { "content-available": 1 }, refresh: "inbox" } },
+    voip: { type: "voip", priority: "10", suffix: ".voip", payload: { aps: {}, caller: "Alice" } },
+    liveactivity: { type: "liveactivity", priority: "10", suffix: ".push-type.liveactivity",
+      payload: { aps: { timestamp: 0, event: "update", "content-state": { progress: 0.5 } } } },
+    location: { type: "location", priority: "10", suffix: ".location-query", payload: {} },
+    complication: { type: "complication", priority: "10", suffix: ".complication", payload: { aps: {}, score: "2-1" } },
+    fileprovider: { type: "fileprovider", priority: "10", suffix: ".pushkit.fileprovider", payload: { "container-identifier": "NSFileProviderRootContainerItemIdentifier" } },
+    mdm: { type: "mdm", priority: "10", payload: { mdm: "00000000-0000-0000-0000-000000000000" } },
+    pushtotalk: { type: "pushtotalk", priority: "10", suffix: ".voip-ptt", payload: { aps: {}, speaker: "Bob" } },
+    widgets: { type: "widgets", priority: "10", suffix: ".push-type.widgets", payload: { aps: { "content-changed": true } } },
+    controls: { type: "controls", priority: "10", suffix: ".push-type.controls", payload: { aps: { "content-changed": true } } },
+  };
+
+  function setupCompose() {
+    const select = $("compose-template");
+    for (const name of Object.keys(templates)) {
+      select.appendChild(el("option", { value: name }, name));
+      $("push-types").appendChild(el("option", { value: name }));
+    }
+    select.addEventListener("change", () => applyTemplate(select.value));
+    $("compose-token").value = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    applyTemplate("alert");
+    for (const id of ["compose-payload", "compose-push-type"]) $(id).addEventListener("input", updateSize);
+    $("compose").addEventListener("submit", (event) => { event.preventDefault(); sendComposed(); });
+    $("compose-copy-curl").addEventListener("click", () => copyText(curlCommand(composed())));
+    $("compose-copy-cli").addEventListener("click", () => copyText(cliCommand(composed())));
+  }
+
+  function applyTemplate(name) {
+    const template = templates[name];
+    const base = $("compose-topic").value.replace(/\.(voip|voip-ptt|complication|location-query|pushkit\.fileprovider|push-type\.[a-z]+)$/, "") || "com.example.app";
+    $("compose-topic").value = base + (template.suffix || "");
+    if (template.payload.aps && "timestamp" in template.payload.aps) template.payload.aps.timestamp = Math.floor(Date.now() / 1000);
+    $("compose-push-type").value = template.type;
+    $("compose-priority").value = template.priority;
+    $("compose-payload").value = JSON.stringify(template.payload, null, 2);
+    updateSize();
+  }
+
+  function updateSize() {
+    const text = $("compose-payload").value;
+    const bytes = new TextEncoder().encode(text).length;
+    const limit = $("compose-push-type").value.trim() === "voip" ? VOIP_PAYLOAD_LIMIT : PAYLOAD_LIMIT;
+    const size = $("compose-size");
+    size.textContent = bytes + " of " + limit + " bytes";
+    size.className = bytes > limit ? "over" : "muted";
+    try {
+      JSON.parse(text);
+      $("compose-json").textContent = "";
+    } catch (e) {
+      $("compose-json").textContent = "not JSON: " + e.message;
+    }
+  }
+
+  /** The composed push: `{listener, token, headers: [{name, value}], payload}`. */
+  function composed() {
+    const headers = [];
+    const field = (name, id) => {
+      const value = $(id).value.trim();
+      if (value) headers.push({ name, value });
+    };
+    field("apns-topic", "compose-topic");
+    field("apns-push-type", "compose-push-type");
+    field("apns-priority", "compose-priority");
+    field("apns-expiration", "compose-expiration");
+    field("apns-collapse-id", "compose-collapse-id");
+    field("apns-id", "compose-apns-id");
+    field("authorization", "compose-authorization");
+    return { listener: $("compose-listener").value || undefined, token: $("compose-token").value.trim(), headers, payload: $("compose-payload").value };
+  }
+
+  function fromRecord(record) {
+    const skip = new Set(["content-length", "user-agent", "accept", "content-type"]);
+    return {
+      listener: record.listener, token: record.deviceToken || "",
+      headers: (record.headers || []).filter((h) => !skip.has(h.name.toLowerCase()) && !h.name.startsWith(":")),
+      payload: record.payload !== null ? JSON.stringify(record.payload) : (record.payloadText || ""),
+    };
+  }
+
+  function loadCompose(push) {
+    const value = (name) => { const h = push.headers.find((x) => x.name.toLowerCase() === name); return h ? h.value : ""; };
+    $("compose-token").value = push.token;
+    $("compose-topic").value = value("apns-topic");
+    $("compose-push-type").value = value("apns-push-type");
+    $("compose-priority").value = value("apns-priority");
+    $("compose-expiration").value = value("apns-expiration");
+    $("compose-collapse-id").value = value("apns-collapse-id");
+    $("compose-apns-id").value = value("apns-id");
+    const auth = value("authorization");
+    $("compose-authorization").value = auth.endsWith("…") || auth.includes("<redacted") ? "" : auth;
+    try { $("compose-payload").value = JSON.stringify(JSON.parse(push.payload), null, 2); } catch (e) { $("compose-payload").value = push.payload; }
+    if (push.listener) $("compose-listener").value = push.listener;
+    updateSize();
+  }
+
+  let listenerURLs = {};
+
+  async function loadListeners() {
+    try {
+      const health = await api("GET", "/v1/health");
+      const select = clear($("compose-listener"));
+      listenerURLs = {};
+      for (const listener of health.listeners) {
+        listenerURLs[listener.name] = listener.address;
+        select.appendChild(el("option", { value: listener.name }, listener.name + " (" + listener.environment + ", " + listener.address + ")"));
+      }
+    } catch (e) { /* shown by the deliveries' state */ }
+  }
+
+  function shellQuote(text) {
+    return "'" + String(text).replace(/'/g, "'\\''") + "'";
+  }
+
+  function listenerURL(push) {
+    return listenerURLs[push.listener] || Object.values(listenerURLs)[0] || "https://127.0.0.1:2197";
+  }
+
+  function curlCommand(push) {
+    const parts = ["curl", "--http2", "--cacert", "tls/ca.pem"];
+    for (const h of push.headers) parts.push("-H", shellQuote(h.name + ": " + h.value));
+    parts.push("--data-binary", shellQuote(compact(push.payload)), shellQuote(listenerURL(push) + "/3/device/" + push.token));
+    return parts.join(" ");
+  }
+
+  function cliCommand(push) {
+    const flags = { "apns-topic": "--topic", "apns-push-type": "--push-type", "apns-priority": "--priority",
+      "apns-expiration": "--expiration", "apns-collapse-id": "--collapse-id", "apns-id": "--apns-id",
+      "authorization": "--authorization" };
+    const parts = ["mock-apns", "send", "--cacert", "tls/ca.pem", "--url", listenerURL(push), "--device-token", push.token];
+    for (const h of push.headers) {
+      const flag = flags[h.name.toLowerCase()];
+      if (flag) parts.push(flag, shellQuote(h.value));
+      else parts.push("--header", shellQuote(h.name + ": " + h.value));
+    }
+    parts.push(shellQuote(compact(push.payload)));
+    return parts.join(" ");
+  }
+
+  function compact(payload) {
+    try { return JSON.stringify(JSON.parse(payload)); } catch (e) { return payload; }
+  }
+
+  function copyText(text) {
+    $("compose-command").value = text;
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).catch(() => {});
+  }
+
+  async function sendComposed() {
+    const target = clear($("compose-answer"));
+    const push = composed();
+    target.appendChild(el("p", { class: "muted" }, "sending…"));
+    try {
+      const answer = await api("POST", "/v1/send", push);
+      clear(target);
+      append(target, [el("h3", {}, "Answer"), kv([
+        ["status", answer.status], ["apns-id", answer.apnsId], ["reason", answer.reason], ["record seq", answer.seq],
+        ["error", answer.error]]),
+        answer.body ? el("pre", {}, answer.body) : null,
+        answer.seq ? el("button", { type: "button", onclick: () => { show("deliveries"); select(answer.seq); } }, "Show the record") : null]);
+    } catch (e) {
+      clear(target);
+      target.appendChild(el("p", { class: "error", role: "alert" }, e.message));
+    }
+  }
+
+  // ---------------------------------------------------------------- validators
+
+  function base64URLDecode(text) {
+    const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+    const binary = atob(padded);
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return new TextDecoder().decode(bytes);
+  }
+
+  function setupValidators() {
+    $("validate-device").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const token = $("validate-device-token").value.trim();
+      const target = clear($("validate-device-result"));
+      const problems = [];
+      if (!/^[0-9a-fA-F]*$/.test(token)) problems.push("not hexadecimal: APNs device tokens are hex digits");
+      if (token.length % 2 !== 0) problems.push("an odd number of hex digits");
+      if (token.length !== 64) problems.push(token.length + " hex digits: device tokens are usually 64 (32 bytes); APNs answers BadDeviceToken to most others");
+      target.appendChild(problems.length ? el("ul", {}, problems.map((p) => el("li", { class: "error" }, p))) : el("p", {}, "Format: 64 hex digits, fine."));
+      if (!/^[0-9a-fA-F]+$/.test(token)) return;
+      try {
+        const device = await api("GET", "/v1/devices/" + token.toLowerCase());
+        target.appendChild(kv([["registry", "registered"], ["environment", device.environment], ["topic", device.topic],
+          ["virtual device", device.virtual ? "yes" : "no"], ["unregistered at", device.unregisteredAt], ["expired", device.expired]]));
+      } catch (e) {
+        target.appendChild(el("p", {}, e.status === 404 ? "Registry: not registered (an open registry accepts it for any environment and topic; --registry closed answers BadDeviceToken)." : e.message));
+      }
+    });
+    $("validate-jwt").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const target = clear($("validate-jwt-result"));
+      let token = $("validate-jwt-token").value.trim().replace(/^bearer\s+/i, "");
+      const parts = token.split(".");
+      if (parts.length !== 3) {
+        target.appendChild(el("p", { class: "error" }, "a JWT has three parts separated by dots; this has " + parts.length));
+        return;
+      }
+      let head, claims;
+      try {
+        head = JSON.parse(base64URLDecode(parts[0]));
+        claims = JSON.parse(base64URLDecode(parts[1]));
+      } catch (e) {
+        target.appendChild(el("p", { class: "error" }, "a part is not base64url JSON: " + e.message));
+        return;
+      }
+      const notes = [];
+      if (head.alg !== "ES256") notes.push("alg is " + JSON.stringify(head.alg) + ": APNs requires ES256 (InvalidProviderToken)");
+      if (!head.kid) notes.push("no kid (key ID) in the header: MissingProviderToken/InvalidProviderToken");
+      if (!claims.iss) notes.push("no iss (team ID) claim");
+      if (typeof claims.iat !== "number") notes.push("no numeric iat claim");
+      else {
+        const age = Math.floor(Date.now() / 1000) - claims.iat;
+        if (age > 3600) notes.push("iat is " + age + " s old: more than an hour, APNs answers 403 ExpiredProviderToken");
+        else if (age < -60) notes.push("iat is " + (-age) + " s in the future");
+        else notes.push("iat is " + age + " s old: fine (refresh between 20 and 60 minutes; more often than every 20 minutes gets TooManyProviderTokenUpdates)");
+      }
+      append(target, [el("h3", {}, "Header"), el("pre", {}, JSON.stringify(head, null, 2)),
+        el("h3", {}, "Claims"), el("pre", {}, JSON.stringify(claims, null, 2)),
+        el("ul", {}, notes.map((n) => el("li", {}, n)))]);
+      const listener = $("compose-listener").value || undefined;
+      try {
+        const check = await api("POST", "/v1/validate/provider-token", { token, topic: $("compose-topic").value.trim() || undefined, listener });
+        append(target, [el("h3", {}, "Checked by listener " + check.listener + " (" + check.environment + ")"),
+          el("p", { class: check.accepted ? "" : "error", id: "validate-jwt-verdict" },
+            check.accepted ? "Accepted: " + check.verdict : "403 " + check.reason + ": " + check.verdict),
+          kv([["key configured", check.keyConfigured ? "yes" : "no (--keys)"], ["age", check.ageSeconds === null ? null : check.ageSeconds + " s"],
+            ["expires at", check.expiresAt === null ? null : new Date(check.expiresAt * 1000).toLocaleTimeString()],
+            ["a new token allowed on a connection from", check.refreshAllowedAt === null ? null : new Date(check.refreshAllowedAt * 1000).toLocaleTimeString()]])]);
+      } catch (e) {
+        target.appendChild(el("p", { class: "error" }, e.message));
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- faults
+
+  loaders.faults = async function () {
+    const body = $("fault-rows");
+    try {
+      const answer = await api("GET", "/v1/faults");
+      clear(body);
+      for (const rule of answer.faults) {
+        const shown = Object.assign({}, rule);
+        for (const key of ["id", "matched", "fired", "spent"]) delete shown[key];
+        body.appendChild(el("tr", {},
+          el("td", { class: "mono" }, rule.id),
+          el("td", {}, el("code", {}, JSON.stringify(shown))),
+          el("td", {}, String(rule.matched)), el("td", {}, String(rule.fired)),
+          el("td", {}, el("button", { type: "button", onclick: async () => {
+            try { await api("DELETE", "/v1/faults/" + encodeURIComponent(rule.id)); } catch (e) { $("fault-error").textContent = e.message; }
+            loaders.faults();
+          } }, "Delete"))));
+      }
+      if (answer.faults.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No fault rules.")));
+    } catch (e) {
+      $("fault-error").textContent = e.message;
+    }
+  };
+
+  $("fault-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("fault-error").textContent = "";
+    try {
+      await api("POST", "/v1/faults", $("fault-json").value);
+      loaders.faults();
+    } catch (e) {
+      $("fault-error").textContent = e.message;
+    }
+  });
+
+  // ---------------------------------------------------------------- connections
+
+  loaders.connections = async function () {
+    const body = $("connection-rows");
+    try {
+      const answer = await api("GET", "/v1/connections");
+      clear(body);
+      for (const c of answer.connections) {
+        const command = (action) => async () => {
+          try {
+            await api("POST", "/v1/connections/" + c.id + "/" + action, "");
+            $("connection-message").textContent = action + " sent to connection " + c.id;
+          } catch (e) { $("connection-message").textContent = e.message; }
+          loaders.connections();
+        };
+        body.appendChild(el("tr", {},
+          el("td", {}, String(c.id)), el("td", {}, c.listener), el("td", { class: "mono" }, c.peer),
+          el("td", {}, c.state + ", " + c.auth + ", " + c.requests + " requests, " + c.openStreams + " open streams, " + Math.round(c.ageMs / 1000) + " s"),
+          el("td", { class: "buttons" },
+            el("button", { type: "button", onclick: command("goaway") }, "GOAWAY"),
+            el("button", { type: "button", onclick: command("drain") }, "Drain"),
+            el("button", { type: "button", onclick: command("close") }, "Close"))));
+      }
+      if (answer.connections.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No open APNs connection.")));
+    } catch (e) {
+      $("connection-message").textContent = e.message;
+    }
+  };
+
+  // ---------------------------------------------------------------- devices
+
+  loaders.devices = async function () {
+    const body = $("device-rows");
+    try {
+      const answer = await api("GET", "/v1/devices?limit=500");
+      clear(body);
+      for (const d of answer.devices) {
+        const patch = (field) => async (event) => {
+          try {
+            await api("PATCH", "/v1/devices/" + d.token, { [field]: event.target.value });
+            $("device-message").textContent = shortToken(d.token) + ": " + field + " is now " + event.target.value;
+          } catch (e) { $("device-message").textContent = e.message; }
+          loaders.devices();
+        };
+        const choice = (field, values, current) => d.virtual
+          ? el("select", { "aria-label": field + " of " + d.token, onchange: patch(field) },
+              values.map((v) => el("option", { value: v, selected: v === current }, v)))
+          : "—";
+        body.appendChild(el("tr", {},
+          el("td", { class: "mono", title: d.token }, shortToken(d.token)), el("td", {}, d.environment), el("td", {}, d.topic || ""),
+          el("td", {}, d.virtual ? "yes" : "no"),
+          el("td", {}, choice("connectivity", ["online", "offline", "lowPower"], d.connectivity)),
+          el("td", {}, choice("appState", ["foreground", "background", "suspended", "notRunning", "forceQuit"], d.appState))));
+      }
+      if (answer.devices.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "6", class: "muted" }, "No registered device.")));
+    } catch (e) {
+      $("device-message").textContent = e.message;
+    }
+  };
+
+  // ---------------------------------------------------------------- start
+
+  loaders.compose = loadListeners;
+  setupCompose();
+  setupValidators();
+  loadListeners();
+  restartDeliveries();
+})();

@@ -1,0 +1,48 @@
+import APNsCore
+import Foundation
+import JSONInput
+import JSONSupport
+
+/// `POST /v1/validate/provider-token` (docs/console.md §6): a provider token checked as a
+/// listener would check it, with its age against Apple's time rules.
+extension ControlAPI {
+    func validateProviderToken(body: [UInt8]) throws(ControlError) -> ControlResponse {
+        let request = try ControlBody.decode(ProviderTokenBody.self, from: body, form: ProviderTokenBody.form)
+        guard let tokenChecker else {
+            throw ControlError(status: 503, message: "this control API has no listener to check tokens for")
+        }
+        var authorization = request.token.trimmingCharacters(in: .whitespaces)
+        if !authorization.lowercased().hasPrefix("bearer ") { authorization = "bearer " + authorization }
+        guard
+            let check = tokenChecker.check(
+                authorization: authorization, topic: request.topic, listener: request.listener)
+        else {
+            throw .notFound("no listener named \(request.listener ?? "")")
+        }
+        let now = credentialClock.now()
+        var age: JSONNode = .null
+        var refreshAt: JSONNode = .null
+        var expiresAt: JSONNode = .null
+        if let issuedAt = check.issuedAt {
+            age = .int(Int64((now - issuedAt).rounded(.down)))
+            refreshAt = .int(Int64(issuedAt + check.minimumRefreshSeconds))
+            expiresAt = .int(Int64(issuedAt + check.maximumAgeSeconds))
+        }
+        return ControlResponse(
+            status: 200,
+            json: [
+                "accepted": .bool(check.reason == nil),
+                "reason": check.reason.map { .string($0.rawValue) } ?? .null,
+                "verdict": .string(check.verdict),
+                "listener": .string(check.listener),
+                "environment": .string(check.environment.rawValue),
+                "keyId": check.keyID.map { .string($0) } ?? .null,
+                "teamId": check.teamID.map { .string($0) } ?? .null,
+                "issuedAt": check.issuedAt.map { .int(Int64($0)) } ?? .null,
+                "keyConfigured": .bool(check.keyConfigured),
+                "ageSeconds": age,
+                "refreshAllowedAt": refreshAt,
+                "expiresAt": expiresAt,
+            ])
+    }
+}
