@@ -1,4 +1,5 @@
 import CLibevent
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -169,11 +170,16 @@ public final class HTTP2Server: @unchecked Sendable {
 
     /// Closes a listener added by `addListener`: no more connections are accepted on it, its
     /// connections get GOAWAY NO_ERROR with `debugData`, their in-flight streams up to
-    /// `drainTimeout` seconds, then whatever is still open is closed. Blocks until done; call
-    /// from a thread other than the loops'.
+    /// `drainTimeout` seconds, then whatever is still open is closed. Blocks until the listener is
+    /// closed and the GOAWAYs are sent; then, unless `drainInBackground`, until the connections are
+    /// gone too (with it, the drain and the final close run on a background thread, so a control
+    /// thread that deletes an isolated gateway is not held for the drain). Call from a thread
+    /// other than the loops'.
     /// - Returns: false when no such listener is open (unknown, removed, or the server stopped).
     @discardableResult
-    public func removeListener(id: Int, debugData: [UInt8], drainTimeout: Double) -> Bool {
+    public func removeListener(
+        id: Int, debugData: [UInt8], drainTimeout: Double, drainInBackground: Bool = false
+    ) -> Bool {
         let found = Mutex<Bool?>(nil)
         acceptLoop.execute { [self] in
             guard let entry = added.removeValue(forKey: id) else {
@@ -197,8 +203,20 @@ public final class HTTP2Server: @unchecked Sendable {
                 return connection.info.id
             }
         }
+        guard !open.isEmpty else { return true }
+        if drainInBackground {
+            DispatchQueue.global().async { [self] in finishDrain(listenerID: id, drainTimeout: drainTimeout) }
+        } else {
+            finishDrain(listenerID: id, drainTimeout: drainTimeout)
+        }
+        return true
+    }
+
+    /// Waits up to `drainTimeout` + 1 seconds for the connections of a removed listener to end,
+    /// then closes whatever is still open.
+    private func finishDrain(listenerID id: Int, drainTimeout: Double) {
         var waited = 0.0
-        var remaining = open.count
+        var remaining = 1
         while remaining > 0 && waited < drainTimeout + 1 {
             usleep(2000)
             waited += 0.002
@@ -209,7 +227,6 @@ public final class HTTP2Server: @unchecked Sendable {
                 for connection in connections where connection.info.listenerID == id { connection.close() }
             }
         }
-        return true
     }
 
     /// A libevent listener on `host`:`port` (0: any free port) calling `callback` with `context`

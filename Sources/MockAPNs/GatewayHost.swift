@@ -167,12 +167,14 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     }
 
     /// Deletes `id`: unlisted at once, then its listener closed, its connections sent GOAWAY
-    /// `{"reason":"Shutdown"}` and closed (1 s for streams in flight), its pending waits answered.
+    /// `{"reason":"Shutdown"}`, its pending waits answered; the connections get 1 s for streams in
+    /// flight and are then closed on a background thread, so the caller is not held for the drain.
     /// Call from a thread other than the loops' (the control thread is fine).
     @discardableResult
     func remove(id: String) -> Bool {
         guard let gateway = table.withLock({ $0.remove(id) }) else { return false }
-        server?.removeListener(id: gateway.listenerID, debugData: ReasonJSON.bytes(.shutdown), drainTimeout: 1)
+        server?.removeListener(
+            id: gateway.listenerID, debugData: ReasonJSON.bytes(.shutdown), drainTimeout: 1, drainInBackground: true)
         if let api = gateway.api { waitsEnded(api) }
         return true
     }

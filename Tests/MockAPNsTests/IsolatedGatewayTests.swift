@@ -140,6 +140,42 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(try push(server, port: server.listeners[0].port, topic: "com.example"), [200])
     }
 
+    func testDeletingAGatewayWithAStalledStreamAnswersAtOnceAndClosesItsConnectionAfterTheDrain() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let (created, body) = try control(
+            server, "POST", "/v1/gateways", body: #"{"faults":{"action":{"type":"noResponse"}}}"#)
+        XCTAssertEqual(created, 201, body)
+        let port = try XCTUnwrap(try json(body)["port"] as? Int)
+        let trust = try trustFile(server)
+        let ended = expectation(description: "the stalled push's connection ends")
+        let token = token
+        DispatchQueue.global().async {
+            if let connection = try? HTTP2ClientConnection.connect(
+                url: "https://127.0.0.1:\(port)", tls: HTTP2ClientTLSOptions(caCertificatePath: trust), timeout: 5)
+            {
+                _ = connection.send(
+                    [HTTP2ClientRequest(path: "/3/device/\(token)", body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))],
+                    timeout: 8)
+                connection.close()
+            }
+            ended.fulfill()
+        }
+        let stalled = Date()
+        while try control(server, "GET", "/v1/gateways/g1/v1/deliveries").1.contains(#""seq":1"#) == false {
+            XCTAssertLessThan(Date().timeIntervalSince(stalled), 5, "the push reached the gateway")
+            usleep(20_000)
+        }
+        let start = Date()
+        let (status, deleted) = try control(server, "DELETE", "/v1/gateways/g1")
+        XCTAssertEqual(status, 200, deleted)
+        // Before, the control thread waited for the drain (1 s) and the close (up to 1 s more).
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "the DELETE is not held for the drain")
+        XCTAssertEqual(try control(server, "GET", "/v1/health").0, 200, "the control API answers meanwhile")
+        wait(for: [ended], timeout: 6)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "the stalled connection is closed after the drain")
+    }
+
     func testAnUntouchedGatewayExpiresAfterItsTTLAndActivityKeepsOneAlive() throws {
         let server = try makeServer()
         defer { server.stop() }
