@@ -20,7 +20,7 @@ extension ControlAPI {
         let listed = channels.allChannels().filter {
             (bundleID == nil || $0.bundleID == bundleID) && (environment == nil || $0.environment == environment)
         }
-        return ControlResponse(status: 200, json: ["channels": .array(listed.map(Self.json))])
+        return ControlResponse(status: 200, json: ["channels": .array(listed.map(json(withSubscribers:)))])
     }
 
     /// Body `ChannelBody`; 201 with the channel, 400 naming the field, or 409 at the app's
@@ -34,7 +34,7 @@ extension ControlAPI {
             bundleID: decoded.bundleID, environment: decoded.environment, policy: decoded.policy,
             nowMilliseconds: Int64(credentialClock.now() * 1000))
         {
-        case .success(let channel): return ControlResponse(status: 201, json: Self.json(channel))
+        case .success(let channel): return ControlResponse(status: 201, json: json(withSubscribers: channel))
         case .failure:
             throw ControlError(
                 status: 409, message: "the app has \(channels.limit) channels in \(decoded.environment.rawValue)")
@@ -47,7 +47,15 @@ extension ControlAPI {
             throw .notFound("no channel \(InputError.quoted(id))")
         }
         channels.delete(channel.id, bundleID: channel.bundleID, environment: channel.environment)
-        return ControlResponse(status: 200, json: Self.json(channel))
+        return ControlResponse(status: 200, json: json(withSubscribers: channel))
+    }
+
+    /// `json(_:)` with `"subscribers"` (list, create, delete answers): the tokens of the virtual devices subscribed to it, sorted
+    /// (docs/broadcast.md §5).
+    func json(withSubscribers channel: Channel) -> JSONNode {
+        guard case .object(var object) = Self.json(channel) else { return .null }
+        object["subscribers"] = .array(devices.subscribers(of: channel.id).map { .string($0) })
+        return .object(object)
     }
 
     /// `{"id", "bundleId", "environment", "messageStoragePolicy", "pushType", "createdAt"}`.

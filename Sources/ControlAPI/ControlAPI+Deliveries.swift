@@ -39,10 +39,14 @@ extension ControlAPI {
             throw .badRequest("seq must be a positive integer, got '\(seqText)'")
         }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
-        guard let notification = devices.notification(seq) else {
-            return ControlResponse(status: 200, encoding: record)
+        if let notification = devices.notification(seq) {
+            return ControlResponse(status: 200, json: Self.joined(record, notification))
         }
-        return ControlResponse(status: 200, json: Self.joined(record, notification))
+        if record.kind == .broadcast, devices.hasNotifications {
+            let copies = devices.fanOut(of: seq)
+            if !copies.isEmpty { return ControlResponse(status: 200, json: Self.joined(record, fanOut: copies)) }
+        }
+        return ControlResponse(status: 200, encoding: record)
     }
 
     /// The records matching `filter` and `lifecycle` (docs/device-model.md §7), oldest first, at
@@ -123,6 +127,18 @@ extension ControlAPI {
             records: result.elements)
     }
 
+    /// A broadcast's record with what it fanned out to joined (docs/broadcast.md §5): `fanOut`,
+    /// the count, and `fanOutDeliveries`, one `{"notification": id, "deviceToken", "lifecycle",
+    /// "lifecycleState", "device", "interactions"}` per subscribed device, in token order.
+    static func joined(_ record: DeliveryRecord, fanOut copies: [DeviceBook.Notification]) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        object["fanOut"] = .int(Int64(copies.count))
+        object["fanOutDeliveries"] = .array(copies.map { .object($0.fanOutMembers()) })
+        return .object(object)
+    }
+
     /// A record of a push to a virtual device with its lifecycle joined (`DeviceBook.Notification.jsonMembers()`).
     static func joined(_ record: DeliveryRecord, _ notification: DeviceBook.Notification) -> JSONNode {
         guard let encoded = try? JSONEncoder().encode(record),
@@ -139,16 +155,21 @@ extension ControlAPI {
         records: [(seq: UInt64, record: CompactRecord)]
     ) -> ControlResponse {
         var joined: [UInt64: DeviceBook.Notification] = [:]
+        var fanOuts: [UInt64: [DeviceBook.Notification]] = [:]
         if !devices.isEmpty || devices.hasNotifications {
             devices.catchUp()
             joined = devices.notifications(records.map(\.seq))
+            fanOuts = devices.fanOuts(records.map(\.seq))
         }
         var join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?
-        if !joined.isEmpty {
-            let found = joined
+        if !joined.isEmpty || !fanOuts.isEmpty {
+            let found = joined, copies = fanOuts
             join = { seq, record in
-                guard let notification = found[seq] else { return nil }
-                return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+                if let notification = found[seq] {
+                    return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+                }
+                guard let fanOut = copies[seq] else { return nil }
+                return ControlResponse(status: 200, json: Self.joined(record, fanOut: fanOut)).body
             }
         }
         guard let body = DeliveryListJSON.body(envelope: envelope, records: records, join: join) else {

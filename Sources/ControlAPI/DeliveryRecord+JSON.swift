@@ -5,7 +5,7 @@ import JSONSupport
 
 extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
-        case deviceToken, environment, expiration, fault, headers, identity
+        case deviceToken, environment, expiration, fanOut, fault, headers, identity
         case apnsID = "apnsId"
         case channelID = "channelId"
         case kind
@@ -27,7 +27,10 @@ extension DeliveryRecord: Encodable {
     ///
     /// - `kind`: `push`, `channel` or `broadcast` (`RequestKind`, by the path); `channelId`: the
     ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null; on
-    ///   those records `apnsId` is the `apns-request-id` answered
+    ///   those records `apnsId` is the `apns-request-id` answered; `fanOut`: on an accepted
+    ///   broadcast (200), how many subscribed virtual devices it reached (docs/broadcast.md §5;
+    ///   0 here, the control API joins the count and the devices' copies, `fanOutDeliveries`, when
+    ///   it reached any), else null
     /// - `seq` (integer), `receivedAt` (ISO 8601 UTC with milliseconds, `2026-11-30T08:49:03.123Z`),
     ///   `environment`, `listener`, `connectionId`, `streamId`, `method`, `path`
     /// - `deviceToken`, `topic`, `pushType` (`apns-push-type` as sent), `inferredPushType` (the
@@ -71,6 +74,7 @@ extension DeliveryRecord: Encodable {
         try container.encodeIfPresentElseNil(verdict.deviceToken, forKey: .deviceToken)
         try container.encode(environment.rawValue, forKey: .environment)
         try container.encodeIfPresentElseNil(verdict.expiration, forKey: .expiration)
+        try container.encodeIfPresentElseNil(kind == .broadcast && status == 200 ? 0 : nil, forKey: .fanOut)
         if let fault {
             var nested = container.nestedContainer(keyedBy: FaultKey.self, forKey: .fault)
             try nested.encode(fault.ruleID, forKey: .ruleID)
