@@ -27,14 +27,15 @@ public final class BroadcastService: Sendable {
     private let makeRequestID: @Sendable () -> String
 
     /// - Parameters:
-    ///   - store: the channels; default a store of `options.channelLimit` per app and environment.
+    ///   - store: the channels; default a store of `options.channelLimit` per app and environment
+    ///     and `options.totalChannelLimit` in all.
     ///   - makeRequestID: a new lowercase UUID for a request without one (tests inject a fixed one).
     public init(
         options: BroadcastOptions = BroadcastOptions(), store: ChannelStore? = nil,
         makeRequestID: (@Sendable () -> String)? = nil
     ) {
         self.options = options
-        self.store = store ?? ChannelStore(limit: options.channelLimit)
+        self.store = store ?? ChannelStore(limit: options.channelLimit, totalLimit: options.totalChannelLimit)
         let generator = UUIDGenerator()
         self.makeRequestID = makeRequestID ?? { generator.next(uppercase: false) }
     }

@@ -49,7 +49,7 @@ public enum ConfigurationFile {
     /// The keys of `broadcast` (`BroadcastOptions`, docs/broadcast.md §3).
     static let broadcastKeys = [
         "disabledBundleIds", "channelLimit", "acceptsPriority1", "rejectsStartEvent", "lintsAsErrors",
-        "legacyAPNSwiftForms", "storedMessageSeconds",
+        "legacyAPNSwiftForms", "storedMessageSeconds", "totalChannelLimit",
     ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -472,7 +472,7 @@ public enum ConfigurationFile {
 
     /// The channel and broadcast settings (docs/broadcast.md §3): each key optional, its default
     /// `BroadcastOptions()`'s; `disabledBundleIds` an array of non-empty strings, `channelLimit`
-    /// an integer from 1 to 1,000,000, `storedMessageSeconds` an integer from 1 to 2,592,000 (30 days).
+    /// an integer from 1 to 1,000,000, `totalChannelLimit` from 1 to 10,000,000, `storedMessageSeconds` an integer from 1 to 2,592,000 (30 days).
     private static func broadcast(_ reader: ConfigurationObject) throws(ConfigurationError) -> BroadcastOptions {
         var options = BroadcastOptions()
         if let value = reader["disabledBundleIds"] {
@@ -491,6 +491,8 @@ public enum ConfigurationFile {
             }
         }
         options.channelLimit = try reader.integer("channelLimit", in: 1...1_000_000) ?? options.channelLimit
+        options.totalChannelLimit =
+            try reader.integer("totalChannelLimit", in: 1...10_000_000) ?? options.totalChannelLimit
         options.acceptsPriority1 = try reader.boolean("acceptsPriority1") ?? options.acceptsPriority1
         options.rejectsStartEvent = try reader.boolean("rejectsStartEvent") ?? options.rejectsStartEvent
         options.lintsAsErrors = try reader.boolean("lintsAsErrors") ?? options.lintsAsErrors
