@@ -200,8 +200,11 @@ public final class BroadcastService: Sendable {
     /// type in any case (node-apn sends `liveactivity`); absent only under `legacyAPNSwiftForms`
     /// (APNSwift 234d745 sends none). Not JSON, or JSON but no object → `BadRequestPayload`; an
     /// unknown key, a missing key, another policy → `BadRequestParams`; another push type →
-    /// `InvalidPushType`.
+    /// `InvalidPushType`. A body longer than the transport keeps (`HTTP2Settings.maxStoredBodyBytes`,
+    /// 16 KiB; Apple's channel body is about 60 bytes) → 413 `PayloadTooLarge`: the bytes kept are
+    /// only its start, so parsing them would call a valid body unparsable (`BadRequestPayload`).
     private func createPolicy(_ request: HTTP2Request) -> Result<MessageStoragePolicy, BroadcastReason> {
+        guard request.bodyLength <= request.body.count else { return .failure(.payloadTooLarge) }
         guard !request.body.isEmpty else { return .failure(.badRequestParams) }
         guard case .object(let object)? = try? JSONNode(decoding: request.body) else {
             return .failure(.badRequestPayload)

@@ -259,6 +259,14 @@ def test_payload_too_large(sender):
     assert (response.status, reason_of(response)) == (413, "PayloadTooLarge")
 
 
+def test_a_create_body_over_16_kib_is_payload_too_large(sender):
+    # valid JSON, padded past the 16 KiB the transport keeps: too large, not "unparsable"
+    body = b'{"message-storage-policy":1,"push-type":"LiveActivity"' + b" " * 20_000 + b"}"
+    response = sender.request("POST", CHANNELS, body=body)
+    assert (response.status, reason_of(response)) == (413, "PayloadTooLarge")
+    assert response.header("apns-channel-id") is None
+
+
 def test_payload_empty(sender):
     response = sender.broadcast(sender.create(), body=None)
     assert (response.status, reason_of(response)) == (400, "PayloadEmpty")
