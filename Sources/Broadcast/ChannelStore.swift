@@ -49,6 +49,8 @@ public final class ChannelStore: Sendable {
         var issued: Set<String> = []
         /// Live channels in all.
         var live = 0
+        /// The channel each answered create made, by the create's record seq (`noteCreated`).
+        var createdBySeq: [UInt64: String] = [:]
     }
 
     /// - Parameters:
@@ -122,6 +124,21 @@ public final class ChannelStore: Sendable {
             }
         }
     }
+
+    /// Notes that the create recorded as `seq` made channel `id`: its record shows the new ID as
+    /// its `channelId` (the request named none; docs/broadcast.md §4). One entry per create, kept
+    /// as long as the store, as the issued IDs are.
+    public func noteCreated(_ id: String, bySeq seq: UInt64) {
+        state.withLock { $0.createdBySeq[seq] = id }
+    }
+
+    /// The channel the create recorded as `seq` made, nil when that record made none.
+    public func channelCreated(bySeq seq: UInt64) -> String? {
+        state.withLock { $0.createdBySeq[seq] }
+    }
+
+    /// Whether any create was noted (a list skips the look-ups until one was).
+    public var notedCreates: Bool { state.withLock { !$0.createdBySeq.isEmpty } }
 
     /// 16 bytes from the system's random source, in standard base64 with padding (Apple's
     /// example ID, `dHN0LXNyY2gtY2hubA==`, is standard base64).

@@ -42,6 +42,9 @@ extension ControlAPI {
         if let notification = devices.notification(seq) {
             return ControlResponse(status: 200, json: Self.joined(record, notification))
         }
+        if let id = createdChannel(record) {
+            return ControlResponse(status: 200, json: Self.joined(record, createdChannel: id))
+        }
         if record.kind == .broadcast, devices.hasNotifications {
             let copies = devices.fanOut(of: seq)
             if !copies.isEmpty { return ControlResponse(status: 200, json: Self.joined(record, fanOut: copies)) }
@@ -127,6 +130,22 @@ extension ControlAPI {
             records: result.elements)
     }
 
+    /// The channel a create's record made (docs/broadcast.md §4): a channel request answered 201
+    /// whose seq the channel store noted; nil for any other record.
+    func createdChannel(_ record: DeliveryRecord) -> String? {
+        guard record.kind == .channel, record.status == 201 else { return nil }
+        return channels.channelCreated(bySeq: record.seq)
+    }
+
+    /// A create's record with `channelId` the channel it made (its request named none).
+    static func joined(_ record: DeliveryRecord, createdChannel id: String) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        object["channelId"] = .string(id)
+        return .object(object)
+    }
+
     /// A broadcast's record with what it fanned out to joined (docs/broadcast.md §5): `fanOut`,
     /// the count, and `fanOutDeliveries`, one `{"notification": id, "deviceToken", "lifecycle",
     /// "lifecycleState", "device", "interactions"}` per subscribed device, in token order.
@@ -161,15 +180,22 @@ extension ControlAPI {
             joined = devices.notifications(records.map(\.seq))
             fanOuts = devices.fanOuts(records.map(\.seq))
         }
+        let channels = self.channels
+        let creates = channels.notedCreates
         var join: (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)?
-        if !joined.isEmpty || !fanOuts.isEmpty {
+        if !joined.isEmpty || !fanOuts.isEmpty || creates {
             let found = joined, copies = fanOuts
             join = { seq, record in
                 if let notification = found[seq] {
                     return ControlResponse(status: 200, json: Self.joined(record, notification)).body
                 }
-                guard let fanOut = copies[seq] else { return nil }
-                return ControlResponse(status: 200, json: Self.joined(record, fanOut: fanOut)).body
+                if let fanOut = copies[seq] {
+                    return ControlResponse(status: 200, json: Self.joined(record, fanOut: fanOut)).body
+                }
+                guard creates, record.kind == .channel, record.status == 201,
+                    let id = channels.channelCreated(bySeq: seq)
+                else { return nil }
+                return ControlResponse(status: 200, json: Self.joined(record, createdChannel: id)).body
             }
         }
         guard let body = DeliveryListJSON.body(envelope: envelope, records: records, join: join) else {

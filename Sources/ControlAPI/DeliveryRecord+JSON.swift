@@ -26,7 +26,8 @@ extension DeliveryRecord: Encodable {
     /// values), so clients see one stable shape:
     ///
     /// - `kind`: `push`, `channel` or `broadcast` (`RequestKind`, by the path); `channelId`: the
-    ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null; on
+    ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null (the
+    ///   control API joins the channel an answered create made, `ChannelStore.noteCreated`); on
     ///   those records `apnsId` is the `apns-request-id` answered; `fanOut`: on an accepted
     ///   broadcast (200), how many subscribed virtual devices it reached (docs/broadcast.md §5;
     ///   0 here, the control API joins the count and the devices' copies, `fanOutDeliveries`, when

@@ -294,6 +294,9 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             request, answer: answer, status: pending == nil ? status : 0, reason: pending == nil ? reason : nil,
             identity: identity, fault: fault, state: state)
         request.tag = seq
+        if status == 201, answer.route?.operation == .createChannel, let id = answer.channelID {
+            broadcast.store.noteCreated(id, bySeq: seq)
+        }
         if status == 200, answer.route?.operation == .sendBroadcast, let channel = answer.channel {
             fanOut(seq: seq, request: request, answer: answer, channel: channel)
         }

@@ -120,4 +120,26 @@ final class ControlAPISubscribersTests: XCTestCase {
         XCTAssertEqual(live?["received"] as? Int, 3)
         XCTAssertEqual(live?["storedDeviceOffline"] as? Int, 1)
     }
+
+    /// An answered create's record shows the channel it made as its `channelId` (its request
+    /// named none), in the list and alone; an unanswered or refused create shows null.
+    func testACreateRecordCarriesTheChannelItMade() throws {
+        let (api, store) = makeAPI()
+        func create(status: Int) -> UInt64 {
+            var record = StoreFixtures.record(
+                token: nil, topic: "com.a", status: status, pushTypeSent: nil, pushType: nil)
+            record.path = "/1/apps/com.a/channels"
+            return store.append(record)
+        }
+        let refused = create(status: 400)
+        XCTAssertTrue(api.call("GET", "/v1/deliveries/\(refused)").1["channelId"] is NSNull)
+        let made = try makeChannel(api)
+        let seq = create(status: 201)
+        api.channels.noteCreated(made, bySeq: seq)
+        api.channels.noteCreated("b3RoZXI=", bySeq: refused)  // a 400 made nothing, whatever is noted
+        XCTAssertEqual(api.call("GET", "/v1/deliveries/\(seq)").1["channelId"] as? String, made)
+        let listed = try XCTUnwrap(api.call("GET", "/v1/deliveries?kind=channel").1["deliveries"] as? [[String: Any]])
+        XCTAssertEqual(listed.map { $0["channelId"] as? String }, [nil, made])
+        XCTAssertEqual(api.channels.channelCreated(bySeq: seq), made)
+    }
 }

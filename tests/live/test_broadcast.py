@@ -400,7 +400,10 @@ def test_channel_and_broadcast_requests_are_recorded(gateway, sender):
     created = sender.request("POST", CHANNELS, ("apns-request-id", request_id), body=CREATE_BODY)
     channel = created.header("apns-channel-id")
     [create] = gateway.deliveries(kind="channel", apnsId=request_id)["deliveries"]
-    assert (create["kind"], create["status"], create["topic"], create["channelId"]) == ("channel", 201, BUNDLE, None)
+    # the create named no channel; its record carries the one it made (docs/broadcast.md §4)
+    assert (create["kind"], create["status"], create["topic"], create["channelId"]) == (
+        "channel", 201, BUNDLE, channel)
+    assert gateway.get_json(f"/v1/deliveries/{create['seq']}")["channelId"] == channel
 
     sent = sender.broadcast(channel, ("apns-priority", "5"))
     refused = sender.broadcast(channel, ("apns-priority", "7"))
