@@ -315,7 +315,7 @@ public enum ConfigurationFile {
     /// The keys of a `binary` or `feedback` object.
     static let binaryListenerKeys = [
         "name", "listen", "environment", "certificateRequired", "tokenLength", "payloadLimit", "framedPayloadLimit",
-        "unregistered", "topic",
+        "unregistered", "topic", "idleTimeoutSeconds", "maxConnections",
     ]
 
     /// `"HOST:PORT"`, or an object of `binaryListenerKeys` (docs/legacy-binary.md §5); limits are
@@ -352,6 +352,16 @@ public enum ConfigurationFile {
             if let topic = reader["topic"], topic != .null {
                 listener.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
             }
+            if let idle = reader["idleTimeoutSeconds"], idle != .null {
+                guard let seconds = idle.number, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                    throw ConfigurationError(
+                        field: reader.field("idleTimeoutSeconds"),
+                        message: "expected seconds, more than 0 and at most 86400, or null, got \(idle.rendered)")
+                }
+                listener.idleTimeoutSeconds = seconds
+            }
+            listener.maxConnections =
+                try reader.integer("maxConnections", in: 1...100_000) ?? listener.maxConnections
         default:
             throw ConfigurationError(
                 field: path, message: "expected \"\(HostPort.syntax)\", an object or null, got \(value.rendered)")
