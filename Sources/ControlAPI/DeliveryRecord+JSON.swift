@@ -13,6 +13,7 @@ extension DeliveryRecord: Encodable {
         case connectionID = "connectionId"
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
+        case transportProtocol = "protocol"
         case timestamp, topic, unanswered
         case streamID = "streamId"
         case uniqueID = "uniqueId"
@@ -32,6 +33,8 @@ extension DeliveryRecord: Encodable {
     ///   broadcast (200), how many subscribed virtual devices it reached (docs/broadcast.md §5;
     ///   0 here, the control API joins the count and the devices' copies, `fanOutDeliveries`, when
     ///   it reached any), else null
+    /// - `protocol`: `http2`, or `binary` for a legacy binary gateway notification
+    ///   (docs/legacy-binary.md §8)
     /// - `seq` (integer), `receivedAt` (ISO 8601 UTC with milliseconds, `2026-11-30T08:49:03.123Z`),
     ///   `environment`, `listener`, `connectionId`, `streamId`, `method`, `path`
     /// - `deviceToken`, `topic`, `pushType` (`apns-push-type` as sent), `inferredPushType` (the
@@ -120,6 +123,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(payloadBytes, forKey: .payloadBytes)
         try container.encodeIfPresentElseNil(verdict.payloadError, forKey: .payloadError)
         try container.encodeIfPresentElseNil(verdict.priority, forKey: .priority)
+        try container.encode(transportProtocol.rawValue, forKey: .transportProtocol)
         try encodeProviderToken(in: &container)
         try container.encodeIfPresentElseNil(verdict.pushTypeSent, forKey: .pushType)
         try container.encodeIfPresentElseNil(reason?.rawValue, forKey: .reason)

@@ -292,6 +292,11 @@ def test_records_of_five_in_one_write_with_the_third_bad(binary_server):
     assert first["deviceToken"] == TOKEN.hex() and first["topic"] == TOPIC
     assert first["priority"] == 10 and first["expiration"] == 0 and first["inferredPushType"] == "alert"
     assert first["payload"] == {"aps": {"alert": "hi"}} and first["streamId"] == 0
+    # protocol "binary", and the listener and protocol filters select them
+    assert {r["protocol"] for r in records} == {"binary"}
+    assert [r["seq"] for r in binary_server.deliveries(listener="binary")["deliveries"]] == [r["seq"] for r in records]
+    assert [r["seq"] for r in binary_server.deliveries(protocol="binary")["deliveries"]] == [r["seq"] for r in records]
+    assert binary_server.deliveries(protocol="http2")["deliveries"] == []
 
 
 def test_a_frame_error_after_a_refusal_in_the_same_write_is_discarded_not_refused(binary_server):
