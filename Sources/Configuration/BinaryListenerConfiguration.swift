@@ -52,8 +52,8 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
     /// sent none for it); nil takes the server's `idleTimeoutSeconds` (`--idle-timeout`, none by
     /// default). Old senders (PyAPNs) kept a connection open for tens of seconds between bursts.
     public var idleTimeoutSeconds: Double?
-    /// Connections open at once on the listener, 1 to 100,000; one more is closed at once, before
-    /// the TLS handshake, and counted (a connection event `refused`). Default 1,000: one event
+    /// Connections open at once on the listener, 1 to 100,000; one more is closed at once (TCP
+    /// reset), before the TLS handshake, and counted (a connection event `refused`). Default 1,000: one event
     /// loop thread serves these listeners, and each connection holds a descriptor.
     public var maxConnections: Int
 

@@ -10,7 +10,7 @@ public struct ByteStreamListenerSpec: Sendable {
     /// it is closed (FIN); nil: never.
     public var idleTimeoutSeconds: Double?
     /// Connections open at once on this listener (handshaking included), at least 1; one
-    /// accepted beyond it is closed at once and counted (`ByteStreamServer.refusedConnections`).
+    /// accepted beyond it is closed at once (TCP reset) and counted (`ByteStreamServer.refusedConnections`).
     public var maxConnections: Int
 
     /// Creates a spec.

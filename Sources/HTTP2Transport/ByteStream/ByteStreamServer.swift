@@ -76,7 +76,10 @@ public final class ByteStreamServer: @unchecked Sendable {
         let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         let spec = specs[index]
         guard openByListener[index] < spec.maxConnections else {
-            // Past the cap: closed before any TLS byte, the handler never sees it.
+            // Past the cap: reset (RST, as an HTTP/2 listener refuses) before any TLS byte; the
+            // handler never sees it.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             Glibc.close(fd)
             refused.withLock { $0[index] += 1 }
             onRefused?(index, peer)

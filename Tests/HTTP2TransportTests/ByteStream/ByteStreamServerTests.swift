@@ -145,7 +145,7 @@ final class ByteStreamServerTests: XCTestCase {
         while !condition() && Date() < deadline { usleep(5000) }
     }
 
-    /// Past `maxConnections` a new connection is closed at once (EOF before any byte), counted
+    /// Past `maxConnections` a new connection is reset at once (before any byte), counted
     /// and reported; a place freed takes the next one.
     func testConnectionsPastTheCapAreClosedAtOnceAndCounted() throws {
         let handler = EchoStreamHandler()
@@ -162,7 +162,7 @@ final class ByteStreamServerTests: XCTestCase {
         defer { close(first) }
         waitUntil { server.openConnections == 1 }
         let second = LoopbackSocket.connect(port: port)
-        XCTAssertEqual(readAll(second), [], "closed at once")
+        XCTAssertEqual(readAll(second), [], "reset at once")
         close(second)
         waitUntil { server.refusedConnections(listener: 0) == 1 }
         XCTAssertEqual(server.refusedConnections(listener: 0), 1)
