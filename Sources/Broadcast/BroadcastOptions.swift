@@ -19,12 +19,24 @@ public struct BroadcastOptions: Sendable, Equatable {
     /// Live channels per app and environment, 1 to 1,000,000 (Apple: 10,000); past it a create
     /// gets 400 `CannotCreateChannelConfig` (`ChannelStore.limit`).
     public var channelLimit: Int
+    /// Live channels in all apps and environments, 1 to 10,000,000 (Apple publishes no such
+    /// bound; this one bounds the mock's memory, about 200 bytes a channel); past it a create gets
+    /// 400 `CannotCreateChannelConfig` (`ChannelStore.totalLimit`). Default 100,000.
+    public var totalChannelLimit: Int
+    /// How long a Most Recent Message Stored channel's latest broadcast is kept for an offline
+    /// subscribed device, in seconds, 1 to 30 days (Apple: "at most 8 hours", 28,800; earlier when
+    /// `apns-expiration` says so). No Message Stored keeps nothing (docs/broadcast.md §5).
+    public var storedMessageSeconds: Int
 
     public init(
         disabledBundleIDs: Set<String> = [], acceptsPriority1: Bool = true, rejectsStartEvent: Bool = false,
-        lintsAsErrors: Bool = false, legacyAPNSwiftForms: Bool = true, channelLimit: Int = 10_000
+        lintsAsErrors: Bool = false, legacyAPNSwiftForms: Bool = true, channelLimit: Int = 10_000,
+        totalChannelLimit: Int = 100_000,
+        storedMessageSeconds: Int = Int(MessageStoragePolicy.mostRecentMessageStored.storedSeconds)
     ) {
         self.channelLimit = channelLimit
+        self.totalChannelLimit = totalChannelLimit
+        self.storedMessageSeconds = storedMessageSeconds
         self.disabledBundleIDs = disabledBundleIDs
         self.acceptsPriority1 = acceptsPriority1
         self.rejectsStartEvent = rejectsStartEvent

@@ -27,14 +27,15 @@ public final class BroadcastService: Sendable {
     private let makeRequestID: @Sendable () -> String
 
     /// - Parameters:
-    ///   - store: the channels; default a store of `options.channelLimit` per app and environment.
+    ///   - store: the channels; default a store of `options.channelLimit` per app and environment
+    ///     and `options.totalChannelLimit` in all.
     ///   - makeRequestID: a new lowercase UUID for a request without one (tests inject a fixed one).
     public init(
         options: BroadcastOptions = BroadcastOptions(), store: ChannelStore? = nil,
         makeRequestID: (@Sendable () -> String)? = nil
     ) {
         self.options = options
-        self.store = store ?? ChannelStore(limit: options.channelLimit)
+        self.store = store ?? ChannelStore(limit: options.channelLimit, totalLimit: options.totalChannelLimit)
         let generator = UUIDGenerator()
         self.makeRequestID = makeRequestID ?? { generator.next(uppercase: false) }
     }
@@ -199,8 +200,11 @@ public final class BroadcastService: Sendable {
     /// type in any case (node-apn sends `liveactivity`); absent only under `legacyAPNSwiftForms`
     /// (APNSwift 234d745 sends none). Not JSON, or JSON but no object → `BadRequestPayload`; an
     /// unknown key, a missing key, another policy → `BadRequestParams`; another push type →
-    /// `InvalidPushType`.
+    /// `InvalidPushType`. A body longer than the transport keeps (`HTTP2Settings.maxStoredBodyBytes`,
+    /// 16 KiB; Apple's channel body is about 60 bytes) → 413 `PayloadTooLarge`: the bytes kept are
+    /// only its start, so parsing them would call a valid body unparsable (`BadRequestPayload`).
     private func createPolicy(_ request: HTTP2Request) -> Result<MessageStoragePolicy, BroadcastReason> {
+        guard request.bodyLength <= request.body.count else { return .failure(.payloadTooLarge) }
         guard !request.body.isEmpty else { return .failure(.badRequestParams) }
         guard case .object(let object)? = try? JSONNode(decoding: request.body) else {
             return .failure(.badRequestPayload)

@@ -6,12 +6,17 @@ import Synchronization
 ///
 /// - IDs are random base64 text (16 random bytes by default, 24 characters), never asked for
 ///   and never issued twice, not even after a delete: every ID issued is remembered.
-/// - At most `limit` live channels per app and environment (Apple: 10,000); a create past it
-///   fails with `CannotCreateChannelConfig`. A delete frees a place.
+/// - At most `limit` live channels per app and environment (Apple: 10,000), and at most
+///   `totalLimit` in all (a bound on the mock's memory: Apple publishes none); a create past
+///   either fails with `CannotCreateChannelConfig`. A delete frees a place.
+/// - A create or delete changes its app's table in place: an app's table is never copied, so a
+///   create costs the same at 9,000 channels as at none (docs/broadcast.md §3, "Channels").
 /// - A channel's storage policy is set at creation and has no setter.
 public final class ChannelStore: Sendable {
     /// Live channels per app and environment (the default, Apple's, is 10,000).
     public let limit: Int
+    /// Live channels in all apps and environments (default 100,000).
+    public let totalLimit: Int
     private let makeID: @Sendable () -> String
     private let state = Mutex(State())
 
@@ -19,6 +24,18 @@ public final class ChannelStore: Sendable {
     private struct AppChannels {
         var byID: [String: Channel] = [:]
         var order: [String] = []
+
+        mutating func add(_ channel: Channel) {
+            byID[channel.id] = channel
+            order.append(channel.id)
+        }
+
+        /// False when `id` was not live.
+        mutating func remove(_ id: String) -> Bool {
+            guard byID.removeValue(forKey: id) != nil else { return false }
+            order.removeAll { $0 == id }
+            return true
+        }
     }
 
     private struct AppKey: Hashable {
@@ -30,35 +47,43 @@ public final class ChannelStore: Sendable {
         var apps: [AppKey: AppChannels] = [:]
         /// Every ID ever issued, live or deleted.
         var issued: Set<String> = []
+        /// Live channels in all.
+        var live = 0
+        /// The channel each answered create made, by the create's record seq (`noteCreated`).
+        var createdBySeq: [UInt64: String] = [:]
     }
 
     /// - Parameters:
     ///   - limit: live channels per app and environment, at least 1.
+    ///   - totalLimit: live channels in all, at least 1.
     ///   - makeID: a new candidate ID; one already issued is thrown away and another asked for
     ///     (tests inject a fixed sequence). Default: 16 random bytes in base64.
-    public init(limit: Int = 10_000, makeID: (@Sendable () -> String)? = nil) {
+    public init(limit: Int = 10_000, totalLimit: Int = 100_000, makeID: (@Sendable () -> String)? = nil) {
         self.limit = max(1, limit)
+        self.totalLimit = max(1, totalLimit)
         self.makeID = makeID ?? ChannelStore.randomID
     }
 
     /// Creates a channel; `CannotCreateChannelConfig` when the app already has `limit` in
-    /// this environment.
+    /// this environment, or the store `totalLimit` in all.
     public func create(
         bundleID: String, environment: APNsEnvironment, policy: MessageStoragePolicy, nowMilliseconds: Int64
     ) -> Result<Channel, BroadcastReason> {
         state.withLock { state in
             let key = AppKey(bundleID: bundleID, environment: environment)
-            var app = state.apps[key] ?? AppChannels()
-            guard app.order.count < limit else { return .failure(.cannotCreateChannelConfig) }
+            guard (state.apps[key]?.order.count ?? 0) < limit, state.live < totalLimit else {
+                return .failure(.cannotCreateChannelConfig)
+            }
             var id = makeID()
             while state.issued.contains(id) { id = makeID() }
             state.issued.insert(id)
             let channel = Channel(
                 id: id, bundleID: bundleID, environment: environment, storagePolicy: policy,
                 createdAtMilliseconds: nowMilliseconds)
-            app.byID[id] = channel
-            app.order.append(id)
-            state.apps[key] = app
+            // In place: a copy of the app's table (`var app = state.apps[key]`, changed, stored
+            // back) made each create cost as much as the app had channels.
+            state.apps[key, default: AppChannels()].add(channel)
+            state.live += 1
             return .success(channel)
         }
     }
@@ -73,9 +98,9 @@ public final class ChannelStore: Sendable {
     public func delete(_ id: String, bundleID: String, environment: APNsEnvironment) -> Bool {
         state.withLock { state in
             let key = AppKey(bundleID: bundleID, environment: environment)
-            guard var app = state.apps[key], app.byID.removeValue(forKey: id) != nil else { return false }
-            app.order.removeAll { $0 == id }
-            state.apps[key] = app.order.isEmpty ? nil : app
+            guard state.apps[key]?.remove(id) == true else { return false }
+            if state.apps[key]?.order.isEmpty == true { state.apps[key] = nil }
+            state.live -= 1
             return true
         }
     }
@@ -99,6 +124,21 @@ public final class ChannelStore: Sendable {
             }
         }
     }
+
+    /// Notes that the create recorded as `seq` made channel `id`: its record shows the new ID as
+    /// its `channelId` (the request named none; docs/broadcast.md §4). One entry per create, kept
+    /// as long as the store, as the issued IDs are.
+    public func noteCreated(_ id: String, bySeq seq: UInt64) {
+        state.withLock { $0.createdBySeq[seq] = id }
+    }
+
+    /// The channel the create recorded as `seq` made, nil when that record made none.
+    public func channelCreated(bySeq seq: UInt64) -> String? {
+        state.withLock { $0.createdBySeq[seq] }
+    }
+
+    /// Whether any create was noted (a list skips the look-ups until one was).
+    public var notedCreates: Bool { state.withLock { !$0.createdBySeq.isEmpty } }
 
     /// 16 bytes from the system's random source, in standard base64 with padding (Apple's
     /// example ID, `dHN0LXNyY2gtY2hubA==`, is standard base64).

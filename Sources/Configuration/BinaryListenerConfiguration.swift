@@ -48,14 +48,25 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
     /// topic, status 3 (missing topic), as on Apple's gateway, where every connection had a
     /// certificate.
     public var topic: String?
+    /// Seconds a connection may send nothing before it is closed (FIN, no packet: Apple's gateway
+    /// sent none for it); nil takes the server's `idleTimeoutSeconds` (`--idle-timeout`, none by
+    /// default). Old senders (PyAPNs) kept a connection open for tens of seconds between bursts.
+    public var idleTimeoutSeconds: Double?
+    /// Connections open at once on the listener, 1 to 100,000; one more is closed at once (TCP
+    /// reset), before the TLS handshake, and counted (a connection event `refused`). Default 1,000: one event
+    /// loop thread serves these listeners, and each connection holds a descriptor.
+    public var maxConnections: Int
 
     /// Creates a listener of `kind`; every other parameter defaults as documented on its property.
     public init(
         kind: Kind, name: String? = nil, host: String = "127.0.0.1", port: Int? = nil,
         environment: APNsEnvironment = .sandbox, certificateRequired: Bool = true,
         limits: BinaryLimits = BinaryLimits(),
-        unregistered: UnregisteredAnswer = .invalidToken, topic: String? = nil
+        unregistered: UnregisteredAnswer = .invalidToken, topic: String? = nil,
+        idleTimeoutSeconds: Double? = nil, maxConnections: Int = 1000
     ) {
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxConnections = maxConnections
         self.kind = kind
         self.name = name ?? kind.rawValue
         self.host = host

@@ -49,7 +49,7 @@ public enum ConfigurationFile {
     /// The keys of `broadcast` (`BroadcastOptions`, docs/broadcast.md §3).
     static let broadcastKeys = [
         "disabledBundleIds", "channelLimit", "acceptsPriority1", "rejectsStartEvent", "lintsAsErrors",
-        "legacyAPNSwiftForms",
+        "legacyAPNSwiftForms", "storedMessageSeconds", "totalChannelLimit",
     ]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
@@ -328,7 +328,7 @@ public enum ConfigurationFile {
     /// The keys of a `binary` or `feedback` object.
     static let binaryListenerKeys = [
         "name", "listen", "environment", "certificateRequired", "tokenLength", "payloadLimit", "framedPayloadLimit",
-        "unregistered", "topic",
+        "unregistered", "topic", "idleTimeoutSeconds", "maxConnections",
     ]
 
     /// `"HOST:PORT"`, or an object of `binaryListenerKeys` (docs/legacy-binary.md §5); limits are
@@ -365,6 +365,16 @@ public enum ConfigurationFile {
             if let topic = reader["topic"], topic != .null {
                 listener.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
             }
+            if let idle = reader["idleTimeoutSeconds"], idle != .null {
+                guard let seconds = idle.number, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                    throw ConfigurationError(
+                        field: reader.field("idleTimeoutSeconds"),
+                        message: "expected seconds, more than 0 and at most 86400, or null, got \(idle.rendered)")
+                }
+                listener.idleTimeoutSeconds = seconds
+            }
+            listener.maxConnections =
+                try reader.integer("maxConnections", in: 1...100_000) ?? listener.maxConnections
         default:
             throw ConfigurationError(
                 field: path, message: "expected \"\(HostPort.syntax)\", an object or null, got \(value.rendered)")
@@ -485,7 +495,7 @@ public enum ConfigurationFile {
 
     /// The channel and broadcast settings (docs/broadcast.md §3): each key optional, its default
     /// `BroadcastOptions()`'s; `disabledBundleIds` an array of non-empty strings, `channelLimit`
-    /// an integer from 1 to 1,000,000.
+    /// an integer from 1 to 1,000,000, `totalChannelLimit` from 1 to 10,000,000, `storedMessageSeconds` an integer from 1 to 2,592,000 (30 days).
     private static func broadcast(_ reader: ConfigurationObject) throws(ConfigurationError) -> BroadcastOptions {
         var options = BroadcastOptions()
         if let value = reader["disabledBundleIds"] {
@@ -504,10 +514,14 @@ public enum ConfigurationFile {
             }
         }
         options.channelLimit = try reader.integer("channelLimit", in: 1...1_000_000) ?? options.channelLimit
+        options.totalChannelLimit =
+            try reader.integer("totalChannelLimit", in: 1...10_000_000) ?? options.totalChannelLimit
         options.acceptsPriority1 = try reader.boolean("acceptsPriority1") ?? options.acceptsPriority1
         options.rejectsStartEvent = try reader.boolean("rejectsStartEvent") ?? options.rejectsStartEvent
         options.lintsAsErrors = try reader.boolean("lintsAsErrors") ?? options.lintsAsErrors
         options.legacyAPNSwiftForms = try reader.boolean("legacyAPNSwiftForms") ?? options.legacyAPNSwiftForms
+        options.storedMessageSeconds =
+            try reader.integer("storedMessageSeconds", in: 1...2_592_000) ?? options.storedMessageSeconds
         return options
     }
 

@@ -6,9 +6,17 @@ import JSONSupport
 /// `/v1/channels`: the broadcast channels of every app and environment, and channels made or
 /// deleted on a test's behalf (docs/broadcast.md §4), in the store the listeners serve.
 extension ControlAPI {
-    /// `{"channels": [channel...]}`, by environment, bundle ID, then creation order; `bundleId`
-    /// and `environment` narrow it.
+    /// The default `limit` of `GET /v1/channels` (a page; the store holds up to
+    /// `totalChannelLimit`, 100,000 by default).
+    static let defaultChannelLimit = 1000
+
+    /// `{"channels": [channel...], "count": N (in this page), "total": N (matching), "more": Bool}`,
+    /// by environment, bundle ID, then creation order; `bundleId` and `environment` narrow it;
+    /// at most `limit` (default `defaultChannelLimit`, 0 and up) channels, those after the channel
+    /// `after` (the last ID of the previous page) when given: 400 when `after` is no live channel
+    /// the filter lists (deleted since: start again from the first page).
     func listChannels(_ query: [String: String]) throws(ControlError) -> ControlResponse {
+        let limit = try Self.integer("limit", in: query, default: Self.defaultChannelLimit, range: 0...Int.max)
         var environment: APNsEnvironment?
         if let text = query["environment"] {
             guard let parsed = APNsEnvironment(rawValue: text.lowercased()) else {
@@ -20,7 +28,22 @@ extension ControlAPI {
         let listed = channels.allChannels().filter {
             (bundleID == nil || $0.bundleID == bundleID) && (environment == nil || $0.environment == environment)
         }
-        return ControlResponse(status: 200, json: ["channels": .array(listed.map(Self.json))])
+        var start = 0
+        if let after = query["after"] {
+            guard let index = listed.firstIndex(where: { $0.id == after }) else {
+                throw .badRequest(
+                    "after: no live channel \(InputError.quoted(after)) among those listed (deleted since? start "
+                        + "again without after)")
+            }
+            start = index + 1
+        }
+        let page = listed[start...].prefix(limit)
+        return ControlResponse(
+            status: 200,
+            json: [
+                "channels": .array(page.map(json(withSubscribers:))), "count": .int(Int64(page.count)),
+                "total": .int(Int64(listed.count)), "more": .bool(start + page.count < listed.count),
+            ])
     }
 
     /// Body `ChannelBody`; 201 with the channel, 400 naming the field, or 409 at the app's
@@ -34,10 +57,14 @@ extension ControlAPI {
             bundleID: decoded.bundleID, environment: decoded.environment, policy: decoded.policy,
             nowMilliseconds: Int64(credentialClock.now() * 1000))
         {
-        case .success(let channel): return ControlResponse(status: 201, json: Self.json(channel))
+        case .success(let channel): return ControlResponse(status: 201, json: json(withSubscribers: channel))
         case .failure:
+            let app = channels.channels(bundleID: decoded.bundleID, environment: decoded.environment).count
             throw ControlError(
-                status: 409, message: "the app has \(channels.limit) channels in \(decoded.environment.rawValue)")
+                status: 409,
+                message: app >= channels.limit
+                    ? "the app has \(channels.limit) channels in \(decoded.environment.rawValue)"
+                    : "the store has \(channels.totalLimit) channels in all (broadcast.totalChannelLimit)")
         }
     }
 
@@ -47,7 +74,15 @@ extension ControlAPI {
             throw .notFound("no channel \(InputError.quoted(id))")
         }
         channels.delete(channel.id, bundleID: channel.bundleID, environment: channel.environment)
-        return ControlResponse(status: 200, json: Self.json(channel))
+        return ControlResponse(status: 200, json: json(withSubscribers: channel))
+    }
+
+    /// `json(_:)` with `"subscribers"` (list, create, delete answers): the tokens of the virtual devices subscribed to it, sorted
+    /// (docs/broadcast.md §5).
+    func json(withSubscribers channel: Channel) -> JSONNode {
+        guard case .object(var object) = Self.json(channel) else { return .null }
+        object["subscribers"] = .array(devices.subscribers(of: channel.id).map { .string($0) })
+        return .object(object)
     }
 
     /// `{"id", "bundleId", "environment", "messageStoragePolicy", "pushType", "createdAt"}`.

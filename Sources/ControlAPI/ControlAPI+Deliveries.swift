@@ -39,10 +39,17 @@ extension ControlAPI {
             throw .badRequest("seq must be a positive integer, got '\(seqText)'")
         }
         guard let record = store.record(seq: seq) else { throw .notFound("no delivery with seq \(seq)") }
-        guard let notification = devices.notification(seq) else {
-            return ControlResponse(status: 200, encoding: record)
+        if let notification = devices.notification(seq) {
+            return ControlResponse(status: 200, json: Self.joined(record, notification))
         }
-        return ControlResponse(status: 200, json: Self.joined(record, notification))
+        if let id = createdChannel(record) {
+            return ControlResponse(status: 200, json: Self.joined(record, createdChannel: id))
+        }
+        if record.kind == .broadcast, devices.hasNotifications {
+            let copies = devices.fanOut(of: seq)
+            if !copies.isEmpty { return ControlResponse(status: 200, json: Self.joined(record, fanOut: copies)) }
+        }
+        return ControlResponse(status: 200, encoding: record)
     }
 
     /// The records matching `filter` and `lifecycle` (docs/device-model.md §7), oldest first, at
@@ -123,6 +130,34 @@ extension ControlAPI {
             records: result.elements)
     }
 
+    /// The channel a create's record made (docs/broadcast.md §4): a channel request answered 201
+    /// whose seq the channel store noted; nil for any other record.
+    func createdChannel(_ record: DeliveryRecord) -> String? {
+        guard record.kind == .channel, record.status == 201 else { return nil }
+        return channels.channelCreated(bySeq: record.seq)
+    }
+
+    /// A create's record with `channelId` the channel it made (its request named none).
+    static func joined(_ record: DeliveryRecord, createdChannel id: String) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        object["channelId"] = .string(id)
+        return .object(object)
+    }
+
+    /// A broadcast's record with what it fanned out to joined (docs/broadcast.md §5): `fanOut`,
+    /// the count, and `fanOutDeliveries`, one `{"notification": id, "deviceToken", "lifecycle",
+    /// "lifecycleState", "device", "interactions"}` per subscribed device, in token order.
+    static func joined(_ record: DeliveryRecord, fanOut copies: [DeviceBook.Notification]) -> JSONNode {
+        guard let encoded = try? JSONEncoder().encode(record),
+            case .object(var object)? = try? JSONNode(decoding: [UInt8](encoded))
+        else { return .null }
+        object["fanOut"] = .int(Int64(copies.count))
+        object["fanOutDeliveries"] = .array(copies.map { .object($0.fanOutMembers()) })
+        return .object(object)
+    }
+
     /// A record of a push to a virtual device with its lifecycle joined (`DeviceBook.Notification.jsonMembers()`).
     static func joined(_ record: DeliveryRecord, _ notification: DeviceBook.Notification) -> JSONNode {
         guard let encoded = try? JSONEncoder().encode(record),
@@ -148,16 +183,32 @@ extension ControlAPI {
 }
 
 extension ControlAPI {
-    /// The whole JSON of those of the records `seqs` that were pushes to a virtual device, with
-    /// their lifecycle joined (`DeliveryListJSON`'s `join`); nil when none of them was.
+    /// The whole JSON of those of the records `seqs` that were pushes to a virtual device (with
+    /// their lifecycle joined), broadcasts fanned out to devices (with their copies) or channel
+    /// creates (with the channel made): `DeliveryListJSON`'s `join`; nil when none of them was.
     func recordJoin(_ seqs: [UInt64]) -> (@Sendable (UInt64, DeliveryRecord) -> [UInt8]?)? {
-        guard !devices.isEmpty || devices.hasNotifications else { return nil }
-        devices.catchUp()
-        let found = devices.notifications(seqs)
-        guard !found.isEmpty else { return nil }
+        var joined: [UInt64: DeviceBook.Notification] = [:]
+        var fanOuts: [UInt64: [DeviceBook.Notification]] = [:]
+        if !devices.isEmpty || devices.hasNotifications {
+            devices.catchUp()
+            joined = devices.notifications(seqs)
+            fanOuts = devices.fanOuts(seqs)
+        }
+        let channels = self.channels
+        let creates = channels.notedCreates
+        guard !joined.isEmpty || !fanOuts.isEmpty || creates else { return nil }
+        let found = joined, copies = fanOuts
         return { seq, record in
-            guard let notification = found[seq] else { return nil }
-            return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+            if let notification = found[seq] {
+                return ControlResponse(status: 200, json: Self.joined(record, notification)).body
+            }
+            if let fanOut = copies[seq] {
+                return ControlResponse(status: 200, json: Self.joined(record, fanOut: fanOut)).body
+            }
+            guard creates, record.kind == .channel, record.status == 201,
+                let id = channels.channelCreated(bySeq: seq)
+            else { return nil }
+            return ControlResponse(status: 200, json: Self.joined(record, createdChannel: id)).body
         }
     }
 }

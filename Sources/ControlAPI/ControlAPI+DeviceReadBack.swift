@@ -15,7 +15,9 @@ extension ControlAPI {
     /// "receivedAt", "virtualDevice", "lifecycleState", "log"}`: `log` is the lifecycle
     /// (`LifecycleEvent.jsonValue()`) for a virtual device; for another token an accepted push's
     /// log is its "Received by APNs" alone, a rejected one's is empty (APNs kept nothing). 404
-    /// when no record has the id.
+    /// when no record has the id. An accepted broadcast's entry also has `"fanOut"`: one
+    /// `{"deviceToken", "notification", "lifecycleState", "log"}` per subscribed virtual device it
+    /// reached (docs/broadcast.md §5), in token order; an empty array when it reached none.
     func deliveryLog(id: String) throws(ControlError) -> ControlResponse {
         guard !id.isEmpty else { throw .badRequest("id must be an apns-unique-id or apns-id") }
         let lower = id.lowercased()
@@ -30,6 +32,7 @@ extension ControlAPI {
         }
         devices.catchUp()
         let found = devices.notifications(records.map(\.seq))
+        let fanOuts = devices.fanOuts(records.map(\.seq))
         let entries: [JSONNode] = records.map { record in
             let notification = found[record.seq]
             var log: [JSONNode] = []
@@ -41,7 +44,7 @@ extension ControlAPI {
             let state: JSONNode =
                 notification?.state.map { .string($0.consoleName) }
                 ?? (record.status == 200 ? .string(LifecycleState.received.consoleName) : .null)
-            return [
+            var entry: [String: JSONNode] = [
                 "seq": .uint(record.seq), "apnsId": .string(record.apnsID),
                 "uniqueId": record.uniqueID.map { .string($0) } ?? .null,
                 "deviceToken": record.verdict.deviceToken.map { .string($0) } ?? .null,
@@ -52,6 +55,17 @@ extension ControlAPI {
                 "receivedAt": .string(ISO8601Timestamp.format(epochSeconds: record.receivedAt)),
                 "virtualDevice": .bool(notification != nil), "lifecycleState": state, "log": .array(log),
             ]
+            if record.kind == .broadcast, record.status == 200 {
+                entry["fanOut"] = .array(
+                    (fanOuts[record.seq] ?? []).map { copy in
+                        [
+                            "deviceToken": .string(copy.token), "notification": .uint(copy.id),
+                            "lifecycleState": copy.state.map { .string($0.consoleName) } ?? .null,
+                            "log": .array(copy.events.map { $0.jsonValue() }),
+                        ]
+                    })
+            }
+            return .object(entry)
         }
         return ControlResponse(status: 200, json: ["id": .string(id), "notifications": .array(entries)])
     }

@@ -59,6 +59,7 @@ extension ControlAPI {
         var device = try decoded.registration(token: token, nowMilliseconds: nowMilliseconds)
         let created: Bool
         if let virtual = try decoded.virtualDevice(token: token) {
+            try checkChannels(of: virtual)
             let previous = devices.lifecycle(of: token).flatMap { lifecycle in
                 registry.lookup(token).map { (device: lifecycle.device, registration: $0) }
             }
@@ -97,6 +98,7 @@ extension ControlAPI {
         }
         let patch = try ControlBody.decode(DevicePatchBody.self, from: body, form: DevicePatchBody.form)
         let changed = try patch.applied(to: lifecycle.device)
+        try checkChannels(of: changed)
         do {
             try devices.put(changed)
         } catch {
@@ -128,6 +130,24 @@ extension ControlAPI {
             throw ControlError(status: 409, message: "device \(token) is not a virtual device")
         }
         return ControlResponse(status: 200, json: outcome.jsonValue())
+    }
+
+    /// Every channel `device` subscribes to must be a live channel of its app in its environment
+    /// (docs/broadcast.md §5): 404 naming the first that is no channel at all, 400 naming one of
+    /// another app or environment (`channels[N]`).
+    private func checkChannels(of device: VirtualDevice) throws(ControlError) {
+        for (index, id) in device.channels.enumerated()
+        where channels.channel(id, bundleID: device.topic, environment: device.environment) == nil {
+            if let other = channels.allChannels().first(where: { $0.id == id }) {
+                throw .badRequest(
+                    "channels[\(index)]: channel \(InputError.quoted(id)) belongs to \(other.bundleID) in "
+                        + "\(other.environment.rawValue), not to the device's app \(device.topic) in "
+                        + device.environment.rawValue)
+            }
+            throw .notFound(
+                "channels[\(index)]: no channel \(InputError.quoted(id)) (create it first: POST /v1/channels, or "
+                    + "POST /1/apps/\(device.topic)/channels on a listener)")
+        }
     }
 
     func deleteDevice(tokenText: String) throws(ControlError) -> ControlResponse {

@@ -210,7 +210,7 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
             ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
             ControlRoute(
-                method: "GET", path: "/v1/channels", queryParameters: ["bundleId", "environment"],
+                method: "GET", path: "/v1/channels", queryParameters: ["bundleId", "environment", "limit", "after"],
                 endpoint: .listChannels),
             ControlRoute(method: "POST", path: "/v1/channels", queryParameters: [], endpoint: .addChannel),
             ControlRoute(method: "DELETE", path: "/v1/channels/{id}", queryParameters: [], endpoint: .deleteChannel),

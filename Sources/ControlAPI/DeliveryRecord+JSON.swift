@@ -5,7 +5,7 @@ import JSONSupport
 
 extension DeliveryRecord: Encodable {
     private enum JSONKey: String, CodingKey {
-        case deviceToken, environment, expiration, fault, headers, identity
+        case deviceToken, environment, expiration, fanOut, fault, headers, identity
         case apnsID = "apnsId"
         case channelID = "channelId"
         case kind
@@ -13,6 +13,7 @@ extension DeliveryRecord: Encodable {
         case connectionID = "connectionId"
         case inferredPushType, lints, listener, method, path, payload, payloadBytes, payloadError
         case payloadText, priority, providerToken, pushType, reason, receivedAt, seq, status
+        case transportProtocol = "protocol"
         case timestamp, topic, unanswered
         case streamID = "streamId"
         case uniqueID = "uniqueId"
@@ -26,8 +27,14 @@ extension DeliveryRecord: Encodable {
     /// values), so clients see one stable shape:
     ///
     /// - `kind`: `push`, `channel` or `broadcast` (`RequestKind`, by the path); `channelId`: the
-    ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null; on
-    ///   those records `apnsId` is the `apns-request-id` answered
+    ///   channel a channel or broadcast request named (docs/broadcast.md §4), else null (the
+    ///   control API joins the channel an answered create made, `ChannelStore.noteCreated`); on
+    ///   those records `apnsId` is the `apns-request-id` answered; `fanOut`: on an accepted
+    ///   broadcast (200), how many subscribed virtual devices it reached (docs/broadcast.md §5;
+    ///   0 here, the control API joins the count and the devices' copies, `fanOutDeliveries`, when
+    ///   it reached any), else null
+    /// - `protocol`: `http2`, or `binary` for a legacy binary gateway notification
+    ///   (docs/legacy-binary.md §8)
     /// - `seq` (integer), `receivedAt` (ISO 8601 UTC with milliseconds, `2026-11-30T08:49:03.123Z`),
     ///   `environment`, `listener`, `connectionId`, `streamId`, `method`, `path`
     /// - `deviceToken`, `topic`, `pushType` (`apns-push-type` as sent), `inferredPushType` (the
@@ -71,6 +78,7 @@ extension DeliveryRecord: Encodable {
         try container.encodeIfPresentElseNil(verdict.deviceToken, forKey: .deviceToken)
         try container.encode(environment.rawValue, forKey: .environment)
         try container.encodeIfPresentElseNil(verdict.expiration, forKey: .expiration)
+        try container.encodeIfPresentElseNil(kind == .broadcast && status == 200 ? 0 : nil, forKey: .fanOut)
         if let fault {
             var nested = container.nestedContainer(keyedBy: FaultKey.self, forKey: .fault)
             try nested.encode(fault.ruleID, forKey: .ruleID)
@@ -115,6 +123,7 @@ extension DeliveryRecord: Encodable {
         try container.encode(payloadBytes, forKey: .payloadBytes)
         try container.encodeIfPresentElseNil(verdict.payloadError, forKey: .payloadError)
         try container.encodeIfPresentElseNil(verdict.priority, forKey: .priority)
+        try container.encode(transportProtocol.rawValue, forKey: .transportProtocol)
         try encodeProviderToken(in: &container)
         try container.encodeIfPresentElseNil(verdict.pushTypeSent, forKey: .pushType)
         try container.encodeIfPresentElseNil(reason?.rawValue, forKey: .reason)

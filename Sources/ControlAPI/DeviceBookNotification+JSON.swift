@@ -14,4 +14,14 @@ extension DeviceBook.Notification {
             "interactions": .array(interactions.map { $0.jsonValue() }),
         ]
     }
+
+    /// One device's copy of a broadcast as its record shows it (docs/broadcast.md §5):
+    /// `jsonMembers()` with `"deviceToken"` and `"notification"`, the copy's id (as the device
+    /// view's `stored`, `delivered` and `shown` name it).
+    public func fanOutMembers() -> [String: JSONNode] {
+        var members = jsonMembers()
+        members["deviceToken"] = .string(token)
+        members["notification"] = .uint(id)
+        return members
+    }
 }

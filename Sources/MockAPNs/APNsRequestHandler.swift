@@ -294,6 +294,12 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             request, answer: answer, status: pending == nil ? status : 0, reason: pending == nil ? reason : nil,
             identity: identity, fault: fault, state: state)
         request.tag = seq
+        if status == 201, answer.route?.operation == .createChannel, let id = answer.channelID {
+            broadcast.store.noteCreated(id, bySeq: seq)
+        }
+        if status == 200, answer.route?.operation == .sendBroadcast, let channel = answer.channel {
+            fanOut(seq: seq, request: request, answer: answer, channel: channel)
+        }
         if debug {
             logger.log(
                 .debug,
@@ -313,6 +319,19 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         return FaultExecutor.carryOut(
             plan, answer: response, streamID: request.streamID, on: connection, origin: origin, actions: actions,
             whenAnswered: whenAnswered)
+    }
+
+    /// A broadcast accepted as record `seq` reaches the virtual devices subscribed to `channel`
+    /// (docs/broadcast.md §5), each with its own lifecycle; the channel's storage policy says how
+    /// long an offline device's copy is kept (`BroadcastOptions.storedMessageSeconds`, or nothing).
+    private func fanOut(seq: UInt64, request: HTTP2Request, answer: BroadcastAnswer, channel: Channel) {
+        guard !devices.isEmpty else { return }
+        let limit: Double? =
+            channel.storagePolicy == .mostRecentMessageStored ? Double(broadcast.options.storedMessageSeconds) : nil
+        devices.fanOut(
+            DeviceBroadcast(
+                seq: seq, channelID: channel.id, priority: answer.priority ?? 10, expiration: answer.expiration,
+                storageLimitSeconds: limit, body: request.body))
     }
 
     /// The verdict a channel or broadcast request is recorded and matched with: the path's

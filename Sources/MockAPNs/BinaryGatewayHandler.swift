@@ -37,7 +37,7 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
     /// Record header names carrying what the binary frame said (docs/legacy-binary.md §8).
     enum RecordHeader {
         /// The command, `0`, `1` or `2`.
-        static let command = "x-mockapns-binary-command"
+        static let command = DeliveryRecord.binaryCommandHeader
         /// The notification identifier, when the frame had one.
         static let identifier = "x-mockapns-binary-identifier"
         /// The status of the error packet sent for it (or, command 0, of the close); absent when

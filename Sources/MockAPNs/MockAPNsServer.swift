@@ -287,9 +287,28 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         // Counted from 2^32, so that their ids never meet the HTTP/2 connections'.
         let ids = Atomic<UInt64>(1 << 32)
+        let idle = configuration.idleTimeoutSeconds
+        let events = self.events
         let server = ByteStreamServer(
-            listeners: configured.map { ByteStreamListenerSpec(host: $0.host, port: $0.port, tls: context) },
-            handlers: handlers, nextConnectionID: { ids.add(1, ordering: .relaxed).oldValue })
+            listeners: configured.map {
+                ByteStreamListenerSpec(
+                    host: $0.host, port: $0.port, tls: context, idleTimeoutSeconds: $0.idleTimeoutSeconds ?? idle,
+                    maxConnections: $0.maxConnections)
+            },
+            handlers: handlers, nextConnectionID: { ids.add(1, ordering: .relaxed).oldValue },
+            onRefused: { index, peer in
+                // Past the listener's maxConnections (docs/legacy-binary.md §5): counted as an event.
+                let listener = configured[index]
+                events.append(
+                    ConnectionEvent(
+                        time: Date().timeIntervalSince1970, listener: listener.name,
+                        environment: listener.environment, connectionID: nil, peer: peer, action: .refused,
+                        origin: .listenerCondition))
+                logger.log(
+                    .info,
+                    "\(listener.kind.rawValue) \(listener.name): connection from \(peer) closed at once: "
+                        + "\(listener.maxConnections) open (maxConnections)")
+            })
         try server.start()
         byteStreams = server
         byteStreamHandlers = handlers

@@ -353,6 +353,23 @@ final class BroadcastServiceTests: XCTestCase {
         }
         XCTAssertEqual(asked, [Self.bundle])
     }
+
+    /// A create body longer than the transport keeps (16 KiB) is 413 `PayloadTooLarge`, not the
+    /// `BadRequestPayload` its cut start would parse to; one just under the cut is read whole.
+    func testACreateBodyCutByTheTransportIsTooLarge() {
+        let (service, _, _) = makeService()
+        let whole = #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#
+        let padded = whole.dropLast() + String(repeating: " ", count: 20_000) + "}"
+        var cut = request("POST", "/1/apps/\(Self.bundle)/channels", body: String(padded.prefix(16 * 1024)))
+        cut.bodyLength = padded.utf8.count
+        let answer = handle(service, cut)
+        XCTAssertEqual(answer.status, 413)
+        XCTAssertEqual(answer.reason, .payloadTooLarge)
+        let kept = whole.dropLast() + String(repeating: " ", count: 16 * 1024 - whole.utf8.count) + "}"
+        XCTAssertEqual(kept.utf8.count, 16 * 1024)
+        XCTAssertEqual(
+            handle(service, request("POST", "/1/apps/\(Self.bundle)/channels", body: String(kept))).status, 201)
+    }
 }
 
 extension HTTP2Request {
@@ -367,4 +384,5 @@ extension HTTP2Request {
         }
         return copy
     }
+
 }

@@ -54,6 +54,25 @@ final class BinaryListenerConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try parseConfiguration(#"{"binary": 5}"#))
     }
 
+    /// The idle timeout (the listener's own, else `--idle-timeout`'s, applied at start) and the
+    /// cap on open connections (default 1,000), from the file; bad values refused by name.
+    func testIdleTimeoutAndConnectionCap() throws {
+        let configuration = try parseConfiguration(
+            #"{"binary": {"listen": "127.0.0.1:0", "idleTimeoutSeconds": 2.5, "maxConnections": 3}, "feedback": "127.0.0.1:0"}"#
+        )
+        XCTAssertEqual(configuration.binaryListeners.map(\.idleTimeoutSeconds), [2.5, nil])
+        XCTAssertEqual(configuration.binaryListeners.map(\.maxConnections), [3, 1000])
+        for (text, field) in [
+            (#"{"binary": {"idleTimeoutSeconds": 0}}"#, "binary.idleTimeoutSeconds"),
+            (#"{"binary": {"maxConnections": 0}}"#, "binary.maxConnections"),
+            (#"{"feedback": {"maxConnections": 100001}}"#, "feedback.maxConnections"),
+        ] {
+            XCTAssertThrowsError(try parseConfiguration(text), text) { error in
+                XCTAssertTrue("\(error)".contains(field), "\(error)")
+            }
+        }
+    }
+
     /// A port collision is refused at start with the listener it collides with.
     /// A binary listener's flag without the listener would do nothing: refused, naming what is missing.
     func testBinaryFlagsWithoutTheListenerAreRefused() {

@@ -42,14 +42,17 @@ final class ConfigurationFileTests: XCTestCase {
         let configuration = try parseConfiguration(
             #"""
             {"broadcast": {"disabledBundleIds": ["com.a", "com.b"], "channelLimit": 3, "acceptsPriority1": false,
-              "rejectsStartEvent": true, "lintsAsErrors": true, "legacyAPNSwiftForms": false}}
+              "rejectsStartEvent": true, "lintsAsErrors": true, "legacyAPNSwiftForms": false,
+              "storedMessageSeconds": 60, "totalChannelLimit": 7}}
             """#)
         XCTAssertEqual(
             configuration.broadcast,
             BroadcastOptions(
                 disabledBundleIDs: ["com.a", "com.b"], acceptsPriority1: false, rejectsStartEvent: true,
-                lintsAsErrors: true, legacyAPNSwiftForms: false, channelLimit: 3))
+                lintsAsErrors: true, legacyAPNSwiftForms: false, channelLimit: 3, totalChannelLimit: 7,
+                storedMessageSeconds: 60))
         XCTAssertEqual(try parseConfiguration(#"{"broadcast": {}}"#).broadcast, BroadcastOptions())
+        XCTAssertEqual(BroadcastOptions().storedMessageSeconds, 8 * 3600, "Apple: at most 8 hours")
     }
 
     func testEmptyDocumentObjectMeansDefaults() throws {
@@ -563,6 +566,12 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"broadcast": {"channelLimit": 0}}"#,
                 "broadcast.channelLimit: expected an integer from 1 to 1000000, got 0"),
+            ErrorRow(
+                #"{"broadcast": {"storedMessageSeconds": 0}}"#,
+                "broadcast.storedMessageSeconds: expected an integer from 1 to 2592000, got 0"),
+            ErrorRow(
+                #"{"broadcast": {"totalChannelLimit": 0}}"#,
+                "broadcast.totalChannelLimit: expected an integer from 1 to 10000000, got 0"),
             ErrorRow(
                 #"{"broadcast": {"disabledBundleIds": "com.x"}}"#,
                 #"broadcast.disabledBundleIds: expected an array of bundle IDs, got "com.x""#),

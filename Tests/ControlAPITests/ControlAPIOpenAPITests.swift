@@ -124,11 +124,16 @@ final class ControlAPIOpenAPITests: XCTestCase {
         func properties(_ name: String) -> Set<String> {
             Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
         }
-        // A record of a push to a virtual device gains the lifecycle keys (docs/device-model.md §7).
+        // A record of a push to a virtual device gains the lifecycle keys (docs/device-model.md §7);
+        // a broadcast's that reached devices, `fanOutDeliveries` (docs/broadcast.md §5).
         let lifecycle = Self.sampleNotification()
         XCTAssertEqual(
             properties("Delivery"),
-            Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys).union(lifecycle.jsonMembers().keys))
+            Set(StoreFixtures.object(encoding: StoreFixtures.record()).keys).union(lifecycle.jsonMembers().keys)
+                .union(["fanOutDeliveries"]))
+        XCTAssertEqual(
+            properties("FanOutDelivery"), Set(lifecycle.fanOutMembers().keys),
+            "a broadcast's copy on a device, as fanOutDeliveries shows it")
         let device = Self.sampleLifecycle()
         XCTAssertEqual(
             properties("DeviceState"),

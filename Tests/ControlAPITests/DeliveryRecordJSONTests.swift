@@ -31,6 +31,8 @@ final class DeliveryRecordJSONTests: XCTestCase {
         XCTAssertEqual(json["inferredPushType"] as? String, "alert")
         XCTAssertEqual(json["priority"] as? Int, 10)
         XCTAssertTrue(json["expiration"] is NSNull)
+        XCTAssertTrue(json["fanOut"] is NSNull, "a device push has no fan-out")
+        XCTAssertEqual(json["protocol"] as? String, "http2")
         XCTAssertEqual(json["collapseId"] as? String, "c")
         XCTAssertEqual(json["uniqueId"] as? String, "u-1")
         XCTAssertEqual(json["status"] as? Int, 410)

@@ -186,6 +186,50 @@ def test_shutdown_sends_status_ten_with_the_last_accepted_identifier(binary_serv
     assert read_until_closed(sock, timeout=5) == packet(10, 42)
 
 
+def test_shutdown_after_a_command_zero_names_the_last_identifier_sent(binary_server):
+    # command 0 carries no identifier: status 10 names the last notification that had one
+    sock = connect(binary_server.binary_port)
+    sock.sendall(enhanced(7) + simple())
+    assert nothing_within(sock)
+    only_simple = connect(binary_server.binary_port)
+    only_simple.sendall(simple())
+    assert nothing_within(only_simple)
+    binary_server.signal()
+    assert read_until_closed(sock, timeout=5) == packet(10, 7)
+    assert read_until_closed(only_simple, timeout=5) == packet(10, 0)
+
+
+def test_idle_connections_are_closed_and_the_cap_closes_new_ones_at_once(server_factory):
+    server = server_factory(
+        "--binary-topic", TOPIC,
+        config={"binary": {"listen": "127.0.0.1:0", "idleTimeoutSeconds": 1, "maxConnections": 2},
+                "feedback": {"listen": "127.0.0.1:0", "maxConnections": 1}})
+    found = ports(server)
+    first = connect(found["binary"])
+    second = connect(found["binary"])
+    first.sendall(enhanced(1))  # served: no answer
+    assert nothing_within(first)
+    # a third is reset before the TLS handshake (the RST may already meet the connect)
+    with pytest.raises(ConnectionResetError):
+        with socket.create_connection(("127.0.0.1", found["binary"]), timeout=3) as raw:
+            raw.settimeout(3)
+            raw.recv(1)
+    # idle: closed about 1 s after the last byte, no packet
+    started = time.monotonic()
+    assert read_until_closed(second, timeout=4) == b""
+    assert time.monotonic() - started < 3
+    assert read_until_closed(first, timeout=4) == b""
+    events = server.get_json("/v1/events?kind=refused")["events"]
+    assert [(e["listener"], e["kind"]) for e in events] == [("binary", "refused")]
+    [record] = server.deliveries()["deliveries"]
+    assert record["status"] == 200
+    # places freed: a new connection is served
+    again = connect(found["binary"])
+    again.sendall(enhanced(2))
+    assert nothing_within(again)
+    again.close()
+
+
 def test_feedback_returns_unregistered_tokens_once(binary_server):
     token = "aa" * 32
     r = binary_server.put(f"/v1/devices/{token}", {"environment": "sandbox",
@@ -248,6 +292,11 @@ def test_records_of_five_in_one_write_with_the_third_bad(binary_server):
     assert first["deviceToken"] == TOKEN.hex() and first["topic"] == TOPIC
     assert first["priority"] == 10 and first["expiration"] == 0 and first["inferredPushType"] == "alert"
     assert first["payload"] == {"aps": {"alert": "hi"}} and first["streamId"] == 0
+    # protocol "binary", and the listener and protocol filters select them
+    assert {r["protocol"] for r in records} == {"binary"}
+    assert [r["seq"] for r in binary_server.deliveries(listener="binary")["deliveries"]] == [r["seq"] for r in records]
+    assert [r["seq"] for r in binary_server.deliveries(protocol="binary")["deliveries"]] == [r["seq"] for r in records]
+    assert binary_server.deliveries(protocol="http2")["deliveries"] == []
 
 
 def test_a_frame_error_after_a_refusal_in_the_same_write_is_discarded_not_refused(binary_server):

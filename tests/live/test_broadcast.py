@@ -259,6 +259,14 @@ def test_payload_too_large(sender):
     assert (response.status, reason_of(response)) == (413, "PayloadTooLarge")
 
 
+def test_a_create_body_over_16_kib_is_payload_too_large(sender):
+    # valid JSON, padded past the 16 KiB the transport keeps: too large, not "unparsable"
+    body = b'{"message-storage-policy":1,"push-type":"LiveActivity"' + b" " * 20_000 + b"}"
+    response = sender.request("POST", CHANNELS, body=body)
+    assert (response.status, reason_of(response)) == (413, "PayloadTooLarge")
+    assert response.header("apns-channel-id") is None
+
+
 def test_payload_empty(sender):
     response = sender.broadcast(sender.create(), body=None)
     assert (response.status, reason_of(response)) == (400, "PayloadEmpty")
@@ -392,7 +400,10 @@ def test_channel_and_broadcast_requests_are_recorded(gateway, sender):
     created = sender.request("POST", CHANNELS, ("apns-request-id", request_id), body=CREATE_BODY)
     channel = created.header("apns-channel-id")
     [create] = gateway.deliveries(kind="channel", apnsId=request_id)["deliveries"]
-    assert (create["kind"], create["status"], create["topic"], create["channelId"]) == ("channel", 201, BUNDLE, None)
+    # the create named no channel; its record carries the one it made (docs/broadcast.md §4)
+    assert (create["kind"], create["status"], create["topic"], create["channelId"]) == (
+        "channel", 201, BUNDLE, channel)
+    assert gateway.get_json(f"/v1/deliveries/{create['seq']}")["channelId"] == channel
 
     sent = sender.broadcast(channel, ("apns-priority", "5"))
     refused = sender.broadcast(channel, ("apns-priority", "7"))
@@ -471,6 +482,67 @@ def test_a_create_a_fault_answers_makes_no_channel(module_factory):
         assert s.request("GET", ALL_CHANNELS).json()["channels"] == []
     finally:
         s.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Fan-out to subscribed virtual devices (docs/broadcast.md §5)
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", [1, 0])
+def test_a_broadcast_fans_out_to_three_subscribed_devices_one_offline(gateway, sender, policy):
+    channel = sender.create(policy=policy)
+    tokens = sorted(uuid.uuid4().hex * 2 for _ in range(3))
+    for index, token in enumerate(tokens):
+        body = {"environment": "sandbox", "topic": BUNDLE, "channels": [channel]}
+        if index == 1:
+            body["connectivity"] = "offline"
+        r = gateway.control("PUT", f"/v1/devices/{token}", body)
+        assert r.status == 201, r.body
+    listed = gateway.get_json(f"/v1/channels?bundleId={BUNDLE}")["channels"]
+    assert [c["subscribers"] for c in listed if c["id"] == channel] == [tokens]
+
+    extra = [] if policy == 1 else [("apns-expiration", "0")]
+    sent = sender.broadcast(channel, *extra)
+    assert sent.status == 200, sent.body
+    [record] = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
+    assert record["fanOut"] == 3
+    copies = record["fanOutDeliveries"]
+    assert [c["deviceToken"] for c in copies] == tokens
+    offline = "Stored - Device Offline" if policy == 1 else "Discarded - Expired"
+    assert [c["lifecycleState"] for c in copies] == ["Delivered to Device", offline, "Delivered to Device"]
+    assert len({c["notification"] for c in copies}) == 3  # each its own notification
+
+    # the offline device comes online: policy 1 delivers the stored copy, policy 0 kept nothing
+    r = gateway.control("PATCH", f"/v1/devices/{tokens[1]}", {"connectivity": "online"})
+    assert r.status == 200, r.body
+    again = gateway.get_json(f"/v1/deliveries/{record['seq']}")["fanOutDeliveries"][1]
+    states = [event["state"] for event in again["lifecycle"]]
+    if policy == 1:
+        assert states == ["Received by APNs", "Stored - Device Offline", "Delivered to Device (From Storage)"]
+    else:
+        assert states == ["Received by APNs", "Discarded - Expired"]
+    log = gateway.get_json("/v1/delivery-log/" + sent.header("apns-request-id"))["notifications"]
+    assert [c["deviceToken"] for c in log[0]["fanOut"]] == tokens
+    device = gateway.get_json(f"/v1/devices/{tokens[0]}")
+    assert device["channels"] == [channel]
+    assert copies[0]["notification"] in device["delivered"]
+
+    # no subscriber: still recorded, fan-out 0
+    lonely = sender.create(policy=policy)
+    assert sender.broadcast(lonely, *extra).status == 200
+    [alone] = gateway.deliveries(kind="broadcast", channelId=lonely)["deliveries"]
+    assert alone["fanOut"] == 0
+    for token in tokens:
+        assert gateway.delete(f"/v1/devices/{token}").status == 200
+
+
+def test_a_subscription_to_an_unknown_channel_is_refused(gateway):
+    token = uuid.uuid4().hex * 2
+    r = gateway.control("PUT", f"/v1/devices/{token}",
+                        {"environment": "sandbox", "topic": BUNDLE, "channels": ["bm8tc3VjaC1jaGFubmVs"]})
+    assert r.status == 404, r.body
+    assert "channels[0]" in r.json["error"]
 
 
 # ------------------------------------------------------------------------------------------

@@ -87,6 +87,17 @@ extension DeliveryRecord {
     /// device push, a list, and a create (the new channel's ID is in its answer, not its
     /// request).
     public var channelID: String? { kind.channelID(path: path, headers: headers) }
+
+    /// The record header the legacy binary gateway adds with the frame's command
+    /// (docs/legacy-binary.md §8): it marks a binary notification's record.
+    public static let binaryCommandHeader = "x-mockapns-binary-command"
+
+    /// The protocol the request came by: `binary` for the legacy binary gateway's
+    /// notifications (a `binaryCommandHeader` record header), else `http2`. Read from what the
+    /// record keeps, so the compact layout is unchanged.
+    public var transportProtocol: TransportProtocol {
+        headers.contains { $0.name == Self.binaryCommandHeader } ? .binary : .http2
+    }
 }
 
 /// The fault injected into one request, as its record shows it.

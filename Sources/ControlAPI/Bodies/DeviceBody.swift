@@ -10,7 +10,8 @@ import JSONSupport
 /// path's, any case). Other keys are refused.
 ///
 /// A body with any device-model field (`DeviceBody.modelKeys`: `virtual`, `connectivity`,
-/// `appState`, `settings`, `capabilities`, `categories`, `foregroundPresentation`, `installed`)
+/// `appState`, `settings`, `capabilities`, `categories`, `foregroundPresentation`, `installed`,
+/// `channels`: the broadcast channels it subscribes to, docs/broadcast.md §5)
 /// registers a virtual device (docs/device-model.md §1, §7); `"virtual": true` alone registers one
 /// with every default. A virtual device needs a `topic` (its bundle ID); its fields are read as
 /// `VirtualDevice` reads them, and a refusal names the field (`categories[1].identifier`).
@@ -33,12 +34,13 @@ struct DeviceBody: Decodable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case token, topic, environment, unregisteredAt, expired
         case virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed
+        case channels
     }
 
     /// The keys that make the registration a virtual device.
     static let modelKeys: [CodingKeys] = [
         .virtual, .connectivity, .appState, .settings, .capabilities, .categories, .foregroundPresentation,
-        .installed,
+        .installed, .channels,
     ]
 
     init(from decoder: any Decoder) throws {

@@ -5,7 +5,8 @@ import JSONSupport
 
 /// The body of `PATCH /v1/devices/{token}` for a virtual device (docs/device-model.md §7): a JSON
 /// object with one or more of `connectivity`, `appState`, `settings`, `capabilities`,
-/// `categories`, `foregroundPresentation` and `installed`, each replacing that field whole, read
+/// `categories`, `foregroundPresentation`, `installed` and `channels` (docs/broadcast.md §5),
+/// each replacing that field whole, read
 /// as `VirtualDevice` reads it (`settings` keys left out take their defaults, `true`). Identity
 /// (`token`, `topic`, `environment`) is not patched: PUT another registration. Other keys are
 /// refused with a "did you mean"; an empty object is refused.
@@ -17,7 +18,7 @@ struct DevicePatchBody: Decodable, Equatable {
     static let form = #"a JSON object like {"connectivity":"online","appState":"foreground"}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed
+        case connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed, channels
     }
 
     init(from decoder: any Decoder) throws {

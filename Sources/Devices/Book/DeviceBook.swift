@@ -15,6 +15,14 @@ import Synchronization
 ///
 /// The push path pays one check for a token that is not a virtual device: `isEmpty` (an atomic
 /// load) when no device is registered, a dictionary lookup under the lock otherwise.
+///
+/// Broadcasts (docs/broadcast.md §5): a device's `channels` subscribe it; `fanOut(_:)` gives a
+/// broadcast's record one notification per subscribed device. Those notifications are keyed by
+/// ids of their own, `fanOutIDBase` and up (2^52: above any record seq a run reaches, and exact
+/// as a JavaScript number), with the record's
+/// seq in `Notification.broadcast`: `fanOut(of:)` finds them by that seq, `notification(_:)` by
+/// their id, as the device view (`stored`, `delivered`, `shown`) names them. A device push pays
+/// nothing for this: the subscriptions are read only by a broadcast.
 public final class DeviceBook: Sendable {
     /// What happened to one accepted push to a virtual device.
     public struct Notification: Sendable, Equatable {
@@ -32,6 +40,11 @@ public final class DeviceBook: Sendable {
         /// `apns-collapse-id` (docs/device-model.md §2.4): on the device, not in the lifecycle,
         /// which stays Delivered as Apple's console reports it.
         public var replacedOnDeviceBy: UInt64?
+        /// The broadcast's record seq when this is one device's copy of a broadcast (its own id
+        /// is then `fanOutIDBase` or above); nil for a push to the device.
+        public var broadcast: UInt64?
+        /// Its id: the record's seq for a push, `fanOutIDBase` and up for a broadcast's copy.
+        public var id: UInt64 = 0
 
         /// The state it is in now: that of its last transition.
         public var state: LifecycleState? { events.last?.state }
@@ -59,7 +72,18 @@ public final class DeviceBook: Sendable {
         var earliestDue = -Double.infinity
         /// Full scans made by `catchUp` (for tests).
         var scans = 0
+        /// The subscribed devices' tokens by channel ID (`VirtualDevice.channels`).
+        var subscribers: [String: Set<String>] = [:]
+        /// A broadcast's record seq → its notifications' ids, in token order (none: fan-out 0).
+        var fanOuts: [UInt64: [UInt64]] = [:]
+        /// How many fan-out ids were issued (the last is `fanOutIDBase` plus this).
+        var lastFanOutID: UInt64 = 0
     }
+
+    /// The first id of a broadcast's per-device notifications, 2^52: above every record seq (a
+    /// server appending a million records a second reaches it after 142 years) and below 2^53,
+    /// so a JavaScript client reads it exactly.
+    public static let fanOutIDBase: UInt64 = 1 << 52
 
     private let state = Mutex(State())
     private let deviceCount = Atomic<Int>(0)
@@ -112,11 +136,17 @@ public final class DeviceBook: Sendable {
         return try state.withLock { (state: inout State) throws(InputError) -> Bool in
             guard let entry = state.devices[DeviceTokenKey(device.token)] else {
                 state.devices[DeviceTokenKey(device.token)] = Entry(DeviceLifecycle(device: device, options: options))
+                subscribe(device.token, to: device.channels, in: &state)
                 deviceCount.add(1, ordering: .relaxed)
                 changes.add(1, ordering: .releasing)
                 return true
             }
+            let before = entry.lifecycle.device.channels
             let events = try entry.lifecycle.update(device, at: now)
+            if before != device.channels {
+                unsubscribe(device.token, from: before, in: &state)
+                subscribe(device.token, to: device.channels, in: &state)
+            }
             apply(events, to: &state)
             noteDue(entry, at: now, in: &state)
             return false
@@ -132,6 +162,7 @@ public final class DeviceBook: Sendable {
         let now = clock()
         return state.withLock { state in
             guard let entry = state.devices.removeValue(forKey: DeviceTokenKey(token)) else { return false }
+            unsubscribe(token, from: entry.lifecycle.device.channels, in: &state)
             end(entry, at: now, in: &state)
             deviceCount.subtract(1, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
@@ -148,6 +179,7 @@ public final class DeviceBook: Sendable {
             let removed = state.devices.count
             for entry in state.devices.values { end(entry, at: now, in: &state) }
             state.devices = [:]
+            state.subscribers = [:]
             deviceCount.store(0, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
             return removed
@@ -167,6 +199,7 @@ public final class DeviceBook: Sendable {
             state.notifications = [:]
             state.order = []
             state.head = 0
+            state.fanOuts = [:]
             for entry in state.devices.values { entry.lifecycle.forgetNotifications() }
             received.store(false, ordering: .relaxed)
             changes.add(1, ordering: .releasing)
@@ -236,28 +269,104 @@ public final class DeviceBook: Sendable {
         let now = clock()
         return state.withLock { state in
             guard let entry = state.devices[DeviceTokenKey(token)] else { return false }
-            let push = make()
-            // Changed in place: no copy of the lifecycle.
-            var events = entry.lifecycle.receive(push, at: now)
-            noteDue(entry, at: now, in: &state)
-            received.store(true, ordering: .relaxed)
-            // The new notification's transitions (Received, then Delivered, Stored or Discarded)
-            // become its history as they are; the others (what the step caught up with, one it
-            // replaced) are appended to theirs.
-            var own: [LifecycleEvent] = []
-            if events.allSatisfy({ $0.notification == push.id }) {
-                swap(&own, &events)
-            } else {
-                own = events.filter { $0.notification == push.id }
-                events.removeAll { $0.notification == push.id }
-            }
-            state.notifications[push.id] = Notification(
-                token: token, pushType: push.pushType, priority: push.priority, events: own, interactions: [])
-            state.order.append(push.id)
-            for event in own { noteCollapse(event, in: &state) }
-            if events.isEmpty { changes.add(1, ordering: .releasing) } else { apply(events, to: &state) }
+            receive(make(), by: entry, token: token, broadcast: nil, at: now, in: &state)
             evict(&state)
             return true
+        }
+    }
+
+    /// A broadcast accepted now reaches every virtual device subscribed to its channel
+    /// (docs/broadcast.md §5): each gets its own notification (`broadcast.push`, with an id
+    /// from `fanOutIDBase` up) and lifecycle (Received, then Delivered, Stored or Discarded as
+    /// its connectivity and the channel's storage policy say), in token order. Returns how
+    /// many devices it reached, the record's `fanOut` (0 without subscribers).
+    @discardableResult
+    public func fanOut(_ broadcast: DeviceBroadcast) -> Int {
+        if isEmpty { return 0 }
+        let now = clock()
+        return state.withLock { state in
+            guard let tokens = state.subscribers[broadcast.channelID], !tokens.isEmpty else { return 0 }
+            // The payload is read once for every device.
+            let template = broadcast.push
+            var ids: [UInt64] = []
+            ids.reserveCapacity(tokens.count)
+            for token in tokens.sorted() {
+                guard let entry = state.devices[DeviceTokenKey(token)] else { continue }
+                state.lastFanOutID += 1
+                var push = template
+                push.id = Self.fanOutIDBase + state.lastFanOutID
+                receive(push, by: entry, token: token, broadcast: broadcast.seq, at: now, in: &state)
+                ids.append(push.id)
+            }
+            state.fanOuts[broadcast.seq] = ids
+            evict(&state)
+            return ids.count
+        }
+    }
+
+    /// The notifications a broadcast's record `seq` fanned out to, in token order, caught up with
+    /// the clock; empty when it reached no device (or they were evicted).
+    public func fanOut(of seq: UInt64) -> [Notification] {
+        let now = clock()
+        return state.withLock { state in
+            guard let ids = state.fanOuts[seq] else { return [] }
+            for id in ids { if let token = state.notifications[id]?.token { catchUp(&state, token: token, to: now) } }
+            return ids.compactMap { state.notifications[$0] }
+        }
+    }
+
+    /// The fan-outs of those `seqs` that reached a device, each in token order, without
+    /// catching up (the caller did).
+    public func fanOuts(_ seqs: [UInt64]) -> [UInt64: [Notification]] {
+        state.withLock { state in
+            guard !state.fanOuts.isEmpty else { return [:] }
+            var found: [UInt64: [Notification]] = [:]
+            for seq in seqs {
+                if let ids = state.fanOuts[seq] { found[seq] = ids.compactMap { state.notifications[$0] } }
+            }
+            return found
+        }
+    }
+
+    /// The tokens of the virtual devices subscribed to `channelID`, sorted.
+    public func subscribers(of channelID: String) -> [String] {
+        if isEmpty { return [] }
+        return state.withLock { ($0.subscribers[channelID] ?? []).sorted() }
+    }
+
+    /// `push` arriving at the device of `entry` now, recorded as its notification (under the
+    /// lock): the step's transitions of `push` become its history as they are; the others (what
+    /// the step caught up with, one it replaced) are appended to theirs.
+    private func receive(
+        _ push: DevicePush, by entry: Entry, token: String, broadcast: UInt64?, at now: Double, in state: inout State
+    ) {
+        // Changed in place: no copy of the lifecycle.
+        var events = entry.lifecycle.receive(push, at: now)
+        noteDue(entry, at: now, in: &state)
+        received.store(true, ordering: .relaxed)
+        var own: [LifecycleEvent] = []
+        if events.allSatisfy({ $0.notification == push.id }) {
+            swap(&own, &events)
+        } else {
+            own = events.filter { $0.notification == push.id }
+            events.removeAll { $0.notification == push.id }
+        }
+        state.notifications[push.id] = Notification(
+            token: token, pushType: push.pushType, priority: push.priority, events: own, interactions: [],
+            broadcast: broadcast, id: push.id)
+        state.order.append(push.id)
+        for event in own { noteCollapse(event, in: &state) }
+        if events.isEmpty { changes.add(1, ordering: .releasing) } else { apply(events, to: &state) }
+    }
+
+    private func subscribe(_ token: String, to channels: [String], in state: inout State) {
+        for channel in channels { state.subscribers[channel, default: []].insert(token) }
+    }
+
+    private func unsubscribe(_ token: String, from channels: [String], in state: inout State) {
+        for channel in channels {
+            state.subscribers[channel]?.remove(token)
+            if state.subscribers[channel]?.isEmpty == true { state.subscribers[channel] = nil }
         }
     }
 
@@ -363,7 +472,9 @@ public final class DeviceBook: Sendable {
 
     private func evict(_ state: inout State) {
         while state.order.count - state.head > notificationCapacity {
-            state.notifications[state.order[state.head]] = nil
+            if let gone = state.notifications.removeValue(forKey: state.order[state.head]), let seq = gone.broadcast {
+                state.fanOuts[seq] = nil
+            }
             state.head += 1
         }
         if state.head > 1024, state.head * 2 > state.order.count {

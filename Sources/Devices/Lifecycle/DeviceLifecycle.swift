@@ -422,9 +422,9 @@ public struct DeviceLifecycle: Sendable {
     }
 
     /// A stored or held notification of `push` from `since` (§2.2): kept until its expiration,
-    /// at most `maxStorageSeconds`.
+    /// at most `maxStorageSeconds` (or the push's own `storageLimitSeconds`, a broadcast's).
     private func pending(_ push: DevicePush, since: Double, cause: LifecycleState.StoreCause) -> Pending {
-        let limit = since + options.maxStorageSeconds
+        let limit = since + (push.storageLimitSeconds ?? options.maxStorageSeconds)
         let deadline = push.expiration.map { min(Double($0), limit) } ?? limit
         return Pending(push: push, since: since, deadline: deadline, cause: cause)
     }

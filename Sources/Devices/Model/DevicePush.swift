@@ -18,6 +18,11 @@ public struct DevicePush: Sendable, Equatable {
     public var body: [UInt8]
     /// The body's values.
     public var payload: DevicePayload
+    /// How long APNs keeps it for an offline device at most, in seconds; nil: the device
+    /// model's `maxStorageSeconds` (30 days). A broadcast on a Most Recent Message Stored
+    /// channel sets its channel's limit (8 hours, `BroadcastOptions.storedMessageSeconds`;
+    /// docs/broadcast.md §5).
+    public var storageLimitSeconds: Double?
 
     public init(
         id: UInt64, pushType: PushType = .alert, priority: Int = 10, expiration: Int64? = nil,

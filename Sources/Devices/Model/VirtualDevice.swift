@@ -15,17 +15,20 @@ import JSONInput
 ///  "categories": [{"identifier": "MEETING", "customDismissAction": true,
 ///                  "actions": [{"identifier": "ACCEPT", "title": "Accept", "options": ["foreground"]},
 ///                              {"identifier": "REPLY", "title": "Reply", "textInput": true}]}],
-///  "foregroundPresentation": ["banner", "sound"], "installed": true}
+///  "foregroundPresentation": ["banner", "sound"], "installed": true,
+///  "channels": ["dHN0LXNyY2gtY2hubA=="]}
 /// ```
 ///
 /// `token`, `topic` and `environment` are required; the rest default to an online, installed app in
 /// the background with every setting on, no capabilities, no categories and an empty foreground
-/// presentation. Refused: a token that is not even-length hexadecimal (at most 200 characters),
+/// presentation, subscribed to no broadcast channel. Refused: a token that is not even-length hexadecimal (at most 200 characters),
 /// an empty topic, an unknown enum name (`appState`, `connectivity`, options), a category
 /// identifier repeated (`categories[N].identifier`), an action identifier repeated within a
 /// category (`categories[N].actions[M].identifier`), an action option repeated
 /// (`categories[N].actions[M].options[K]`) and a presentation option repeated
-/// (`foregroundPresentation[N]`).
+/// (`foregroundPresentation[N]`), and a channel ID that is empty or repeated (`channels[N]`;
+/// whether it names a live channel of the device's app is the control API's check, against the
+/// channel store: docs/broadcast.md §5).
 public struct VirtualDevice: Sendable, Hashable, Codable {
     /// The device token, lowercase hexadecimal.
     public var token: String
@@ -48,17 +51,21 @@ public struct VirtualDevice: Sendable, Hashable, Codable {
     public var foregroundPresentation: [PresentationOption]
     /// Whether the app is installed; a removed app's pushes are "Discarded - Token Unregistered".
     public var installed: Bool
+    /// The broadcast channels (`apns-channel-id`s of the app's channels in its environment) the
+    /// device is subscribed to, as its Live Activities are: a broadcast accepted on one of them
+    /// reaches it (docs/broadcast.md §5). In the order given; no repeats.
+    public var channels: [String]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case token, topic, environment, connectivity, appState, settings, capabilities, categories
-        case foregroundPresentation, installed
+        case foregroundPresentation, installed, channels
     }
 
     public init(
         token: String, topic: String, environment: APNsEnvironment = .sandbox, connectivity: Connectivity = .online,
         appState: AppState = .background, settings: NotificationSettings = NotificationSettings(),
         capabilities: DeviceCapabilities = DeviceCapabilities(), categories: [NotificationCategory] = [],
-        foregroundPresentation: [PresentationOption] = [], installed: Bool = true
+        foregroundPresentation: [PresentationOption] = [], installed: Bool = true, channels: [String] = []
     ) {
         self.token = token
         self.topic = topic
@@ -70,6 +77,7 @@ public struct VirtualDevice: Sendable, Hashable, Codable {
         self.categories = categories
         self.foregroundPresentation = foregroundPresentation
         self.installed = installed
+        self.channels = channels
     }
 
     /// Reads the JSON object (see the type's comment for the keys, defaults and refusals).
@@ -94,6 +102,15 @@ public struct VirtualDevice: Sendable, Hashable, Codable {
         foregroundPresentation =
             try container.decodeIfPresent([PresentationOption].self, forKey: .foregroundPresentation) ?? []
         installed = try container.decodeIfPresent(Bool.self, forKey: .installed) ?? true
+        channels = try container.decodeIfPresent([String].self, forKey: .channels) ?? []
+        if let empty = channels.firstIndex(where: \.isEmpty) {
+            throw InputErrorAt.path(decoder.codingPath, "channels[\(empty)]", "expected a channel ID, got \"\"")
+        }
+        if let repeated = InputErrorAt.firstRepeat(channels) {
+            throw InputErrorAt.path(
+                decoder.codingPath, "channels[\(repeated.index)]",
+                "duplicate channel \(InputError.quoted(repeated.value)) (also channels[\(repeated.first)])")
+        }
         if let repeated = InputErrorAt.firstRepeat(foregroundPresentation.map(\.rawValue)) {
             throw InputErrorAt.path(
                 decoder.codingPath, "foregroundPresentation[\(repeated.index)]",

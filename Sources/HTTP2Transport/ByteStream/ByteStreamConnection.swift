@@ -23,14 +23,22 @@ public final class ByteStreamConnection {
     public private(set) var isDraining = false
     private var handshakeTimer: LoopTimer?
     private var drainTimer: LoopTimer?
+    /// Seconds without a byte from the peer before the connection is closed; nil: never.
+    private let idleTimeout: Double?
+    private var idleTimer: LoopTimer?
+    /// When the peer last sent bytes (or the stream was established), monotonic seconds.
+    private var lastActivity = 0.0
+    /// True when the idle timeout closed it.
+    public private(set) var closedIdle = false
 
     /// How long a TLS handshake may take, in seconds.
     static let handshakeTimeout = 10.0
 
     init(
         fd: Int32, info: AcceptedConnection, loop: EventLoop, tls: TLSContext?, handler: ByteStreamHandler,
-        onClose: @escaping (ByteStreamConnection) -> Void
+        idleTimeout: Double? = nil, onClose: @escaping (ByteStreamConnection) -> Void
     ) {
+        self.idleTimeout = idleTimeout
         self.info = info
         self.loop = loop
         self.handler = handler
@@ -96,6 +104,8 @@ public final class ByteStreamConnection {
         handshakeTimer?.cancel()
         handshakeTimer = nil
         established = true
+        lastActivity = HTTP2Connection.monotonicSeconds()
+        if let idleTimeout { scheduleIdleCheck(after: idleTimeout) }
         handler.connectionOpened(self)
         if !isClosed && !isReadingStopped { readAll() }
     }
@@ -105,6 +115,8 @@ public final class ByteStreamConnection {
             guard !isClosed, !isReadingStopped else { return }
             switch socket.read(into: loop.readBuffer, count: EventLoop.readBufferSize) {
             case .bytes(let count):
+                // A timestamp, not a new timer per read: the check reschedules itself.
+                if idleTimeout != nil { lastActivity = HTTP2Connection.monotonicSeconds() }
                 handler.received(UnsafeRawBufferPointer(start: loop.readBuffer, count: count), on: self)
             case .wouldBlock, .blockedOnWrite:
                 return
@@ -169,9 +181,27 @@ public final class ByteStreamConnection {
         }
     }
 
+    /// Closes the connection (FIN; what is still queued, for a peer that reads nothing either, is
+    /// dropped) once the peer has sent nothing for `idleTimeout` seconds; checked when that much
+    /// time may have passed since the last read.
+    private func scheduleIdleCheck(after seconds: Double) {
+        idleTimer = loop.schedule(after: seconds) { [weak self] in
+            guard let self, !self.isClosed, let timeout = self.idleTimeout else { return }
+            let quiet = HTTP2Connection.monotonicSeconds() - self.lastActivity
+            if quiet >= timeout - 0.001 {
+                self.closedIdle = true
+                self.close()
+            } else {
+                self.scheduleIdleCheck(after: timeout - quiet)
+            }
+        }
+    }
+
     private func tearDown(reset: Bool, byPeer: Bool) {
         guard !isClosed else { return }
         isClosed = true
+        idleTimer?.cancel()
+        idleTimer = nil
         handshakeTimer?.cancel()
         handshakeTimer = nil
         drainTimer?.cancel()

@@ -6,11 +6,21 @@ public struct ByteStreamListenerSpec: Sendable {
     public var port: Int
     /// TLS context, or nil for cleartext.
     public var tls: TLSContext?
+    /// Seconds a connection may go without a byte from its peer (after the handshake) before
+    /// it is closed (FIN); nil: never.
+    public var idleTimeoutSeconds: Double?
+    /// Connections open at once on this listener (handshaking included), at least 1; one
+    /// accepted beyond it is closed at once (TCP reset) and counted (`ByteStreamServer.refusedConnections`).
+    public var maxConnections: Int
 
     /// Creates a spec.
-    public init(host: String, port: Int, tls: TLSContext?) {
+    public init(
+        host: String, port: Int, tls: TLSContext?, idleTimeoutSeconds: Double? = nil, maxConnections: Int = .max
+    ) {
         self.host = host
         self.port = port
         self.tls = tls
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxConnections = max(1, maxConnections)
     }
 }

@@ -14,6 +14,11 @@ public final class ByteStreamServer: @unchecked Sendable {
     private var connections: [UInt64: ByteStreamConnection] = [:]
     private let nextConnectionID: @Sendable () -> UInt64
     private let openCount = Atomic<Int>(0)
+    /// Open connections per listener; touched only on the loop's thread.
+    private var openByListener: [Int]
+    /// Connections closed at once past a listener's `maxConnections`, per listener.
+    private let refused: Mutex<[Int]>
+    private let onRefused: (@Sendable (_ listenerIndex: Int, _ peer: String) -> Void)?
     /// The addresses bound, in listener order (ports resolved when 0 was asked).
     public private(set) var boundAddresses: [SocketAddress] = []
 
@@ -21,11 +26,17 @@ public final class ByteStreamServer: @unchecked Sendable {
     ///   - listeners: the addresses, one handler each (`handlers[i]` serves `listeners[i]`).
     ///   - nextConnectionID: a process-unique id for each accepted connection (shared with the
     ///     HTTP/2 server so that ids never collide in records and events).
+    ///   - onRefused: told (on the loop's thread) of each connection closed at once past its
+    ///     listener's `maxConnections`, with the listener's index and the peer's address.
     public init(
         listeners: [ByteStreamListenerSpec], handlers: [ByteStreamHandler],
-        nextConnectionID: @escaping @Sendable () -> UInt64
+        nextConnectionID: @escaping @Sendable () -> UInt64,
+        onRefused: (@Sendable (_ listenerIndex: Int, _ peer: String) -> Void)? = nil
     ) {
         precondition(listeners.count == handlers.count, "one handler per listener")
+        openByListener = Array(repeating: 0, count: listeners.count)
+        refused = Mutex(Array(repeating: 0, count: listeners.count))
+        self.onRefused = onRefused
         specs = listeners
         self.handlers = handlers
         self.nextConnectionID = nextConnectionID
@@ -64,15 +75,28 @@ public final class ByteStreamServer: @unchecked Sendable {
         }
         let peer = SocketAddress(storage: storage, length: socklen_t(length)).description
         let spec = specs[index]
+        guard openByListener[index] < spec.maxConnections else {
+            // Past the cap: reset (RST, as an HTTP/2 listener refuses) before any TLS byte; the
+            // handler never sees it.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            Glibc.close(fd)
+            refused.withLock { $0[index] += 1 }
+            onRefused?(index, peer)
+            return
+        }
         let info = AcceptedConnection(
             id: nextConnectionID(), listenerIndex: index, peer: peer, alpn: nil, tls: spec.tls != nil,
             listenerID: index)
         openCount.add(1, ordering: .relaxed)
+        openByListener[index] += 1
         let connection = ByteStreamConnection(
-            fd: fd, info: info, loop: loop, tls: spec.tls, handler: handlers[index]
+            fd: fd, info: info, loop: loop, tls: spec.tls, handler: handlers[index],
+            idleTimeout: spec.idleTimeoutSeconds
         ) { [unowned self] connection in
             connections.removeValue(forKey: connection.info.id)
             openCount.subtract(1, ordering: .relaxed)
+            openByListener[connection.info.listenerIndex] -= 1
         }
         connections[info.id] = connection
         connection.start()
@@ -80,6 +104,9 @@ public final class ByteStreamServer: @unchecked Sendable {
 
     /// Connections open now (handshaking included).
     public var openConnections: Int { openCount.load(ordering: .relaxed) }
+
+    /// Connections listener `index` closed at once past its `maxConnections`, since the start.
+    public func refusedConnections(listener index: Int) -> Int { refused.withLock { $0[index] } }
 
     /// Runs `task` on the loop's thread, soon. Safe from any thread.
     public func execute(_ task: @escaping @Sendable () -> Void) {

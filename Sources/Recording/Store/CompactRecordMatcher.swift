@@ -37,11 +37,14 @@ struct CompactRecordMatcher {
         guard record.withFilterBytes({ matches($0, apnsIDString: $1) }) else { return false }
         // The cause sits past the fault part: read it decoded (unanswered records are few).
         if case .cause(let cause) = filter.unanswered { return record.decoded(seq: seq).unanswered == cause }
-        // Kind and channel ID come from the path and headers: read decoded (only when asked for).
-        if filter.kind != nil || filter.channelID != nil {
+        // Kind, channel ID, listener and protocol come from the path, headers and the tail: read
+        // decoded (only when asked for).
+        if filter.kind != nil || filter.channelID != nil || filter.listener != nil || filter.transportProtocol != nil {
             let decoded = record.decoded(seq: seq)
             if let kind = filter.kind, decoded.kind != kind { return false }
             if let channelID = filter.channelID, !UTF8Bytes.equal(decoded.channelID, channelID) { return false }
+            if let listener = filter.listener, !UTF8Bytes.equal(decoded.listener, listener) { return false }
+            if let wanted = filter.transportProtocol, decoded.transportProtocol != wanted { return false }
         }
         return true
     }

@@ -30,6 +30,10 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var kind: RequestKind?
     /// Exact channel ID a channel or broadcast request named (`DeliveryRecord.channelID`).
     public var channelID: String?
+    /// Exact name of the listener the request came to (an HTTP/2, binary or feedback listener).
+    public var listener: String?
+    /// The protocol it came by (`DeliveryRecord.transportProtocol`: `http2` or `binary`).
+    public var transportProtocol: TransportProtocol?
 
     /// What the `unanswered` parameter asks for: `any`, or a cause such as `connection-closed`.
     public enum Unanswered: Sendable, Equatable {
@@ -63,7 +67,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     /// The query parameter names the filter reads, in documentation order.
     public static let queryParameterNames = [
         "token", "topic", "pushType", "status", "reason", "apnsId", "collapseId", "environment", "after",
-        "unanswered", "kind", "channelId",
+        "unanswered", "kind", "channelId", "listener", "protocol",
     ]
 
     /// Parses the filter parameters from `query` (other names are ignored: the router rejects
@@ -126,6 +130,15 @@ public struct DeliveryFilter: Sendable, Equatable {
             self.kind = kind
         }
         channelID = try text("channelId")
+        listener = try text("listener")
+        if let value = try text("protocol") {
+            guard let parsed = TransportProtocol(rawValue: value) else {
+                throw .badRequest(
+                    "protocol must be one of \(TransportProtocol.allCases.map(\.rawValue).joined(separator: ", ")), "
+                        + "got '\(value)'")
+            }
+            transportProtocol = parsed
+        }
         if let value = try text("unanswered") {
             if value == "any" {
                 unanswered = .any
@@ -167,6 +180,8 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let apnsID, !Self.equalIgnoringASCIICase(record.apnsID, apnsID) { return false }
         if let kind, record.kind != kind { return false }
         if let channelID, !UTF8Bytes.equal(record.channelID, channelID) { return false }
+        if let listener, !UTF8Bytes.equal(record.listener, listener) { return false }
+        if let transportProtocol, record.transportProtocol != transportProtocol { return false }
         return true
     }
 

@@ -139,4 +139,64 @@ final class ByteStreamServerTests: XCTestCase {
         }
         XCTAssertEqual(handler.events.withLock { $0 }, ["opened 1", "drained 4", "closed byPeer=true"])
     }
+
+    private func waitUntil(_ condition: () -> Bool, seconds: Double = 3) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() && Date() < deadline { usleep(5000) }
+    }
+
+    /// Past `maxConnections` a new connection is reset at once (before any byte), counted
+    /// and reported; a place freed takes the next one.
+    func testConnectionsPastTheCapAreClosedAtOnceAndCounted() throws {
+        let handler = EchoStreamHandler()
+        let reported = Mutex<[String]>([])
+        let ids = Atomic<UInt64>(1)
+        let server = ByteStreamServer(
+            listeners: [ByteStreamListenerSpec(host: "127.0.0.1", port: 0, tls: nil, maxConnections: 1)],
+            handlers: [handler], nextConnectionID: { ids.add(1, ordering: .relaxed).oldValue },
+            onRefused: { index, _ in reported.withLock { $0.append("refused \(index)") } })
+        try server.start()
+        defer { server.shutdown(timeout: 1) { _ in } }
+        let port = server.boundAddresses[0].port
+        let first = LoopbackSocket.connect(port: port)
+        defer { close(first) }
+        waitUntil { server.openConnections == 1 }
+        let second = LoopbackSocket.connect(port: port)
+        XCTAssertEqual(readAll(second), [], "reset at once")
+        close(second)
+        waitUntil { server.refusedConnections(listener: 0) == 1 }
+        XCTAssertEqual(server.refusedConnections(listener: 0), 1)
+        XCTAssertEqual(reported.withLock { $0 }, ["refused 0"])
+        XCTAssertEqual(server.openConnections, 1)
+        close(first)
+        waitUntil { server.openConnections == 0 }
+        let third = LoopbackSocket.connect(port: port)
+        defer { close(third) }
+        _ = Array("z".utf8).withUnsafeBytes { write(third, $0.baseAddress, 1) }
+        var echo: UInt8 = 0
+        XCTAssertEqual(read(third, &echo, 1), 1, "a freed place serves the next")
+    }
+
+    /// A connection whose peer sends nothing for `idleTimeoutSeconds` is closed; bytes keep it open.
+    func testAnIdleConnectionIsClosed() throws {
+        let handler = EchoStreamHandler()
+        let ids = Atomic<UInt64>(1)
+        let server = ByteStreamServer(
+            listeners: [ByteStreamListenerSpec(host: "127.0.0.1", port: 0, tls: nil, idleTimeoutSeconds: 0.3)],
+            handlers: [handler], nextConnectionID: { ids.add(1, ordering: .relaxed).oldValue })
+        try server.start()
+        defer { server.shutdown(timeout: 1) { _ in } }
+        let fd = LoopbackSocket.connect(port: server.boundAddresses[0].port)
+        defer { close(fd) }
+        for _ in 0..<4 {
+            usleep(150_000)
+            _ = Array("k".utf8).withUnsafeBytes { write(fd, $0.baseAddress, 1) }
+        }
+        XCTAssertEqual(server.openConnections, 1, "bytes every 0.15 s keep it open past 0.3 s")
+        let start = Date()
+        XCTAssertEqual(readAll(fd), Array("kkkk".utf8), "then the FIN")
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.2)
+        waitUntil { server.openConnections == 0 }
+        XCTAssertEqual(handler.events.withLock { $0 }.last, "closed byPeer=false")
+    }
 }

@@ -139,6 +139,43 @@ final class DeliveryStoreTests: XCTestCase {
         }
     }
 
+    /// `listener` and `protocol` (docs/legacy-binary.md §8): by the record's listener name and
+    /// the binary gateway's command header; compact and decoded matching agree.
+    func testListenerAndProtocolFilters() throws {
+        let store = DeliveryStore()
+        var binary = F.record()
+        binary.listener = "binary"
+        binary.headers.append(HeaderField(name: DeliveryRecord.binaryCommandHeader, value: "1"))
+        store.append(F.record())  // 1, http2 on "sandbox"
+        store.append(binary)  // 2
+        var other = F.record()
+        other.listener = "production"
+        store.append(other)  // 3
+        func seqs(_ filter: DeliveryFilter) -> [UInt64] { store.query(filter).deliveries.map(\.seq) }
+        var filter = DeliveryFilter()
+        filter.transportProtocol = .binary
+        XCTAssertEqual(seqs(filter), [2])
+        filter.transportProtocol = .http2
+        XCTAssertEqual(seqs(filter), [1, 3])
+        filter.listener = "production"
+        XCTAssertEqual(seqs(filter), [3])
+        filter.transportProtocol = nil
+        filter.listener = "binary"
+        XCTAssertEqual(seqs(filter), [2])
+        for seq in 1...3 {
+            let record = try XCTUnwrap(store.record(seq: UInt64(seq)))
+            XCTAssertEqual(filter.matches(record), seq == 2, "\(seq)")
+        }
+        XCTAssertEqual(store.record(seq: 2)?.transportProtocol, .binary)
+        XCTAssertEqual(store.record(seq: 1)?.transportProtocol, .http2)
+        let parsed = try DeliveryFilter(query: ["listener": "binary", "protocol": "binary"])
+        XCTAssertEqual(parsed.listener, "binary")
+        XCTAssertEqual(parsed.transportProtocol, .binary)
+        XCTAssertThrowsError(try DeliveryFilter(query: ["protocol": "h2"])) { error in
+            XCTAssertEqual((error as? ControlError)?.message, "protocol must be one of http2, binary, got 'h2'")
+        }
+    }
+
     func testLimitReturnsOldestAndSaysMore() {
         let store = DeliveryStore()
         for _ in 1...5 { store.append(F.record()) }
