@@ -1,0 +1,36 @@
+import XCTest
+
+@testable import JSONInput
+
+/// Foundation's JSON5 scanner (`JSON5Scanner.validateNumber`, swift-foundation of Swift 6.3 on
+/// Linux) can trap on a number with a huge exponent that ends the document: it reads past the
+/// number's last byte. Found by `ConfigurationFuzz` (docs/fuzzing.md; the inputs are kept in
+/// fuzz/corpus/ConfigurationFuzz as `regression-json5-exponent-*`): a configuration file
+/// `2e4990000002003764` stopped `mock-apns` instead of being refused. JSON5 documents are now
+/// handed to Foundation with a newline after them. Without it, this test crashes the test
+/// process (in 15 runs of 15 of the same sequence in a plain program).
+final class JSON5NumberAtEndTests: XCTestCase {
+    static let documents = [
+        "2e49900023000203\u{07}07642052", "2e49900000020037642052", "2e4990000002003764",
+        "[2e4990000002003764]", "{\"a\":2e4990000002003764}", "1e99999999999999999999",
+    ]
+
+    func testHugeExponentsAtTheEndAreRefusedNotATrap() {
+        for _ in 0..<20 {
+            for document in Self.documents {
+                XCTAssertThrowsError(
+                    try StrictJSONDecoder(options: .init(syntax: .json5)).decode(
+                        JSONNode.self, from: Array(document.utf8)),
+                    document)
+                XCTAssertThrowsError(try JSONNode.parse(Array(document.utf8), json5: true), document)
+            }
+        }
+    }
+
+    /// The newline changes nothing else: numbers at the end still read as before.
+    func testNumbersAtTheEndStillRead() throws {
+        XCTAssertEqual(try JSONNode.parse(Array("12".utf8), json5: true), .int(12))
+        XCTAssertEqual(try JSONNode.parse(Array("[1.5e3]".utf8), json5: true), .array([.int(1500)]))
+        XCTAssertEqual(try JSONNode.parse(Array("{a:1e2}".utf8), json5: true), .object(["a": .int(100)]))
+    }
+}
