@@ -21,6 +21,8 @@ struct JSONSyntaxCheck {
 
     /// How the message of a repeated key starts.
     static let duplicateKeyPrefix = "duplicate key "
+    /// How the message of a number whose exponent has no digit (`1e`, `2e-`) begins.
+    static let exponentDigitPrefix = "expected a digit in the exponent"
 
     /// Foundation's limit; deeper documents are refused by both.
     static let maxDepth = 512
@@ -341,7 +343,7 @@ struct JSONSyntaxCheck {
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < bytes.count, isDigit(bytes[i]) else { throw problem("expected a digit in the exponent\(got)") }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw problem(Self.exponentDigitPrefix + got) }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
     }
@@ -472,7 +474,7 @@ struct JSONSyntaxCheck {
         if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < bytes.count, isDigit(bytes[i]) else { throw problem("expected a digit in the exponent\(got)") }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw problem(Self.exponentDigitPrefix + got) }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
     }

@@ -14,6 +14,25 @@ final class JSON5NumberAtEndTests: XCTestCase {
         "2e49900023000203\u{07}07642052", "2e49900000020037642052", "2e4990000002003764",
         "[2e4990000002003764]", "{\"a\":2e4990000002003764}", "1e99999999999999999999",
     ]
+    /// Numbers whose exponent has no digit: Foundation's JSON5 scanner traps on them wherever they
+    /// are (`29999...e-`: regression-json5-exponent-3), so the syntax check refuses them first.
+    static let incompleteExponents = [
+        String(repeating: "9", count: 38) + "e-", "1e-", "[1e+]", "{a: 1E}", "{\"a\": [2e-\n]}",
+    ]
+
+    func testIncompleteExponentsAreRefusedWithTheirPlace() {
+        for _ in 0..<20 {
+            for document in Self.incompleteExponents {
+                XCTAssertThrowsError(
+                    try StrictJSONDecoder(options: .init(syntax: .json5)).decode(
+                        JSONNode.self, from: Array(document.utf8)),
+                    document
+                ) { error in
+                    XCTAssertTrue("\(error)".contains("expected a digit in the exponent"), "\(error)")
+                }
+            }
+        }
+    }
 
     func testHugeExponentsAtTheEndAreRefusedNotATrap() {
         for _ in 0..<20 {
