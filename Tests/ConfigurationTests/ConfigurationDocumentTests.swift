@@ -227,7 +227,10 @@ final class ConfigurationDocumentTests: XCTestCase {
     func testAHugeExponentAtTheEndIsRefused() throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../fuzz/corpus/ConfigurationFuzz").standardized
-        for name in ["regression-json5-exponent-1", "regression-json5-exponent-2", "regression-json5-exponent-3"] {
+        for name in [
+            "regression-json5-exponent-1", "regression-json5-exponent-2", "regression-json5-exponent-3",
+            "regression-json5-number-1",
+        ] {
             let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name)))
             for _ in 0..<20 {
                 XCTAssertThrowsError(try ConfigurationFile.parse(bytes), name)

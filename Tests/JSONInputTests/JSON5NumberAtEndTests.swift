@@ -20,6 +20,23 @@ final class JSON5NumberAtEndTests: XCTestCase {
         String(repeating: "9", count: 38) + "e-", "1e-", "[1e+]", "{a: 1E}", "{\"a\": [2e-\n]}",
     ]
 
+    /// Numbers followed by what Foundation reads as more of the number (`0x0xAA`:
+    /// regression-json5-number-1): the same trap, the same early refusal.
+    static let runOnNumbers = ["0x0xAA", "[0x1x]", "{a: 1.5.5}", "1e5e5", "-0x", "+Infinityx"]
+
+    func testNumbersRunningOnAreRefusedBeforeFoundation() {
+        for _ in 0..<20 {
+            for document in Self.runOnNumbers {
+                XCTAssertThrowsError(
+                    try StrictJSONDecoder(options: .init(syntax: .json5)).decode(
+                        JSONNode.self, from: Array(document.utf8)),
+                    document)
+            }
+        }
+        XCTAssertEqual(JSONSyntaxCheck.firstProblem(in: Array("0x0xAA".utf8), json5: true)?.inNumber, true)
+        XCTAssertNil(JSONSyntaxCheck.firstProblem(in: Array("[0x1F, -Infinity, .5, 5., +1e-3]".utf8), json5: true))
+    }
+
     func testIncompleteExponentsAreRefusedWithTheirPlace() {
         for _ in 0..<20 {
             for document in Self.incompleteExponents {
