@@ -6,7 +6,7 @@ BIN := .build/release/mock-apns
 # Extra flags for `make run`, e.g. make run ARGS="--environment production".
 ARGS ?=
 
-.PHONY: all deps build run test format format-check bench clean
+.PHONY: all deps build run test format format-check bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -20,7 +20,7 @@ run: build
 	$(BIN) --tls-cert tls/server.pem --tls-key tls/server-key.pem $(ARGS)
 
 # The Swift sources as `swift format` (the toolchain's) writes them, by `.swift-format`.
-FORMAT_PATHS := Package.swift Sources Tests
+FORMAT_PATHS := Package.swift Sources Tests fuzz/Harnesses
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
@@ -34,6 +34,18 @@ test: format-check build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	MOCK_APNS_BIN=$(BIN) python3 -m pytest -q tests/live
+	fuzz/run.sh --smoke
+
+# Each libFuzzer harness for FUZZ_SECONDS (default 60) seconds (docs/fuzzing.md), e.g.
+# make fuzz FUZZ_SECONDS=600, or one harness: make fuzz FUZZ_HARNESSES=ControlAPIFuzz.
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_HARNESSES)
+
+# Every harness over its seeds and a few thousand generated inputs: seconds each.
+fuzz-smoke: deps
+	fuzz/run.sh --smoke $(FUZZ_HARNESSES)
 
 bench: build
 	bench/run.sh

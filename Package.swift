@@ -171,3 +171,26 @@ let package = Package(
             ]),
     ]
 )
+
+// The libFuzzer harnesses (fuzz/, docs/fuzzing.md): declared only when MOCK_APNS_FUZZ is set, as
+// `fuzz/run.sh` does, because each is an executable whose `main` is libFuzzer's (built with
+// `-sanitize=fuzzer,address -parse-as-library`); a plain `swift build` never sees them.
+if Context.environment["MOCK_APNS_FUZZ"] != nil {
+    let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+        ("LegacyBinaryFuzz", ["LegacyBinary"]),
+        ("PushValidationFuzz", ["APNsCore", "HTTPFields", "Recording"]),
+        ("ControlAPIFuzz", ["ControlAPI", "APNsCore", "HTTP2Transport", "JSONSupport", "Recording"]),
+        ("ConfigurationFuzz", ["Configuration"]),
+        ("FaultRuleFuzz", ["Faults"]),
+        ("BroadcastFuzz", ["Broadcast", "APNsCore", "HTTPFields"]),
+        ("ProviderTokenFuzz", ["APNsAuth"]),
+        ("CertificateFuzz", ["APNsAuth"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "fuzz/Harnesses/FuzzSupport"))
+    for harness in harnesses {
+        package.targets.append(
+            .executableTarget(
+                name: harness.name, dependencies: ["FuzzSupport"] + harness.dependencies,
+                path: "fuzz/Harnesses/\(harness.name)"))
+    }
+}

@@ -30,7 +30,7 @@ extension ConfigurationFile {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {
-            _ = try decoder.decode(FoundationProbe.self, from: Data(bytes))
+            _ = try decoder.decode(FoundationProbe.self, from: JSONNode.foundationJSON5(bytes))
         } catch let DecodingError.dataCorrupted(context) {
             throw ConfigurationError(field: fieldPath(context.codingPath), message: syntaxMessage(context))
         } catch {

@@ -46,12 +46,21 @@ final class HTTP2Callbacks: @unchecked Sendable {
                 withConnection(user) { $0.headersComplete(frame.pointee.hd.stream_id) }
             } else if type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
                 withConnection(user) { $0.resetReceived(frame.pointee.hd.stream_id) }
+            } else if type == UInt8(NGHTTP2_WINDOW_UPDATE.rawValue) || type == UInt8(NGHTTP2_PRIORITY.rawValue) {
+                withConnection(user) { $0.idleFrameReceived() }
+            }
+            if type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+                withConnection(user) { $0.frameBudget.streamOpened() }
             }
             return 0
         }
         // Fires as nghttp2 serializes a frame for the socket: a response's HEADERS makes its
         // stream answered (`HTTP2Connection.responseHeadersSent`), not its submission.
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
+            if let frame, frame.pointee.hd.type == UInt8(NGHTTP2_DATA.rawValue) {
+                withConnection(user) { $0.frameBudget.dataFrameSent() }
+                return 0
+            }
             guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
                 frame.pointee.headers.cat == NGHTTP2_HCAT_RESPONSE
             else { return 0 }

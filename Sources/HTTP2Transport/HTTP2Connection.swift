@@ -493,6 +493,19 @@ public final class HTTP2Connection: @unchecked Sendable {
         spares.give(stream)
     }
 
+    /// The WINDOW_UPDATE and PRIORITY frames the client may still send (`InboundFrameBudget`).
+    var frameBudget = InboundFrameBudget()
+    /// Set once the budget ran out and the session was ended (one GOAWAY).
+    private var floodEnded = false
+
+    /// The peer sent a WINDOW_UPDATE or PRIORITY frame: past its budget, GOAWAY
+    /// ENHANCE_YOUR_CALM, and nghttp2 reads nothing more (the connection closes once it is written).
+    func idleFrameReceived() {
+        guard !frameBudget.frameReceived(), !floodEnded else { return }
+        floodEnded = true
+        session.terminate(errorCode: UInt32(NGHTTP2_ENHANCE_YOUR_CALM.rawValue))
+    }
+
     /// The peer sent RST_STREAM on `streamID` (before nghttp2 closes it).
     func resetReceived(_ streamID: Int32) {
         streams.withStream(streamID) { if $0.resetBy == .none { $0.resetBy = .peer } }

@@ -115,6 +115,12 @@ final class HTTP2Session {
         }
     }
 
+    /// Ends the session: GOAWAY with `errorCode` and the last stream processed; nghttp2 reads
+    /// nothing more, so the connection closes once the frame is written (`isDone`).
+    func terminate(errorCode: UInt32) {
+        _ = nghttp2_session_terminate_session(session, errorCode)
+    }
+
     /// Submits SETTINGS with MAX_CONCURRENT_STREAMS `limit` alone.
     func submitMaxConcurrentStreams(_ limit: UInt32) {
         var entry = nghttp2_settings_entry(

@@ -116,7 +116,18 @@ public enum JSONNode: Sendable, Equatable, Codable, ExpressibleByDictionaryLiter
     static func parse(_ bytes: [UInt8], json5: Bool) throws -> JSONNode {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = json5
-        return try decoder.decode(Builder.self, from: Data(bytes)).node
+        return try decoder.decode(Builder.self, from: json5 ? foundationJSON5(bytes) : Data(bytes)).node
+    }
+
+    /// `bytes` as Foundation's JSON5 reader must get them: with a newline after them. Its scanner
+    /// (`JSON5Scanner.validateNumber`, Swift 6.3 on Linux) reads past a number that ends the
+    /// document and can trap on a huge exponent there (`2e4990000002003764`: found by
+    /// `ConfigurationFuzz`, docs/fuzzing.md); trailing whitespace changes nothing else.
+    package static func foundationJSON5(_ bytes: [UInt8]) -> Data {
+        var data = Data(capacity: bytes.count + 1)
+        data.append(contentsOf: bytes)
+        data.append(0x0A)
+        return data
     }
 
     /// Decodes whichever kind the value is. Foundation cannot be asked for the kind, so each is

@@ -17,10 +17,15 @@ struct JSONSyntaxCheck {
         var offset: Int
         var message: String
         var path: [PathComponent]
+        /// Found in a JSON5 number or right after one (`0x0xAA`, `2e-`): Foundation's JSON5
+        /// scanner traps on such numbers, so `StrictJSONDecoder` refuses them before it.
+        var inNumber = false
     }
 
     /// How the message of a repeated key starts.
     static let duplicateKeyPrefix = "duplicate key "
+    /// How the message of a number whose exponent has no digit (`1e`, `2e-`) begins.
+    static let exponentDigitPrefix = "expected a digit in the exponent"
 
     /// Foundation's limit; deeper documents are refused by both.
     static let maxDepth = 512
@@ -79,8 +84,8 @@ struct JSONSyntaxCheck {
         case UInt8(ascii: "'") where json5: _ = try string(collect: false)
         case UInt8(ascii: "+") where json5, UInt8(ascii: ".") where json5, UInt8(ascii: "I") where json5,
             UInt8(ascii: "N") where json5:
-            try number5()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try json5 ? number5() : number()
+            try checkedNumber5()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try json5 ? checkedNumber5() : number()
         default: try literal()
         }
     }
@@ -341,7 +346,7 @@ struct JSONSyntaxCheck {
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < bytes.count, isDigit(bytes[i]) else { throw problem("expected a digit in the exponent\(got)") }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw problem(Self.exponentDigitPrefix + got) }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
     }
@@ -431,6 +436,30 @@ struct JSONSyntaxCheck {
         return i > start ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
     }
 
+    /// `number5`, then no letter, digit, `.`, `+` or `-` right after it (Foundation's scanner
+    /// reads those as part of the number); a problem in either says `inNumber`.
+    private mutating func checkedNumber5() throws(Problem) {
+        do throws(Problem) {
+            try number5()
+            if i < bytes.count, Self.continuesNumber(bytes[i]) {
+                throw problem("unexpected character after the number\(got)")
+            }
+        } catch {
+            var found = error
+            found.inNumber = true
+            throw found
+        }
+    }
+
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            return true
+        default: return false
+        }
+    }
+
     /// A JSON5 number: `[+-]` then `Infinity`, `NaN`, `0x` hexadecimal digits, or decimal
     /// digits with an optional `.` anywhere and an exponent.
     private mutating func number5() throws(Problem) {
@@ -472,7 +501,7 @@ struct JSONSyntaxCheck {
         if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < bytes.count, isDigit(bytes[i]) else { throw problem("expected a digit in the exponent\(got)") }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw problem(Self.exponentDigitPrefix + got) }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
     }

@@ -86,6 +86,15 @@ public struct StrictJSONDecoder: Sendable {
             throw Self.syntaxError(
                 problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
         }
+        // Foundation's JSON5 scanner traps on malformed numbers (`2e-`, `0x0xAA`; found by
+        // ConfigurationFuzz, docs/fuzzing.md): a document whose first problem is in a number,
+        // which Foundation would refuse anyway, is refused before it gets there.
+        if options.syntax == .json5, let problem = JSONSyntaxCheck.firstProblem(in: bytes, json5: true),
+            problem.inNumber
+        {
+            throw Self.syntaxError(
+                problem.message, at: problem.offset, in: bytes, path: PathComponent.render(problem.path))
+        }
         let node: JSONNode
         do {
             node = try JSONNode.parse(bytes, json5: options.syntax == .json5)

@@ -1,3 +1,4 @@
+import Foundation
 import JSONInput
 import XCTest
 
@@ -219,4 +220,34 @@ final class ConfigurationDocumentTests: XCTestCase {
             JSONNode.string(String(repeating: "x", count: 70)).rendered,
             "\"" + String(repeating: "x", count: 60) + "...\"")
     }
+
+    /// Found by `ConfigurationFuzz` (fuzz/corpus/ConfigurationFuzz/regression-json5-exponent-*):
+    /// a document that is a number with a huge exponent stopped the process in Foundation's
+    /// JSON5 scanner (`JSON5NumberAtEndTests`); it is refused as not valid JSON.
+    func testAHugeExponentAtTheEndIsRefused() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../fuzz/corpus/ConfigurationFuzz").standardized
+        for name in [
+            "regression-json5-exponent-1", "regression-json5-exponent-2", "regression-json5-exponent-3",
+            "regression-json5-number-1",
+        ] {
+            let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name)))
+            for _ in 0..<20 {
+                XCTAssertThrowsError(try ConfigurationFile.parse(bytes), name)
+            }
+        }
+        for _ in 0..<20 {
+            for text in JSON5DocumentsEndingInANumber.all {
+                XCTAssertThrowsError(try ConfigurationFile.parse(Array(text.utf8)), text)
+            }
+        }
+    }
+}
+
+/// The documents of `JSON5NumberAtEndTests` (JSONInputTests), read here as configuration files.
+private enum JSON5DocumentsEndingInANumber {
+    static let all = [
+        "2e49900023000203\u{07}07642052", "2e49900000020037642052", "2e4990000002003764",
+        "[2e4990000002003764]", "{\"a\":2e4990000002003764}", "1e99999999999999999999",
+    ]
 }

@@ -54,12 +54,15 @@ package struct CompactRecord: Sendable {
     private let modelLength: UInt32
 
     /// The record at `offset` in `chunk`, `count` bytes long (already written there).
-    init(chunk: RecordChunk, offset: Int, count: Int) {
+    /// `corrected`: it replaces a stored record (`DeliveryStore.markUnanswered`, `markAnswered`),
+    /// so it is no repeat's model (`isCorrection`).
+    init(chunk: RecordChunk, offset: Int, count: Int, corrected: Bool = false) {
         self.chunk = chunk
         self.offset = UInt32(offset)
         length = UInt32(count)
         modelChunk = nil
-        modelOffset = 0
+        // A full record has no model: the field says whether it is a correction.
+        modelOffset = corrected ? 1 : 0
         modelLength = 0
     }
 
@@ -77,6 +80,11 @@ package struct CompactRecord: Sendable {
 
     /// Whether this is stored as a delta of another record.
     var isRepeat: Bool { modelChunk != nil }
+
+    /// Whether this replaced a stored record (a correction). A template was made against the
+    /// bytes it replaced, and the two can be the same length (status 200 then 0 plus a cause), so
+    /// a repeat of it would write its delta over the wrong layout: `append(repeating:)` refuses it.
+    var isCorrection: Bool { modelChunk == nil && modelOffset == 1 }
 
     /// A record on its own, in a chunk of exactly its size.
     init(bytes: [UInt8]) {

@@ -85,7 +85,7 @@ public final class DeliveryStore: Sendable {
     /// Stores the record `template` and `rewrite` make of the stored record `modelSeq` (the
     /// template's model) as a repeat of it (a delta of about 60 bytes, `CompactRecord`) and
     /// returns its sequence number; nil, storing nothing, when that record is no longer stored
-    /// (evicted or cleared), is itself a repeat, or is not the template's model. `labels` are the
+    /// (evicted or cleared), is itself a repeat or a correction, or is not the template's model. `labels` are the
     /// push's, for `pushSeries()`.
     package func append(
         repeating modelSeq: UInt64, template: CompactRecordTemplate, _ rewrite: CompactRecordTemplate.Rewrite,
@@ -94,7 +94,9 @@ public final class DeliveryStore: Sendable {
         var evicted: CompactRecord?
         let deltaCount = template.deltaCount(rewrite)
         let seq = state.withLock { state -> UInt64? in
-            guard let model = state.ring.element(seq: modelSeq), !model.isRepeat, model.count == template.count else {
+            guard let model = state.ring.element(seq: modelSeq), !model.isRepeat, !model.isCorrection,
+                model.count == template.count
+            else {
                 return nil
             }
             let (chunk, offset) = state.place(deltaCount)
@@ -159,7 +161,7 @@ public final class DeliveryStore: Sendable {
                 guard let current = state.ring.element(seq: seq), current.isSame(as: stored) else { return false }
                 let (chunk, offset) = state.place(bytes.count)
                 (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                var corrected = CompactRecord(chunk: chunk, offset: offset, count: bytes.count)
+                var corrected = CompactRecord(chunk: chunk, offset: offset, count: bytes.count, corrected: true)
                 guard state.ring.replace(seq: seq, swapping: &corrected) else { return false }
                 replaced = corrected
                 state.corrections += 1

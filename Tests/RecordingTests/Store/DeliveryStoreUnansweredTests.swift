@@ -96,4 +96,29 @@ final class DeliveryStoreUnansweredTests: XCTestCase {
         XCTAssertEqual(rewrite.count + 1, store.compactQuery(DeliveryFilter()).elements[0].record.count)
         XCTAssertNil(store.append(repeating: modelSeq, template: templateValue, rewrite, status: 0, reason: nil))
     }
+
+    /// The same for a model answered 200 (found by tests/live/test_starvation.py, rapid reset):
+    /// its correction is exactly as long as the original (status 200 is a two-byte varint,
+    /// status 0 one byte, and the cause one more), so the length check let the repeat through,
+    /// its delta was written over the corrected bytes, and reading it back stopped the server
+    /// ("unknown string tag"). A corrected record is now refused as a model whatever its length.
+    func testACorrectedRecordOfTheSameLengthIsNoModelForRepeats() throws {
+        let store = DeliveryStore(capacity: 10)
+        var model = F.record(status: 200)
+        model.streamID = 1
+        let (modelSeq, template) = CompactRecord.withEncoded(model) { bytes, landmarks in
+            (
+                store.append(bytes, status: model.status, reason: model.reason),
+                CompactRecordTemplate(bytes, landmarks: landmarks, apnsIDGenerated: false)
+            )
+        }
+        let templateValue = try XCTUnwrap(template)
+        XCTAssertTrue(store.markUnanswered(seq: modelSeq, cause: .streamResetByClient))
+        let rewrite = try XCTUnwrap(
+            templateValue.rewrite(receivedAt: 2, streamID: 3, apnsID: .text(model.apnsID), uniqueID: nil))
+        XCTAssertEqual(templateValue.count, store.compactQuery(DeliveryFilter()).elements[0].record.count)
+        XCTAssertNil(store.append(repeating: modelSeq, template: templateValue, rewrite, status: 200, reason: nil))
+        XCTAssertEqual(store.record(seq: modelSeq)?.unanswered, .streamResetByClient)
+        XCTAssertEqual(store.compactQuery(DeliveryFilter()).elements.count, 1)
+    }
 }
