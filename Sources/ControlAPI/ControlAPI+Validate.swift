@@ -24,9 +24,9 @@ extension ControlAPI {
         var refreshAt: JSONNode = .null
         var expiresAt: JSONNode = .null
         if let issuedAt = check.issuedAt {
-            age = .int(Int64((now - issuedAt).rounded(.down)))
-            refreshAt = .int(Int64(issuedAt + check.minimumRefreshSeconds))
-            expiresAt = .int(Int64(issuedAt + check.maximumAgeSeconds))
+            age = Self.wholeSeconds(now - issuedAt)
+            refreshAt = Self.wholeSeconds(issuedAt + check.minimumRefreshSeconds)
+            expiresAt = Self.wholeSeconds(issuedAt + check.maximumAgeSeconds)
         }
         return ControlResponse(
             status: 200,
@@ -38,11 +38,18 @@ extension ControlAPI {
                 "environment": .string(check.environment.rawValue),
                 "keyId": check.keyID.map { .string($0) } ?? .null,
                 "teamId": check.teamID.map { .string($0) } ?? .null,
-                "issuedAt": check.issuedAt.map { .int(Int64($0)) } ?? .null,
+                "issuedAt": check.issuedAt.map { Self.wholeSeconds($0) } ?? .null,
                 "keyConfigured": .bool(check.keyConfigured),
                 "ageSeconds": age,
                 "refreshAllowedAt": refreshAt,
                 "expiresAt": expiresAt,
             ])
+    }
+
+    /// `seconds` rounded down as a JSON integer, or null when it is no time a JSON number holds
+    /// exactly (a token's `iat` may be any number, e.g. `1e308` or `-1e300`).
+    static func wholeSeconds(_ seconds: Double) -> JSONNode {
+        guard seconds.isFinite, abs(seconds) < 9.0e15 else { return .null }
+        return .int(Int64(seconds.rounded(.down)))
     }
 }

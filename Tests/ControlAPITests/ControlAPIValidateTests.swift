@@ -10,14 +10,34 @@ import XCTest
 final class ControlAPIValidateTests: XCTestCase {
     private final class FakeChecker: ProviderTokenChecker, @unchecked Sendable {
         var asked: [(String, String?, String?)] = []
+        var issuedAt: Double = 1_000_000
         func check(authorization: String, topic: String?, listener: String?) -> ProviderTokenCheck? {
             asked.append((authorization, topic, listener))
             guard listener != "nope" else { return nil }
             return ProviderTokenCheck(
                 listener: listener ?? "default", environment: .sandbox, reason: .expiredProviderToken,
                 verdict: "rejected: iat is 3700 s old (maximum 3600 s)", keyID: "K", teamID: "T",
-                issuedAt: 1_000_000, keyConfigured: true, maximumAgeSeconds: 3600, minimumRefreshSeconds: 1200)
+                issuedAt: issuedAt, keyConfigured: true, maximumAgeSeconds: 3600, minimumRefreshSeconds: 1200)
         }
+    }
+
+    func testWholeSecondsOfAnyIssuedAtNeverTraps() {
+        // A token's iat of 1e308 stopped the server (Double to Int64); such times are null.
+        XCTAssertEqual(ControlAPI.wholeSeconds(1e308), .null)
+        XCTAssertEqual(ControlAPI.wholeSeconds(-1e300), .null)
+        XCTAssertEqual(ControlAPI.wholeSeconds(.nan), .null)
+        XCTAssertEqual(ControlAPI.wholeSeconds(.infinity), .null)
+        XCTAssertEqual(ControlAPI.wholeSeconds(1_000_000.9), .int(1_000_000))
+        XCTAssertEqual(ControlAPI.wholeSeconds(-2.5), .int(-3))
+        let checker = FakeChecker()
+        checker.issuedAt = 1e308
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(), tokenChecker: checker,
+            status: { StoreFixtures.status() })
+        let (status, json) = api.call("POST", "/v1/validate/provider-token", body: #"{"token": "a.b.c"}"#)
+        XCTAssertEqual(status, 200)
+        XCTAssertTrue(
+            json["issuedAt"] is NSNull && json["ageSeconds"] is NSNull && json["expiresAt"] is NSNull, "\(json)")
     }
 
     func testTheCheckIsAnsweredWithTheTokensTimes() throws {

@@ -39,7 +39,8 @@ public struct StreamPosition: Sendable, Equatable {
     public mutating func takeGap(firstSeq: UInt64, lastSeq: UInt64) -> ClosedRange<UInt64>? {
         defer { reportsGap = true }
         let missingEnd = min(firstSeq, lastSeq &+ 1)
-        guard missingEnd > scanned &+ 1 else { return nil }
+        // Written so that no position (up to UInt64.max, which a client may name) overflows.
+        guard missingEnd > 0, scanned < missingEnd - 1 else { return nil }
         let range = (scanned + 1)...(missingEnd - 1)
         scanned = missingEnd - 1
         return reportsGap ? range : nil

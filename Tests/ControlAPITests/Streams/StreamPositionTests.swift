@@ -29,6 +29,11 @@ final class StreamPositionTests: XCTestCase {
         var ahead = StreamPosition(scanned: 50, reportsGap: true)
         XCTAssertNil(ahead.takeGap(firstSeq: 11, lastSeq: 20))
         XCTAssertEqual(ahead.scanned, 50)
+        // The largest seq a client may name: no overflow (it stopped the server), nothing lost.
+        var last = StreamPosition(scanned: .max, reportsGap: true)
+        XCTAssertNil(last.takeGap(firstSeq: 1, lastSeq: 0))
+        XCTAssertNil(last.takeGap(firstSeq: 3, lastSeq: 9))
+        XCTAssertEqual(last.scanned, .max)
     }
 
     func testAStreamWithoutPositionSkipsOldEvictionsSilentlyOnlyAtItsStart() {
