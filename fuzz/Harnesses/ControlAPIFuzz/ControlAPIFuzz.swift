@@ -44,6 +44,9 @@ public func controlAPIFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 preconditionFailure("a long poll left unanswered at its timeout")
             }
             check(response)
+        case .stream(var stream):
+            // The first batch a live stream would send: rendering it must not trap either.
+            _ = api.streamMessages(&stream)
         }
     }
     return 0
