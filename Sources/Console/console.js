@@ -314,11 +314,13 @@
     } catch (e) {
       after = 0;
     }
-    stopDeliveries = subscribeDeliveries(after, addRecords, () => { records = []; renderRows(); }, setConnectionState,
+    rate.clear();
+    stopDeliveries = subscribeDeliveries(after, addRecords, () => { records = []; rate.clear(); renderRows(); }, setConnectionState,
       (text) => { $("stream-notice").textContent = text; });
   }
 
   function addRecords(batch) {
+    countRate(batch);
     for (const record of batch) {
       if (record.topic && !seenTopics.has(record.topic)) {
         seenTopics.add(record.topic);
@@ -948,6 +950,77 @@
       if (answer.connections.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No open APNs connection.")));
     } catch (e) {
       $("connection-message").textContent = e.message;
+    }
+  };
+
+  // ---------------------------------------------------------------- pushes per second
+  // Counted from the records as they arrive (stream or poll), by the second they were received,
+  // over the last 120 s; drawn on a canvas once a second: accepted in green, others in red.
+
+  const RATE_SECONDS = 120;
+  const rate = new Map(); // epoch second -> {ok, bad}
+
+  function countRate(batch) {
+    for (const record of batch) {
+      const second = Math.floor(Date.parse(record.receivedAt) / 1000);
+      if (isNaN(second)) continue;
+      const slot = rate.get(second) || { ok: 0, bad: 0 };
+      if (record.status === 200) slot.ok += 1; else slot.bad += 1;
+      rate.set(second, slot);
+    }
+  }
+
+  function drawRate() {
+    const canvas = $("rate-chart");
+    const now = Math.floor(Date.now() / 1000);
+    for (const second of rate.keys()) if (second <= now - RATE_SECONDS) rate.delete(second);
+    let peak = 1, total = 0, bad = 0;
+    for (const slot of rate.values()) { peak = Math.max(peak, slot.ok + slot.bad); total += slot.ok + slot.bad; bad += slot.bad; }
+    const context = canvas.getContext("2d");
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    const width = canvas.width / RATE_SECONDS;
+    for (let i = 0; i < RATE_SECONDS; i++) {
+      const slot = rate.get(now - RATE_SECONDS + 1 + i);
+      if (!slot) continue;
+      const okHeight = canvas.height * slot.ok / peak, badHeight = canvas.height * slot.bad / peak;
+      context.fillStyle = "#2e9d4f";
+      context.fillRect(i * width, canvas.height - okHeight, Math.max(1, width - 1), okHeight);
+      context.fillStyle = "#d33c3c";
+      context.fillRect(i * width, canvas.height - okHeight - badHeight, Math.max(1, width - 1), badHeight);
+    }
+    const text = total + " pushes in the last " + RATE_SECONDS + " s (" + bad + " not 200), peak " + (total ? peak : 0) + "/s";
+    $("rate-caption").textContent = text;
+    canvas.setAttribute("aria-label", "pushes per second: " + text);
+  }
+
+  setInterval(drawRate, 1000);
+
+  // ---------------------------------------------------------------- channels
+
+  loaders.channels = async function () {
+    const body = $("channel-rows");
+    try {
+      const answer = await api("GET", "/v1/channels");
+      clear(body);
+      for (const c of answer.channels) {
+        const subscribers = Array.isArray(c.subscribers)
+          ? (c.subscribers.length ? c.subscribers.map((s) => shortToken(typeof s === "string" ? s : s.token)).join(", ") : "none")
+          : "—";
+        body.appendChild(el("tr", { "data-channel": c.id },
+          el("td", { class: "mono" }, c.id), el("td", {}, c.bundleId), el("td", {}, c.environment),
+          el("td", {}, c.messageStoragePolicy === 1 ? "1 (most recent stored)" : "0 (none stored)"),
+          el("td", {}, timeOf(c.createdAt)), el("td", {}, subscribers),
+          el("td", {}, el("button", { type: "button", onclick: async () => {
+            try {
+              await api("DELETE", "/v1/channels/" + encodeURIComponent(c.id));
+              $("channel-message").textContent = "channel " + c.id + " deleted";
+            } catch (e) { $("channel-message").textContent = e.message; }
+            loaders.channels();
+          } }, "Delete"))));
+      }
+      if (answer.channels.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "7", class: "muted" }, "No broadcast channel.")));
+    } catch (e) {
+      $("channel-message").textContent = e.message;
     }
   };
 

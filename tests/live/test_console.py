@@ -416,3 +416,27 @@ def test_the_gateway_picker_shows_an_isolated_gateway_and_composes_there(module_
         browser.save_screenshot(str(tmp_path / "gateway.png"))
     finally:
         server.delete(f"/v1/gateways/{made['id']}")
+
+
+def test_the_rate_chart_counts_pushes_and_the_channels_view_lists_channels(module_factory, browser, tmp_path):
+    server = module_factory()
+    open_console(browser, server)
+    assert push_h2(server, {"aps": {"alert": "one"}}).status == 200
+    assert push_h2(server, {"aps": {"alert": "two"}}).status == 200
+    assert push_h2(server, {"aps": {"alert": "bad"}}, token="zz").status == 400
+    wait(browser, 4).until(EC.text_to_be_present_in_element((By.ID, "rate-caption"), "3 pushes in the last 120 s"))
+    assert "(1 not 200)" in browser.find_element(By.ID, "rate-caption").text
+    assert browser.find_element(By.ID, "rate-chart").get_attribute("aria-label").startswith("pushes per second: 3")
+
+    made = server.control("POST", "/v1/channels", {"bundleId": TOPIC, "environment": "sandbox",
+                                                   "messageStoragePolicy": 1})
+    assert made.status in (200, 201), made.body
+    channel = made.json["id"]
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="channels"]').click()
+    row = wait(browser).until(EC.presence_of_element_located(
+        (By.CSS_SELECTOR, f'#channel-rows tr[data-channel="{channel}"]')))
+    assert TOPIC in row.text and "1 (most recent stored)" in row.text, row.text
+    browser.save_screenshot(str(tmp_path / "channels.png"))
+    row.find_element(By.TAG_NAME, "button").click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "channel-message"), "deleted"))
+    assert server.get_json("/v1/channels")["channels"] == []
