@@ -344,6 +344,7 @@ def test_deliveries_and_connection_events_arrive_over_the_live_stream(module_fac
     """The page reads GET /v1/deliveries/stream (an EventSource), not the poll; the events view
     reads /v1/events/stream: a new connection and its GOAWAY show up with kind, connection and reason."""
     server = module_factory()
+    severe_console_errors(browser)  # reading the log empties it: only this test's errors below
     open_console(browser, server)
     assert browser.execute_script("return window.__consoleDeliverySource") == "stream"
     sent = time.monotonic()
