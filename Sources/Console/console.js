@@ -46,6 +46,9 @@
   // ---------------------------------------------------------------- the control API
 
   let bearer = sessionStorage.getItem("mock-apns-control-token") || "";
+  // The gateway looked at: "" the default one, else an isolated gateway's controlBase
+  // (`/v1/gateways/g1`); every control path is asked under it.
+  let base = "";
 
   class APIError extends Error {
     constructor(status, message, body) {
@@ -57,6 +60,11 @@
 
   /** One control API request; resolves to the parsed JSON, rejects with APIError. */
   async function api(method, path, body) {
+    return rootAPI(method, base + path, body);
+  }
+
+  /** A request to the control API itself, whatever gateway is looked at (`GET /v1/gateways`). */
+  async function rootAPI(method, path, body) {
     const headers = {};
     if (bearer) headers["authorization"] = "Bearer " + bearer;
     const init = { method, headers, cache: "no-store" };
@@ -154,34 +162,126 @@
   }
 
   // ---------------------------------------------------------------- deliveries: the source
-  // The one place that knows how new records arrive. Polls `GET /v1/deliveries?after=`; an
-  // event stream (`/v1/deliveries/stream`) can replace this function alone: it must call
-  // `onRecords(records)` with new records oldest first, `onReset()` when the store was cleared,
-  // and `onState(text, kind)`; it returns a function that stops it.
-  function subscribeDeliveries(after, onRecords, onReset, onState) {
+  // The one place that knows how new records arrive: the live stream `GET /v1/deliveries/stream`
+  // (Server-Sent Events, README "Live stream"), or polling `GET /v1/deliveries?after=` when the
+  // stream is refused (503: too many streams open) or a control token is needed (an EventSource
+  // cannot send `authorization`). It calls `onRecords(records)` with new records oldest first,
+  // `onReset()` when the store was cleared or the server restarted, `onNotice(text)` for a `gap`
+  // or `cutoff`, and `onState(text, kind)`; it returns a function that stops it.
+  function subscribeDeliveries(after, onRecords, onReset, onState, onNotice) {
+    let stopped = false;
+    let stopCurrent = () => {};
+    const source = { lastSeq: after };
+    function useStream() {
+      window.__consoleDeliverySource = "stream";
+      stopCurrent = streamDeliveries(source, onRecords, onReset, onState, onNotice, () => {
+        if (stopped) return;
+        // Refused: poll, and try the stream again in 30 s.
+        onNotice("the live stream was refused (too many streams open?): polling instead");
+        usePolling(30000);
+      });
+    }
+    function usePolling(forMs) {
+      window.__consoleDeliverySource = "polling";
+      const stopPoll = pollDeliveries(source, onRecords, onReset, onState);
+      let timer = forMs ? setTimeout(() => { stopPoll(); if (!stopped) useStream(); }, forMs) : null;
+      stopCurrent = () => { clearTimeout(timer); stopPoll(); };
+    }
+    if (bearer || typeof EventSource === "undefined") usePolling(0); else useStream();
+    return () => { stopped = true; stopCurrent(); };
+  }
+
+  /** The stream; `refused()` when it cannot be opened (a non-200 answer closes an EventSource). */
+  function streamDeliveries(source, onRecords, onReset, onState, onNotice, refused) {
+    let es = null;
+    let stopped = false;
+    let lostAt = 0;
+    let pending = [];
+    let flushTimer = null;
+    function flush() {
+      flushTimer = null;
+      const batch = pending;
+      pending = [];
+      if (batch.length) onRecords(batch);
+    }
+    function open(after) {
+      es = new EventSource(base + "/v1/deliveries/stream?after=" + after);
+      es.addEventListener("open", async () => {
+        onState("live", "live");
+        if (!lostAt) return;
+        lostAt = 0;
+        // Back after a drop: a lower lastSeq means a new server (or a cleared store).
+        try {
+          const stats = await api("GET", "/v1/stats");
+          if (!stopped && stats.lastSeq < source.lastSeq) {
+            es.close();
+            source.lastSeq = 0;
+            onReset();
+            open(0);
+          }
+        } catch (e) { /* the stream says */ }
+      });
+      es.addEventListener("delivery", (event) => {
+        const record = JSON.parse(event.data);
+        if (record.seq <= source.lastSeq) return;
+        source.lastSeq = record.seq;
+        pending.push(record);
+        if (!flushTimer) flushTimer = setTimeout(flush, 50);
+      });
+      es.addEventListener("gap", (event) => {
+        const gap = JSON.parse(event.data);
+        onNotice("records " + gap.from + "–" + gap.to + " were gone before the stream sent them (" + gap.reason + ")");
+        if (gap.to > source.lastSeq) source.lastSeq = gap.to;
+      });
+      es.addEventListener("cutoff", (event) => {
+        const cutoff = JSON.parse(event.data);
+        onNotice("the stream was cut off at seq " + cutoff.lastSeq + " (" + cutoff.reason + "); resuming");
+      });
+      es.addEventListener("end", (event) => {
+        const end = JSON.parse(event.data);
+        onNotice("the stream ended (" + end.reason + ")");
+      });
+      es.addEventListener("error", () => {
+        if (stopped) return;
+        if (es.readyState === EventSource.CLOSED) {
+          // Refused (503 too many streams, 401), at once or after a restart: poll for a
+          // while (the caller retries the stream).
+          es.close();
+          refused();
+          return;
+        }
+        lostAt = lostAt || Date.now();
+        onState("reconnecting…", "down");
+      });
+    }
+    open(source.lastSeq);
+    return () => { stopped = true; clearTimeout(flushTimer); if (es) es.close(); };
+  }
+
+  /** Polls `GET /v1/deliveries?after=` every 500 ms (at once while far behind). */
+  function pollDeliveries(source, onRecords, onReset, onState) {
     let stopped = false;
     let timer = null;
-    let lastSeq = after;
     async function poll() {
       if (stopped) return;
       try {
-        const answer = await api("GET", "/v1/deliveries?after=" + lastSeq + "&limit=" + PAGE);
+        const answer = await api("GET", "/v1/deliveries?after=" + source.lastSeq + "&limit=" + PAGE);
         if (stopped) return;
-        if (answer.lastSeq < lastSeq) {
+        if (answer.lastSeq < source.lastSeq) {
           // Cleared, or a new server: start over from what it holds.
-          lastSeq = 0;
+          source.lastSeq = 0;
           onReset();
           timer = setTimeout(poll, 0);
           return;
         }
         if (answer.deliveries.length > 0) {
-          lastSeq = answer.deliveries[answer.deliveries.length - 1].seq;
+          source.lastSeq = answer.deliveries[answer.deliveries.length - 1].seq;
           onRecords(answer.deliveries);
         }
-        if (answer.more && answer.lastSeq - lastSeq > PAGE) {
+        if (answer.more && answer.lastSeq - source.lastSeq > PAGE) {
           // Far behind (a load test): skip to the newest page rather than read every record;
           // the page keeps only the newest anyway, and the server renders one page per poll.
-          lastSeq = answer.lastSeq - PAGE;
+          source.lastSeq = answer.lastSeq - PAGE;
         }
         onState("live", "live");
         timer = setTimeout(poll, POLL_MS);
@@ -214,10 +314,13 @@
     } catch (e) {
       after = 0;
     }
-    stopDeliveries = subscribeDeliveries(after, addRecords, () => { records = []; renderRows(); }, setConnectionState);
+    rate.clear();
+    stopDeliveries = subscribeDeliveries(after, addRecords, () => { records = []; rate.clear(); renderRows(); }, setConnectionState,
+      (text) => { $("stream-notice").textContent = text; });
   }
 
   function addRecords(batch) {
+    countRate(batch);
     for (const record of batch) {
       if (record.topic && !seenTopics.has(record.topic)) {
         seenTopics.add(record.topic);
@@ -850,6 +953,181 @@
     }
   };
 
+  // ---------------------------------------------------------------- pushes per second
+  // Counted from the records as they arrive (stream or poll), by the second they were received,
+  // over the last 120 s; drawn on a canvas once a second: accepted in green, others in red.
+
+  const RATE_SECONDS = 120;
+  const rate = new Map(); // epoch second -> {ok, bad}
+
+  function countRate(batch) {
+    for (const record of batch) {
+      const second = Math.floor(Date.parse(record.receivedAt) / 1000);
+      if (isNaN(second)) continue;
+      const slot = rate.get(second) || { ok: 0, bad: 0 };
+      if (record.status === 200) slot.ok += 1; else slot.bad += 1;
+      rate.set(second, slot);
+    }
+  }
+
+  function drawRate() {
+    const canvas = $("rate-chart");
+    const now = Math.floor(Date.now() / 1000);
+    for (const second of rate.keys()) if (second <= now - RATE_SECONDS) rate.delete(second);
+    let peak = 1, total = 0, bad = 0;
+    for (const slot of rate.values()) { peak = Math.max(peak, slot.ok + slot.bad); total += slot.ok + slot.bad; bad += slot.bad; }
+    const context = canvas.getContext("2d");
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    const width = canvas.width / RATE_SECONDS;
+    for (let i = 0; i < RATE_SECONDS; i++) {
+      const slot = rate.get(now - RATE_SECONDS + 1 + i);
+      if (!slot) continue;
+      const okHeight = canvas.height * slot.ok / peak, badHeight = canvas.height * slot.bad / peak;
+      context.fillStyle = "#2e9d4f";
+      context.fillRect(i * width, canvas.height - okHeight, Math.max(1, width - 1), okHeight);
+      context.fillStyle = "#d33c3c";
+      context.fillRect(i * width, canvas.height - okHeight - badHeight, Math.max(1, width - 1), badHeight);
+    }
+    const text = total + " pushes in the last " + RATE_SECONDS + " s (" + bad + " not 200), peak " + (total ? peak : 0) + "/s";
+    $("rate-caption").textContent = text;
+    canvas.setAttribute("aria-label", "pushes per second: " + text);
+  }
+
+  setInterval(drawRate, 1000);
+
+  // ---------------------------------------------------------------- channels
+
+  loaders.channels = async function () {
+    const body = $("channel-rows");
+    try {
+      const answer = await api("GET", "/v1/channels");
+      clear(body);
+      for (const c of answer.channels) {
+        const subscribers = Array.isArray(c.subscribers)
+          ? (c.subscribers.length ? c.subscribers.map((s) => shortToken(typeof s === "string" ? s : s.token)).join(", ") : "none")
+          : "—";
+        body.appendChild(el("tr", { "data-channel": c.id },
+          el("td", { class: "mono" }, c.id), el("td", {}, c.bundleId), el("td", {}, c.environment),
+          el("td", {}, c.messageStoragePolicy === 1 ? "1 (most recent stored)" : "0 (none stored)"),
+          el("td", {}, timeOf(c.createdAt)), el("td", {}, subscribers),
+          el("td", {}, el("button", { type: "button", onclick: async () => {
+            try {
+              await api("DELETE", "/v1/channels/" + encodeURIComponent(c.id));
+              $("channel-message").textContent = "channel " + c.id + " deleted";
+            } catch (e) { $("channel-message").textContent = e.message; }
+            loaders.channels();
+          } }, "Delete"))));
+      }
+      if (answer.channels.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "7", class: "muted" }, "No broadcast channel.")));
+    } catch (e) {
+      $("channel-message").textContent = e.message;
+    }
+  };
+
+  // ---------------------------------------------------------------- connection events
+  // Live over `GET /v1/events/stream` once the view is opened (polling `/v1/events?after=` with a
+  // control token), the newest 500 kept, newest on top.
+
+  let events = [];
+  let stopEvents = null;
+
+  function eventReason(e) {
+    const d = e.details || {};
+    const parts = [];
+    if (d.reason) parts.push(d.reason);
+    if (d.errorCode) parts.push(d.errorCode);
+    if (d.debugData) parts.push("debug data " + d.debugData);
+    return parts.length ? parts.join(", ") : (e.description || "");
+  }
+
+  function renderEvents() {
+    const body = clear($("event-rows"));
+    for (const e of events.slice(0, ROWS)) {
+      body.appendChild(el("tr", { "data-seq": e.seq, title: e.description || "" },
+        el("td", {}, String(e.seq)), el("td", {}, timeOf(e.at)), el("td", { class: "event-kind" }, e.kind),
+        el("td", {}, e.connectionId === undefined || e.connectionId === null ? "" : String(e.connectionId)),
+        el("td", {}, e.listener || ""), el("td", {}, e.origin || ""), el("td", { class: "event-reason" }, eventReason(e))));
+    }
+    if (events.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "7", class: "muted" }, "No connection event yet.")));
+  }
+
+  function addEvents(batch) {
+    events = batch.slice().reverse().concat(events).slice(0, 500);
+    renderEvents();
+  }
+
+  function startEvents() {
+    if (stopEvents) return;
+    events = [];
+    renderEvents();
+    let stopped = false;
+    let lastSeq = 0;
+    let es = null;
+    let timer = null;
+    async function poll() {
+      if (stopped) return;
+      try {
+        const answer = await api("GET", "/v1/events?after=" + lastSeq + "&limit=500");
+        if (answer.events.length) { lastSeq = answer.events[answer.events.length - 1].seq; addEvents(answer.events); }
+        $("event-message").textContent = "";
+      } catch (e) { $("event-message").textContent = e.message; }
+      timer = setTimeout(poll, POLL_MS);
+    }
+    if (bearer || typeof EventSource === "undefined") {
+      poll();
+    } else {
+      window.__consoleEventSource = "stream";
+      es = new EventSource(base + "/v1/events/stream");
+      es.addEventListener("event", (message) => {
+        const e = JSON.parse(message.data);
+        if (e.seq <= lastSeq) return;
+        lastSeq = e.seq;
+        addEvents([e]);
+      });
+      es.addEventListener("gap", (message) => {
+        const gap = JSON.parse(message.data);
+        $("event-message").textContent = "events " + gap.from + "–" + gap.to + " were gone before the stream sent them";
+      });
+      es.addEventListener("error", () => {
+        if (es.readyState === EventSource.CLOSED && !stopped) { es = null; window.__consoleEventSource = "polling"; poll(); }
+      });
+    }
+    stopEvents = () => { stopped = true; clearTimeout(timer); if (es) es.close(); stopEvents = null; };
+  }
+
+  loaders.events = startEvents;
+
+  // ---------------------------------------------------------------- gateways
+  // `GET /v1/gateways`: the default gateway or an isolated one; every request then goes under
+  // the chosen one's controlBase.
+
+  async function loadGateways() {
+    const select = $("gateway");
+    try {
+      const answer = await rootAPI("GET", "/v1/gateways");
+      const chosen = select.value;
+      clear(select);
+      select.appendChild(el("option", { value: "" }, "default"));
+      for (const g of answer.gateways) {
+        select.appendChild(el("option", { value: g.controlBase, selected: g.controlBase === chosen },
+          g.name + " (" + g.id + ", " + g.url + ")"));
+      }
+    } catch (e) { /* an API without gateways: only the default */ }
+  }
+
+  $("gateway").addEventListener("focus", loadGateways);
+  $("gateway").addEventListener("change", () => {
+    base = $("gateway").value;
+    selectedSeq = null;
+    $("detail").hidden = true;
+    $("stream-notice").textContent = "";
+    if (stopEvents) stopEvents();
+    loadListeners();
+    restartDeliveries();
+    const current = document.querySelector('.tab[aria-pressed="true"]');
+    if (current && loaders[current.dataset.view]) loaders[current.dataset.view]();
+  });
+
   // ---------------------------------------------------------------- devices
 
   loaders.devices = async function () {
@@ -887,5 +1165,6 @@
   setupCompose();
   setupValidators();
   loadListeners();
+  loadGateways();
   restartDeliveries();
 })();

@@ -153,11 +153,11 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
             gateway.directory.listenerIDs = bound.id..<(bound.id + 1)
             gateway.directory.server = server
             gateway.port = bound.address.port
-            gateway.url =
-                MockAPNsServer.BoundListener(
-                    name: gateway.name, environment: gateway.environment, host: bound.address.hostText,
-                    port: bound.address.port, tls: spec.tls != nil
-                ).url
+            let listener = MockAPNsServer.BoundListener(
+                name: gateway.name, environment: gateway.environment, host: bound.address.hostText,
+                port: bound.address.port, tls: spec.tls != nil)
+            gateway.boundListener = listener
+            gateway.url = listener.url
         } catch {
             table.withLock { _ = $0.remove(id) }
             throw error

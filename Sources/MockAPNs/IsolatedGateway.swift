@@ -9,6 +9,7 @@ import Foundation
 import Gateway
 import HTTP2Transport
 import Recording
+import Synchronization
 
 /// One isolated gateway (docs/testing.md "Isolated gateways"): its own records, events, fault
 /// rules, registry, virtual devices, clock and channels, the request handler its one listener's
@@ -47,6 +48,14 @@ public final class IsolatedGateway: @unchecked Sendable {
     public internal(set) var url = ""
     /// The transport's id of its listener (`HTTP2Server.addListener`); set once bound.
     var listenerID = -1
+    /// Its listener as bound (`POST /v1/send` under its `controlBase` pushes there); set once bound.
+    var boundListener: MockAPNsServer.BoundListener? {
+        get { bound.withLock { $0 } }
+        set { bound.withLock { $0 = newValue } }
+    }
+    private let bound = Mutex<MockAPNsServer.BoundListener?>(nil)
+    /// `POST /v1/send`'s sender under its `controlBase`: to its own listener once bound.
+    private(set) var sender: ListenerPushSender!
 
     let handler: APNsRequestHandler
     let directory: TransportConnectionDirectory
@@ -85,10 +94,14 @@ public final class IsolatedGateway: @unchecked Sendable {
         directory = TransportConnectionDirectory(listeners: handler.listeners, actions: handler.actions)
         let directory = self.directory
         let environment = self.environment
+        sender = ListenerPushSender(listing: { [weak self] in self?.boundListener.map { [$0] } ?? [] })
         api = ControlAPI(
             store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
             connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: nil,
-            answerLatency: handler.answerLatency, channels: broadcast.store
+            answerLatency: handler.answerLatency, channels: broadcast.store,
+            sender: sender,
+            tokenChecker: ListenerTokenChecker(
+                targets: [.init(name: name, environment: environment)], keys: keys, clock: clock)
         ) { [weak self] in
             var live = status
             live.connectionsOpen = directory.connections().count

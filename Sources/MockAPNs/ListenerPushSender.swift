@@ -15,8 +15,10 @@ final class ListenerPushSender: PushSender {
         var endpoint: HTTP2Endpoint
     }
 
-    /// The listeners, in configuration order.
-    let targets: [Target]
+    /// The listeners, in configuration order, as bound now (an isolated gateway's listener is
+    /// bound after its control API is made; empty until then).
+    var targets: [Target] { resolveTargets() }
+    private let resolveTargets: @Sendable () -> [Target]
     private let queue = DispatchQueue(label: "mock-apns.console-send", attributes: .concurrent)
 
     /// Seconds allowed to connect, and to wait for the answer.
@@ -24,25 +26,34 @@ final class ListenerPushSender: PushSender {
     static let answerTimeout = 30.0
 
     init(targets: [Target]) {
-        self.targets = targets
+        resolveTargets = { targets }
     }
 
     /// The targets for the listeners as bound.
     convenience init(listeners: [MockAPNsServer.BoundListener]) {
-        self.init(
-            targets: listeners.map { listener in
-                let host: String
-                switch listener.host {
-                case "0.0.0.0", "": host = "127.0.0.1"
-                case "::", "[::]": host = "::1"
-                default: host = listener.host
-                }
-                return Target(
-                    name: listener.name, endpoint: HTTP2Endpoint(secure: listener.tls, host: host, port: listener.port))
-            })
+        self.init(listing: { listeners })
+    }
+
+    /// The targets for the listeners `listing` gives when a push is sent: an isolated gateway's
+    /// own listener (docs/console.md §5), bound after its control API is made.
+    init(listing: @escaping @Sendable () -> [MockAPNsServer.BoundListener]) {
+        resolveTargets = { listing().map(Self.target(for:)) }
+    }
+
+    /// The target for one bound listener; a wildcard address is reached over loopback.
+    static func target(for listener: MockAPNsServer.BoundListener) -> Target {
+        let host: String
+        switch listener.host {
+        case "0.0.0.0", "": host = "127.0.0.1"
+        case "::", "[::]": host = "::1"
+        default: host = listener.host
+        }
+        return Target(
+            name: listener.name, endpoint: HTTP2Endpoint(secure: listener.tls, host: host, port: listener.port))
     }
 
     func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
+        let targets = self.targets
         guard let target = push.listener.map({ name in targets.first { $0.name == name } }) ?? targets.first else {
             let names = targets.map(\.name).joined(separator: ", ")
             completion(ComposedPushAnswer(error: "no listener named \(push.listener ?? "") (listeners: \(names))"))

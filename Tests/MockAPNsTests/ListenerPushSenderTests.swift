@@ -64,6 +64,25 @@ final class ListenerPushSenderTests: XCTestCase {
         XCTAssertEqual(String(decoding: missingTopic.body, as: UTF8.self), #"{"reason":"MissingTopic"}"#)
     }
 
+    /// An isolated gateway's control API has a sender for its own listener (`POST /v1/send` under
+    /// its `controlBase`): the push lands in the gateway's records, not the default gateway's.
+    func testAnIsolatedGatewaysSenderPushesToItsOwnListener() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let gateway = try server.createGateway(GatewayOptions(name: "suite-a"))
+        let sender = try XCTUnwrap(gateway.sender)
+        XCTAssertEqual(sender.targets.map { $0.name }, ["suite-a"])
+        XCTAssertEqual(sender.targets.first?.endpoint.port, gateway.port)
+        let push = ComposedPush(
+            listener: nil, token: token,
+            headers: [HeaderField(name: "apns-topic", value: "com.example.app")],
+            payload: Array(#"{"aps":{"alert":"to a gateway"}}"#.utf8))
+        let answer = try XCTUnwrap(send(sender, push))
+        XCTAssertEqual(answer.status, 200, "\(answer)")
+        XCTAssertEqual(gateway.store.query(DeliveryFilter(), limit: nil).deliveries.count, 1)
+        XCTAssertEqual(server.deliveries(matching: DeliveryFilter(token: token)).count, 0)
+    }
+
     func testAnUnknownListenerOrAClosedPortSaysWhy() throws {
         let server = try makeServer()
         let sender = ListenerPushSender(listeners: server.listeners)

@@ -15,10 +15,11 @@ import json
 import shutil
 import time
 import urllib.request
+from types import SimpleNamespace
 
 import pytest
 
-from livelib import TOPIC, apns_headers, h2_client_for
+from livelib import TOPIC, Listener, apns_headers, h2_client_for
 
 selenium = pytest.importorskip("selenium", reason="selenium (tests/live/requirements.txt) is not installed")
 from selenium import webdriver  # noqa: E402
@@ -337,3 +338,106 @@ def test_a_burst_is_drawn_as_the_newest_rows_only(module_factory, browser):
     row_for(browser, last, timeout=5)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#delivery-rows tr")) == 300
     assert "newest 300" in browser.find_element(By.ID, "delivery-count").text
+
+
+def test_deliveries_and_connection_events_arrive_over_the_live_stream(module_factory, browser, tmp_path):
+    """The page reads GET /v1/deliveries/stream (an EventSource), not the poll; the events view
+    reads /v1/events/stream: a new connection and its GOAWAY show up with kind, connection and reason."""
+    server = module_factory()
+    severe_console_errors(browser)  # reading the log empties it: only this test's errors below
+    open_console(browser, server)
+    assert browser.execute_script("return window.__consoleDeliverySource") == "stream"
+    sent = time.monotonic()
+    assert push_h2(server, {"aps": {"alert": "over the stream"}}).status == 200
+    row_for(browser, server.stats()["lastSeq"], timeout=1.5)
+    assert time.monotonic() - sent < 1.5
+    assert browser.execute_script("return window.__consoleDeliverySource") == "stream"
+
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="events"]').click()
+    wait(browser).until(lambda d: d.execute_script("return window.__consoleEventSource") == "stream")
+    client = h2_client_for(server.listener)
+    try:
+        assert client.request(apns_headers("ab" * 32), b'{"aps":{"alert":"hi"}}').status == 200
+        connection = server.get_json("/v1/connections")["connections"][-1]["id"]
+        assert server.control("POST", f"/v1/connections/{connection}/goaway", b"").status == 200
+        rows_js = ("return [...document.querySelectorAll('#event-rows tr')]"
+                   ".map(r => [...r.querySelectorAll('td')].map(c => c.textContent))")
+        cells = wait(browser).until(lambda d: next(
+            (r for r in d.execute_script(rows_js) if len(r) > 2 and r[2] == "goaway"), None))
+        assert cells[3] == str(connection), cells
+        assert "NO_ERROR" in cells[6], cells
+        kinds = [r[2] for r in browser.execute_script(rows_js) if len(r) > 2]
+        assert "opened" in kinds, kinds
+    finally:
+        client.close()
+    browser.save_screenshot(str(tmp_path / "events.png"))
+    assert severe_console_errors(browser) == []
+
+
+def test_a_refused_stream_falls_back_to_polling(module_factory, browser):
+    """With --control-max-streams 1 held by another client, the stream answers 503: the page says
+    so and polls, and a push still shows up."""
+    server = module_factory("--control-max-streams", "1")
+    held = urllib.request.urlopen(server.control_url + "/v1/deliveries/stream", timeout=5)
+    try:
+        browser.get(server.control_url + "/console")
+        wait(browser).until(lambda d: d.execute_script("return window.__consoleDeliverySource") == "polling")
+        wait(browser).until(EC.text_to_be_present_in_element((By.ID, "stream-notice"), "refused"))
+        assert push_h2(server, {"aps": {"alert": "polled"}}).status == 200
+        row_for(browser, server.stats()["lastSeq"], timeout=2)
+    finally:
+        held.close()
+
+
+def test_the_gateway_picker_shows_an_isolated_gateway_and_composes_there(module_factory, browser, tmp_path):
+    server = module_factory()
+    made = server.control("POST", "/v1/gateways", {"name": "suite-a"}).json
+    try:
+        open_console(browser, server)
+        Select(browser.find_element(By.ID, "gateway")).select_by_value(made["controlBase"])
+        wait(browser).until(lambda d: d.find_element(By.ID, "connection-state").text == "live")
+        gateway = Listener(name="suite-a", environment=made["environment"], url=made["url"],
+                           scheme=made["url"].split(":")[0], host="127.0.0.1", port=made["port"])
+        assert push_h2(server, {"aps": {"alert": "to suite-a"}}).status == 200  # the default gateway's
+        assert push_h2(SimpleNamespace(listener=gateway), {"aps": {"alert": "to suite-a"}}).status == 200
+        row = row_for(browser, 1, timeout=2)
+        assert browser.execute_script("return window.__consoleDeliverySource") == "stream"
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#delivery-rows tr")) == 1
+        assert row.find_elements(By.TAG_NAME, "td")[5].text == TOPIC
+
+        # Compose under the gateway: POST /v1/gateways/g1/v1/send pushes to its own listener.
+        browser.find_element(By.CSS_SELECTOR, '.tab[data-view="compose"]').click()
+        wait(browser).until(lambda d: "suite-a" in d.find_element(By.ID, "compose-listener").text)
+        browser.find_element(By.ID, "compose-send").click()
+        wait(browser).until(EC.text_to_be_present_in_element((By.ID, "compose-answer"), "record seq"))
+        assert "200" in browser.find_element(By.ID, "compose-answer").text
+        records = server.get_json(made["controlBase"] + "/v1/deliveries")["deliveries"]
+        assert [r["payload"]["aps"]["alert"]["body"] for r in records[1:]] == ["Your order shipped"], records
+        assert len(server.deliveries()["deliveries"]) == 1
+        browser.save_screenshot(str(tmp_path / "gateway.png"))
+    finally:
+        server.delete(f"/v1/gateways/{made['id']}")
+
+
+def test_the_rate_chart_counts_pushes_and_the_channels_view_lists_channels(module_factory, browser, tmp_path):
+    server = module_factory()
+    open_console(browser, server)
+    assert push_h2(server, {"aps": {"alert": "one"}}).status == 200
+    assert push_h2(server, {"aps": {"alert": "two"}}).status == 200
+    assert push_h2(server, {"aps": {"alert": "bad"}}, token="zz").status == 400
+    wait(browser, 4).until(EC.text_to_be_present_in_element((By.ID, "rate-caption"), "3 pushes in the last 120 s"))
+    assert "(1 not 200)" in browser.find_element(By.ID, "rate-caption").text
+    assert browser.find_element(By.ID, "rate-chart").get_attribute("aria-label").startswith("pushes per second: 3")
+
+    made = server.control("POST", "/v1/channels", {"bundleId": TOPIC, "environment": "sandbox",
+                                                   "messageStoragePolicy": 1})
+    assert made.status in (200, 201), made.body
+    channel = made.json["id"]
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="channels"]').click()
+    row = wait(browser).until(EC.presence_of_element_located(
+        (By.CSS_SELECTOR, f'#channel-rows tr[data-channel="{channel}"]')))
+    assert TOPIC in row.text and "1 (most recent stored)" in row.text, row.text
+    browser.save_screenshot(str(tmp_path / "channels.png"))
+    row.find_element(By.TAG_NAME, "button").click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "channel-message"), "deleted"))
+    assert server.get_json("/v1/channels")["channels"] == []
