@@ -777,7 +777,9 @@
     const flags = { "apns-topic": "--topic", "apns-push-type": "--push-type", "apns-priority": "--priority",
       "apns-expiration": "--expiration", "apns-collapse-id": "--collapse-id", "apns-id": "--apns-id",
       "authorization": "--authorization" };
-    const parts = ["mock-apns", "send", "--cacert", "tls/ca.pem", "--url", listenerURL(push), "--device-token", push.token];
+    // Every value from a record or the form is quoted: a recorded token is whatever the sender put in the path.
+    const parts = ["mock-apns", "send", "--cacert", "tls/ca.pem", "--url", shellQuote(listenerURL(push)),
+      "--device-token", shellQuote(push.token)];
     for (const h of push.headers) {
       const flag = flags[h.name.toLowerCase()];
       if (flag) parts.push(flag, shellQuote(h.value));

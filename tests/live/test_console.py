@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import subprocess
 import time
 import urllib.request
 from types import SimpleNamespace
@@ -441,3 +442,26 @@ def test_the_rate_chart_counts_pushes_and_the_channels_view_lists_channels(modul
     row.find_element(By.TAG_NAME, "button").click()
     wait(browser).until(EC.text_to_be_present_in_element((By.ID, "channel-message"), "deleted"))
     assert server.get_json("/v1/channels")["channels"] == []
+
+
+def test_copied_commands_quote_a_hostile_token(console_server, browser, tmp_path):
+    """A recorded device token is whatever the sender put in the path: the copied commands pass it
+    as one argument, and pasting them into a shell runs nothing else (review: `;{touch,FILE};`)."""
+    open_console(browser, console_server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="compose"]').click()
+    pwned = tmp_path / "pwned"
+    token = f";{{touch,{pwned}}};$(touch {pwned})'`touch {pwned}`"
+    field = browser.find_element(By.ID, "compose-token")
+    field.clear()
+    field.send_keys(token)
+    for button, program in (("compose-copy-cli", "mock-apns"), ("compose-copy-curl", "curl")):
+        browser.find_element(By.ID, button).click()
+        command = browser.find_element(By.ID, "compose-command").get_attribute("value")
+        assert command.startswith(program + " "), command
+        # The command with its program replaced by one that prints each argument on a line.
+        shown = subprocess.run(["bash", "-c", "printf '%s\\n' " + command[len(program) + 1:]],
+                               capture_output=True, text=True, cwd=tmp_path, timeout=10)
+        assert shown.returncode == 0, shown.stderr
+        arguments = shown.stdout.split("\n")
+        assert token in arguments or any(a.endswith("/3/device/" + token) for a in arguments), arguments
+        assert not pwned.exists(), f"{button} ran a command from the token: {command}"
