@@ -43,7 +43,11 @@ final class ReadmeSnippetTests: XCTestCase {
         let lines = source.components(separatedBy: "\n")
         guard let begin = lines.firstIndex(where: { $0.hasSuffix("// README snippet: begin") }),
             let end = lines.firstIndex(where: { $0.hasSuffix("// README snippet: end") })
-        else { throw XCTSkip("markers missing") }
+        else {
+            // No markers means no snippet to compare: a failure, never a skip.
+            XCTFail("the README snippet markers are missing from \(#filePath)")
+            throw CocoaError(.fileReadCorruptFile)
+        }
         let body = lines[(begin + 1)..<end].map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }
         return (["import MockAPNsTesting", ""] + body).joined(separator: "\n") + "\n"
     }

@@ -22,7 +22,12 @@ import pytest
 
 from livelib import TOPIC, Listener, apns_headers, h2_client_for
 
-selenium = pytest.importorskip("selenium", reason="selenium (tests/live/requirements.txt) is not installed")
+try:
+    import selenium  # noqa: F401
+except ImportError as missing:  # a missing browser driver fails the suite, it never skips it
+    raise pytest.UsageError(
+        "tests/live/test_console.py needs selenium (tests/live/requirements.txt; scripts/install-deps.sh --test)"
+    ) from missing
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
