@@ -79,7 +79,10 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     }
 
     func gatewaySummary(id: String) -> GatewaySummary? {
-        table.withLock { table in table.entry(id).flatMap { entry in entry.value?.summary(expiresAt: entry.expiresAt) }
+        let now = Date().timeIntervalSince1970
+        return table.withLock { table in
+            table.touch(id, now: now)
+            return table.entry(id).flatMap { entry in entry.value?.summary(expiresAt: entry.expiresAt) }
         }
     }
 

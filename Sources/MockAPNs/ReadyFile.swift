@@ -4,7 +4,7 @@ import Foundation
 /// started server listens, as JSON, for a test in any language that started it with port 0.
 ///
 /// Shape (keys sorted; stable: keys may be added, none removed or changed):
-/// `{"control":{"host","port","url"} or null,"listeners":[{"environment","host","name","port","tls","url"}],"pid","version"}`.
+/// `{"control":{"host","port","url"} or null,"listeners":[{"certificate"?,"environment","host","name","port","tls","url"}],"pid","version"}`.
 /// Written once every listener and the control API listen, atomically: a temporary file in the
 /// same directory, then `rename(2)`, so a reader polling for the file never sees half of it.
 public struct ReadyFile: Encodable, Sendable, Equatable {
@@ -20,15 +20,23 @@ public struct ReadyFile: Encodable, Sendable, Equatable {
         public var url: String
         /// Whether it serves TLS.
         public var tls: Bool
+        /// The PEM text of the certificate it serves (the ephemeral self-signed one when no
+        /// `--tls-cert` was given), for a client that started the server to trust; absent for a
+        /// cleartext listener.
+        public var certificate: String?
 
         /// Memberwise initializer.
-        public init(name: String, environment: String, host: String, port: Int, url: String, tls: Bool) {
+        public init(
+            name: String, environment: String, host: String, port: Int, url: String, tls: Bool,
+            certificate: String? = nil
+        ) {
             self.name = name
             self.environment = environment
             self.host = host
             self.port = port
             self.url = url
             self.tls = tls
+            self.certificate = certificate
         }
     }
 
@@ -60,10 +68,11 @@ public struct ReadyFile: Encodable, Sendable, Equatable {
     public init(server: MockAPNsServer, pid: Int32 = getpid()) {
         version = MockAPNsVersion.string
         self.pid = pid
-        listeners = server.listeners.map {
+        listeners = server.listeners.enumerated().map { index, listener in
             Listener(
-                name: $0.name, environment: $0.environment.rawValue, host: $0.host, port: $0.port, url: $0.url,
-                tls: $0.tls)
+                name: listener.name, environment: listener.environment.rawValue, host: listener.host,
+                port: listener.port, url: listener.url, tls: listener.tls,
+                certificate: listener.tls ? server.certificatePEM(listener: index) : nil)
         }
         if let port = server.controlPort, let url = server.controlURL {
             control = Control(host: server.configuration.control?.host ?? "", port: port, url: url)

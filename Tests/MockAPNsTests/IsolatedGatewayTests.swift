@@ -191,6 +191,20 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(idle.id)").0, 404)
     }
 
+    func testGettingAGatewayTouchesItAKeepAlive() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let idle = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let kept = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let start = Date()
+        while Date().timeIntervalSince(start) < 2.6 {
+            XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(kept.id)").0, 200)
+            usleep(300_000)
+        }
+        XCTAssertEqual(server.gateways.map(\.id), [kept.id], "GET /v1/gateways/{id} kept it alive, not the other")
+        XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(idle.id)").0, 404)
+    }
+
     func testDevicesAndFaultsOfTheBodyAreTheGatewaysOwnAndARefusalLeavesNoGateway() throws {
         let server = try makeServer()
         defer { server.stop() }

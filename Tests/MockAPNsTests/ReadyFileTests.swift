@@ -19,9 +19,27 @@ final class ReadyFileTests: XCTestCase {
         XCTAssertNotEqual(listener.port, 0)
         XCTAssertEqual(listener.url, "http://127.0.0.1:\(listener.port)")
         XCTAssertEqual(listener.tls, false)
+        XCTAssertNil(listener.certificate, "a cleartext listener serves no certificate")
         XCTAssertEqual(document.control?.port, server.controlPort)
         XCTAssertEqual(document.control?.url, server.controlURL)
         XCTAssertEqual(document.control?.host, "127.0.0.1")
+    }
+
+    func testATLSListenerNamesTheCertificateItServesEphemeralIncluded() throws {
+        var configuration = Configuration()
+        configuration.listeners[0].port = 0
+        configuration.control = nil
+        configuration.workers = 1
+        let server = MockAPNsServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let listener = try XCTUnwrap(ReadyFile(server: server).listeners.first)
+        XCTAssertTrue(listener.tls)
+        let certificate = try XCTUnwrap(listener.certificate, "the ephemeral certificate, for a client to trust")
+        XCTAssertEqual(certificate, server.certificatePEM(listener: 0))
+        XCTAssertTrue(certificate.hasPrefix("-----BEGIN CERTIFICATE-----"), certificate)
+        let json = String(decoding: ReadyFile(server: server).json(), as: UTF8.self)
+        XCTAssertTrue(json.contains(#""certificate":"-----BEGIN CERTIFICATE-----\n"#), json)
     }
 
     func testJSONShapeAndAtomicWrite() throws {

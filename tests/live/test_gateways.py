@@ -102,10 +102,28 @@ def test_deleting_sends_goaway_closes_the_port_and_answers_waits(server):
         raise AssertionError("the deleted gateway's port still accepts")
 
 
+def listed(server, gateway_id: str) -> bool:
+    """Whether `GET /v1/gateways` (which touches no gateway) lists `gateway_id`."""
+    return any(entry["id"] == gateway_id for entry in server.get("/v1/gateways").json["gateways"])
+
+
 def test_an_untouched_gateway_expires(server):
     gateway = create(server, {"ttlSeconds": 1})
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and server.get(f"/v1/gateways/{gateway['id']}").status == 200:
+    while time.monotonic() < deadline and listed(server, gateway["id"]):  # the list touches none
+        time.sleep(0.2)
+    assert server.get(f"/v1/gateways/{gateway['id']}").status == 404
+
+
+def test_getting_a_gateway_is_a_keep_alive(server):
+    """`GET /v1/gateways/{id}` touches it: polled, a 1 s gateway outlives 2.5 s; left alone, it expires."""
+    gateway = create(server, {"ttlSeconds": 1})
+    started = time.monotonic()
+    while time.monotonic() - started < 2.5:
+        assert server.get(f"/v1/gateways/{gateway['id']}").status == 200
+        time.sleep(0.3)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and listed(server, gateway["id"]):
         time.sleep(0.2)
     assert server.get(f"/v1/gateways/{gateway['id']}").status == 404
 

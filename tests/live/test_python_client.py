@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -243,11 +244,15 @@ PLUGIN_CASES = textwrap.dedent('''
 ''')
 
 
-def run_plugin_suite(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+def run_plugin_suite(tmp_path: Path, *options: str, path_dir: Path | None = None) -> subprocess.CompletedProcess:
+    """The README's example and PLUGIN_CASES in `tmp_path`, run by pytest in a subprocess;
+    `path_dir` goes first on PATH (a `mock-apns` found there, as a user's install)."""
     (tmp_path / "test_notifications.py").write_text(readme_python_example())
     (tmp_path / "test_plugin_cases.py").write_text(PLUGIN_CASES)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_SRC), os.environ.get("PYTHONPATH")])))
     env.pop("MOCK_APNS_BIN", None)
+    if path_dir is not None:
+        env["PATH"] = os.pathsep.join([str(path_dir), env.get("PATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "mockapns.pytest_plugin", "-p", "no:cacheprovider",
          "-rA", "-v", "--rootdir", str(tmp_path), *options, str(tmp_path)],
@@ -273,6 +278,10 @@ def check_plugin_run(proc: subprocess.CompletedProcess) -> None:
                      r'payload.aps.alert.title="Your order shipped", after seq \d+; 0 matched; the closest: seq \d+ '
                      r'\(payload.aps.alert.title: expected "Your order shipped", got "Your order has shipped"\)',
                      proc.stdout), proc.stdout
+    # The traceback ends at the test's line: the plugin's and the client's frames are hidden.
+    near_miss = proc.stdout.split(" test_near_miss ", 1)[1].split("\n____", 1)[0]
+    assert "mock_apns.assert_delivered(" in near_miss, near_miss
+    assert "pytest_plugin.py" not in near_miss and "client.py" not in near_miss, near_miss
     assert re.search(r"AssertionError: MockAPNs teardown check: not clean after seq \d+: "
                      r"1 rejected without a fault rule \(seq \d+: 400 BadDeviceToken\)", proc.stdout), proc.stdout
 
@@ -280,6 +289,37 @@ def check_plugin_run(proc: subprocess.CompletedProcess) -> None:
 def test_plugin_starts_the_binary_and_checks_each_test(tmp_path):
     proc = run_plugin_suite(tmp_path, "--mock-apns-bin", str(binary_path()))
     check_plugin_run(proc)
+
+
+def installed_binary(tmp_path: Path) -> Path:
+    """A copy of the binary in a `bin/` outside the repository (no `tls/` above it): as installed."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    shutil.copy2(binary_path(), folder / "mock-apns")
+    return folder
+
+
+def test_plugin_trusts_the_ephemeral_certificate_of_a_binary_on_path(tmp_path):
+    """Binary on PATH, suite outside the repository: the server serves its ephemeral certificate
+    and `ca_file` is that certificate, from the ready file (the README's `curl --cacert` works)."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    proc = run_plugin_suite(suite, path_dir=installed_binary(tmp_path))
+    check_plugin_run(proc)
+
+
+def test_plugin_serves_a_given_certificate_and_refuses_a_ca_alone(tmp_path):
+    folder = installed_binary(tmp_path)
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    tls = REPO_ROOT / "tls"
+    proc = run_plugin_suite(suite, "--mock-apns-tls-cert", str(tls / "server.pem"), "--mock-apns-tls-key",
+                            str(tls / "server-key.pem"), "--mock-apns-ca", str(tls / "ca.pem"), path_dir=folder)
+    check_plugin_run(proc)
+    # A CA alone, with no tls/ to pair it with: a usage error, not a silent mismatch.
+    proc = run_plugin_suite(suite, "--mock-apns-ca", str(tls / "ca.pem"), path_dir=folder)
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "--mock-apns-ca without --mock-apns-tls-cert" in proc.stderr, proc.stdout + proc.stderr
 
 
 def test_plugin_uses_a_running_server_by_url(tmp_path, process):
@@ -345,3 +385,62 @@ def test_two_suites_in_parallel_see_only_their_own_records(tmp_path, process):
     assert re.search(r"\[gw0\]|\bgw1\b", proc.stdout), "ran on two xdist workers: " + proc.stdout
     assert process.client.stats()["requests"] == before, "the default gateway saw neither suite's pushes"
     assert process.client.gateways()["gateways"] == [], "each suite's gateway was deleted at teardown"
+
+
+# ---- pytest -n 2 with the plugin starting the binary: ONE server for every xdist worker --------
+
+SHARED_SUITE = textwrap.dedent('''
+    import json
+    import os
+
+
+    def record(mock_apns, name):
+        with open(os.environ["MOCKAPNS_SEEN"], "a") as seen:
+            seen.write(json.dumps({"test": name, "control": mock_apns.server_client.base_url,
+                                   "gateway": mock_apns.gateway["id"], "pid": mock_apns.server_client.health().get("pid"),
+                                   "worker": os.environ.get("PYTEST_XDIST_WORKER")}) + "\\n")
+        assert mock_apns.deliveries() == []
+
+
+    def test_one(mock_apns):
+        record(mock_apns, "one")
+
+
+    def test_two(mock_apns):
+        record(mock_apns, "two")
+
+
+    def test_three(mock_apns):
+        record(mock_apns, "three")
+
+
+    def test_four(mock_apns):
+        record(mock_apns, "four")
+''')
+
+
+def test_xdist_workers_share_one_started_server(tmp_path):
+    """`pytest -n 2 --mock-apns-bin`: the first worker starts the server, the other attaches; the
+    four tests' gateways g1..g4 are all on one control URL; the server is stopped at the end."""
+    (tmp_path / "test_shared.py").write_text(SHARED_SUITE)
+    seen = tmp_path / "seen.jsonl"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PACKAGE_SRC), os.environ.get("PYTHONPATH")])),
+               MOCKAPNS_SEEN=str(seen))
+    env.pop("MOCK_APNS_BIN", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "mockapns.pytest_plugin", "-p", "no:cacheprovider", "-n", "2",
+         "--dist", "load", "-rA", "-v", "--rootdir", str(tmp_path), "--mock-apns-bin", str(binary_path()),
+         str(tmp_path)],
+        cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [json.loads(line) for line in seen.read_text().splitlines()]
+    assert sorted(row["test"] for row in rows) == ["four", "one", "three", "two"], rows
+    assert len({row["worker"] for row in rows}) == 2, f"ran on two workers: {rows}"
+    assert len({row["control"] for row in rows}) == 1, f"one server: {rows}"
+    assert sorted(row["gateway"] for row in rows) == ["g1", "g2", "g3", "g4"], rows
+    control = rows[0]["control"]
+    try:
+        MockAPNs(control, timeout=2).health()
+        raise AssertionError(f"the shared server at {control} still answers after the run")
+    except MockAPNsError as error:
+        assert error.status == 0, error

@@ -377,6 +377,7 @@ def test_python_client_stream_deliveries_resumes_and_raises_on_a_gap(server_fact
         raise AssertionError("a gap should raise")
     except MockAPNsError as error:
         assert "records 2 to 4" in str(error), error
+        assert str(error).startswith("GET /v1/deliveries/stream: records 2 to 4 were no longer stored"), error
     gaps = []
     with_gaps = client.stream_deliveries(after=1, on_gap=gaps.append)
     assert next(with_gaps)["seq"] == 5 and gaps[0]["from"] == 2 and gaps[0]["to"] == 4

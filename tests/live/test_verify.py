@@ -6,6 +6,7 @@ rejections and unanswered streams that no fault rule caused."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import time
@@ -13,7 +14,7 @@ import uuid
 
 import pytest
 
-from livelib import TOPIC
+from livelib import REPO_ROOT, TOPIC
 
 
 def tok() -> str:
@@ -58,6 +59,30 @@ def test_curl_fail_exits_nonzero_on_a_failed_verification(verify_server):
              server.control_url + "/v1/verify"],
             capture_output=True, text=True, timeout=30)
         assert run.returncode == code, (body, run.returncode, run.stdout, run.stderr)
+
+
+def readme_verify_command(control_url: str) -> str:
+    """The README's `curl --fail-with-body` verification ("Verifying in a test"), aimed at `control_url`."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme.split("\n### Verifying in a test\n", 1)[1].split("\n### ", 1)[0]
+    command = re.search(r"```sh\n(curl .*?)```", section, re.S)[1]
+    return command.replace("http://127.0.0.1:8197", control_url)
+
+
+def test_the_readme_curl_command_fails_with_the_message(verify_server):
+    """The README's command, run as written: exit 22 with the body (the near miss) on a miss, 0 on a match."""
+    server = verify_server
+    command = readme_verify_command(server.control_url)
+    assert "--fail-with-body" in command, command
+    server.control("DELETE", "/v1/deliveries")
+    assert server.push(tok(), body='{"aps":{"alert":{"title":"Your order has shipped"}}}').status == 200
+    run = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 22, (run.returncode, run.stdout, run.stderr)
+    answer = json.loads(run.stdout)
+    assert answer["ok"] is False and 'got "Your order has shipped"' in answer["message"], answer
+    assert server.push(tok(), body='{"aps":{"alert":{"title":"Your order shipped"}}}').status == 200
+    run = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0 and json.loads(run.stdout)["ok"] is True, (run.returncode, run.stdout, run.stderr)
 
 
 def test_within_waits_for_a_push_sent_meanwhile_and_never_watches(verify_server):

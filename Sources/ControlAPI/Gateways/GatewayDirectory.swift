@@ -11,7 +11,8 @@ public protocol GatewayDirectory: AnyObject, Sendable {
     func gatewaySummaries() -> [GatewaySummary]
     /// The most gateways held at once (`--max-gateways`).
     var maxGateways: Int { get }
-    /// One gateway, or nil when unknown.
+    /// One gateway, or nil when unknown; asking touches it (its idle TTL starts again, so
+    /// `GET /v1/gateways/{id}` is a keep-alive) and `expiresAt` is as of then.
     func gatewaySummary(id: String) -> GatewaySummary?
     /// Deletes a gateway (its listener, connections, pending waits); false when unknown.
     func deleteGateway(id: String) -> Bool

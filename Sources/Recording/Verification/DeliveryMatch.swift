@@ -116,17 +116,30 @@ public struct DeliveryMatch: Sendable, Equatable {
         return found
     }
 
-    /// The records of `records` that come closest to matching without matching: fewest
-    /// differences first, the newest first among equals; at most `limit`.
+    /// The records of `records` that come closest to matching without matching, at most
+    /// `limit`, ranked (docs/testing.md "The answer"):
+    /// 1. fewest differing fields;
+    /// 2. the smallest summed distance of those fields (`MatchDifference.distance`: 0 close to
+    ///    1 far; a missing value is 1, so a rejected push that `got nothing` ranks after one whose
+    ///    string differs by a word);
+    /// 3. answered 200 before the rest;
+    /// 4. the newest first.
     public func nearMisses(_ records: [DeliveryRecord], limit: Int = 3) -> [(DeliveryRecord, [MatchDifference])] {
-        var misses: [(DeliveryRecord, [MatchDifference])] = []
+        var misses: [(record: DeliveryRecord, differences: [MatchDifference], distance: Double)] = []
         for record in records {
             if let after = filter.after, record.seq <= after { continue }
             let differences = differences(record)
-            if !differences.isEmpty { misses.append((record, differences)) }
+            if !differences.isEmpty {
+                misses.append((record, differences, differences.reduce(0) { $0 + $1.distance }))
+            }
         }
-        misses.sort { $0.1.count != $1.1.count ? $0.1.count < $1.1.count : $0.0.seq > $1.0.seq }
-        return Array(misses.prefix(max(limit, 0)))
+        misses.sort { a, b in
+            if a.differences.count != b.differences.count { return a.differences.count < b.differences.count }
+            if a.distance != b.distance { return a.distance < b.distance }
+            if (a.record.status == 200) != (b.record.status == 200) { return a.record.status == 200 }
+            return a.record.seq > b.record.seq
+        }
+        return misses.prefix(max(limit, 0)).map { ($0.record, $0.differences) }
     }
 
     /// For messages: `token="ab12…", topic="com.example.app", payload.aps.badge=3`, or `any push`.

@@ -19,6 +19,44 @@ public struct MatchDifference: Sendable, Equatable, Encodable {
     /// `topic: expected "a", got "b"` (or `got nothing`).
     public var description: String { "\(field): expected \(expected), got \(actual ?? "nothing")" }
 
+    /// How far `actual` is from `expected`, from 0 (close) to 1 (far), for ranking near misses:
+    /// for two JSON strings the edit distance (Levenshtein, over their first `Self.distancePrefix`
+    /// bytes) divided by the longer length; 1 for anything else (no value in the record, two
+    /// numbers, objects, a string against a number): only strings are judged closer or farther.
+    public var distance: Double {
+        guard let actual, let a = Self.stringContent(expected), let b = Self.stringContent(actual) else { return 1 }
+        let longer = max(a.count, b.count)
+        guard longer > 0 else { return 0 }
+        return Double(Self.editDistance(a, b)) / Double(longer)
+    }
+
+    /// Bytes of each string `distance` compares: it costs at most this squared.
+    public static let distancePrefix = 128
+
+    /// The first `distancePrefix` bytes inside the quotes of a JSON string literal; nil for any
+    /// other JSON text.
+    static func stringContent(_ json: String) -> [UInt8]? {
+        let bytes = Array(json.utf8)
+        guard bytes.count >= 2, bytes.first == 0x22, bytes.last == 0x22 else { return nil }
+        return Array(bytes[1..<(bytes.count - 1)].prefix(distancePrefix))
+    }
+
+    /// The Levenshtein distance of two byte strings (insertions, deletions, substitutions).
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
     enum CodingKeys: String, CodingKey {
         case field, expected, actual
     }

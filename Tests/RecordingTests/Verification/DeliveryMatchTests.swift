@@ -85,6 +85,54 @@ final class DeliveryMatchTests: XCTestCase {
         XCTAssertEqual(match.filter.after, 1)
     }
 
+    /// The ranking beyond the count of differences: closer values first, answered 200 before the
+    /// rest, then the newest. Each row: the records (seq, status, title or nil for no payload) and
+    /// the seqs of the near misses expected, in order.
+    func testNearMissesPreferCloserValuesThenAnswered200() {
+        let match = DeliveryMatch(payload: [Condition(path: "aps.alert.title", value: .string("Your order shipped"))])
+        func titled(_ seq: UInt64, _ status: Int, _ title: String?) -> DeliveryRecord {
+            record(seq: seq, status: status, payload: title.map { #"{"aps":{"alert":{"title":"\#($0)"}}}"# } ?? "{}")
+        }
+        let rows: [(String, [DeliveryRecord], [UInt64])] = [
+            (
+                "a rejected push with no such value ranks after a string that differs by a word",
+                [titled(1, 200, "Your order has shipped"), titled(2, 400, nil)], [1, 2]
+            ),
+            (
+                "the closer string first, though older",
+                [titled(1, 200, "Your order shipped!"), titled(2, 200, "Welcome back"), titled(3, 200, "Your cart")],
+                [1, 3, 2]
+            ),
+            (
+                "equally close: answered 200 before a rejection",
+                [titled(1, 200, "Your order"), titled(2, 410, "Your order")], [1, 2]
+            ),
+            (
+                "equally close and answered: the newest first",
+                [titled(1, 200, "Your order"), titled(2, 200, "Your order")], [2, 1]
+            ),
+        ]
+        for (name, records, expected) in rows {
+            XCTAssertEqual(match.nearMisses(records).map(\.0.seq), expected, name)
+        }
+    }
+
+    func testDistanceIsEditDistanceOverTheLongerStringAndOneForAnythingElse() {
+        let rows: [(String, String?, Double)] = [
+            (#""abc""#, #""abc""#, 0),
+            (#""abc""#, #""abd""#, 1.0 / 3),
+            (#""kitten""#, #""sitting""#, 3.0 / 7),
+            (#""""#, #""""#, 0),
+            (#""a""#, nil, 1),
+            ("3", "2", 1),
+            (#""3""#, "3", 1),
+        ]
+        for (expected, actual, distance) in rows {
+            let difference = MatchDifference(field: "f", expected: expected, actual: actual)
+            XCTAssertEqual(difference.distance, distance, accuracy: 1e-9, "\(expected) vs \(actual ?? "nil")")
+        }
+    }
+
     func testDescription() {
         XCTAssertEqual(DeliveryMatch().description, "any push")
         XCTAssertEqual(

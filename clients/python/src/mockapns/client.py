@@ -24,10 +24,12 @@ _CONNECTION_ACTIONS = ("goaway", "close", "reset", "blackhole", "drain")
 
 
 class MockAPNsError(Exception):
-    """A control API request answered 4xx/5xx (or could not be made, `status` 0).
+    """A control API request answered 4xx/5xx (or could not be made, `status` 0), or a live
+    stream answered 200 came to records no longer stored (`status` 200, the gap message as `body`).
 
     `status` is the HTTP status, `message` the server's `error` text (or the raw body when it
-    is not the usual `{"error": ...}` object), `body` the parsed JSON when there was one.
+    is not the usual `{"error": ...}` object), `body` the parsed JSON when there was one. Its text
+    is `METHOD PATH: STATUS: MESSAGE`, without the status when it is 200 (the request succeeded).
     """
 
     def __init__(self, method: str, path: str, status: int, message: str, body: JSON = None):
@@ -36,7 +38,7 @@ class MockAPNsError(Exception):
         self.status = status
         self.message = message
         self.body = body
-        super().__init__(f"{method} {path}: {status}: {message}")
+        super().__init__(f"{method} {path}: {message}" if status == 200 else f"{method} {path}: {status}: {message}")
 
 
 def _api_name(name: str) -> str:
@@ -284,7 +286,9 @@ class MockAPNs:
 
     def assert_delivered(self, payload: Mapping[str, Any] | None = None, **expectation: Any) -> dict:
         """`verify`, raising `AssertionError` with the server's message (the closest records and
-        their differing fields) when it answers 406; returns the 200 answer."""
+        their differing fields) when it answers 406; returns the 200 answer. Hidden from pytest's
+        traceback (`__tracebackhide__`): a failure points at the test's line."""
+        __tracebackhide__ = True
         answer = self.verify(payload, **expectation)
         if not answer.get("ok"):
             raise AssertionError(answer.get("message", json.dumps(answer)))

@@ -44,7 +44,11 @@ class MockAPNsProcess:
     `tls_cert`/`tls_key`/`ca_file`: the listener's certificate and the CA a client trusts; by
     default the TEST-ONLY ones of the repository's `tls/`, found above the binary or the working
     directory (`ca_file` then is `tls/ca.pem`). With none found the server makes an ephemeral
-    self-signed certificate and `ca_file` is None (a client must then skip verification).
+    self-signed certificate; with no `ca_file` given (the ephemeral one, or a `tls_cert` of your
+    own), `ca_file` is the certificate the first listener serves, as the ready file's
+    `certificate` has it, written to `served-certificate.pem` in the work directory.
+    `workdir`: where the ready file, logs and that PEM go (kept); by default a temporary
+    directory removed with this object.
     `args`: more command-line options (e.g. `("--environment", "production")`).
     `control_token`: passed to the server as `MOCK_APNS_CONTROL_TOKEN` and used by `client`.
     `start_timeout`/`stop_timeout`: seconds.
@@ -53,7 +57,8 @@ class MockAPNsProcess:
     def __init__(self, binary: str | os.PathLike | None = None, *, args: Sequence[str] = (),
                  tls_cert: str | os.PathLike | None = None, tls_key: str | os.PathLike | None = None,
                  ca_file: str | os.PathLike | None = None, control_token: str | None = None,
-                 start_timeout: float = 15.0, stop_timeout: float = 15.0):
+                 start_timeout: float = 15.0, stop_timeout: float = 15.0,
+                 workdir: str | os.PathLike | None = None):
         raw = binary or os.environ.get("MOCK_APNS_BIN") or shutil.which("mock-apns")
         if not raw:
             raise MockAPNsStartError("no mock-apns binary: pass binary=, set MOCK_APNS_BIN or put mock-apns on PATH")
@@ -75,6 +80,7 @@ class MockAPNsProcess:
         self.proc: subprocess.Popen | None = None
         self.ready: dict | None = None
         self._workdir: tempfile.TemporaryDirectory | None = None
+        self._workdir_path: Path | None = Path(workdir) if workdir else None
 
     # ---- life cycle -----------------------------------------------------------------------
 
@@ -83,8 +89,11 @@ class MockAPNsProcess:
         standard error when it exits or is not ready within `start_timeout`."""
         if self.proc is not None:
             raise MockAPNsStartError("already started")
-        self._workdir = tempfile.TemporaryDirectory(prefix="mockapns-")
-        workdir = Path(self._workdir.name)
+        if self._workdir_path is None:
+            self._workdir = tempfile.TemporaryDirectory(prefix="mockapns-")
+            self._workdir_path = Path(self._workdir.name)
+        workdir = self._workdir_path
+        workdir.mkdir(parents=True, exist_ok=True)
         ready_file = workdir / "ready.json"
         argv = [str(self.binary), "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0",
                 "--ready-file", str(ready_file)]
@@ -110,6 +119,11 @@ class MockAPNsProcess:
             time.sleep(0.02)
         # Written atomically (renamed into place): once it exists it is whole.
         self.ready = json.loads(ready_file.read_text())
+        served = (self.ready.get("listeners") or [{}])[0].get("certificate")
+        if self.ca_file is None and served:
+            # The server's own (ephemeral, or a certificate given without its CA): trust it as is.
+            self.ca_file = workdir / "served-certificate.pem"
+            self.ca_file.write_text(served)
         return self
 
     def stop(self) -> int:
@@ -176,7 +190,7 @@ class MockAPNsProcess:
 
     def stderr_text(self) -> str:
         """What the server wrote on standard error so far."""
-        if self._workdir is None:
+        if self._workdir_path is None:
             return ""
-        path = Path(self._workdir.name) / "stderr.log"
+        path = self._workdir_path / "stderr.log"
         return path.read_text("utf-8", "replace") if path.exists() else ""

@@ -5,6 +5,19 @@ One MockAPNs per test session: the binary started on port 0 (`--mock-apns-bin PA
 `--mock-apns-push-url` when its APNs listener is not the health answer's first address,
 `--mock-apns-ca` when the CA to trust is not the repository's `tls/ca.pem`).
 
+The certificate of a started binary: `--mock-apns-tls-cert`/`--mock-apns-tls-key` (with
+`--mock-apns-ca` when a CA signed it), else the repository's TEST-ONLY `tls/` found above the
+binary or the working directory, else the server's ephemeral self-signed one. Without a CA given
+(the ephemeral certificate, or one of your own), `ca_file` is the certificate the server serves,
+from its ready file. `--mock-apns-ca` alone, with no `tls/` found, is a usage error: the server
+would serve an ephemeral certificate that CA did not sign.
+
+Under pytest-xdist (`pytest -n N`) the workers share ONE server: the first worker to need it
+starts it and writes where it is to `mockapns-server.json` in the run's shared temporary directory
+(`tmp_path_factory.getbasetemp().parent`), under an `fcntl` lock on `mockapns-server.lock`; the
+others read that file and attach. The controlling process stops it (SIGTERM) once every worker is
+done, crashed ones included, in its `pytest_sessionfinish`.
+
 Each test's `mock_apns` is an isolated gateway of its own (`POST /v1/gateways`, docs/testing.md
 "Isolated gateways"): its `push_url` is that gateway's APNs port and its `client` is bound to the
 gateway's `controlBase`, so it sees only its own records, events, rules and devices, even when
@@ -21,8 +34,12 @@ answer; `@pytest.mark.mock_apns_no_teardown_check` opts out.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
+import signal
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any, Mapping
@@ -49,6 +66,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "first listener address)")
     group.addoption("--mock-apns-ca", default=None,
                     help="the CA file a client trusts (default: the repository's tls/ca.pem when found)")
+    group.addoption("--mock-apns-tls-cert", default=None,
+                    help="the PEM certificate the started binary serves (with --mock-apns-tls-key; default: the "
+                         "repository's tls/server.pem when found, else the server's ephemeral one)")
+    group.addoption("--mock-apns-tls-key", default=None, help="the PEM key of --mock-apns-tls-cert")
     group.addoption("--mock-apns-gateway-ttl", type=int, default=600,
                     help="seconds an isolated gateway of a test lives untouched (it is deleted at teardown anyway)")
 
@@ -58,6 +79,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{NO_TEARDOWN_CHECK}: skip the mock_apns teardown check (rejected or unanswered pushes)")
     config.addinivalue_line(
         "markers", f"{DEFAULT_GATEWAY}: give mock_apns the server's default gateway, not an isolated one")
+    if not config.getoption("--mock-apns-url"):
+        _start_options(config)  # a CA that cannot match is a usage error before any test runs
 
 
 class MockAPNsServer:
@@ -98,6 +121,7 @@ class MockAPNsFixture:
     def wait_for(self, count: int = 1, *, timeout_ms: int = 5000, **filters: Any) -> list[dict]:
         """Wait for `count` matching records of this test; AssertionError with what matched when
         they do not come within `timeout_ms`."""
+        __tracebackhide__ = True
         answer = self.client.wait_for_deliveries(count, timeout_ms=timeout_ms, **self._scoped(filters))
         if not answer["complete"]:
             raise AssertionError(f"expected {count} push(es) matching {filters or 'anything'} within "
@@ -111,10 +135,12 @@ class MockAPNsFixture:
     def assert_delivered(self, payload: Mapping[str, Any] | None = None, **expectation: Any) -> dict:
         """`POST /v1/verify` scoped to this test: AssertionError with the server's message (what
         was expected, how many matched, the closest records and their differing fields) on 406."""
+        __tracebackhide__ = True
         return self.client.assert_delivered(payload, **self._scoped(expectation))
 
     def assert_not_delivered(self, payload: Mapping[str, Any] | None = None, **expectation: Any) -> dict:
         """`assert_delivered(..., never=True)`: no matching push (watched `within_ms` when given)."""
+        __tracebackhide__ = True
         return self.assert_delivered(payload, never=True, **expectation)
 
     def teardown_check(self) -> dict:
@@ -122,9 +148,98 @@ class MockAPNsFixture:
         return self.client.teardown_check(after=self.start_seq)
 
 
+SHARED_STATE = "mockapns-server.json"
+SHARED_LOCK = "mockapns-server.lock"
+
+
+def _start_options(config: pytest.Config) -> dict[str, Any]:
+    """`MockAPNsProcess` arguments from the options; `pytest.UsageError` for a CA that cannot match."""
+    binary = config.getoption("--mock-apns-bin") or os.environ.get("MOCK_APNS_BIN")
+    if binary and not Path(binary).is_absolute():
+        binary = str(Path(config.invocation_params.dir) / binary)
+    cert, key = config.getoption("--mock-apns-tls-cert"), config.getoption("--mock-apns-tls-key")
+    ca = config.getoption("--mock-apns-ca")
+    if bool(cert) != bool(key):
+        raise pytest.UsageError("--mock-apns-tls-cert and --mock-apns-tls-key go together")
+    if ca and not cert:
+        found = binary and _find_tls_dir(Path(binary).resolve().parent, Path.cwd())
+        if not found and not _find_tls_dir(Path.cwd()):
+            raise pytest.UsageError(
+                "--mock-apns-ca without --mock-apns-tls-cert/--mock-apns-tls-key and no tls/ found: the server "
+                "would serve an ephemeral self-signed certificate that CA did not sign; pass the certificate and "
+                "key it signed, or leave --mock-apns-ca out to trust the certificate the server serves")
+    return {"binary": binary, "tls_cert": cert, "tls_key": key, "ca_file": ca}
+
+
+def _shared_dir(config: pytest.Config) -> Path | None:
+    """Under pytest-xdist, the directory every worker and the controller share; else None."""
+    factory = getattr(config, "_tmp_path_factory", None)
+    if factory is None:
+        return None
+    if hasattr(config, "workerinput"):
+        return factory.getbasetemp().parent
+    if config.pluginmanager.hasplugin("dsession"):  # the xdist controller: its basetemp is that parent
+        return factory.getbasetemp()
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _shared_server(config: pytest.Config, shared: Path) -> MockAPNsServer:
+    """The run's one server: started by the first worker that asks, read by the others."""
+    state_path = shared / SHARED_STATE
+    with open(shared / SHARED_LOCK, "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed, or by the kernel if the worker dies
+        if state_path.exists():
+            state = json.loads(state_path.read_text())
+            if not _alive(state["pid"]):
+                raise RuntimeError(f"the run's shared mock-apns (pid {state['pid']}) is gone; its log: "
+                                   f"{Path(state['workdir']) / 'stderr.log'}")
+        else:
+            workdir = shared / "mockapns-server"
+            process = MockAPNsProcess(**_start_options(config), workdir=workdir).start()
+            state = {"pid": process.pid, "controlURL": process.control_url, "pushURL": process.push_url,
+                     "caFile": str(process.ca_file) if process.ca_file else None, "workdir": str(workdir),
+                     "startedBy": os.environ.get("PYTEST_XDIST_WORKER", "")}
+            temporary = state_path.with_suffix(".tmp")
+            temporary.write_text(json.dumps(state))
+            temporary.rename(state_path)
+    ca = state["caFile"]
+    return MockAPNsServer(state["pushURL"], Path(ca) if ca else None, MockAPNs(state["controlURL"]))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On the xdist controller, once every worker is done: stop the run's shared server."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("--mock-apns-url"):
+        return
+    shared = _shared_dir(config)
+    state_path = shared / SHARED_STATE if shared else None
+    if state_path is None or not state_path.exists():
+        return
+    state = json.loads(state_path.read_text())
+    pid = int(state["pid"])
+    if _alive(pid):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    state_path.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def mock_apns_server(request: pytest.FixtureRequest):
-    """The session's MockAPNs (started, or the running one of `--mock-apns-url`)."""
+    """The session's MockAPNs (started, shared across xdist workers, or the running one of `--mock-apns-url`)."""
     config = request.config
     url = config.getoption("--mock-apns-url")
     ca_option = config.getoption("--mock-apns-ca")
@@ -141,10 +256,11 @@ def mock_apns_server(request: pytest.FixtureRequest):
             ca_file = tls / "ca.pem" if tls else None
         yield MockAPNsServer(push_url, ca_file, client)
         return
-    binary = config.getoption("--mock-apns-bin") or os.environ.get("MOCK_APNS_BIN")
-    if binary and not Path(binary).is_absolute():
-        binary = str(Path(config.invocation_params.dir) / binary)
-    process = MockAPNsProcess(binary, ca_file=ca_option).start()
+    shared = _shared_dir(config)
+    if shared is not None:
+        yield _shared_server(config, shared)  # the controller stops it (pytest_sessionfinish)
+        return
+    process = MockAPNsProcess(**_start_options(config)).start()
     try:
         yield MockAPNsServer(process.push_url, process.ca_file, process.client, process)
     finally:
