@@ -247,6 +247,8 @@ final class ControlServer: @unchecked Sendable {
                 }
             }
             self.earliestDeadline = self.pending.values.lazy.map(\.deadline).min() ?? 0
+            // A verification part way through its first look goes on at the next tick.
+            if self.pending.values.contains(where: { $0.wait.needsAnotherLook }) { self.seenGenerations = (.max, .max) }
             self.waitsOnGateways = self.pending.values.contains { $0.api !== self.api }
             self.scheduleTick()
         }
