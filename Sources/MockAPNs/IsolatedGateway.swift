@@ -85,12 +85,15 @@ public final class IsolatedGateway: @unchecked Sendable {
         directory = TransportConnectionDirectory(listeners: handler.listeners, actions: handler.actions)
         let directory = self.directory
         let environment = self.environment
+        let createdAt = self.createdAt
         api = ControlAPI(
             store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
             connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: nil,
             answerLatency: handler.answerLatency, channels: broadcast.store
         ) { [weak self] in
             var live = status
+            // Its own uptime, read at each call: since the gateway was made.
+            live.uptimeMilliseconds = Int64((Date().timeIntervalSince1970 - createdAt) * 1000)
             live.connectionsOpen = directory.connections().count
             live.listeners = [.init(name: name, address: self?.url ?? "", environment: environment)]
             return live
