@@ -8,19 +8,24 @@ import Recording
 /// HTTP client can use it as an assertion.
 extension ControlAPI {
     /// At most this many of the newest records in scope are compared for near misses.
-    static let nearMissWindow: UInt64 = 10_000
+    static let nearMissWindow: UInt64 = 2_000
     /// At most this many records are listed by a teardown check, per list.
     static let teardownListLimit = 100
     /// At most this many records are decoded by one look of a pending verification that need
-    /// not answer yet (about 10 ms in a release build): a first look over a full store is spread
+    /// not answer yet (a few ms in a release build): a first look over a full store is spread
     /// over the control thread's ticks, so other calls are answered in between.
-    static let verificationLookBudget = 500
+    static let verificationLookBudget = 100
 
     func startVerification(body: [UInt8]) throws(ControlError) -> ControlResult {
         let request = try ControlBody.decode(VerifyBody.self, from: body, form: VerifyBody.form)
         var wait = VerificationWait(
             match: request.match, count: request.count, timeoutMilliseconds: request.withinMilliseconds)
-        if let response = waitResult(&wait, timedOut: request.withinMilliseconds == 0) { return .response(response) }
+        // The first look is bounded even without `withinMs`: a large store is looked at over
+        // the control loop's ticks, which answer once every record was looked at.
+        if let response = waitResult(&wait, timedOut: false) { return .response(response) }
+        if request.withinMilliseconds == 0 && wait.caughtUp, let response = waitResult(&wait, timedOut: true) {
+            return .response(response)
+        }
         return .wait(.verification(wait))
     }
 

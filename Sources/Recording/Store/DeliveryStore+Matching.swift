@@ -22,18 +22,28 @@ extension DeliveryStore {
         package var decoded: Int
     }
 
+    /// Records taken from the filter per record a bounded look may decode: the byte check costs
+    /// far less than a decode, but not nothing.
+    package static var compactBudgetFactor: Int { 20 }
+
     /// The records matching `match` after `afterSeq` (all stored ones when the store was
     /// cleared or a record corrected since `epoch`: `restarted`), decoding at most `budget`
-    /// records (nil: no bound; then `complete` is false and `lastSeq` the last one looked at).
-    /// Decoding runs outside the lock.
+    /// records and taking at most `compactBudgetFactor` times as many from the filter (nil: no
+    /// bound; past it `complete` is false and `lastSeq` the last one looked at). Decoding runs
+    /// outside the lock.
     package func matches(_ match: DeliveryMatch, epoch: UInt64, afterSeq: UInt64, budget: Int? = nil)
         -> MatchProgress
     {
-        let found = compactMatches(match.filter, epoch: epoch, afterSeq: afterSeq)
+        let found = compactMatches(
+            match.filter, epoch: epoch, afterSeq: afterSeq, limit: budget.map { $0 * Self.compactBudgetFactor })
         var seqs: [UInt64] = []
         var decoded = 0
         var lastSeq = found.lastSeq
         var complete = true
+        if found.more, let last = found.elements.last {
+            lastSeq = last.seq
+            complete = false
+        }
         if match.payload.isEmpty {
             seqs = found.elements.map(\.seq)
         } else {

@@ -285,10 +285,11 @@ public final class DeliveryStore: Sendable {
     /// stored match instead, saying `restarted`. Also the oldest seq held (`firstSeq`: matches
     /// numbered below it are gone), the `lastSeq` and the epoch the answer is consistent with.
     /// The records are copied out under the lock (references to their chunks), to decode outside it.
-    package func compactMatches(_ filter: DeliveryFilter, epoch: UInt64, afterSeq: UInt64)
+    /// At most `limit` records (nil: all); `more` says others matched after the last one returned.
+    package func compactMatches(_ filter: DeliveryFilter, epoch: UInt64, afterSeq: UInt64, limit: Int? = nil)
         -> (
-            elements: [(seq: UInt64, record: CompactRecord)], restarted: Bool, firstSeq: UInt64, lastSeq: UInt64,
-            epoch: UInt64
+            elements: [(seq: UInt64, record: CompactRecord)], more: Bool, restarted: Bool, firstSeq: UInt64,
+            lastSeq: UInt64, epoch: UInt64
         )
     {
         let matcher = CompactRecordMatcher(filter)
@@ -297,9 +298,9 @@ public final class DeliveryStore: Sendable {
             let restarted = current != epoch
             let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
             let result = state.ring.query(
-                after: after, limit: nil, where: { seq, record in matcher.matches(record, seq: seq) }
+                after: after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }
             ) { seq, record in (seq, copy record) }
-            return (result.elements, restarted, result.firstSeq, result.lastSeq, current)
+            return (result.elements, result.more, restarted, result.firstSeq, result.lastSeq, current)
         }
     }
 
