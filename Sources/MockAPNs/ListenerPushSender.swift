@@ -42,6 +42,8 @@ final class ListenerPushSender: PushSender {
             })
     }
 
+    var listenerNames: [String]? { targets.map(\.name) }
+
     func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
         guard let target = push.listener.map({ name in targets.first { $0.name == name } }) ?? targets.first else {
             let names = targets.map(\.name).joined(separator: ", ")
