@@ -15,6 +15,12 @@ extension ControlAPI {
         guard let sender else {
             throw ControlError(status: 503, message: "this control API has no APNs listener to send to")
         }
+        if let names = sender.listenerNames, let listener = request.push.listener, !names.contains(listener) {
+            throw ControlError(
+                status: 404,
+                message: "listener: no listener named \(JSONNode.string(listener).rendered) (listeners: "
+                    + names.joined(separator: ", ") + ")")
+        }
         let ticket = SendTicket(afterSeq: store.lastSeq)
         sender.send(request.push) { ticket.complete($0) }
         // A sender that answered at once (a test's) needs no wait.

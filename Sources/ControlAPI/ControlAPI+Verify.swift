@@ -8,15 +8,24 @@ import Recording
 /// HTTP client can use it as an assertion.
 extension ControlAPI {
     /// At most this many of the newest records in scope are compared for near misses.
-    static let nearMissWindow: UInt64 = 10_000
+    static let nearMissWindow: UInt64 = 2_000
     /// At most this many records are listed by a teardown check, per list.
     static let teardownListLimit = 100
+    /// At most this many records are decoded by one look of a pending verification that need
+    /// not answer yet (a few ms in a release build): a first look over a full store is spread
+    /// over the control thread's ticks, so other calls are answered in between.
+    static let verificationLookBudget = 100
 
     func startVerification(body: [UInt8]) throws(ControlError) -> ControlResult {
         let request = try ControlBody.decode(VerifyBody.self, from: body, form: VerifyBody.form)
         var wait = VerificationWait(
             match: request.match, count: request.count, timeoutMilliseconds: request.withinMilliseconds)
-        if let response = waitResult(&wait, timedOut: request.withinMilliseconds == 0) { return .response(response) }
+        // The first look is bounded even without `withinMs`: a large store is looked at over
+        // the control loop's ticks, which answer once every record was looked at.
+        if let response = waitResult(&wait, timedOut: false) { return .response(response) }
+        if request.withinMilliseconds == 0 && wait.caughtUp, let response = waitResult(&wait, timedOut: true) {
+            return .response(response)
+        }
         return .wait(.verification(wait))
     }
 
@@ -24,17 +33,37 @@ extension ControlAPI {
     /// it (`ExpectedCount.verdict`), always an answer when `timedOut`; nil means keep waiting.
     public func waitResult(_ wait: inout VerificationWait, timedOut: Bool) -> ControlResponse? {
         let generation = store.generation
-        if !timedOut && generation == wait.seenGeneration { return nil }
+        if !timedOut && wait.caughtUp && generation == wait.seenGeneration { return nil }
         wait.seenGeneration = generation
-        let seqs = matchingSeqs(wait.match)
+        // Counts found by a partial look are lower bounds: enough for a verdict that need not
+        // be final (at least reached, never or at most exceeded); a final one looks at all.
+        look(&wait, budget: timedOut ? nil : Self.verificationLookBudget)
+        let seqs = wait.matchedSeqs
         guard let passed = wait.count.verdict(matched: seqs.count, final: timedOut) else { return nil }
+        // Exactly n found part way: more may follow among the records not looked at yet.
+        if passed, !wait.caughtUp, case .exactly = wait.count { return nil }
         return verificationAnswer(wait, seqs: seqs, passed: passed)
     }
 
-    /// The seqs of the stored records `match` counts, oldest first.
-    private func matchingSeqs(_ match: DeliveryMatch) -> [UInt64] {
-        if match.payload.isEmpty { return store.compactQuery(match.filter).elements.map(\.seq) }
-        return store.query(match.filter).deliveries.filter { match.matches($0) }.map(\.seq)
+    /// Brings `wait.matchedSeqs` up to date at the cost of what changed: only the records after
+    /// the last look are matched, unless the store was cleared or a record corrected since
+    /// (then all); matches evicted since are dropped.
+    private func look(_ wait: inout VerificationWait, budget: Int?) {
+        let progress = store.matches(wait.match, epoch: wait.seenEpoch, afterSeq: wait.scannedSeq, budget: budget)
+        if progress.restarted {
+            wait.matchedSeqs = progress.seqs
+        } else {
+            if let kept = wait.matchedSeqs.firstIndex(where: { $0 >= progress.firstSeq }) {
+                wait.matchedSeqs.removeFirst(kept)
+            } else {
+                wait.matchedSeqs.removeAll()
+            }
+            wait.matchedSeqs += progress.seqs
+        }
+        wait.seenEpoch = progress.epoch
+        wait.scannedSeq = progress.lastSeq
+        wait.decodedRecords += progress.decoded
+        wait.caughtUp = progress.complete
     }
 
     private func verificationAnswer(_ wait: VerificationWait, seqs: [UInt64], passed: Bool) -> ControlResponse {

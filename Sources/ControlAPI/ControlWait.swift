@@ -21,4 +21,11 @@ public enum ControlWait: Sendable {
         case .send: return SendTicket.timeoutMilliseconds
         }
     }
+
+    /// True when the next look has work to do even if no store changed (a verification whose
+    /// first look over a full store is spread over ticks): the HTTP adapter must not skip it.
+    public var needsAnotherLook: Bool {
+        if case .verification(let wait) = self { return !wait.caughtUp }
+        return false
+    }
 }

@@ -12,6 +12,18 @@ public struct VerificationWait: Sendable {
     public let timeoutMilliseconds: Int
     /// The store's `generation` at the last look: no change, no work.
     var seenGeneration: UInt64 = .max
+    /// What the looks so far found (incremental, as `GET /v1/deliveries/wait` counts): the
+    /// store's clears plus corrections at the last look (a change restarts from scratch), the
+    /// newest seq looked at, the matching seqs up to it, oldest first, and how many records were
+    /// decoded in all (the cost beyond the compact filter).
+    var seenEpoch: UInt64 = .max
+    var scannedSeq: UInt64 = 0
+    var matchedSeqs: [UInt64] = []
+    var decodedRecords = 0
+    /// False while the records up to the store's newest are not all looked at (a look decodes
+    /// at most `ControlAPI.verificationLookBudget` records unless it must answer): the HTTP
+    /// adapter looks again at its next tick even when the store did not change.
+    public internal(set) var caughtUp = false
 
     init(match: DeliveryMatch, count: ExpectedCount, timeoutMilliseconds: Int) {
         self.match = match

@@ -95,6 +95,7 @@ public final class IsolatedGateway: @unchecked Sendable {
         let directory = self.directory
         let environment = self.environment
         sender = ListenerPushSender(listing: { [weak self] in self?.boundListener.map { [$0] } ?? [] })
+        let createdAt = self.createdAt
         api = ControlAPI(
             store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
             connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: nil,
@@ -104,6 +105,8 @@ public final class IsolatedGateway: @unchecked Sendable {
                 targets: [.init(name: name, environment: environment)], keys: keys, clock: clock)
         ) { [weak self] in
             var live = status
+            // Its own uptime, read at each call: since the gateway was made.
+            live.uptimeMilliseconds = Int64((Date().timeIntervalSince1970 - createdAt) * 1000)
             live.connectionsOpen = directory.connections().count
             live.listeners = [.init(name: name, address: self?.url ?? "", environment: environment)]
             return live

@@ -52,6 +52,8 @@ final class ListenerPushSender: PushSender {
             name: listener.name, endpoint: HTTP2Endpoint(secure: listener.tls, host: host, port: listener.port))
     }
 
+    var listenerNames: [String]? { targets.map(\.name) }
+
     func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
         let targets = self.targets
         guard let target = push.listener.map({ name in targets.first { $0.name == name } }) ?? targets.first else {

@@ -155,4 +155,22 @@ final class ControlAPIConsoleTests: XCTestCase {
         }
         XCTAssertEqual(makeAPI().call("POST", "/v1/send", body: #"{"token": "ab"}"#).0, 503)
     }
+
+    /// An unknown `listener` is refused with 404 naming the field before anything is sent
+    /// (it was answered 200 with an error).
+    func testAnUnknownListenerIsRefusedNamingTheField() {
+        final class NamedSender: PushSender {
+            let sent = Mutex(0)
+            var listenerNames: [String]? { ["default", "prod"] }
+            func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
+                sent.withLock { $0 += 1 }
+            }
+        }
+        let sender = NamedSender()
+        let api = makeAPI(sender: sender)
+        let (status, json) = api.call("POST", "/v1/send", body: #"{"token": "ab", "listener": "g7"}"#)
+        XCTAssertEqual(status, 404)
+        XCTAssertEqual(json["error"] as? String, #"listener: no listener named "g7" (listeners: default, prod)"#)
+        XCTAssertEqual(sender.sent.withLock { $0 }, 0)
+    }
 }

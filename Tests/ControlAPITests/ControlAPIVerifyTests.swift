@@ -93,6 +93,118 @@ final class ControlAPIVerifyTests: XCTestCase {
             try XCTUnwrap(api.waitResult(&broken, timedOut: false)).status, 406, "fails as soon as one matches")
     }
 
+    /// A pending verify looks only at the records appended since its last look (as
+    /// `/v1/deliveries/wait` counts), decodes only candidates, and forgets matches evicted since.
+    func testAPendingVerifyMatchesOnlyWhatChanged() throws {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 1_000), registry: DeviceRegistry(), clock: { 1_796_028_543.5 },
+            status: { F.status() })
+        for _ in 0..<1_000 { api.store.append(F.record()) }
+        guard
+            case .wait(.verification(var wait)) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"payload": {"aps.alert": "never"}, "atLeast": 2, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected a wait") }
+        XCTAssertEqual(wait.decodedRecords, 0, "no stored payload spells \"never\": none decoded")
+        XCTAssertEqual(wait.scannedSeq, 1_000)
+        api.store.append(F.record(payload: Array(#"{"aps":{"alert":"never"}}"#.utf8)))
+        XCTAssertNil(api.waitResult(&wait, timedOut: false))
+        XCTAssertEqual(wait.matchedSeqs, [1_001])
+        XCTAssertEqual(wait.decodedRecords, 1, "only the new record was decoded")
+        // Evicted matches no longer count: 999 records push seq 1001 out.
+        for _ in 0..<1_000 { api.store.append(F.record()) }
+        XCTAssertNil(api.waitResult(&wait, timedOut: false))
+        XCTAssertEqual(wait.matchedSeqs, [])
+        api.store.append(F.record(payload: Array(#"{"aps":{"alert":"never"}}"#.utf8)))
+        api.store.append(F.record(payload: Array(#"{"aps":{"alert":"never"}}"#.utf8)))
+        let answer = try XCTUnwrap(api.waitResult(&wait, timedOut: false))
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(wait.decodedRecords, 3)
+    }
+
+    /// A pending verify's first look over a full store is spread over looks of at most
+    /// `verificationLookBudget` decoded records; a final answer looks at all of them.
+    func testAPendingVerifysFirstLookIsSpreadOverLooks() throws {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 2_000), registry: DeviceRegistry(), clock: { 1_796_028_543.5 },
+            status: { F.status() })
+        for i in 0..<1_200 { api.store.append(F.record(payload: Array(#"{"aps":{"badge":\#(i % 2)}}"#.utf8))) }
+        let budget = ControlAPI.verificationLookBudget
+        XCTAssertEqual(budget, 100)
+        guard
+            case .wait(var wait) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"payload": {"aps.badge": 1}, "exactly": 600, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected a wait") }
+        guard case .verification(let first) = wait else { return XCTFail("expected a verification") }
+        XCTAssertEqual(first.decodedRecords, budget)
+        XCTAssertTrue(wait.needsAnotherLook)
+        XCTAssertNil(api.waitResult(&wait, timedOut: false), "the store did not change, but the look goes on")
+        guard case .verification(let second) = wait else { return XCTFail("expected a verification") }
+        XCTAssertEqual(second.decodedRecords, 2 * budget)
+        XCTAssertEqual(second.matchedSeqs.count, budget)
+        var looks = 2
+        var answer: ControlResponse?
+        while answer == nil && looks < 100 {
+            answer = api.waitResult(&wait, timedOut: false)
+            looks += 1
+        }
+        XCTAssertEqual(answer?.status, 200, "all looked at: 600")
+        XCTAssertEqual(looks, 1_200 / budget, "one look per \(budget) decoded records")
+        XCTAssertFalse(wait.needsAnotherLook)
+
+        // Exactly 250 found in the first 500: not a pass while records are left; 600 in all.
+        guard
+            case .wait(var exactly) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"payload": {"aps.badge": 1}, "exactly": 250, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected a wait") }
+        answer = nil
+        while answer == nil && looks < 200 {
+            answer = api.waitResult(&exactly, timedOut: false)
+            looks += 1
+        }
+        XCTAssertEqual(answer?.status, 406)
+
+        // An atLeast reached part way answers at once; a final answer looks at every record.
+        guard
+            case .response(let early) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"payload": {"aps.badge": 1}, "atLeast": 10, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected an answer") }
+        XCTAssertEqual(early.status, 200)
+        guard
+            case .wait(var final) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"payload": {"aps.badge": 1}, "exactly": 600, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected a wait") }
+        XCTAssertEqual(try XCTUnwrap(api.waitResult(&final, timedOut: true)).status, 200)
+    }
+
+    /// Near misses are looked for among the newest `nearMissWindow` (2,000) records only, so a
+    /// failure costs what a page costs: an older record that came closer is not compared.
+    func testNearMissesAreLookedForAmongTheNewestRecordsOnly() {
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 3_000), registry: DeviceRegistry(), clock: { 1_796_028_543.5 },
+            status: { F.status() })
+        XCTAssertEqual(ControlAPI.nearMissWindow, 2_000)
+        api.store.append(F.record(payload: Array(#"{"aps":{"badge":2}}"#.utf8)))  // one difference
+        for _ in 0..<2_500 {
+            api.store.append(F.record(topic: "com.other", payload: Array(#"{"aps":{"badge":2}}"#.utf8)))
+        }
+        let (status, json) = api.call(
+            "POST", "/v1/verify", body: #"{"topic": "com.example.app", "payload": {"aps.badge": 3}}"#)
+        XCTAssertEqual(status, 406)
+        let seqs = (json["nearMisses"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+        XCTAssertEqual(
+            seqs, [2_501, 2_500, 2_499], "the newest of the two-difference records; seq 1 is out of the window")
+    }
+
     func testBadBodiesNameTheField() {
         let api = makeAPI()
         let rows: [(String, String)] = [

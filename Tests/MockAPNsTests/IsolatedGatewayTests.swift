@@ -230,6 +230,27 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(server.gateways.map(\.id), ["g1"], "a refused gateway is not left behind")
     }
 
+    /// A gateway's health `uptimeMs` and `/metrics` `mock_apns_uptime_seconds` count from its
+    /// creation and move (they were frozen at creation).
+    func testAGatewaysUptimeIsLive() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let base = "/v1/gateways/" + (try server.createGateway()).id
+        func uptime() throws -> Int {
+            let (_, text) = try control(server, "GET", base + "/v1/health")
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            return object?["uptimeMs"] as? Int ?? -1
+        }
+        let first = try uptime()
+        Thread.sleep(forTimeInterval: 0.15)
+        let second = try uptime()
+        XCTAssertGreaterThanOrEqual(second - first, 100, "uptimeMs moves: \(first) then \(second)")
+        let (_, metrics) = try control(server, "GET", base + "/metrics")
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("mock_apns_uptime_seconds ") }
+        let seconds = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? -1
+        XCTAssertGreaterThanOrEqual(seconds, 0.15, String(line ?? "no mock_apns_uptime_seconds"))
+    }
+
     func testTheCapAndTheRecordBoundAreEnforced() throws {
         let server = try makeServer {
             $0.maxGateways = 2

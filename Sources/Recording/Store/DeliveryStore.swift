@@ -279,6 +279,31 @@ public final class DeliveryStore: Sendable {
         }
     }
 
+    /// The compact records matching `filter` appended after `afterSeq`, for an incremental
+    /// waiter (a pending `POST /v1/verify`); when the store was cleared or a record corrected
+    /// since `epoch` (the waiter's last view: clears plus corrections, as this returns it) every
+    /// stored match instead, saying `restarted`. Also the oldest seq held (`firstSeq`: matches
+    /// numbered below it are gone), the `lastSeq` and the epoch the answer is consistent with.
+    /// The records are copied out under the lock (references to their chunks), to decode outside it.
+    /// At most `limit` records (nil: all); `more` says others matched after the last one returned.
+    package func compactMatches(_ filter: DeliveryFilter, epoch: UInt64, afterSeq: UInt64, limit: Int? = nil)
+        -> (
+            elements: [(seq: UInt64, record: CompactRecord)], more: Bool, restarted: Bool, firstSeq: UInt64,
+            lastSeq: UInt64, epoch: UInt64
+        )
+    {
+        let matcher = CompactRecordMatcher(filter)
+        return state.withLock { state in
+            let current = state.clears &+ state.corrections
+            let restarted = current != epoch
+            let after = max(filter.after ?? 0, restarted ? 0 : afterSeq)
+            let result = state.ring.query(
+                after: after, limit: limit, where: { seq, record in matcher.matches(record, seq: seq) }
+            ) { seq, record in (seq, copy record) }
+            return (result.elements, result.more, restarted, result.firstSeq, result.lastSeq, current)
+        }
+    }
+
     /// Totals since start plus the ring's current fill.
     public func stats() -> DeliveryStats {
         state.withLock { state in
