@@ -164,29 +164,10 @@ public enum CommandLineParser {
             }
         }
         try applyControlAccess(values, lists: lists, environment: environment, to: &configuration)
-        if let text = values["--max-records"] {
-            configuration.maxRecords = try integer(text, option: "--max-records")
-        }
-        if let text = values["--max-events"] {
-            configuration.maxEvents = try integer(text, option: "--max-events")
-        }
-        if let text = values["--max-gateways"] {
-            configuration.maxGateways = try integer(text, option: "--max-gateways")
-        }
-        if let text = values["--gateway-max-records"] {
-            configuration.gatewayMaxRecords = try integer(text, option: "--gateway-max-records")
-        }
-        if let text = values["--max-fault-rules"] {
-            configuration.maxFaultRules = try integer(text, option: "--max-fault-rules")
-        }
-        if let text = values["--control-idle-timeout"] {
-            configuration.controlIdleTimeoutSeconds = try integer(text, option: "--control-idle-timeout")
-        }
-        if let text = values["--control-max-streams"] {
-            configuration.controlMaxStreams = try integer(text, option: "--control-max-streams")
-        }
-        if let text = values["--control-stream-buffer"] {
-            configuration.controlStreamBufferBytes = try integer(text, option: "--control-stream-buffer")
+        for setting in Configuration.integerFields {
+            if let text = values[setting.flag] {
+                configuration[keyPath: setting.field] = try integer(text, option: setting.flag)
+            }
         }
         if let text = values["--registry"] {
             configuration.validation.registry = try choice(text, RegistryMode.self, option: "--registry")

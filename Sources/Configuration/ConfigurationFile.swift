@@ -102,31 +102,11 @@ public enum ConfigurationFile {
                 configuration.binaryListeners.append(try binaryListener(kind, value, in: root))
             }
         }
-        configuration.maxRecords =
-            try root.integer("maxRecords", in: ConfigurationSetting.file("maxRecords").range)
-            ?? configuration.maxRecords
-        configuration.maxEvents =
-            try root.integer("maxEvents", in: ConfigurationSetting.file("maxEvents").range) ?? configuration.maxEvents
-        configuration.maxGateways =
-            try root.integer("maxGateways", in: ConfigurationSetting.file("maxGateways").range)
-            ?? configuration.maxGateways
-        configuration.gatewayMaxRecords =
-            try root.integer("gatewayMaxRecords", in: ConfigurationSetting.file("gatewayMaxRecords").range)
-            ?? configuration.gatewayMaxRecords
-        configuration.maxFaultRules =
-            try root.integer("maxFaultRules", in: ConfigurationSetting.file("maxFaultRules").range)
-            ?? configuration.maxFaultRules
-        configuration.controlIdleTimeoutSeconds =
-            try root.integer(
-                "controlIdleTimeoutSeconds", in: ConfigurationSetting.file("controlIdleTimeoutSeconds").range)
-            ?? configuration.controlIdleTimeoutSeconds
-        configuration.controlMaxStreams =
-            try root.integer("controlMaxStreams", in: ConfigurationSetting.file("controlMaxStreams").range)
-            ?? configuration.controlMaxStreams
-        configuration.controlStreamBufferBytes =
-            try root.integer(
-                "controlStreamBufferBytes", in: ConfigurationSetting.file("controlStreamBufferBytes").range)
-            ?? configuration.controlStreamBufferBytes
+        for setting in Configuration.integerFields {
+            if let value = try root.integer(setting.file, in: ConfigurationSetting.file(setting.file).range) {
+                configuration[keyPath: setting.field] = value
+            }
+        }
         configuration.validation = try validationOptions(root)
         if let devices = root["devices"] {
             guard case .array = devices else {

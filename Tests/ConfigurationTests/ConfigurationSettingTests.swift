@@ -106,4 +106,12 @@ final class ConfigurationSettingTests: XCTestCase {
             }
         }
     }
+
+    /// The one table both readers walk for plain integer settings names, for each, the file key
+    /// and the flag of one and the same setting.
+    func testEachPlainIntegerFieldIsOneSettingsFileKeyAndFlag() {
+        for setting in Configuration.integerFields {
+            XCTAssertEqual(ConfigurationSetting.file(setting.file).flag, setting.flag, setting.file)
+        }
+    }
 }
