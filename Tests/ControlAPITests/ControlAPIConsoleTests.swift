@@ -143,8 +143,11 @@ final class ControlAPIConsoleTests: XCTestCase {
         let rows: [(String, String)] = [
             (#"{"token": "xyz"}"#, #"token: expected hex digits, got "xyz""#),
             (#"{"token": ""}"#, #"token: expected hex digits, got """#),
-            (#"{"token": "ab", "headers": [{"name": ":path", "value": "/"}]}"#, "headers: [0]: expected a header name"),
-            (#"{"token": "ab", "headers": [{"name": "content-length", "value": "1"}]}"#, "headers: [0]"),
+            (
+                #"{"token": "ab", "headers": [{"name": ":path", "value": "/"}]}"#,
+                "headers[0].name: expected a header field name, not a pseudo-header"
+            ),
+            (#"{"token": "ab", "headers": [{"name": "content-length", "value": "1"}]}"#, "headers[0].name: "),
             (#"{"token": "ab", "payloads": "{}"}"#, "payloads"),
             (#"{"headers": []}"#, "token"),
         ]
@@ -154,6 +157,54 @@ final class ControlAPIConsoleTests: XCTestCase {
             XCTAssertTrue((json["error"] as? String ?? "").contains(expected), "\(body): \(json)")
         }
         XCTAssertEqual(makeAPI().call("POST", "/v1/send", body: #"{"token": "ab"}"#).0, 503)
+    }
+
+    /// A header HTTP/2 forbids (a value with CR, LF, NUL or another control character, or
+    /// leading or trailing whitespace; a connection-specific field; a `te` but `trailers`) is a
+    /// 400 naming `headers[N].name` or `headers[N].value`, nothing sent (it was sent, and the
+    /// listener's reset stream answered 200 with an error).
+    func testHeadersHTTP2ForbidsAreRefusedNamingTheField() {
+        let sender = FakeSender(answer: nil)
+        let api = makeAPI(sender: sender)
+        let topic = #"{"name": "apns-topic", "value": "com.example.app"}, "#
+        let rows: [(String, String)] = [
+            (
+                #"{"name": "apns-id", "value": "a\r\nx-injected: 1"}"#,
+                #"headers[1].value: expected a header value without CR, LF, NUL"#
+            ),
+            (#"{"name": "apns-id", "value": "a\nb"}"#, "headers[1].value: "),
+            (#"{"name": "apns-id", "value": "a\u0000b"}"#, #"got "a\u0000b""#),
+            (#"{"name": "apns-id", "value": "a\u007fb"}"#, "headers[1].value: "),
+            (
+                #"{"name": "apns-topic", "value": " com.example.app"}"#,
+                "headers[1].value: expected a header value without leading or trailing"
+            ),
+            (#"{"name": "apns-topic", "value": "com.example.app\t"}"#, "headers[1].value: "),
+            (
+                #"{"name": "Connection", "value": "close"}"#,
+                "headers[1].name: expected a header field name that HTTP/2 allows, not the connection-specific connection"
+            ),
+            (#"{"name": "keep-alive", "value": "1"}"#, "headers[1].name: "),
+            (#"{"name": "proxy-connection", "value": "1"}"#, "headers[1].name: "),
+            (#"{"name": "transfer-encoding", "value": "chunked"}"#, "headers[1].name: "),
+            (#"{"name": "upgrade", "value": "h2c"}"#, "headers[1].name: "),
+            (#"{"name": "te", "value": "gzip"}"#, #"headers[1].value: expected "trailers""#),
+            (#"{"name": "x a", "value": "1"}"#, "headers[1].name: expected a header name of letters"),
+        ]
+        for (header, expected) in rows {
+            let body = #"{"token": "ab", "headers": ["# + topic + header + "]}"
+            let (status, json) = api.call("POST", "/v1/send", body: body)
+            XCTAssertEqual(status, 400, body)
+            XCTAssertTrue((json["error"] as? String ?? "").contains(expected), "\(body): \(json)")
+        }
+        XCTAssertEqual(sender.sent.withLock { $0.count }, 0)
+        // What HTTP/2 allows still goes: a tab inside a value, te: trailers, any UTF-8.
+        let allowed =
+            #"{"token": "ab", "headers": ["# + topic
+            + #"{"name": "te", "value": "trailers"}, {"name": "x-note", "value": "a\tb é"}]}"#
+        guard case .wait = api.handle(ControlRequest(method: "POST", target: "/v1/send", body: Array(allowed.utf8)))
+        else { return XCTFail("an allowed header was refused") }
+        XCTAssertEqual(sender.sent.withLock { $0.first?.headers.last?.value }, "a\tb é")
     }
 
     /// An unknown `listener` is refused with 404 naming the field before anything is sent
