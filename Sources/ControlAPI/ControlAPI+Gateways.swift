@@ -29,8 +29,9 @@ extension ControlAPI {
 
     /// Body `GatewayBody`; 201 with the gateway (`GatewaySummary.json`).
     func createGateway(body: [UInt8]) throws(ControlError) -> ControlResponse {
-        let request = try GatewayBody.read(body)
-        let summary = try gatewayDirectory().createGateway(request)
+        let directory = try gatewayDirectory()
+        let request = try GatewayBody.read(body, maxRecordsRange: directory.maxRecordsRange)
+        let summary = try directory.createGateway(request)
         return ControlResponse(status: 201, json: summary.json)
     }
 

@@ -104,16 +104,15 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     /// Makes a gateway with `options`, runs `prepare` on it before its listener is bound (a
     /// throw undoes everything), binds it and lists it.
     /// - Throws: `ControlError` 400 (a setting out of bounds, `prepare`'s), 409 (the port is in
-    ///   use), 429 (the most gateways are held), 503 (the server is not running).
+    ///   use, or a live gateway has the name asked for), 429 (the most gateways are held), 503
+    ///   (the server is not running).
     func make(
         _ options: GatewayOptions, prepare: (IsolatedGateway) throws(ControlError) -> Void = { _ in }
     ) throws(ControlError) -> IsolatedGateway {
         guard let server, let template else { throw ControlError(status: 503, message: "the server is not running") }
         let maxRecords = options.maxRecords ?? configuration.gatewayMaxRecords
         guard maxRecordsRange.contains(maxRecords) else {
-            throw .badRequest(
-                "maxRecords: expected an integer from 1 to \(maxRecordsRange.upperBound) (the server's maxRecords), got \(maxRecords)"
-            )
+            throw .badRequest(GatewayBody.maxRecordsRefusal(maxRecords, range: maxRecordsRange))
         }
         let ttl = options.ttlSeconds ?? GatewayOptions.defaultTTLSeconds
         guard GatewayBody.ttlRange.contains(ttl) else {
@@ -124,10 +123,26 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
             throw .badRequest("port: expected an integer from 0 to 65535, got \(options.port)")
         }
         let now = Date().timeIntervalSince1970
-        guard let id = table.withLock({ $0.reserve(ttlSeconds: ttl, now: now) }) else {
-            throw ControlError(
-                status: 429,
-                message: "too many gateways: \(configuration.maxGateways) held (--max-gateways); delete some first")
+        let reserved = table.withLock { table -> Result<String, ControlError> in
+            if let name = options.name, let holder = table.holder(ofName: name) {
+                return .failure(
+                    .conflict(
+                        "name: a live gateway is named \(InputError.quoted(name)) already (\(holder)); "
+                            + "delete it, or choose another name"))
+            }
+            guard let id = table.reserve(ttlSeconds: ttl, now: now, name: options.name) else {
+                return .failure(
+                    ControlError(
+                        status: 429,
+                        message:
+                            "too many gateways: \(configuration.maxGateways) held (--max-gateways); delete some first"))
+            }
+            return .success(id)
+        }
+        let id: String
+        switch reserved {
+        case .success(let reservedID): id = reservedID
+        case .failure(let error): throw error
         }
         let first = configuration.listeners[0]
         let made = IsolatedGateway(

@@ -222,7 +222,7 @@ final class IsolatedGatewayTests: XCTestCase {
         let (refused, message) = try control(
             server, "POST", "/v1/gateways", body: #"{"devices":[{"token":"\#(token)","environment":"moon"}]}"#)
         XCTAssertEqual(refused, 400, message)
-        XCTAssertTrue(message.contains("devices[0]: "), message)
+        XCTAssertTrue(message.contains("devices[0].environment: "), message)
         let (badFault, faultMessage) = try control(
             server, "POST", "/v1/gateways", body: #"{"faults":{"action":{"type":"explode"}}}"#)
         XCTAssertEqual(badFault, 400, faultMessage)
@@ -267,5 +267,41 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertTrue(body.contains("--max-gateways"), body)
         XCTAssertTrue(server.removeGateway(id: "g1"))
         XCTAssertEqual(try control(server, "POST", "/v1/gateways").0, 201)
+    }
+
+    /// A live gateway's name is unique: a second `POST /v1/gateways` with it is a 409 naming the
+    /// holder, nothing made; once that gateway is deleted the name is free again.
+    func testASecondLiveGatewayWithANameIsRefused() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        XCTAssertEqual(try control(server, "POST", "/v1/gateways", body: #"{"name":"suite-a"}"#).0, 201)
+        let (status, body) = try control(server, "POST", "/v1/gateways", body: #"{"name":"suite-a"}"#)
+        XCTAssertEqual(status, 409, body)
+        XCTAssertEqual(
+            try json(body)["error"] as? String,
+            #"name: a live gateway is named "suite-a" already (g1); delete it, or choose another name"#)
+        XCTAssertThrowsError(try server.createGateway(GatewayOptions(name: "suite-a"))) {
+            XCTAssertEqual(($0 as? ControlError)?.status, 409)
+        }
+        let unnamed = try server.createGateway()
+        XCTAssertEqual(unnamed.name, unnamed.id)
+        XCTAssertEqual(try control(server, "POST", "/v1/gateways", body: #"{"name":"\#(unnamed.id)"}"#).0, 409)
+        XCTAssertEqual(server.gateways.map(\.id), ["g1", unnamed.id], "a refused gateway is not left behind")
+        XCTAssertTrue(server.removeGateway(id: "g1"))
+        XCTAssertEqual(try control(server, "POST", "/v1/gateways", body: #"{"name":"suite-a"}"#).0, 201)
+    }
+
+    /// A `maxRecords` out of range is refused stating the server's range, whichever side it misses.
+    func testAMaxRecordsOutOfRangeStatesTheRange() throws {
+        let server = try makeServer { $0.maxRecords = 500 }
+        defer { server.stop() }
+        for value in ["0", "-3", "10001", "1099511627776"] {
+            let (status, body) = try control(server, "POST", "/v1/gateways", body: #"{"maxRecords":\#(value)}"#)
+            XCTAssertEqual(status, 400, body)
+            XCTAssertEqual(
+                try json(body)["error"] as? String,
+                "maxRecords: expected an integer from 1 to 10000 (the server's maxRecords), got \(value)")
+        }
+        XCTAssertTrue(server.gateways.isEmpty)
     }
 }

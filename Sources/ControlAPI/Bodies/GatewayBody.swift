@@ -6,10 +6,12 @@ import JSONSupport
 /// object whose keys are all optional: `name` (1 to 64 letters, digits, `-`, `_`, `.`), `port`
 /// (0 to 65535, 0 = any free one), `environment` (`sandbox` or `production`), `auth` (`none`,
 /// `permissive` or `strict`), `ttlSeconds` (0 to 86,400; 0 = never expires), `maxRecords` (at
-/// least 1; its upper bound is the server's), `devices` (an array of `PUT /v1/devices/{token}`
-/// bodies, each with its `token`) and `faults` (a `POST /v1/faults` body). An unknown key is a
-/// 400 naming it, as in every body; `devices` and `faults` are read by their own endpoints when
-/// the gateway is made, so their errors are those endpoints'.
+/// least 1; its upper bound is the server's, which a refusal states), `devices` (an array of
+/// `PUT /v1/devices/{token}` bodies, each with its `token`) and `faults` (a `POST /v1/faults`
+/// body). An unknown key is a 400 naming it, as in every body; a device is read as
+/// `PUT /v1/devices/{token}` reads it, its refusals named under `devices[N]`
+/// (`devices[1].token`, `devices[0].environment`); `faults` is read by its own endpoint when the
+/// gateway is made, its errors under `faults`.
 public struct GatewayBody: Decodable, Equatable, Sendable {
     /// The listener's name, or nil for the gateway's id.
     public var name: String?
@@ -74,13 +76,27 @@ public struct GatewayBody: Decodable, Equatable, Sendable {
             auth = text
         }
         ttlSeconds = try container.decodeIfPresent(Int.self, forKey: .ttlSeconds, in: Self.ttlRange)
-        maxRecords = try container.decodeIfPresent(Int.self, forKey: .maxRecords, in: 1...Int(Int32.max))
+        // Any integer here; `read` checks it against the server's range, which it names.
+        maxRecords = try container.decodeIfPresent(Int.self, forKey: .maxRecords, in: Int.min...Int.max)
         if let devices = try container.decodeIfPresent([JSONNode].self, forKey: .devices) {
             for (index, device) in devices.enumerated() {
-                guard case .object(let members) = device, case .string? = members["token"] else {
+                let path = container.codingPath + [CodingKeys.devices, IndexKey(index)]
+                guard case .object(let members) = device, let token = members["token"] else {
                     throw InputError(
-                        at: container.codingPath + [CodingKeys.devices, IndexKey(index)],
+                        at: path,
                         #"expected a device object with its "token", like {"token":"…","environment":"sandbox"}"#)
+                }
+                guard case .string(let text) = token, Self.isValidToken(text) else {
+                    throw InputError(
+                        at: path + [DeviceKey.token],
+                        "expected non-empty, even-length hexadecimal of at most \(ValidationOptions().maxTokenLength) "
+                            + "characters, got " + token.rendered)
+                }
+                // Read as `PUT /v1/devices/{token}` reads it, so a refusal names the field under `devices[N]`.
+                do {
+                    _ = try StrictJSONDecoder().decode(DeviceBody.self, from: device)
+                } catch {
+                    throw error.prefixed(InputError.path(path))
                 }
             }
             self.devices = devices
@@ -89,10 +105,37 @@ public struct GatewayBody: Decodable, Equatable, Sendable {
         if faults == .null { faults = nil }
     }
 
-    /// The body read from `bytes`: every default when empty, else a 400 naming the field.
-    public static func read(_ bytes: [UInt8]) throws(ControlError) -> GatewayBody {
+    /// The body read from `bytes`: every default when empty, else a 400 naming the field;
+    /// `maxRecords` must lie in `maxRecordsRange` (the server's, `GatewayDirectory.maxRecordsRange`),
+    /// which the refusal states.
+    public static func read(
+        _ bytes: [UInt8], maxRecordsRange: ClosedRange<Int> = defaultMaxRecordsRange
+    ) throws(ControlError) -> GatewayBody {
         guard bytes.contains(where: { !(" \t\r\n" as String).utf8.contains($0) }) else { return GatewayBody() }
-        return try ControlBody.decode(GatewayBody.self, from: bytes, form: form)
+        let body = try ControlBody.decode(GatewayBody.self, from: bytes, form: form)
+        if let maxRecords = body.maxRecords, !maxRecordsRange.contains(maxRecords) {
+            throw .badRequest(Self.maxRecordsRefusal(maxRecords, range: maxRecordsRange))
+        }
+        return body
+    }
+
+    /// The `maxRecords` a body may ask for when the server states no range of its own.
+    public static let defaultMaxRecordsRange = 1...Int(Int32.max)
+
+    /// The refusal of a `maxRecords` outside `range`, naming it:
+    /// `maxRecords: expected an integer from 1 to 10000 (the server's maxRecords), got 0`.
+    public static func maxRecordsRefusal(_ value: Int, range: ClosedRange<Int>) -> String {
+        "maxRecords: expected an integer from \(range.lowerBound) to \(range.upperBound) (the server's maxRecords), got \(value)"
+    }
+
+    /// True for a token `PUT /v1/devices/{token}` takes: non-empty, even-length hexadecimal of
+    /// at most `ValidationOptions.maxTokenLength` characters.
+    static func isValidToken(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return !bytes.isEmpty && bytes.count % 2 == 0 && bytes.count <= ValidationOptions().maxTokenLength
+            && bytes.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
+            }
     }
 
     /// True for 1 to 64 ASCII letters, digits, `-`, `_` and `.`.
@@ -107,10 +150,14 @@ public struct GatewayBody: Decodable, Equatable, Sendable {
         }
     }
 
-    /// An array index in a coding path.
+    /// A device's `token` in a coding path.
+    private enum DeviceKey: String, CodingKey { case token }
+
+    /// An array index in a coding path, rendered `[N]` (`InputError.path` knows a position by
+    /// its `Index N` string value).
     private struct IndexKey: CodingKey {
         var intValue: Int?
-        var stringValue: String { String(intValue ?? 0) }
+        var stringValue: String { "Index \(intValue ?? 0)" }
         init(_ index: Int) { intValue = index }
         init?(stringValue: String) { nil }
         init?(intValue: Int) { self.intValue = intValue }

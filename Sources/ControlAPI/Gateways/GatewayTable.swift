@@ -8,6 +8,8 @@ public struct GatewayTable<Value> {
     public struct Entry {
         /// `g1`, `g2`, …
         public var id: String
+        /// The name asked for at creation, nil when none was (the gateway is then named by its id).
+        public var name: String?
         /// The gateway, nil while its slot is only reserved.
         public var value: Value?
         /// Seconds untouched after which it expires; 0: never.
@@ -34,14 +36,22 @@ public struct GatewayTable<Value> {
     /// Gateways held (reserved slots included).
     public var count: Int { entries.count }
 
-    /// Reserves a slot: the new id, or nil when `capacity` are held.
-    public mutating func reserve(ttlSeconds: Int, now: Double) -> String? {
+    /// Reserves a slot: the new id, or nil when `capacity` are held. `name`: the name asked for
+    /// (check it first with `holder(ofName:)`), nil for none.
+    public mutating func reserve(ttlSeconds: Int, now: Double, name: String? = nil) -> String? {
         guard entries.count < capacity else { return nil }
         let id = "g" + String(nextNumber)
         nextNumber += 1
-        entries[id] = Entry(id: id, value: nil, ttlSeconds: ttlSeconds, lastActive: now)
+        entries[id] = Entry(id: id, name: name, value: nil, ttlSeconds: ttlSeconds, lastActive: now)
         order.append(id)
         return id
+    }
+
+    /// The id of the held gateway (reserved or filled) named `name`, or nil: a live gateway's
+    /// name is unique (`POST /v1/gateways` answers 409 for a second). A gateway made without a
+    /// name is named by its id, so an id counts as a name too.
+    public func holder(ofName name: String) -> String? {
+        order.first { id in entries[id].map { ($0.name ?? $0.id) == name } ?? false }
     }
 
     /// Fills the slot `id` reserved with `value`, its TTL counted from `now`.

@@ -55,4 +55,60 @@ final class GatewayBodyTests: XCTestCase {
             }
         }
     }
+
+    /// A device's refusal names its exact field under `devices[N]` (it was `devices.0`, and a
+    /// bad token was named by the PUT route it became, or not at all).
+    func testDeviceRefusalsNameTheExactField() {
+        let good = #"{"token":"aa","environment":"sandbox"}"#
+        let hex = "expected non-empty, even-length hexadecimal of at most 200 characters, got "
+        let rows: [(String, String)] = [
+            (#"{"devices": [{"environment":"sandbox"}]}"#, "devices[0]: expected a device object"),
+            (#"{"devices": [\#(good), "aa"]}"#, "devices[1]: expected a device object"),
+            (
+                #"{"devices": [\#(good), {"token":"xyz","environment":"sandbox"}]}"#,
+                "devices[1].token: " + hex + #""xyz""#
+            ),
+            (#"{"devices": [{"token":"abc","environment":"sandbox"}]}"#, "devices[0].token: " + hex + #""abc""#),
+            (#"{"devices": [{"token":"ab/cd","environment":"sandbox"}]}"#, "devices[0].token: " + hex + #""ab/cd""#),
+            (#"{"devices": [{"token":"","environment":"sandbox"}]}"#, "devices[0].token: " + hex + #""""#),
+            (#"{"devices": [{"token":12,"environment":"sandbox"}]}"#, "devices[0].token: " + hex + "12"),
+            (
+                #"{"devices": [{"token":"\#(String(repeating: "a", count: 202))","environment":"sandbox"}]}"#,
+                "devices[0].token: "
+            ),
+            (
+                #"{"devices": [{"token":"aa","environment":"moon"}]}"#,
+                #"devices[0].environment: expected "sandbox" or "production""#
+            ),
+            (#"{"devices": [{"token":"aa"}]}"#, "devices[0].environment: missing (required)"),
+            (#"{"devices": [{"token":"aa","environment":"sandbox","colour":1}]}"#, "devices[0].colour: unknown key"),
+        ]
+        for (text, expected) in rows {
+            XCTAssertThrowsError(try read(text), text) { error in
+                let error = error as? ControlError
+                XCTAssertEqual(error?.status, 400, text)
+                XCTAssertTrue(error?.message.hasPrefix(expected) ?? false, "\(text): \(error?.message ?? "")")
+            }
+        }
+        XCTAssertEqual(try read(#"{"devices": [{"token":"AAbb","environment":"sandbox"}]}"#).devices.count, 1)
+    }
+
+    /// `maxRecords` out of the server's range is refused stating that range (the body said 1 to
+    /// 2147483647 whatever the server's bound).
+    func testMaxRecordsIsCheckedAgainstTheServersRangeWhichTheRefusalStates() throws {
+        for value in ["0", "-1", "501", "1099511627776"] {
+            XCTAssertThrowsError(
+                try GatewayBody.read(Array(#"{"maxRecords": \#(value)}"#.utf8), maxRecordsRange: 1...500)
+            ) {
+                XCTAssertEqual(
+                    ($0 as? ControlError)?.message,
+                    "maxRecords: expected an integer from 1 to 500 (the server's maxRecords), got \(value)")
+            }
+        }
+        XCTAssertEqual(
+            try GatewayBody.read(Array(#"{"maxRecords": 500}"#.utf8), maxRecordsRange: 1...500).maxRecords, 500)
+        XCTAssertThrowsError(try read(#"{"maxRecords": 2147483648}"#)) {
+            XCTAssertTrue(($0 as? ControlError)?.message.contains("from 1 to 2147483647") ?? false)
+        }
+    }
 }

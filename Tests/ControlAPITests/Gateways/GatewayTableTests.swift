@@ -69,4 +69,20 @@ final class GatewayTableTests: XCTestCase {
         XCTAssertEqual(table.expired(now: 18.5), [])
         XCTAssertEqual(table.expired(now: 19), ["g1"])
     }
+
+    /// `holder(ofName:)` finds a held gateway (reserved or filled) by the name asked for, or by
+    /// its id when it was made without one; a removed one frees its name.
+    func testANameIsHeldByOneGatewayAtATime() {
+        var table = GatewayTable<Int>(capacity: 5)
+        XCTAssertEqual(table.reserve(ttlSeconds: 0, now: 0, name: "suite-a"), "g1")
+        XCTAssertEqual(table.holder(ofName: "suite-a"), "g1", "a reserved slot holds its name")
+        XCTAssertEqual(table.reserve(ttlSeconds: 0, now: 0), "g2")
+        table.fill("g1", with: 1, now: 0)
+        XCTAssertEqual(table.holder(ofName: "suite-a"), "g1")
+        XCTAssertEqual(table.holder(ofName: "g2"), "g2", "an unnamed gateway is named by its id")
+        XCTAssertNil(table.holder(ofName: "g1"), "g1 is named suite-a")
+        XCTAssertNil(table.holder(ofName: "suite-b"))
+        table.remove("g1")
+        XCTAssertNil(table.holder(ofName: "suite-a"))
+    }
 }

@@ -19,7 +19,8 @@ others read that file and attach. The controlling process stops it (SIGTERM) onc
 done, crashed ones included, in its `pytest_sessionfinish`.
 
 Each test's `mock_apns` is an isolated gateway of its own (`POST /v1/gateways`, docs/testing.md
-"Isolated gateways"): its `push_url` is that gateway's APNs port and its `client` is bound to the
+"Isolated gateways"), named after the test (`name-2`, `name-3`, ... while a live gateway of a suite
+alongside holds the name: names of live gateways are unique): its `push_url` is that gateway's APNs port and its `client` is bound to the
 gateway's `controlBase`, so it sees only its own records, events, rules and devices, even when
 suites share one server in parallel (`pytest -n`, pytest-xdist). The gateway is deleted at
 teardown (and expires by itself after `--mock-apns-gateway-ttl` seconds untouched, 600 by default,
@@ -282,6 +283,21 @@ def _gateway_name(node: pytest.Item) -> str:
     return (re.sub(r"[^A-Za-z0-9._-]+", "-", node.name).strip("-") or "test")[:64]
 
 
+def _create_gateway(client: MockAPNs, name: str, ttl_seconds: int) -> dict:
+    """A gateway named `name`, or `name-2`, `name-3`, ... while a live gateway holds the name (409:
+    a test of the same name in a suite running alongside)."""
+    candidate = name
+    for attempt in range(2, 1000):
+        try:
+            return client.create_gateway(name=candidate, ttl_seconds=ttl_seconds)
+        except MockAPNsError as error:
+            if error.status != 409:
+                raise
+            suffix = f"-{attempt}"
+            candidate = name[:64 - len(suffix)] + suffix
+    return client.create_gateway(ttl_seconds=ttl_seconds)  # named by its id
+
+
 @pytest.fixture
 def mock_apns(mock_apns_server: MockAPNsServer, request: pytest.FixtureRequest):
     """This test's view of the session's MockAPNs; see the module's doc comment."""
@@ -289,8 +305,7 @@ def mock_apns(mock_apns_server: MockAPNsServer, request: pytest.FixtureRequest):
         yield MockAPNsFixture(mock_apns_server, mock_apns_server.client.last_seq())
         return
     client = mock_apns_server.client
-    gateway = client.create_gateway(name=_gateway_name(request.node),
-                                    ttl_seconds=request.config.getoption("--mock-apns-gateway-ttl"))
+    gateway = _create_gateway(client, _gateway_name(request.node), request.config.getoption("--mock-apns-gateway-ttl"))
     try:
         yield MockAPNsFixture(mock_apns_server, 0, gateway)
     finally:
