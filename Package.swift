@@ -167,7 +167,7 @@ let package = Package(
             name: "MockAPNsTests",
             dependencies: [
                 "MockAPNs", "APNsCore", "Broadcast", "Configuration", "ControlAPI", "Devices", "Gateway", "HTTP2Client",
-                "HTTPFields", "TestSupport", "LegacyBinary", "APNsAuth",
+                "HTTPFields", "TestSupport", "LegacyBinary", "APNsAuth", "Faults",
             ]),
     ]
 )

@@ -10,6 +10,9 @@ public struct ComposedPushAnswer: Sendable, Equatable {
     public var body: [UInt8]
     /// Why there is no answer (connection refused, stream reset, timed out, unknown listener…).
     public var error: String?
+    /// True when the sender refused the push because it holds as many sends as it may: nothing
+    /// was sent, and `POST /v1/send` answers 429 with `error` and `retry-after`.
+    public var busy = false
 
     /// An answer.
     public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
@@ -25,5 +28,12 @@ public struct ComposedPushAnswer: Sendable, Equatable {
         self.headers = []
         self.body = []
         self.error = error
+    }
+
+    /// Not sent: the sender is busy (`busy`), for `error`.
+    public static func busy(_ error: String) -> ComposedPushAnswer {
+        var answer = ComposedPushAnswer(error: error)
+        answer.busy = true
+        return answer
     }
 }

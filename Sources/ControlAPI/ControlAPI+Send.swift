@@ -10,6 +10,12 @@ import Recording
 /// seq. For the web console, whose browser cannot speak HTTP/2 to a listener that trusts only
 /// the repository's CA; curl users send directly.
 extension ControlAPI {
+    /// The `retry-after` of a 429 to a `POST /v1/send` the sender is too busy for, seconds.
+    public static let sendRetryAfterSeconds = 1
+
+    /// Body `SendBody`: a wait for the listener's answer; 429 (`retry-after`) when the sender
+    /// holds as many sends as it may (docs/console.md §5), 404 for an unknown listener, 503
+    /// without a sender.
     func startSend(body: [UInt8]) throws(ControlError) -> ControlResult {
         let request = try ControlBody.decode(SendBody.self, from: body, form: SendBody.form)
         guard let sender else {
@@ -23,6 +29,13 @@ extension ControlAPI {
         }
         let ticket = SendTicket(afterSeq: store.lastSeq)
         sender.send(request.push) { ticket.complete($0) }
+        if let answer = ticket.result, answer.busy {
+            // Refused at once, nothing sent: the sender holds as many sends as it may.
+            return .response(
+                ControlResponse(
+                    status: 429, json: ["error": .string(answer.error ?? "too many sends in flight")],
+                    headers: [HeaderField(name: "retry-after", value: String(Self.sendRetryAfterSeconds))]))
+        }
         // A sender that answered at once (a test's) needs no wait.
         if let response = waitResult(ticket, timedOut: false) { return .response(response) }
         return .wait(.send(ticket))

@@ -1,6 +1,8 @@
 import ControlAPI
+import Faults
 import Foundation
 import HTTPFields
+import Synchronization
 import XCTest
 
 @testable import MockAPNs
@@ -94,6 +96,53 @@ final class ListenerPushSenderTests: XCTestCase {
         let closed = try XCTUnwrap(send(sender, ComposedPush(listener: nil, token: token, headers: [], payload: [])))
         XCTAssertNil(closed.status)
         XCTAssertTrue(closed.error?.hasPrefix("could not connect to") == true, "\(closed)")
+    }
+
+    /// Sends held by a `delay` fault run on the sends' own pool: `maxRunning` at once, `maxQueued`
+    /// more waiting, the rest refused at once (`busy`, which `POST /v1/send` answers 429); and a
+    /// send's `timeout` counts from when it was handed over, queueing included (on Dispatch's
+    /// shared pool, 100 sends held 15 s made 46 of them answer 504, each timed from when a thread
+    /// took it).
+    func testSendsHeldByADelayHaveTheirOwnBoundedPoolAndTimeOutFromTheirStart() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        _ = try server.faults.add(FaultRule(action: .delay(milliseconds: 1500, then: nil)))
+        let sender = ListenerPushSender(
+            listeners: server.listeners, pool: SendPool(maxRunning: 4, maxQueued: 4), timeout: 2.5)
+        let push = ComposedPush(
+            listener: nil, token: token, headers: [HeaderField(name: "apns-topic", value: "com.example.app")],
+            payload: Array(#"{"aps":{"alert":"held"}}"#.utf8))
+        let answers = Mutex<[(answer: ComposedPushAnswer, seconds: Double)]>([])
+        let done = DispatchGroup()
+        let start = Date()
+        for _ in 0..<12 {
+            done.enter()
+            sender.send(push) { answer in
+                answers.withLock { $0.append((answer, Date().timeIntervalSince(start))) }
+                done.leave()
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 15), .success)
+        let all = answers.withLock { $0 }
+        let refused = all.filter { $0.answer.busy }
+        XCTAssertEqual(refused.count, 4, "\(all)")
+        for (answer, seconds) in refused {
+            XCTAssertLessThan(seconds, 0.5)
+            XCTAssertNil(answer.status)
+            XCTAssertTrue(
+                answer.error?.hasPrefix("too many sends in flight: 4 sending and 4 queued") == true, "\(answer)")
+        }
+        let answered = all.filter { $0.answer.status == 200 }
+        XCTAssertEqual(answered.count, 4, "\(all)")
+        for (_, seconds) in answered { XCTAssertGreaterThanOrEqual(seconds, 1.4) }
+        // The queued four start about 1.5 s in; their 2.5 s ran from the hand-over, not from then.
+        let late = all.filter { !$0.answer.busy && $0.answer.status == nil }
+        XCTAssertEqual(late.count, 4, "\(all)")
+        for (answer, seconds) in late {
+            XCTAssertEqual(answer.error, "no answer within 2.5 s of the send (time waiting for a free sender included)")
+            XCTAssertGreaterThanOrEqual(seconds, 2.4)
+            XCTAssertLessThan(seconds, 3.4, "timed from the hand-over, not from the start of its connection")
+        }
     }
 
     func testAWildcardAddressIsReachedOverLoopback() {
