@@ -16,7 +16,7 @@ import Recording
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[…],"workers"}` |
+/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[{"name","address","environment","certificate"}],"workers"}` (`certificate`: the served PEM, null for plaintext) |
 /// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
 /// | GET | /metrics | the counters in the Prometheus text format, or OpenMetrics on `accept` (README "Metrics") |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
@@ -454,8 +454,8 @@ public final class ControlAPI: Sendable {
                 "listeners": .array(
                     status.listeners.map {
                         [
-                            "address": .string($0.address), "environment": .string($0.environment.rawValue),
-                            "name": .string($0.name),
+                            "address": .string($0.address), "certificate": $0.certificate.map { .string($0) } ?? .null,
+                            "environment": .string($0.environment.rawValue), "name": .string($0.name),
                         ] as JSONNode
                     }),
                 "status": .string("ok"),

@@ -11,12 +11,17 @@ public struct ControlStatus: Sendable, Equatable {
         public var address: String
         /// The environment it serves.
         public var environment: APNsEnvironment
+        /// The PEM certificate it serves (TLS listeners; nil for plaintext): what a test client
+        /// attached to a running server trusts when it has no CA file (the ready file's
+        /// `certificate`, docs/testing.md).
+        public var certificate: String?
 
         /// Memberwise initializer.
-        public init(name: String, address: String, environment: APNsEnvironment) {
+        public init(name: String, address: String, environment: APNsEnvironment, certificate: String? = nil) {
             self.name = name
             self.address = address
             self.environment = environment
+            self.certificate = certificate
         }
     }
 

@@ -108,7 +108,12 @@ public final class IsolatedGateway: @unchecked Sendable {
             // Its own uptime, read at each call: since the gateway was made.
             live.uptimeMilliseconds = Int64((Date().timeIntervalSince1970 - createdAt) * 1000)
             live.connectionsOpen = directory.connections().count
-            live.listeners = [.init(name: name, address: self?.url ?? "", environment: environment)]
+            // Its listener serves the server's first listener's TLS context (GatewayHost's template).
+            live.listeners = [
+                .init(
+                    name: name, address: self?.url ?? "", environment: environment,
+                    certificate: self?.boundListener?.tls == true ? status.listeners.first?.certificate : nil)
+            ]
             return live
         }
     }

@@ -364,7 +364,11 @@ public final class MockAPNsServer: @unchecked Sendable {
             uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
             // The default gateway's own: not those of isolated gateways (docs/testing.md "Isolated gateways").
             connectionsOpen: http2?.configuredOpenConnections ?? 0,
-            listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
+            listeners: listeners.enumerated().map { index, listener in
+                .init(
+                    name: listener.name, address: listener.url, environment: listener.environment,
+                    certificate: listener.tls ? certificatePEM(listener: index) : nil)
+            },
             workers: http2?.workerCount ?? 0)
     }
 

@@ -291,6 +291,31 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(try control(server, "POST", "/v1/gateways", body: #"{"name":"suite-a"}"#).0, 201)
     }
 
+    /// `GET /v1/health` names the certificate each TLS listener serves (the ready file's
+    /// `certificate`), a gateway's too (the server's first listener's), so that a client attached
+    /// to a running server can trust it without a CA file.
+    func testHealthNamesTheServedCertificate() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let pem = try XCTUnwrap(server.certificatePEM(listener: 0))
+        XCTAssertTrue(pem.hasPrefix("-----BEGIN CERTIFICATE-----"), pem)
+        func certificates(_ path: String) throws -> [String?] {
+            let (status, body) = try control(server, "GET", path)
+            XCTAssertEqual(status, 200, body)
+            let listeners = try XCTUnwrap(try json(body)["listeners"] as? [[String: Any]])
+            return listeners.map { $0["certificate"] as? String }
+        }
+        XCTAssertEqual(try certificates("/v1/health"), [pem])
+        let gateway = try server.createGateway()
+        XCTAssertEqual(try certificates("/v1/gateways/\(gateway.id)/v1/health"), [pem])
+
+        let plain = try makeServer { $0.listeners[0].plaintext = true }
+        defer { plain.stop() }
+        let (_, body) = try Self.curl(try XCTUnwrap(plain.controlURL), "GET", "/v1/health")
+        let listener = try XCTUnwrap((try json(body)["listeners"] as? [[String: Any]])?.first)
+        XCTAssertTrue(listener["certificate"] is NSNull, "a plaintext listener serves none: \(listener)")
+    }
+
     /// A `maxRecords` out of range is refused stating the server's range, whichever side it misses.
     func testAMaxRecordsOutOfRangeStatesTheRange() throws {
         let server = try makeServer { $0.maxRecords = 500 }

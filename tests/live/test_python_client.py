@@ -328,6 +328,58 @@ def test_plugin_uses_a_running_server_by_url(tmp_path, process):
     assert process.client.health()["status"] == "ok", "the plugin leaves a server it did not start running"
 
 
+def test_plugin_trusts_the_certificate_a_running_server_serves_without_a_ca_option(tmp_path, monkeypatch):
+    """`--mock-apns-url` alone, suite outside the repository (no `tls/` to find): `ca_file` is the
+    certificate the server serves (here its ephemeral one), as `GET /v1/health` names it (it was
+    None, and curl failed)."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    folder = installed_binary(tmp_path)
+    monkeypatch.chdir(tmp_path)  # no tls/ above the binary or here: the server's ephemeral certificate
+    server = MockAPNsProcess(folder / "mock-apns", workdir=tmp_path / "server")
+    server.start()
+    try:
+        served = server.client.health()["listeners"][0]["certificate"]
+        assert served.startswith("-----BEGIN CERTIFICATE-----"), served
+        proc = run_plugin_suite(suite, "--mock-apns-url", server.control_url)
+        check_plugin_run(proc)
+    finally:
+        assert server.stop() == 0, server.stderr_text()
+
+
+def test_plugin_asks_for_a_ca_when_a_running_server_names_no_certificate(tmp_path):
+    """A TLS server whose health names no served certificate (older than the plugin) and no CA
+    given: a usage error saying which option to pass, not a `ca_file` of None."""
+    import http.server
+    import threading
+
+    class OldHealth(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"status": "ok", "listeners": [{"name": "default", "address": "127.0.0.1:1",
+                                                               "environment": "sandbox"}]}).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OldHealth)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        suite = tmp_path / "suite"
+        suite.mkdir()
+        proc = run_plugin_suite(suite, "--mock-apns-url", f"http://127.0.0.1:{httpd.server_port}")
+    finally:
+        httpd.shutdown()
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "names no served certificate in GET /v1/health" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert "pass --mock-apns-ca" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
 # ---- two suites in parallel (pytest-xdist) against one server: isolated gateways -------------
 
 PARALLEL_SUITE = textwrap.dedent('''

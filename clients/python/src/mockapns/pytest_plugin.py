@@ -3,7 +3,10 @@
 One MockAPNs per test session: the binary started on port 0 (`--mock-apns-bin PATH` or
 `MOCK_APNS_BIN`, else `mock-apns` on PATH), or a running one (`--mock-apns-url`, its control URL;
 `--mock-apns-push-url` when its APNs listener is not the health answer's first address,
-`--mock-apns-ca` when the CA to trust is not the repository's `tls/ca.pem`).
+`--mock-apns-ca` for the CA to trust; without it, `ca_file` is the repository's `tls/ca.pem` when
+the server serves `tls/server.pem`, else the certificate the listener serves as `GET /v1/health`
+names it (`listeners[].certificate`), written to a file; a server whose health names none is a
+usage error asking for `--mock-apns-ca`).
 
 The certificate of a started binary: `--mock-apns-tls-cert`/`--mock-apns-tls-key` (with
 `--mock-apns-ca` when a CA signed it), else the repository's TEST-ONLY `tls/` found above the
@@ -40,6 +43,7 @@ import json
 import os
 import re
 import signal
+import ssl
 import time
 import urllib.parse
 from pathlib import Path
@@ -246,15 +250,13 @@ def mock_apns_server(request: pytest.FixtureRequest):
     ca_option = config.getoption("--mock-apns-ca")
     if url:
         client = MockAPNs(url)
+        listeners = client.health()["listeners"]
         push_url = config.getoption("--mock-apns-push-url")
         if not push_url:
-            listeners = client.health()["listeners"]
             address = listeners[0]["address"]
             push_url = address if "://" in address else f"https://{address}"
-        ca_file = Path(ca_option) if ca_option else None
-        if ca_file is None:
-            tls = _find_tls_dir(Path.cwd())
-            ca_file = tls / "ca.pem" if tls else None
+        ca_file = Path(ca_option) if ca_option else _served_ca(
+            url, push_url, listeners, request.getfixturevalue("tmp_path_factory"))
         yield MockAPNsServer(push_url, ca_file, client)
         return
     shared = _shared_dir(config)
@@ -268,6 +270,39 @@ def mock_apns_server(request: pytest.FixtureRequest):
         code = process.stop()
         if code != 0:
             raise RuntimeError(f"mock-apns exited {code} at stop: {process.stderr_text().strip()}")
+
+
+def _first_certificate(pem: str) -> bytes | None:
+    """The DER of the first certificate in `pem`, or None."""
+    match = re.search(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----", pem, re.S)
+    return ssl.PEM_cert_to_DER_cert(match[0]) if match else None
+
+
+def _served_ca(url: str, push_url: str, listeners: list[dict], factory: pytest.TempPathFactory) -> Path | None:
+    """The CA file for a running server given without `--mock-apns-ca`: None for a plaintext
+    push URL; the repository's `tls/ca.pem` when the server serves its `tls/server.pem`; else the
+    certificate the listener serves, as `GET /v1/health` names it, written to a file. A TLS
+    server whose health names no certificate (older than this plugin) is a usage error saying
+    which option to pass."""
+    if push_url.startswith("http://"):
+        return None
+    port = urllib.parse.urlsplit(push_url).port
+    listener = next((entry for entry in listeners if urllib.parse.urlsplit(
+        entry["address"] if "://" in entry["address"] else f"https://{entry['address']}").port == port),
+        listeners[0] if listeners else {})
+    served = listener.get("certificate")
+    tls = _find_tls_dir(Path.cwd())
+    if not served:
+        if tls:
+            return tls / "ca.pem"
+        raise pytest.UsageError(
+            f"the MockAPNs at {url} names no served certificate in GET /v1/health (a server older than this "
+            f"plugin): pass --mock-apns-ca with the CA file (or the certificate) to trust for {push_url}")
+    if tls and _first_certificate((tls / "server.pem").read_text()) == _first_certificate(served):
+        return tls / "ca.pem"
+    path = factory.mktemp("mockapns-served") / "served-certificate.pem"
+    path.write_text(served)
+    return path
 
 
 def _with_port(url: str, port: int) -> str:
