@@ -248,7 +248,9 @@ final class IsolatedGatewayTests: XCTestCase {
         }
         for _ in 0..<4 { streams.append(try openStream(server, "/v1/gateways/\(a.id)/v1/deliveries/stream")) }
         usleep(500_000)
-        let (refused, body) = try control(server, "GET", "/v1/gateways/\(a.id)/v1/deliveries/stream")
+        // With a time limit: without the share, this stream would open and never end.
+        let (refused, body) = try Self.curl(
+            try XCTUnwrap(server.controlURL), "GET", "/v1/gateways/\(a.id)/v1/deliveries/stream", maxTime: 2)
         XCTAssertEqual(refused, 503, body)
         XCTAssertTrue(body.contains("at most 4 of the server's 8"), body)
         // Another gateway and the server's own API still get theirs.
