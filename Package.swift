@@ -119,7 +119,7 @@ let package = Package(
             name: "mock-apns",
             dependencies: [
                 "MockAPNs", "APNsAuth", "APNsCore", "Configuration", "HTTP2Client", "HTTP2Transport",
-                "APNsTools",
+                "APNsTools", "SystemSupport",
             ]),
         .testTarget(name: "MockAPNsTestingTests", dependencies: ["MockAPNsTesting", "TestSupport"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestFixtures"]),

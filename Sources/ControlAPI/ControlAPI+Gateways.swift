@@ -59,6 +59,18 @@ extension ControlAPI {
         return ControlResponse(status: 200, json: ["deleted": .string(id)])
     }
 
+    /// A pending wait's answer (`waitResult`) given because its gateway was deleted (by `DELETE` or
+    /// its idle TTL), marked so: `"gatewayDeleted":true` as the object's first member (docs/testing.md
+    /// "Isolated gateways"); an answer whose body is not a JSON object is returned as it is.
+    public static func gatewayDeletedAnswer(_ response: ControlResponse) -> ControlResponse {
+        guard response.body.first == UInt8(ascii: "{") else { return response }
+        var marked = response
+        let member = Array(#""gatewayDeleted":true"#.utf8)
+        let empty = response.body.dropFirst().first == UInt8(ascii: "}")
+        marked.body = [UInt8(ascii: "{")] + member + (empty ? [] : [UInt8(ascii: ",")]) + response.body.dropFirst()
+        return marked
+    }
+
     /// The 404 of an unknown gateway id.
     public static func unknownGateway(_ id: String) -> ControlError {
         .notFound("no gateway \(InputError.quoted(id)) (deleted, expired, or never made; GET /v1/gateways lists them)")

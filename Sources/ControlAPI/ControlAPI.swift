@@ -16,7 +16,7 @@ import Recording
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[{"name","address","environment","certificate"}],"workers"}` (`certificate`: the served PEM, null for plaintext) |
+/// | GET | /v1/health | `{"status":"ok","version","uptimeMs","connectionsOpen","listeners":[{"name","address","environment","certificate"}],"workers","openFileLimit","openFiles"}` (`certificate`: the served PEM, null for plaintext) |
 /// | GET | /v1/stats | `{"requests","byStatus":{"200":N},"byReason":{…},"connectionsOpen","records","evicted","lastSeq","capacity","events":{…}}` |
 /// | GET | /metrics | the counters in the Prometheus text format, or OpenMetrics on `accept` (README "Metrics") |
 /// | GET | /v1/deliveries | filters + `limit` → `{"deliveries":[…],"more","evicted","lastSeq"}`, oldest first |
@@ -458,6 +458,8 @@ public final class ControlAPI: Sendable {
                             "environment": .string($0.environment.rawValue), "name": .string($0.name),
                         ] as JSONNode
                     }),
+                "openFileLimit": .int(Int64(status.openFileLimit)),
+                "openFiles": .int(Int64(status.openFiles)),
                 "status": .string("ok"),
                 "uptimeMs": .int(status.uptimeMilliseconds),
                 "version": .string(status.version),

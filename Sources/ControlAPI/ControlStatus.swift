@@ -35,13 +35,23 @@ public struct ControlStatus: Sendable, Equatable {
     public var listeners: [Listener]
     /// Event-loop threads serving APNs connections (`--workers`, or the automatic count).
     public var workers: Int
+    /// The process's open-file soft limit (`RLIMIT_NOFILE`, raised to the hard limit at start), in
+    /// descriptors; 0 when unknown (README "Limits and known gaps").
+    public var openFileLimit: Int
+    /// Descriptors the process holds now (the entries of `/proc/self/fd`); 0 when unknown.
+    public var openFiles: Int
 
     /// Memberwise initializer.
-    public init(version: String, uptimeMilliseconds: Int64, connectionsOpen: Int, listeners: [Listener], workers: Int) {
+    public init(
+        version: String, uptimeMilliseconds: Int64, connectionsOpen: Int, listeners: [Listener], workers: Int,
+        openFileLimit: Int = 0, openFiles: Int = 0
+    ) {
         self.version = version
         self.uptimeMilliseconds = uptimeMilliseconds
         self.connectionsOpen = connectionsOpen
         self.listeners = listeners
         self.workers = workers
+        self.openFileLimit = openFileLimit
+        self.openFiles = openFiles
     }
 }

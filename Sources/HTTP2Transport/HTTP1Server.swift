@@ -137,6 +137,8 @@ public final class HTTP1Server: @unchecked Sendable {
     private let loop: EventLoop
     private let listener: OpaquePointer
     private var closed = false
+    /// accept() failures, logged at most once a second; on the loop's thread.
+    private var acceptFailures = AcceptFailureLog(what: "control API")
     private let handler: (HTTP1Request, HTTP1Exchange) -> Void
     /// Answers sent whose bytes libevent has not yet written out (on the loop's thread).
     private let unwritten = UnwrittenReplies()
@@ -237,7 +239,9 @@ public final class HTTP1Server: @unchecked Sendable {
     /// accept() failed (typically EMFILE): stop accepting for 100 ms rather than spin. On the
     /// loop's thread.
     private static func acceptFailed(_ listener: OpaquePointer?) {
+        let code = errno
         guard let listener, let server = servers.withLock({ $0[UInt(bitPattern: listener)]?.server }) else { return }
+        server.acceptFailures.report(code: code, now: HTTP2Connection.monotonicSeconds())
         evconnlistener_disable(listener)
         _ = server.loop.schedule(after: 0.1) { [weak server] in
             guard let server, !server.closed else { return }

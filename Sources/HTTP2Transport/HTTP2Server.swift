@@ -32,6 +32,8 @@ public final class HTTP2Server: @unchecked Sendable {
     private let nextConnectionID = Atomic<UInt64>(1)
     private let nextWorker = Atomic<Int>(0)
     private let openCount = Atomic<Int>(0)
+    /// accept() failures, logged at most once a second; on the accept loop.
+    private var acceptFailures = AcceptFailureLog(what: "APNs listener")
     /// The addresses actually bound, in listener order (ports resolved when 0 was asked).
     public private(set) var boundAddresses: [SocketAddress] = []
 
@@ -276,7 +278,9 @@ public final class HTTP2Server: @unchecked Sendable {
 
     /// accept() failed (typically EMFILE): stop accepting for 100 ms rather than spin.
     private func acceptFailed(_ listener: OpaquePointer?) {
+        let code = errno
         guard let listener else { return }
+        acceptFailures.report(code: code, now: HTTP2Connection.monotonicSeconds())
         evconnlistener_disable(listener)
         acceptLoop.schedule(after: 0.1) { [weak self] in
             guard let self, self.listeners.contains(listener) else { return }

@@ -104,20 +104,25 @@ final class ControlServer: @unchecked Sendable {
         pending.removeAll()
     }
 
-    /// Answers every pending long poll asked of `api` with what matched (a deleted gateway's); on
-    /// the loop's thread.
+    /// Answers every pending long poll asked of `api` with what matched (a deleted gateway's),
+    /// marked `"gatewayDeleted":true`; on the loop's thread.
     func finishWaits(of api: ControlAPI) {
         streams.endAll(of: api)
         for (key, entry) in pending where entry.api === api {
             var wait = entry.wait
             if entry.exchange.clientHasGone {
                 ControlServer.dismiss(entry.exchange)
-            } else if let response = api.waitResult(&wait, timedOut: true) {
+            } else if let answer = api.waitResult(&wait, timedOut: true) {
+                let response = ControlAPI.gatewayDeletedAnswer(answer)
                 entry.exchange.respond(status: response.status, headers: entry.extraHeaders, body: response.body)
             }
             pending.removeValue(forKey: key)
         }
     }
+
+    /// True when a live stream read from `api` (an isolated gateway's) is open: its idle TTL does
+    /// not run meanwhile. On the loop's thread.
+    func hasOpenStreams(of api: ControlAPI) -> Bool { streams.openCount(of: api) > 0 }
 
     /// Ends a wait whose client closed its end: a short answer (nobody will read a long one) lets
     /// libevent see the close and free the connection at once.

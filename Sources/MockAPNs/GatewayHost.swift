@@ -8,6 +8,7 @@ import HTTP2Transport
 import JSONInput
 import JSONSupport
 import Synchronization
+import SystemSupport
 
 /// The server's isolated gateways (docs/testing.md "Isolated gateways"): makes one (its parts,
 /// then its listener on the running `HTTP2Server` with the default listener's TLS context and
@@ -24,6 +25,10 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     var template: HTTP2ListenerSpec?
     /// The provider-token keys loaded at start.
     var keys = KeyStore.empty
+    /// The descriptors the process holds and its open-file limit, read before each gateway is made.
+    var descriptors: @Sendable () -> (open: Int, limit: Int) = {
+        (OpenFileLimit.openCount(), OpenFileLimit.current)
+    }
     /// The facts every gateway's health starts from (version, workers).
     var status: @Sendable () -> ControlStatus = {
         ControlStatus(
@@ -31,6 +36,9 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     }
     /// Called with a deleted gateway's API, to answer its pending waits (the control server's).
     var waitsEnded: @Sendable (ControlAPI) -> Void = { _ in }
+    /// True when a live stream is open on a gateway's API (the control server's); asked by
+    /// `sweep`, on the control loop. A gateway with a consumer attached does not expire.
+    var streamsOpen: @Sendable (ControlAPI) -> Bool = { _ in false }
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -105,7 +113,8 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
     /// throw undoes everything), binds it and lists it.
     /// - Throws: `ControlError` 400 (a setting out of bounds, `prepare`'s), 409 (the port is in
     ///   use, or a live gateway has the name asked for), 429 (the most gateways are held), 503
-    ///   (the server is not running).
+    ///   (the server is not running, or the open descriptors are within
+    ///   `OpenFileLimit.reserve(under:)` of the limit).
     func make(
         _ options: GatewayOptions, prepare: (IsolatedGateway) throws(ControlError) -> Void = { _ in }
     ) throws(ControlError) -> IsolatedGateway {
@@ -121,6 +130,15 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
         }
         guard (0...65_535).contains(options.port) else {
             throw .badRequest("port: expected an integer from 0 to 65535, got \(options.port)")
+        }
+        let (open, limit) = descriptors()
+        if OpenFileLimit.leavesOnlyTheReserve(open: open, limit: limit) {
+            throw ControlError(
+                status: 503,
+                message:
+                    "too few file descriptors left for another gateway: \(open) open of the limit \(limit), "
+                    + "\(OpenFileLimit.reserve(under: limit)) kept for connections; delete gateways or raise the "
+                    + "open-file limit (ulimit -n)")
         }
         let now = Date().timeIntervalSince1970
         let reserved = table.withLock { table -> Result<String, ControlError> in
@@ -197,13 +215,16 @@ final class GatewayHost: GatewayDirectory, @unchecked Sendable {
         return true
     }
 
-    /// Deletes the gateways untouched for their TTL, after noting each one's activity; the ids deleted.
+    /// Deletes the gateways untouched for their TTL, after noting each one's activity (a push, a
+    /// connection, an open live stream); the ids deleted. On the control loop.
     @discardableResult
     func sweep(now: Double = Date().timeIntervalSince1970) -> [String] {
+        let streamsOpen = self.streamsOpen
         let due = table.withLock { table -> [String] in
             for entry in table.filled {
                 guard let gateway = entry.value else { continue }
                 table.observe(entry.id, activity: gateway.activity, now: now)
+                if let api = gateway.api, streamsOpen(api) { table.touch(entry.id, now: now) }
             }
             return table.expired(now: now)
         }

@@ -10,6 +10,7 @@ import Gateway
 import HTTP2Transport
 import Recording
 import Synchronization
+import SystemSupport
 
 /// One isolated gateway (docs/testing.md "Isolated gateways"): its own records, events, fault
 /// rules, registry, virtual devices, clock and channels, the request handler its one listener's
@@ -108,6 +109,8 @@ public final class IsolatedGateway: @unchecked Sendable {
             // Its own uptime, read at each call: since the gateway was made.
             live.uptimeMilliseconds = Int64((Date().timeIntervalSince1970 - createdAt) * 1000)
             live.connectionsOpen = directory.connections().count
+            live.openFileLimit = OpenFileLimit.current
+            live.openFiles = OpenFileLimit.openCount()
             // Its listener serves the server's first listener's TLS context (GatewayHost's template).
             live.listeners = [
                 .init(

@@ -14,6 +14,10 @@ final class LiveStreamHub: @unchecked Sendable {
     let budget: StreamBudget
     /// Streams open at once; one more is answered 503.
     let maxStreams: Int
+    /// Streams open at once on one isolated gateway (its share of `maxStreams`, README "Live
+    /// stream"): max(4, maxStreams / 4), never above `maxStreams`; one more is answered 503, so
+    /// that one gateway's consumers cannot take every stream. The server's own API has no share.
+    var perGatewayStreams: Int { Self.perGatewayShare(of: maxStreams) }
     /// Seconds a cut-off or ended stream's consumer may take nothing before it is disconnected.
     let lingerSeconds: Double
 
@@ -34,6 +38,12 @@ final class LiveStreamHub: @unchecked Sendable {
 
     /// Streams open now; on the loop's thread.
     var openCount: Int { streams.count }
+
+    /// Streams open now read from `api`; on the loop's thread.
+    func openCount(of api: ControlAPI) -> Int { streams.values.reduce(0) { $0 + ($1.api === api ? 1 : 0) } }
+
+    /// One isolated gateway's share of `maxStreams` open streams: max(4, maxStreams / 4), at most `maxStreams`.
+    static func perGatewayShare(of maxStreams: Int) -> Int { min(max(0, maxStreams), max(4, maxStreams / 4)) }
 
     init(
         api: ControlAPI, loop: EventLoop, budget: StreamBudget = StreamBudget(),
@@ -59,6 +69,14 @@ final class LiveStreamHub: @unchecked Sendable {
                 status: 503, headers: headers,
                 body: Array(
                     #"{"error":"too many live streams open (at most \#(maxStreams)); close one and retry"}"#.utf8))
+            return
+        }
+        if api !== self.api, openCount(of: api) >= perGatewayStreams {
+            exchange.respond(
+                status: 503, headers: headers,
+                body: Array(
+                    #"{"error":"too many live streams open on this gateway (at most \#(perGatewayStreams) of the server's \#(maxStreams)); close one and retry"}"#
+                        .utf8))
             return
         }
         guard let response = exchange.startStream(contentType: stream.format.contentType, headers: headers) else {

@@ -11,6 +11,7 @@ import HTTP2Transport
 import JSONInput
 import Recording
 import Synchronization
+import SystemSupport
 
 /// A MockAPNs gateway: APNs listeners (HTTP/2 over TLS or cleartext), the delivery store, the
 /// device registry and the JSON control API, in one object. Use it to embed MockAPNs in a Swift
@@ -255,6 +256,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             let served = control
             // Strong: the cycle (control, its API, this host) is broken by `stop()`.
             gatewayHost.waitsEnded = { api in loop.execute { served.finishWaits(of: api) } }
+            gatewayHost.streamsOpen = { api in served.hasOpenStreams(of: api) }
             controlLoop.start()
             scheduleGatewaySweep()
         }
@@ -369,7 +371,8 @@ public final class MockAPNsServer: @unchecked Sendable {
                     name: listener.name, address: listener.url, environment: listener.environment,
                     certificate: listener.tls ? certificatePEM(listener: index) : nil)
             },
-            workers: http2?.workerCount ?? 0)
+            workers: http2?.workerCount ?? 0, openFileLimit: OpenFileLimit.current,
+            openFiles: OpenFileLimit.openCount())
     }
 
     /// Stops gracefully: GOAWAY NO_ERROR with `{"reason":"Shutdown"}` on every connection,
@@ -395,6 +398,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             drainTimeout: configuration.drainTimeoutSeconds)
         gatewayHost.removeAll()
         gatewayHost.waitsEnded = { _ in }
+        gatewayHost.streamsOpen = { _ in false }
         if let control = self.control {
             // Long polls get their answer first, and the HTTP server (with its connections) is
             // freed only once every answer is written out, or after the drain timeout (at least

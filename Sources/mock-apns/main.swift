@@ -5,6 +5,7 @@ import Configuration
 import Foundation
 import HTTP2Transport
 import MockAPNs
+import SystemSupport
 
 /// `mock-apns`: parse the command line, start the gateway, print where it listens, and stop
 /// gracefully on SIGINT, SIGTERM, SIGHUP or SIGUSR1 (exit 0; README "Development"). Usage errors
@@ -61,6 +62,10 @@ case .serve(let configuration):
     for stopSignal in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&stopSignals, stopSignal) }
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
+    // Every connection and every isolated gateway's port is a descriptor: take what the hard limit allows.
+    let openFiles = OpenFileLimit.raiseToHard()
+    FileHandle.standardError.write(
+        Data("mock-apns: open-file limit \(openFiles.after) (soft limit was \(openFiles.before))\n".utf8))
     let server = MockAPNsServer(configuration: configuration)
     do {
         try server.start()

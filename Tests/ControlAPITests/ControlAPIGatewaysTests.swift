@@ -50,6 +50,17 @@ final class ControlAPIGatewaysTests: XCTestCase {
         XCTAssertEqual(answer(api, "POST", "/v1/gateways").status, 429, "the directory's cap")
     }
 
+    func testAnAnswerGivenBecauseTheGatewayWentIsMarked() {
+        let marked = ControlAPI.gatewayDeletedAnswer(
+            ControlResponse(status: 200, body: Array(#"{"complete":false}"#.utf8)))
+        XCTAssertEqual(String(decoding: marked.body, as: UTF8.self), #"{"gatewayDeleted":true,"complete":false}"#)
+        XCTAssertEqual(marked.status, 200)
+        let empty = ControlAPI.gatewayDeletedAnswer(ControlResponse(status: 200, body: Array("{}".utf8)))
+        XCTAssertEqual(String(decoding: empty.body, as: UTF8.self), #"{"gatewayDeleted":true}"#)
+        let other = ControlResponse(status: 200, body: Array("[1]".utf8))
+        XCTAssertEqual(ControlAPI.gatewayDeletedAnswer(other), other, "not an object: as it was")
+    }
+
     func testAnAPIWithoutGatewaysAnswers404() {
         let api = api(nil)
         XCTAssertEqual(answer(api, "POST", "/v1/gateways").status, 404)

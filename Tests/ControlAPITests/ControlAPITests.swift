@@ -140,6 +140,8 @@ final class ControlAPITests: XCTestCase {
         XCTAssertEqual(json["uptimeMs"] as? Int, 1234)
         XCTAssertEqual(json["connectionsOpen"] as? Int, 2)
         XCTAssertEqual(json["workers"] as? Int, 3)
+        XCTAssertEqual(json["openFileLimit"] as? Int, 1024)
+        XCTAssertEqual(json["openFiles"] as? Int, 17)
         let listeners = json["listeners"] as? [[String: Any]]
         XCTAssertEqual(listeners?.first?["address"] as? String, "127.0.0.1:2197")
         XCTAssertEqual(listeners?.first?["environment"] as? String, "sandbox")

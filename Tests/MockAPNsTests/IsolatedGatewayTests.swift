@@ -53,10 +53,11 @@ final class IsolatedGatewayTests: XCTestCase {
     }
 
     /// A control request with curl to `base`: (HTTP status, body).
-    private static func curl(_ base: String, _ method: String, _ path: String, body: String? = nil) throws -> (
-        Int, String
-    ) {
+    private static func curl(
+        _ base: String, _ method: String, _ path: String, body: String? = nil, maxTime: Int? = nil
+    ) throws -> (Int, String) {
         var arguments = ["-sS", "-X", method, "-w", "\n%{http_code}", base + path]
+        if let maxTime { arguments += ["--max-time", String(maxTime)] }
         if let body { arguments += ["-H", "content-type: application/json", "-d", body] }
         let result = try ProcessRunner.run("/usr/bin/curl", arguments)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -133,6 +134,7 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(waitStatus, 200, waited)
         XCTAssertEqual(try json(waited)["complete"] as? Bool, false)
         XCTAssertEqual(try json(waited)["matched"] as? Int, 1)
+        XCTAssertEqual(try json(waited)["gatewayDeleted"] as? Bool, true, "the answer says why it came")
         XCTAssertThrowsError(try push(server, port: gateway.port, topic: "com.example"), "the port is closed")
         XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(gateway.id)").0, 404)
         XCTAssertEqual(try control(server, "DELETE", "/v1/gateways/\(gateway.id)").0, 404)
@@ -189,6 +191,74 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertEqual(server.gateways.map(\.id), [busy.id], "the idle one expired, the busy one lives")
         XCTAssertThrowsError(try push(server, port: idle.port, topic: "com.example"))
         XCTAssertEqual(try control(server, "GET", "/v1/gateways/\(idle.id)").0, 404)
+    }
+
+    /// A `curl -N` on `path` of `server`'s control API, left running for `seconds`.
+    private func openStream(_ server: MockAPNsServer, _ path: String, seconds: Int = 6) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sS", "-N", "--max-time", String(seconds), try XCTUnwrap(server.controlURL) + path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func testAWaitAnsweredByATTLExpirySaysTheGatewayWasDeleted() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let gateway = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let (status, waited) = try control(
+            server, "GET", "/v1/gateways/\(gateway.id)/v1/deliveries/wait?count=1&timeoutMs=8000")
+        XCTAssertEqual(status, 200, waited)
+        XCTAssertEqual(try json(waited)["complete"] as? Bool, false)
+        XCTAssertEqual(try json(waited)["gatewayDeleted"] as? Bool, true)
+        XCTAssertEqual(server.gateways.count, 0, "it expired")
+        let plain = try control(server, "GET", "/v1/deliveries/wait?count=1&timeoutMs=50").1
+        XCTAssertNil(try json(plain)["gatewayDeleted"], "a wait that timed out is not marked")
+    }
+
+    func testAnOpenLiveStreamKeepsAGatewayAlive() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let watched = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let idle = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let stream = try openStream(server, "/v1/gateways/\(watched.id)/v1/deliveries/stream", seconds: 4)
+        usleep(2_600_000)
+        XCTAssertEqual(server.gateways.map(\.id), [watched.id], "the watched one lives, the idle one expired")
+        XCTAssertNotEqual(idle.id, watched.id)
+        stream.terminate()
+        stream.waitUntilExit()
+        let start = Date()
+        while !server.gateways.isEmpty && Date().timeIntervalSince(start) < 5 { usleep(100_000) }
+        XCTAssertEqual(server.gateways.count, 0, "once its consumer left, its TTL ran")
+    }
+
+    func testOneGatewayTakesAtMostItsShareOfTheLiveStreams() throws {
+        let server = try makeServer { $0.controlMaxStreams = 8 }
+        defer { server.stop() }
+        let a = try server.createGateway(GatewayOptions(ttlSeconds: 0))
+        let b = try server.createGateway(GatewayOptions(ttlSeconds: 0))
+        var streams: [Process] = []
+        defer {
+            for stream in streams {
+                stream.terminate()
+                stream.waitUntilExit()
+            }
+        }
+        for _ in 0..<4 { streams.append(try openStream(server, "/v1/gateways/\(a.id)/v1/deliveries/stream")) }
+        usleep(500_000)
+        // With a time limit: without the share, this stream would open and never end.
+        let (refused, body) = try Self.curl(
+            try XCTUnwrap(server.controlURL), "GET", "/v1/gateways/\(a.id)/v1/deliveries/stream", maxTime: 2)
+        XCTAssertEqual(refused, 503, body)
+        XCTAssertTrue(body.contains("at most 4 of the server's 8"), body)
+        // Another gateway and the server's own API still get theirs.
+        let (other, _) = try Self.curl(
+            try XCTUnwrap(server.controlURL), "GET", "/v1/gateways/\(b.id)/v1/events/stream", maxTime: 1)
+        XCTAssertEqual(other, 200)
+        let (own, _) = try Self.curl(try XCTUnwrap(server.controlURL), "GET", "/v1/deliveries/stream", maxTime: 1)
+        XCTAssertEqual(own, 200)
     }
 
     func testGettingAGatewayTouchesItAKeepAlive() throws {

@@ -45,7 +45,8 @@ enum StoreFixtures {
     static func status() -> ControlStatus {
         ControlStatus(
             version: "0.1.0-test", uptimeMilliseconds: 1234, connectionsOpen: 2,
-            listeners: [.init(name: "sandbox", address: "127.0.0.1:2197", environment: .sandbox)], workers: 3)
+            listeners: [.init(name: "sandbox", address: "127.0.0.1:2197", environment: .sandbox)], workers: 3,
+            openFileLimit: 1024, openFiles: 17)
     }
 }
 

@@ -115,7 +115,9 @@ class ControlResponse:
 class MockServer:
     """A running mock-apns process with its parsed listener and control URLs."""
 
-    def __init__(self, args, *, workdir: Path, expect_listeners: int = 1, expect_control: bool = True):
+    def __init__(self, args, *, workdir: Path, expect_listeners: int = 1, expect_control: bool = True,
+                 launcher: tuple[str, ...] = ()):
+        """launcher: a command the binary is run under (e.g. ("prlimit", "--nofile=128:256"))."""
         self.args = list(args)
         self.workdir = workdir
         self.stderr_path = workdir / f"server-{os.getpid()}-{id(self)}.stderr"
@@ -123,7 +125,7 @@ class MockServer:
         self.stdout_lines: list[str] = []
         self._lines: "queue.Queue[str | None]" = queue.Queue()
         self.proc = subprocess.Popen(
-            [str(binary_path()), *self.args],
+            [*launcher, str(binary_path()), *self.args],
             cwd=str(REPO_ROOT),
             stdout=subprocess.PIPE,
             stderr=self._stderr_file,
@@ -1034,6 +1036,7 @@ class ServerFactory:
         tls: bool = True,
         expect_listeners: int = 1,
         expect_control: bool | None = None,
+        launcher: tuple[str, ...] = (),
     ) -> MockServer:
         argv: list[str] = []
         if config is not None:
@@ -1051,6 +1054,7 @@ class ServerFactory:
         server = MockServer(
             argv, workdir=self.workdir, expect_listeners=expect_listeners,
             expect_control=(control != "off") if expect_control is None else expect_control,
+            launcher=launcher,
         )
         self.servers.append(server)
         return server

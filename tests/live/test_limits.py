@@ -80,6 +80,52 @@ def test_out_of_descriptors_the_control_port_pauses_instead_of_spinning(server_f
     assert server.get_json("/v1/health")["status"] == "ok"
 
 
+def test_gateways_are_refused_503_before_descriptors_run_out_and_the_control_api_still_answers(server_factory):
+    """Under an open-file limit of 128 (soft) and 256 (hard): the server raises its soft limit to 256
+    and says so, reports both figures in /v1/health, makes gateways until only the reserve (64) is
+    left, then answers 503 with a JSON message; out of descriptors, accept() failures are logged about
+    once a second, not in a loop."""
+    server = server_factory(launcher=("prlimit", "--nofile=128:256"))
+    assert "open-file limit 256 (soft limit was 128)" in server.stderr_text()
+    health = server.get_json("/v1/health")
+    assert health["openFileLimit"] == 256 and 0 < health["openFiles"] < 64, health
+    made, refused = [], None
+    for _ in range(300):
+        answer = server.control("POST", "/v1/gateways", {"ttlSeconds": 0})
+        if answer.status != 201:
+            refused = answer
+            break
+        made.append(answer.json["id"])
+    assert refused is not None and refused.status == 503, (len(made), refused and refused.body)
+    assert "file descriptors" in refused.json["error"] and "ulimit -n" in refused.json["error"], refused.body
+    assert 100 < len(made) < 192, len(made)
+    health = server.get_json("/v1/health")
+    assert health["status"] == "ok" and 188 <= health["openFiles"] <= 196, health
+    assert server.control("DELETE", f"/v1/gateways/{made.pop()}").status == 200
+    assert server.control("POST", "/v1/gateways", {"ttlSeconds": 0}).status == 201, "one freed, one made"
+
+    # Now take the rest: accept() fails with EMFILE; the failures are logged, once a second.
+    hogs = []
+    try:
+        for _ in range(90):
+            hogs.append(socket.create_connection((server.listener.host, server.listener.port), timeout=5))
+        time.sleep(2.5)
+        lines = [line for line in server.stderr_text().splitlines() if "accept() failed" in line]
+        assert 1 <= len(lines) <= 4, lines
+        assert "Too many open files" in lines[0], lines[0]
+    finally:
+        for hog in hogs:
+            hog.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if server.get_json("/v1/health")["status"] == "ok":
+                break
+        except Exception:  # noqa: BLE001 - still out of descriptors a moment
+            time.sleep(0.1)
+    assert server.get_json("/v1/health")["openFiles"] < 256
+
+
 def test_control_api_head_has_no_body_and_nul_in_a_query_is_refused(server):
     host, port = server.control_url.removeprefix("http://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=5) as s:
