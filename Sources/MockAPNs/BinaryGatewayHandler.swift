@@ -3,6 +3,7 @@ import APNsCore
 import Configuration
 import ControlAPI
 import Devices
+import Faults
 import Foundation
 import HTTP2Transport
 import HTTPFields
@@ -65,6 +66,8 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
     private let ids = UUIDGenerator()
     /// The listener's connection events (opened, closed, error packets).
     private let events: LegacyEventLog
+    /// The gateway's fault rules; those with `match.protocol` `binary` apply here.
+    private let faults: FaultEngine?
     /// Touched on the loop thread only.
     private var sessions: [UInt64: Session] = [:]
     /// Why connections closed before a session began (no certificate, other environment).
@@ -72,8 +75,10 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
 
     init(
         listener: BinaryListenerConfiguration, asksForCertificates: Bool, judge: BinaryNotificationJudge,
-        store: DeliveryStore, devices: DeviceBook, events: ConnectionEventStore, logger: Logger
+        store: DeliveryStore, devices: DeviceBook, events: ConnectionEventStore, faults: FaultEngine? = nil,
+        logger: Logger
     ) {
+        self.faults = faults
         self.events = LegacyEventLog(store: events, listener: listener)
         self.listener = listener
         self.asksForCertificates = asksForCertificates
@@ -151,6 +156,26 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
                 refusal = BinaryRejection(notification, status: status)
                 continue
             }
+            if let faults, faults.isArmed,
+                let decision = faults.evaluate(
+                    faultContext(notification, judgement: judgement, connection: connection, now: now)),
+                let effect = BinaryFaultEffect(decision.action)
+            {
+                // docs/legacy-binary.md §8: the rule's action in binary terms; what follows is discarded.
+                session.counts.refused += 1
+                let fault = FaultRecord(
+                    ruleID: decision.ruleID, action: decision.ruleActionType,
+                    description: decision.description)
+                record(
+                    notification, session: session, connection: connection, now: now,
+                    outcome: .faulted(effect, fault), judgement: judgement)
+                session.decoder.stop()
+                session.ended = true
+                session.endReason = ("fault", .fault(ruleID: fault.ruleID, action: fault.action))
+                refusal = BinaryRejection(notification, status: effect.status ?? .unknown)
+                apply(effect, to: notification, rule: fault, on: connection)
+                continue
+            }
             session.counts.accepted += 1
             let seq = record(
                 notification, session: session, connection: connection, now: now, outcome: .accepted,
@@ -196,6 +221,52 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         case accepted
         case refused(BinaryStatus)
         case discarded
+        /// A fault rule's action answered it (`FaultRecord` names the rule).
+        case faulted(BinaryFaultEffect, FaultRecord)
+    }
+
+    /// The fault rules' view of `notification`: as the HTTP/2 request it stands for, protocol `binary`.
+    private func faultContext(
+        _ notification: BinaryNotification, judgement: BinaryNotificationJudge.Judgement,
+        connection: ByteStreamConnection, now: Double
+    ) -> FaultContext {
+        var context = FaultContext(
+            token: judgement.verdict.deviceToken, topic: judgement.verdict.topic, pushType: judgement.verdict.pushType,
+            priority: judgement.verdict.priority, listener: listener.name, environment: listener.environment,
+            connectionID: connection.info.id, headers: judgement.request.headers, payload: notification.payload,
+            nowMilliseconds: Int64(now * 1000))
+        context.transport = .binary
+        return context
+    }
+
+    /// Carries out a fault's `effect` on `connection`, after its delay: the error packet (none for
+    /// command 0) then FIN, or a FIN, or a TCP RST.
+    private func apply(
+        _ effect: BinaryFaultEffect, to notification: BinaryNotification, rule: FaultRecord,
+        on connection: ByteStreamConnection
+    ) {
+        let origin = ConnectionEventOrigin.fault(ruleID: rule.ruleID, action: rule.action)
+        let act = { [weak self] in
+            guard let self else { return }
+            switch effect.end {
+            case .status(let status):
+                let rejection = BinaryRejection(notification, status: status)
+                if let packet = rejection.errorPacket {
+                    connection.write(packet.bytes)
+                    self.recordPacket(packet, origin: origin, on: connection)
+                }
+                connection.finish(drainFor: Self.drainSeconds)
+            case .close:
+                connection.finish(drainFor: Self.drainSeconds)
+            case .reset:
+                connection.close(reset: true)
+            }
+        }
+        if effect.delayMilliseconds > 0 {
+            connection.schedule(after: Double(effect.delayMilliseconds) / 1000, act)
+        } else {
+            act()
+        }
     }
 
     /// Stores the record of `notification`; returns its seq.
@@ -214,6 +285,7 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         var status = 200
         var reason: Reason?
         var unanswered: UnansweredCause?
+        var fault: FaultRecord?
         switch outcome {
         case .accepted:
             break
@@ -224,6 +296,18 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
         case .discarded:
             status = 0
             unanswered = .connectionClosed
+        case .faulted(let effect, let rule):
+            fault = rule
+            if let binary = effect.status, notification.command != .simple {
+                headers.append(HeaderField(name: RecordHeader.status, value: String(binary.rawValue)))
+            }
+            if let response = effect.response {
+                status = response.status
+                reason = response.reason
+            } else {
+                status = 0
+                unanswered = .connectionClosed
+            }
         }
         return store.append(
             DeliveryRecord(
@@ -231,7 +315,7 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
                 connectionID: connection.info.id, streamID: 0, method: judgement.request.method,
                 path: judgement.request.path, verdict: judgement.verdict, apnsID: ids.next(uppercase: true),
                 uniqueID: nil, headers: headers, payload: notification.payload, status: status, reason: reason,
-                identity: session.identity, unanswered: unanswered))
+                identity: session.identity, fault: fault, unanswered: unanswered))
     }
 
     /// Writes the rejection's error packet (none for command 0: severed) and ends the connection:
@@ -256,6 +340,7 @@ final class BinaryGatewayHandler: ByteStreamHandler, @unchecked Sendable {
 
     func connectionClosed(_ connection: ByteStreamConnection, byPeer: Bool) {
         let session = sessions.removeValue(forKey: connection.info.id)
+        faults?.connectionClosed(id: connection.info.id)
         let early = refusedAtOpen.removeValue(forKey: connection.info.id)
         var reason = early.map { ($0, ConnectionEventOrigin.certificate) } ?? session?.endReason
         if reason == nil {

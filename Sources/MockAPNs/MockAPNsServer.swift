@@ -281,7 +281,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 handlers.append(
                     BinaryGatewayHandler(
                         listener: listener, asksForCertificates: asks, judge: judge, store: store, devices: devices,
-                        events: events, logger: logger))
+                        events: events, faults: gateway.faults, logger: logger))
             case .feedback:
                 let service = FeedbackService(
                     listener: listener, asksForCertificates: asks, registry: registry, events: events)

@@ -164,6 +164,14 @@ public final class ByteStreamConnection {
         flush()
     }
 
+    /// Runs `task` on the loop's thread `seconds` from now, unless the connection closed meanwhile.
+    public func schedule(after seconds: Double, _ task: @escaping () -> Void) {
+        _ = loop.schedule(after: seconds) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            task()
+        }
+    }
+
     /// Closes now: FIN, or TCP RST when `reset`; what is queued is dropped.
     public func close(reset: Bool = false) {
         guard !isClosed else { return }

@@ -45,7 +45,7 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     case legacyOpened(transport: String, tls: Bool, certificateSubject: String?, topic: String?)
     /// A legacy connection is gone: `reason` names why (`error-packet`, `severed`, `shutdown`,
     /// `command`, `idle-timeout`, `peer-closed`, `certificate-required`, `certificate-environment`,
-    /// `feedback-sent`, `server-closed`), after `notifications` binary notifications read (feedback:
+    /// `feedback-sent`, `fault`, `server-closed`), after `notifications` binary notifications read (feedback:
     /// tuples written) and `ageMilliseconds`.
     case legacyClosed(transport: String, reason: String, notifications: UInt64, ageMilliseconds: Int64)
     /// The binary gateway wrote an error-response packet (command 8): Apple's `status` byte, its
