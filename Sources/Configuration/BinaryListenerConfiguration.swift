@@ -24,6 +24,18 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
         case accept
     }
 
+    /// What becomes of a connection whose verified client certificate is not for the listener's
+    /// environment (a Development certificate, `…6.3.1`, on a production `gateway.push`; an
+    /// Apple Push Services one without `…6.3.1` on `gateway.sandbox`).
+    public enum CertificateEnvironmentAnswer: String, Sendable, CaseIterable {
+        /// Closed right after the TLS handshake, with no packet (the default: what senders of the
+        /// time reported, a connection that drops with nothing delivered; Apple documented
+        /// nothing for the binary API, its HTTP/2 one answers BadCertificateEnvironment).
+        case close
+        /// Served as if it were for this environment.
+        case accept
+    }
+
     /// Which service it plays.
     public var kind: Kind
     /// Names the listener in records and events. Default: the kind's name.
@@ -52,6 +64,9 @@ public struct BinaryListenerConfiguration: Sendable, Equatable {
     /// sent none for it); nil takes the server's `idleTimeoutSeconds` (`--idle-timeout`, none by
     /// default). Old senders (PyAPNs) kept a connection open for tens of seconds between bursts.
     public var idleTimeoutSeconds: Double?
+    /// What becomes of a connection whose certificate is for the other environment. Default
+    /// `.close` (docs/legacy-binary.md §8).
+    public var certificateEnvironment: CertificateEnvironmentAnswer = .close
     /// Connections open at once on the listener, 1 to 100,000; one more is closed at once (TCP
     /// reset), before the TLS handshake, and counted (a connection event `refused`). Default 1,000: one event
     /// loop thread serves these listeners, and each connection holds a descriptor.

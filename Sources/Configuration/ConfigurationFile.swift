@@ -308,7 +308,7 @@ public enum ConfigurationFile {
     /// The keys of a `binary` or `feedback` object.
     static let binaryListenerKeys = [
         "name", "listen", "environment", "certificateRequired", "tokenLength", "payloadLimit", "framedPayloadLimit",
-        "unregistered", "topic", "idleTimeoutSeconds", "maxConnections",
+        "unregistered", "topic", "idleTimeoutSeconds", "maxConnections", "certificateEnvironment",
     ]
 
     /// `"HOST:PORT"`, or an object of `binaryListenerKeys` (docs/legacy-binary.md §5); limits are
@@ -342,6 +342,10 @@ public enum ConfigurationFile {
             listener.unregistered =
                 try reader.choice("unregistered", BinaryListenerConfiguration.UnregisteredAnswer.self)
                 ?? listener.unregistered
+            listener.certificateEnvironment =
+                try reader.choice(
+                    "certificateEnvironment", BinaryListenerConfiguration.CertificateEnvironmentAnswer.self)
+                ?? listener.certificateEnvironment
             if let topic = reader["topic"], topic != .null {
                 listener.topic = try topic.text(at: reader.field("topic"), expected: "a bundle ID or null")
             }

@@ -15,6 +15,8 @@ extension ConnectionEvent: Encodable {
         case ageMs, alpn, closeAfterMs, debugData, drain, durationMs, errorCode, maxConcurrentStreams
         case lastStreamID = "lastStreamId"
         case previousMaxConcurrentStreams, reason, requests, tls, when, withheldBytes
+        case certificateSubject, identifier, notifications, status, statusName, tokens, topic, tuples
+        case transport = "protocol"
     }
 
     /// The event as the control API shows it; every key is always present (`null` when absent):
@@ -32,7 +34,10 @@ extension ConnectionEvent: Encodable {
     ///   `settings` {`maxConcurrentStreams`, `previousMaxConcurrentStreams`};
     ///   `windowStallStart` and `handshakeDelay` {`durationMs`}; `windowStallEnd`
     ///   {`durationMs`, `withheldBytes`}; `closed` {`requests`, `ageMs`}; `silentAccept`,
-    ///   `refused` and `blackhole` {}.
+    ///   `refused` and `blackhole` {}. Legacy binary and feedback connections
+    ///   (docs/legacy-binary.md §8): `opened` {`protocol` (`binary`, `feedback`), `tls`,
+    ///   `certificateSubject`, `topic`}; `closed` {`protocol`, `reason`, `notifications`, `ageMs`};
+    ///   `errorPacket` {`status`, `statusName`, `identifier`}; `feedbackSent` {`tuples`, `tokens`}.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(origin.ruleAction, forKey: .action)
@@ -80,6 +85,23 @@ extension ConnectionEvent: Encodable {
             try details.encode(age, forKey: .ageMs)
         case .silentAccept, .refused, .blackhole:
             break
+        case .legacyOpened(let transport, let tls, let subject, let topic):
+            try details.encode(transport, forKey: .transport)
+            try details.encode(tls, forKey: .tls)
+            try details.encode(subject, forKey: .certificateSubject)
+            try details.encode(topic, forKey: .topic)
+        case .legacyClosed(let transport, let reason, let count, let age):
+            try details.encode(transport, forKey: .transport)
+            try details.encode(reason, forKey: .reason)
+            try details.encode(count, forKey: .notifications)
+            try details.encode(age, forKey: .ageMs)
+        case .errorPacket(let status, let name, let identifier):
+            try details.encode(status, forKey: .status)
+            try details.encode(name, forKey: .statusName)
+            try details.encode(identifier, forKey: .identifier)
+        case .feedbackSent(let tuples, let tokens):
+            try details.encode(tuples, forKey: .tuples)
+            try details.encode(tokens, forKey: .tokens)
         }
     }
 }

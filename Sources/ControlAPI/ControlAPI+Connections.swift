@@ -43,7 +43,9 @@ extension ControlAPI {
     {
         try Self.refuseBody(body, of: command)
         let listener = query["listener"]
-        if let listener, let known = listenerConditions?.listeners.map(\.name), !known.contains(listener) {
+        if let listener, let known = listenerConditions?.listeners.map(\.name),
+            !known.contains(listener), !(connections?.otherListenerNames.contains(listener) ?? false)
+        {
             throw .notFound("no listener named '\(listener)'")
         }
         let chosen = (connections?.connections() ?? []).filter { listener == nil || $0.listener == listener }

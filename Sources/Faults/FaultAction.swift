@@ -111,6 +111,17 @@ public indirect enum FaultAction: Sendable, Hashable, Codable, CustomStringConve
 
     /// Range and nesting checks; `path` names the action in errors (e.g. `action`).
     /// - Parameter nested: true inside a `sequence` step or a `delay`'s `then`.
+    /// Whether the action means something on the legacy binary gateway (docs/legacy-binary.md §8):
+    /// `respond` (an error packet, its status from the reason), `close` and `reset` (the
+    /// connection, no packet), `delay` then one of these.
+    public var hasBinaryMeaning: Bool {
+        switch self {
+        case .respond, .close, .reset: return true
+        case .delay(_, let then): return then?.hasBinaryMeaning ?? false
+        default: return false
+        }
+    }
+
     func validate(at path: String, nested: Bool = false) throws(FaultRuleError) {
         let typeField = FaultRuleError.join(path, "type")
         switch self {

@@ -35,6 +35,9 @@ public struct FaultContext: Sendable {
     public var kind: RequestKind
     /// The channel a channel or broadcast request names (`RequestKind.channelID`).
     public var channelID: String?
+    /// The protocol it came by: `http2`, or `binary` for the legacy binary gateway
+    /// (`FaultMatch.transport`). Default `http2`.
+    public var transport: TransportProtocol = .http2
 
     public init(
         token: String? = nil, topic: String? = nil, pushTypeSent: String? = nil, pushType: PushType? = nil,

@@ -8,6 +8,8 @@ extension FaultMatch {
     func admits(_ context: FaultContext, payload: inout FaultPayload) -> Bool {
         // A rule without `kind` is a device-push rule: channel and broadcast requests pass it by.
         if context.kind != (kind ?? .push) { return false }
+        // A rule without `protocol` is an HTTP/2 rule: binary notifications pass it by.
+        if context.transport != (transport ?? .http2) { return false }
         if let channelID, context.channelID != channelID { return false }
         if let connection, context.connectionID != connection { return false }
         if let nthConnection, context.connectionOrdinal != nthConnection { return false }

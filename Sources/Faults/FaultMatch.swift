@@ -14,7 +14,8 @@ import JSONSupport
 ///  "payload": [{"path": "aps.alert.title", "equals": "Hi"}],
 ///  "nth": 3, "everyKth": 2, "probability": 0.25, "seed": 42,
 ///  "probabilityRamp": {"from": 0, "to": 0.5, "durationMs": 60000}, "connectionShare": 0.25,
-///  "from": "2026-11-30T08:00:00Z", "until": 1796032800000, "kind": "broadcast", "channelId": "AAAA"}
+///  "from": "2026-11-30T08:00:00Z", "until": 1796032800000, "kind": "broadcast", "channelId": "AAAA",
+///  "protocol": "http2"}
 /// ```
 ///
 /// Counting: `nth` and `everyKth` count the requests that meet every other static condition
@@ -74,6 +75,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
     public var kind: RequestKind?
     /// The channel a channel or broadcast request names, exact; JSON `channelId`.
     public var channelID: String?
+    /// The protocol the push came by; JSON `protocol`: `http2` (the default: a rule without it
+    /// selects HTTP/2 requests only) or `binary`, the legacy binary gateway, whose rules take only
+    /// the actions with a binary meaning (`FaultAction.hasBinaryMeaning`; docs/legacy-binary.md §8).
+    public var transport: TransportProtocol?
 
     public init(
         token: String? = nil, tokenPrefix: String? = nil, topic: String? = nil, pushType: PushType? = nil,
@@ -82,8 +87,10 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         headers: [String: HeaderCondition]? = nil, payload: [PayloadCondition]? = nil,
         nth: Int? = nil, everyKth: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
         from: ISO8601Timestamp? = nil, until: ISO8601Timestamp? = nil, probabilityRamp: FaultRamp? = nil,
-        connectionShare: Double? = nil, kind: RequestKind? = nil, channelID: String? = nil
+        connectionShare: Double? = nil, kind: RequestKind? = nil, channelID: String? = nil,
+        transport: TransportProtocol? = nil
     ) {
+        self.transport = transport
         self.kind = kind
         self.channelID = channelID
         self.token = token
@@ -173,6 +180,7 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         case nthConnection, headers, payload, nth, everyKth, probability, seed, from, until
         case probabilityRamp, connectionShare, kind
         case channelID = "channelId"
+        case transport = "protocol"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -204,7 +212,8 @@ public struct FaultMatch: Sendable, Equatable, Codable {
                 "probabilityRamp", FaultRamp.self, expected: "an object {\"from\", \"to\", \"durationMs\"}"),
             connectionShare: try o.optional("connectionShare", Double.self, expected: "a number within 0 and 1"),
             kind: try o.optional("kind", RequestKind.self, expected: "\"push\", \"channel\" or \"broadcast\""),
-            channelID: try o.optional("channelId", String.self, expected: text))
+            channelID: try o.optional("channelId", String.self, expected: text),
+            transport: try o.optional("protocol", TransportProtocol.self, expected: "\"http2\" or \"binary\""))
         try o.validated { () throws(FaultRuleError) in try validate(at: o.path) }
     }
 
@@ -252,5 +261,6 @@ public struct FaultMatch: Sendable, Equatable, Codable {
         try put(.connectionShare, connectionShare)
         try put(.kind, kind)
         try put(.channelID, channelID)
+        try put(.transport, transport)
     }
 }

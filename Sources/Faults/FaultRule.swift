@@ -56,6 +56,13 @@ public struct FaultRule: Sendable, Equatable, Codable {
         try match.validate(at: FaultRuleError.join(path, "match"))
         try lifetime.validate(at: FaultRuleError.join(path, "lifetime"))
         try action.validate(at: FaultRuleError.join(path, "action"))
+        if match.transport == .binary && !action.hasBinaryMeaning {
+            throw FaultRuleError(
+                field: FaultRuleError.join(path, "action.type"),
+                message: "a rule matching protocol binary takes respond (an error packet), close, reset, or delay "
+                    + "(a fixed ms) then one of them; \(action.typeName) has no meaning on the legacy binary protocol "
+                    + "(docs/legacy-binary.md)")
+        }
     }
 
     /// Decodes one rule from JSON bytes; every failure, syntax included, is a `FaultRuleError`.

@@ -75,6 +75,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     private var byteStreams: ByteStreamServer?
     /// The handler of each of `configuration.binaryListeners`, in order.
     private var byteStreamHandlers: [ByteStreamHandler] = []
+    /// The binary and feedback connections, for `/v1/connections` (docs/legacy-binary.md §8).
+    private let legacyConnections = LegacyConnectionDirectory()
     /// The feedback service, when a `feedback` listener is configured.
     private(set) var feedback: FeedbackService?
     private var control: ControlServer?
@@ -223,7 +225,8 @@ public final class MockAPNsServer: @unchecked Sendable {
             directory.server = http2
             let api = ControlAPI(
                 store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
-                connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: feedback,
+                connections: CombinedConnectionDirectory(http2: directory, legacy: legacyConnections),
+                listenerConditions: handler.conditions, devices: devices, feedback: feedback,
                 answerLatency: handler.answerLatency, channels: broadcast.store, gateways: gatewayHost,
                 sender: ListenerPushSender(listeners: listeners),
                 tokenChecker: ListenerTokenChecker(
@@ -280,9 +283,10 @@ public final class MockAPNsServer: @unchecked Sendable {
                 handlers.append(
                     BinaryGatewayHandler(
                         listener: listener, asksForCertificates: asks, judge: judge, store: store, devices: devices,
-                        logger: logger))
+                        events: events, faults: gateway.faults, logger: logger))
             case .feedback:
-                let service = FeedbackService(listener: listener, asksForCertificates: asks, registry: registry)
+                let service = FeedbackService(
+                    listener: listener, asksForCertificates: asks, registry: registry, events: events)
                 feedback = service
                 handlers.append(service)
             }
@@ -314,6 +318,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         try server.start()
         byteStreams = server
         byteStreamHandlers = handlers
+        legacyConnections.server = server
+        legacyConnections.handlers = handlers.compactMap { $0 as? LegacyConnectionHandler }
         binaryListeners = zip(configured, server.boundAddresses).map { listener, address in
             BoundListener(
                 name: listener.name, environment: listener.environment, host: address.hostText, port: address.port,

@@ -54,6 +54,18 @@ final class BinaryListenerConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try parseConfiguration(#"{"binary": 5}"#))
     }
 
+    /// A certificate of the other environment closes the connection by default; the file's
+    /// `certificateEnvironment: "accept"` serves it; another value is refused by name.
+    func testCertificateEnvironmentAnswer() throws {
+        XCTAssertEqual(
+            try parseConfiguration(#"{"binary": "127.0.0.1:0"}"#).binaryListeners[0].certificateEnvironment, .close)
+        let accepting = try parseConfiguration(#"{"binary": {"certificateEnvironment": "accept"}}"#)
+        XCTAssertEqual(accepting.binaryListeners[0].certificateEnvironment, .accept)
+        XCTAssertThrowsError(try parseConfiguration(#"{"binary": {"certificateEnvironment": "warn"}}"#)) { error in
+            XCTAssertTrue("\(error)".contains("certificateEnvironment"), "\(error)")
+        }
+    }
+
     /// The idle timeout (the listener's own, else `--idle-timeout`'s, applied at start) and the
     /// cap on open connections (default 1,000), from the file; bad values refused by name.
     func testIdleTimeoutAndConnectionCap() throws {

@@ -69,6 +69,23 @@ final class ControlAPIConnectionsTests: XCTestCase {
         XCTAssertEqual(api.call("POST", "/v1/connections/close?peer=x").0, 400, "only listener is a parameter")
     }
 
+    /// `?listener=` takes the directory's other listeners (binary, feedback) as well as the HTTP/2
+    /// ones; a name of neither is 404.
+    func testBulkCommandsTakeTheBinaryListenersNames() {
+        var binary = Fake.summary(id: 1 << 32, listener: "binary")
+        binary.transport = "binary"
+        let fake = Fake([Fake.summary(id: 1), binary], otherListenerNames: ["binary", "feedback"])
+        let api = ControlAPI(
+            store: DeliveryStore(capacity: 10), registry: DeviceRegistry(), connections: fake,
+            listenerConditions: ListenerConditionsInForce(listeners: [("sandbox", .sandbox)]),
+            status: { StoreFixtures.status() })
+        let (status, json) = api.call("POST", "/v1/connections/close?listener=binary")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(json["ids"] as? [Int], [1 << 32])
+        XCTAssertEqual(api.call("POST", "/v1/connections/close?listener=feedback").0, 200, "no connection: none")
+        XCTAssertEqual(api.call("POST", "/v1/connections/close?listener=nope").0, 404)
+    }
+
     func testDrainBodiesOneAndAll() {
         let fake = Fake([Fake.summary(id: 1), Fake.summary(id: 2)])
         let api = makeAPI(fake)

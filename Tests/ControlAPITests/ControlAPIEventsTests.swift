@@ -228,6 +228,25 @@ final class ControlAPIEventsTests: XCTestCase {
                 .closed(requests: 7, ageMilliseconds: 1500), .lifecycle, ["requests": 7, "ageMs": 1500],
                 "closed after 7 requests and 1500 ms", #line
             ),
+            (
+                .legacyOpened(transport: "binary", tls: true, certificateSubject: "UID=com.a", topic: "com.a"),
+                .lifecycle, ["protocol": "binary", "tls": true, "certificateSubject": "UID=com.a", "topic": "com.a"],
+                "binary connection opened (TLS, certificate UID=com.a, topic com.a)", #line
+            ),
+            (
+                .legacyClosed(transport: "binary", reason: "error-packet", notifications: 3, ageMilliseconds: 40),
+                .lifecycle, ["protocol": "binary", "reason": "error-packet", "notifications": 3, "ageMs": 40],
+                "binary connection closed (error-packet) after 3 notifications and 40 ms", #line
+            ),
+            (
+                .errorPacket(status: 8, statusName: "Invalid token", identifier: 7), .lifecycle,
+                ["status": 8, "statusName": "Invalid token", "identifier": 7],
+                "error packet status 8 (Invalid token), identifier 7", #line
+            ),
+            (
+                .feedbackSent(tuples: 1, tokens: ["aa"]), .lifecycle, ["tuples": 1, "tokens": ["aa"]],
+                "feedback: 1 tuple written", #line
+            ),
         ]
         XCTAssertEqual(Set(rows.map(\.0.kind)), Set(ConnectionEventKind.allCases), "a row per kind")
         for (action, origin, details, description, line) in rows {

@@ -225,6 +225,9 @@ final class ControlAPIOpenAPITests: XCTestCase {
             .windowStallEnd(milliseconds: 1, withheldBytes: 1), .handshakeDelay(milliseconds: 1), .silentAccept,
             .refused,
             .closed(requests: 1, ageMilliseconds: 1), .blackhole,
+            .legacyOpened(transport: "binary", tls: true, certificateSubject: nil, topic: nil),
+            .legacyClosed(transport: "binary", reason: "peer-closed", notifications: 0, ageMilliseconds: 1),
+            .errorPacket(status: 8, statusName: "Invalid token", identifier: 1), .feedbackSent(tuples: 0, tokens: []),
         ]
         XCTAssertEqual(Set(actions.map(\.kind)), Set(ConnectionEventKind.allCases))
         var rendered = Set<String>()

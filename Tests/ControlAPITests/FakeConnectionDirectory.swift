@@ -26,9 +26,13 @@ final class FakeConnectionDirectory: ConnectionDirectory {
     private let state: Mutex<State>
     private let withoutSession: Set<UInt64>
 
-    init(_ open: [ConnectionListEntry] = [], withoutSession: Set<UInt64> = []) {
+    /// Listener names besides the HTTP/2 ones (as the server's binary and feedback listeners).
+    let otherListenerNames: [String]
+
+    init(_ open: [ConnectionListEntry] = [], withoutSession: Set<UInt64> = [], otherListenerNames: [String] = []) {
         state = Mutex(State(open: open))
         self.withoutSession = withoutSession
+        self.otherListenerNames = otherListenerNames
     }
 
     /// The commands carried out so far, in order (not those for unknown ids).

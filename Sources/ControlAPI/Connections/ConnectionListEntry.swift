@@ -1,7 +1,8 @@
 import APNsCore
 import Faults
 
-/// One live APNs connection as the control API lists it (`GET /v1/connections`).
+/// One live APNs connection as the control API lists it (`GET /v1/connections`): HTTP/2, or a
+/// legacy binary gateway or feedback connection (docs/legacy-binary.md §8).
 public struct ConnectionListEntry: Sendable, Equatable, Encodable {
     /// Connection id (see `PushOrigin.id`).
     public var id: UInt64
@@ -24,24 +25,45 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
     /// Requests completed on the connection.
     public var requests: UInt64
     /// Milliseconds since the connection was accepted.
+    /// (Legacy connections: `requests` counts the notifications read, `openStreams` and
+    /// `maxConcurrentStreams` are 0.)
     public var ageMilliseconds: Int64
     /// Whether it still takes new streams.
     public var state: State
+    /// JSON `protocol`: `http2`, or `binary` / `feedback` for the legacy binary gateway and
+    /// feedback service (docs/legacy-binary.md §8).
+    public var transport: String
+    /// A legacy connection's verified client certificate subject (RFC 2253), nil without one and
+    /// on HTTP/2 (whose `auth` names it).
+    public var certificateSubject: String?
+    /// The topic a binary connection's notifications are judged with (from the certificate, else
+    /// the listener's `topic`); nil on HTTP/2, feedback, or when there is none.
+    public var topic: String?
+    /// What a legacy connection carried; nil on HTTP/2.
+    public var legacy: LegacyConnectionCounts?
 
     /// What a connection does with what arrives now. JSON `state`: `open`, `goneAway` (a GOAWAY
     /// was sent, by a fault, command, drain or rolling restart: streams above its last-stream-id
-    /// are ignored), `blackholed` (nothing is answered, what arrives is dropped).
+    /// are ignored), `blackholed` (nothing is answered, what arrives is dropped), `closing` (a
+    /// legacy connection whose end is decided: its error packet or FIN was sent, what still
+    /// arrives is read and recorded as discarded).
     public enum State: String, Sendable, Equatable, Encodable {
         case open
         case goneAway
         case blackholed
+        case closing
     }
 
     public init(
         id: UInt64, peer: String, listener: String, environment: APNsEnvironment, alpn: String?, tls: Bool,
         auth: String, openStreams: Int, maxConcurrentStreams: UInt32, requests: UInt64, ageMilliseconds: Int64,
-        state: State = .open
+        state: State = .open, transport: String = "http2", certificateSubject: String? = nil, topic: String? = nil,
+        legacy: LegacyConnectionCounts? = nil
     ) {
+        self.transport = transport
+        self.certificateSubject = certificateSubject
+        self.topic = topic
+        self.legacy = legacy
         self.id = id
         self.peer = peer
         self.listener = listener
@@ -58,6 +80,8 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case id, peer, listener, environment, alpn, tls, auth, openStreams, maxConcurrentStreams, requests, ageMs, state
+        case certificateSubject, topic, legacy
+        case transport = "protocol"
     }
 
     /// Every key present, `null` when absent.
@@ -75,6 +99,10 @@ public struct ConnectionListEntry: Sendable, Equatable, Encodable {
         try container.encode(requests, forKey: .requests)
         try container.encode(ageMilliseconds, forKey: .ageMs)
         try container.encode(state, forKey: .state)
+        try container.encode(transport, forKey: .transport)
+        try container.encode(certificateSubject, forKey: .certificateSubject)
+        try container.encode(topic, forKey: .topic)
+        try container.encode(legacy, forKey: .legacy)
     }
 }
 
@@ -99,6 +127,9 @@ public enum ConnectionCommand: Sendable, Equatable {
 public protocol ConnectionDirectory: Sendable {
     /// A snapshot of every open connection, by id.
     func connections() -> [ConnectionListEntry]
+    /// Names of listeners whose connections it lists besides the HTTP/2 ones (`binary`,
+    /// `feedback`), so `?listener=` accepts them. Default: none.
+    var otherListenerNames: [String] { get }
     /// Carries out `command` on connection `id`.
     func perform(_ command: ConnectionCommand, onConnection id: UInt64) -> ConnectionCommandOutcome
     /// Schedules `restart`'s drain of every connection whose HTTP/2 session runs now, each
@@ -123,4 +154,9 @@ public enum ConnectionCommandOutcome: Sendable, Equatable {
     /// The connection cannot take the command now; the message says why (e.g. a GOAWAY to a
     /// connection whose HTTP/2 session has not started).
     case impossible(String)
+}
+
+extension ConnectionDirectory {
+    /// None: only HTTP/2 listeners.
+    public var otherListenerNames: [String] { [] }
 }

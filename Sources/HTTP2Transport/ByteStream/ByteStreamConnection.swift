@@ -30,6 +30,13 @@ public final class ByteStreamConnection {
     private var lastActivity = 0.0
     /// True when the idle timeout closed it.
     public private(set) var closedIdle = false
+    /// True once the TLS handshake (or, cleartext, the accept) is done.
+    public var isEstablished: Bool { established }
+    /// When it was accepted, monotonic seconds (`HTTP2Connection.monotonicSeconds()`).
+    public let acceptedAt = HTTP2Connection.monotonicSeconds()
+    /// With `finish(drainFor:whenWritten:)`: told once everything queued was written (handed to
+    /// the socket), before the FIN; never when the connection closes first.
+    private var onWritten: (() -> Void)?
 
     /// How long a TLS handshake may take, in seconds.
     static let handshakeTimeout = 10.0
@@ -147,11 +154,22 @@ public final class ByteStreamConnection {
     /// handler still gets what arrives), closing when the peer closes or the time is up. Unlike
     /// `closeAfterWriting`, a peer that is still sending gets no TCP reset, which could drop the
     /// last bytes written before the client read them.
-    public func finish(drainFor seconds: Double) {
+    /// `whenWritten` is told once everything queued was written, never if the connection closes
+    /// (the peer gone, a reset, the drain time) first.
+    public func finish(drainFor seconds: Double, whenWritten: (() -> Void)? = nil) {
         guard !isClosed, !closeWhenWritten else { return }
         closeWhenWritten = true
+        onWritten = whenWritten
         drainAfterWriting = seconds
         flush()
+    }
+
+    /// Runs `task` on the loop's thread `seconds` from now, unless the connection closed meanwhile.
+    public func schedule(after seconds: Double, _ task: @escaping () -> Void) {
+        _ = loop.schedule(after: seconds) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            task()
+        }
     }
 
     /// Closes now: FIN, or TCP RST when `reset`; what is queued is dropped.
@@ -165,6 +183,10 @@ public final class ByteStreamConnection {
         switch socket.writeOut() {
         case .written:
             guard closeWhenWritten, !isDraining else { return }
+            if let written = onWritten {
+                onWritten = nil
+                written()
+            }
             if drainAfterWriting > 0 {
                 isDraining = true
                 socket.shutdownWrite()
@@ -206,6 +228,7 @@ public final class ByteStreamConnection {
         handshakeTimer = nil
         drainTimer?.cancel()
         drainTimer = nil
+        onWritten = nil
         socket.close(reset: reset)
         if established { handler.connectionClosed(self, byPeer: byPeer) }
         onClose(self)

@@ -108,6 +108,25 @@ public final class ByteStreamServer: @unchecked Sendable {
     /// Connections listener `index` closed at once past its `maxConnections`, since the start.
     public func refusedConnections(listener index: Int) -> Int { refused.withLock { $0[index] } }
 
+    /// Runs `body` on the loop's thread with every open connection (handshaking included) and
+    /// returns what it gathered; waits at most `timeout` seconds (then returns nothing). Call from
+    /// another thread than the loop's (the control API's).
+    public func collect<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable ([ByteStreamConnection]) -> [T])
+        -> [T]
+    {
+        let gathered = Mutex<[T]?>(nil)
+        loop.execute { [self] in
+            let items = body(Array(connections.values))
+            gathered.withLock { $0 = items }
+        }
+        var waited = 0.0
+        while gathered.withLock({ $0 == nil }) && waited < timeout {
+            usleep(200)
+            waited += 0.0002
+        }
+        return gathered.withLock { $0 } ?? []
+    }
+
     /// Runs `task` on the loop's thread, soon. Safe from any thread.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         loop.execute(task)

@@ -38,6 +38,21 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
     /// From now on nothing is answered (no frame at all) and the socket stays open; what arrives
     /// is read and dropped (issue 13).
     case blackhole
+    /// A legacy binary gateway or feedback service connection (docs/legacy-binary.md §8) was
+    /// established: `transport` is `binary` or `feedback`; `certificateSubject` the verified
+    /// client certificate's subject, nil without one; `topic` what its notifications are judged
+    /// with (binary; nil on feedback or when none).
+    case legacyOpened(transport: String, tls: Bool, certificateSubject: String?, topic: String?)
+    /// A legacy connection is gone: `reason` names why (`error-packet`, `severed`, `shutdown`,
+    /// `command`, `idle-timeout`, `peer-closed`, `certificate-required`, `certificate-environment`,
+    /// `feedback-sent`, `fault`, `server-closed`), after `notifications` binary notifications read (feedback:
+    /// tuples written) and `ageMilliseconds`.
+    case legacyClosed(transport: String, reason: String, notifications: UInt64, ageMilliseconds: Int64)
+    /// The binary gateway wrote an error-response packet (command 8): Apple's `status` byte, its
+    /// wording `statusName`, and the notification `identifier` it names.
+    case errorPacket(status: UInt8, statusName: String, identifier: UInt32)
+    /// The feedback service wrote `tuples` feedback tuples (the tokens, hex) to the connection.
+    case feedbackSent(tuples: Int, tokens: [String])
 
     /// The kind, for filters and the JSON `kind`.
     public var kind: ConnectionEventKind {
@@ -53,7 +68,10 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .silentAccept: return .silentAccept
         case .blackhole: return .blackhole
         case .refused: return .refused
-        case .closed: return .closed
+        case .closed, .legacyClosed: return .closed
+        case .legacyOpened: return .opened
+        case .errorPacket: return .errorPacket
+        case .feedbackSent: return .feedbackSent
         }
     }
 
@@ -98,6 +116,17 @@ public enum ConnectionEventAction: Sendable, Hashable, CustomStringConvertible {
         case .refused: return "refused with a TCP reset"
         case .closed(let requests, let age):
             return "closed after \(requests) request\(requests == 1 ? "" : "s") and \(age) ms"
+        case .legacyOpened(let transport, let tls, let subject, let topic):
+            return "\(transport) connection opened (\(tls ? "TLS" : "cleartext"), certificate "
+                + (subject ?? "none") + ", topic " + (topic ?? "none") + ")"
+        case .legacyClosed(let transport, let reason, let count, let age):
+            let unit = transport == "feedback" ? "tuple" : "notification"
+            return
+                "\(transport) connection closed (\(reason)) after \(count) \(unit)\(count == 1 ? "" : "s") and \(age) ms"
+        case .errorPacket(let status, let name, let identifier):
+            return "error packet status \(status) (\(name)), identifier \(identifier)"
+        case .feedbackSent(let tuples, _):
+            return "feedback: \(tuples) tuple\(tuples == 1 ? "" : "s") written"
         }
     }
 }

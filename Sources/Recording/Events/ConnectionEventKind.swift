@@ -1,6 +1,7 @@
 /// The kinds of connection event, as the JSON `kind` and the `kind` filter name them.
 public enum ConnectionEventKind: String, Sendable, CaseIterable, Hashable, Codable {
-    /// The HTTP/2 session started: TLS handshake (if any) done, SETTINGS sent.
+    /// The HTTP/2 session started: TLS handshake (if any) done, SETTINGS sent; or a legacy binary
+    /// or feedback connection's TLS handshake is done.
     case opened
     /// The server sent GOAWAY.
     case goaway
@@ -24,6 +25,10 @@ public enum ConnectionEventKind: String, Sendable, CaseIterable, Hashable, Codab
     case closed
     /// The server stopped answering anything on the connection, keeping the socket open.
     case blackhole
+    /// The legacy binary gateway wrote an error-response packet (docs/legacy-binary.md §3).
+    case errorPacket
+    /// The feedback service wrote its tuples to a connection (docs/legacy-binary.md §4).
+    case feedbackSent
 
     /// The names, in documentation order.
     public static let names = allCases.map(\.rawValue)

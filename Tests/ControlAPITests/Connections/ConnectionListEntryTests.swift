@@ -20,8 +20,12 @@ final class ConnectionListEntryTests: XCTestCase {
             Set(object.keys),
             [
                 "id", "peer", "listener", "environment", "alpn", "tls", "auth", "openStreams", "maxConcurrentStreams",
-                "requests", "ageMs", "state",
+                "requests", "ageMs", "state", "protocol", "certificateSubject", "topic", "legacy",
             ])
+        XCTAssertEqual(object["protocol"] as? String, "http2", "HTTP/2 by default")
+        XCTAssertTrue(object["certificateSubject"] is NSNull)
+        XCTAssertTrue(object["topic"] is NSNull)
+        XCTAssertTrue(object["legacy"] is NSNull)
         XCTAssertEqual(object["state"] as? String, "open", "open by default")
         XCTAssertEqual(object["id"] as? Int, 7)
         XCTAssertEqual(object["peer"] as? String, "[::1]:50000")
@@ -36,5 +40,26 @@ final class ConnectionListEntryTests: XCTestCase {
         var withALPN = entry
         withALPN.alpn = "h2"
         XCTAssertEqual(try json(withALPN)["alpn"] as? String, "h2")
+    }
+
+    /// A legacy binary connection: `protocol` `binary`, its certificate subject and topic, and
+    /// its counts under `legacy`.
+    func testALegacyConnectionNamesItsProtocolCertificateAndCounts() throws {
+        let entry = ConnectionListEntry(
+            id: 1 << 32, peer: "127.0.0.1:1", listener: "binary", environment: .sandbox, alpn: nil, tls: true,
+            auth: "certificate UID=com.a", openStreams: 0, maxConcurrentStreams: 0, requests: 3, ageMilliseconds: 5,
+            state: .closing, transport: "binary", certificateSubject: "UID=com.a", topic: "com.a",
+            legacy: LegacyConnectionCounts(notifications: 3, accepted: 1, refused: 1, discarded: 1))
+        let object = try json(entry)
+        XCTAssertEqual(object["protocol"] as? String, "binary")
+        XCTAssertEqual(object["state"] as? String, "closing")
+        XCTAssertEqual(object["certificateSubject"] as? String, "UID=com.a")
+        XCTAssertEqual(object["topic"] as? String, "com.a")
+        let legacy = try XCTUnwrap(object["legacy"] as? [String: Any])
+        XCTAssertEqual(legacy["notifications"] as? Int, 3)
+        XCTAssertEqual(legacy["accepted"] as? Int, 1)
+        XCTAssertEqual(legacy["refused"] as? Int, 1)
+        XCTAssertEqual(legacy["discarded"] as? Int, 1)
+        XCTAssertEqual(legacy["feedbackTuples"] as? Int, 0)
     }
 }
