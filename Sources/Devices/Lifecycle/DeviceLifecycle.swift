@@ -117,7 +117,8 @@ public struct DeviceLifecycle: Sendable {
                 ? [event(push, .discarded(.expired, fromStorage: false), now)]
                 : holdForPower(pending(push, since: now, cause: .powerConsiderations))
         } else {
-            events += attempt(push, at: now, fromStorage: false)
+            // Appended in place: no array of its own for the attempt's transitions (§7).
+            attempt(push, at: now, fromStorage: false, into: &events)
         }
         stampMonotonic(&events)
         return events
@@ -208,6 +209,8 @@ public struct DeviceLifecycle: Sendable {
     /// deadline, a low-power burst delivers the held pushes at its time, and a budget-held
     /// background push is delivered when the budget allows it. Expiry wins a tie.
     public mutating func advance(to now: Double) -> [LifecycleEvent] {
+        // Most devices hold nothing, so nothing can fall due: no search for a due step.
+        if holdsNothing, nextBurstAt == nil { return [] }
         var events: [LifecycleEvent] = []
         while let (time, step) = nextDue(notAfter: now) {
             switch step {
@@ -272,9 +275,23 @@ public struct DeviceLifecycle: Sendable {
     /// nothing is pending. Moving forward from `now` makes nothing fall due earlier (the budget's
     /// release only moves later as more deliveries fall into the past), so the book can skip a
     /// device until then (`DeviceBook.catchUp`, docs/device-model.md §7).
+    @inline(__always)
     public func nextDueTime(after now: Double) -> Double? {
-        // Most devices hold nothing: no copy of a pending push is made to find that out.
-        if case .empty = storedSlot, powerHeld.isEmpty, case .empty = budgetHeldSlot { return nil }
+        // Most devices hold nothing: no copy of a pending push (nor, inlined into the book's
+        // step, of the lifecycle) is made to find that out.
+        if holdsNothing { return nil }
+        return pendingDueTime(after: now)
+    }
+
+    /// Nothing stored, held for power or held past the budget: nothing can fall due.
+    @inline(__always)
+    var holdsNothing: Bool {
+        if case .empty = storedSlot, powerHeld.isEmpty, case .empty = budgetHeldSlot { return true }
+        return false
+    }
+
+    /// `nextDueTime(after:)` for a device that holds something.
+    private func pendingDueTime(after now: Double) -> Double? {
         var best: Double?
         func consider(_ time: Double?) {
             if let time, best.map({ time < $0 }) ?? true { best = time }
@@ -317,36 +334,52 @@ public struct DeviceLifecycle: Sendable {
     /// to an app in the background, suspended or not running needs budget, and past it is held or
     /// dropped. A force-quit app is not woken (§3.2), so its pushes neither need nor use budget.
     private mutating func attempt(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
+        var events: [LifecycleEvent] = []
+        attempt(push, at: now, fromStorage: fromStorage, into: &events)
+        return events
+    }
+
+    /// `attempt(_:at:fromStorage:)`, its transitions appended to `events`.
+    private mutating func attempt(
+        _ push: DevicePush, at now: Double, fromStorage: Bool, into events: inout [LifecycleEvent]
+    ) {
         if fromStorage, let cause = discardCause(for: push) {
-            return [event(push, .discarded(cause, fromStorage: true), now)]
+            events.append(event(push, .discarded(cause, fromStorage: true), now))
+            return
         }
         if push.pushType == .background, device.appState != .foreground, device.appState != .forceQuit,
             !budgetAllows(at: now)
         {
             switch options.overBudget {
             case .drop:
-                return [event(push, .discarded(.backgroundBudget, fromStorage: fromStorage), now)]
+                events.append(event(push, .discarded(.backgroundBudget, fromStorage: fromStorage), now))
             case .hold:
                 let pending = Pending(push: push, since: now, deadline: .infinity, cause: .backgroundBudget)
                 let old = budgetHeld
                 budgetHeld = pending
-                return replacing(old?.push.id, with: push, .stored(.backgroundBudget), at: now)
+                events += replacing(old?.push.id, with: push, .stored(.backgroundBudget), at: now)
             }
+            return
         }
-        return deliver(push, at: now, fromStorage: fromStorage)
+        deliver(push, at: now, fromStorage: fromStorage, into: &events)
     }
 
     /// Delivers a budget-held push (§2.6), unless §2.3 discards it now.
     private mutating func release(_ push: DevicePush, at now: Double) -> [LifecycleEvent] {
         if let cause = discardCause(for: push) { return [event(push, .discarded(cause, fromStorage: true), now)] }
-        return deliver(push, at: now, fromStorage: true)
+        var events: [LifecycleEvent] = []
+        deliver(push, at: now, fromStorage: true, into: &events)
+        return events
     }
 
     /// Delivery (§2.4, §3): the device handles the push; a shown notification with the same
     /// `apns-collapse-id` is replaced by it in Notification Center. That one stays Delivered (as
     /// Apple's console reports it): the new Delivered names it in `replaced`, and the book shows
     /// the collapse in its device view (`DeviceBook.Notification.replacedOnDeviceBy`).
-    private mutating func deliver(_ push: DevicePush, at now: Double, fromStorage: Bool) -> [LifecycleEvent] {
+    /// Its transition is appended to `events`.
+    private mutating func deliver(
+        _ push: DevicePush, at now: Double, fromStorage: Bool, into events: inout [LifecycleEvent]
+    ) {
         let reaction = DeviceReaction(push: push, device: device)
         // A force-quit app is not woken for it (§3.2): no budget used (§2.6).
         let usesBudget = push.pushType == .background && device.appState != .forceQuit
@@ -368,11 +401,10 @@ public struct DeviceLifecycle: Sendable {
         let limit = max(options.historyLimit, 1)
         if shown.count > limit + limit / 8 { shown.removeFirst(shown.count - limit) }
         if delivered.count > limit + limit / 8 { delivered.removeFirst(delivered.count - limit) }
-        return [
+        events.append(
             LifecycleEvent(
                 notification: push.id, state: .delivered(fromStorage: fromStorage), at: now, replaced: replaced,
-                reaction: reaction)
-        ]
+                reaction: reaction))
     }
 
     /// Storage at APNs (§2.1): one notification per app; a newer one replaces it.

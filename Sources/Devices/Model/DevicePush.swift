@@ -39,7 +39,9 @@ public struct DevicePush: Sendable, Equatable {
 
     /// The push an accepted request's verdict describes: its push type (alert when none was
     /// determined), priority (10 when absent), expiration and collapse ID; `payload` when the
-    /// caller has already read `body` (a repeated body), else read here.
+    /// caller has already read `body` (a repeated body), else read here. Inlinable: the push path
+    /// (target MockAPNs) builds it in place, with no copy and destruction of a whole push.
+    @inlinable
     public init(id: UInt64, verdict: ValidationResult, body: [UInt8], payload: DevicePayload? = nil) {
         self.id = id
         pushType = verdict.pushType ?? .alert
@@ -47,7 +49,11 @@ public struct DevicePush: Sendable, Equatable {
         expiration = verdict.expiration
         collapseID = verdict.collapseID
         self.body = body
-        self.payload = payload ?? DevicePayload(body: body)
+        if let payload {
+            self.payload = payload
+        } else {
+            self.payload = DevicePayload(body: body)
+        }
     }
 
     /// `apns-expiration` 0, or a date not after `now`: one attempt, no storage (docs/device-model.md §2.2).
