@@ -17,7 +17,7 @@ public struct ControlRoute: Sendable, Hashable {
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice
         case getClock, putClock
         case listListeners, putListenerConditions
-        case listFaults, addFaults, clearFaults, getFault, deleteFault
+        case listFaults, addFaults, clearFaults, getFault, deleteFault, listFaultScenarios
         case listChannels, addChannel, deleteChannel
         case listConnections, goawayConnection, closeConnection, resetConnection
         case goawayAllConnections, closeAllConnections, resetAllConnections
@@ -27,7 +27,7 @@ public struct ControlRoute: Sendable, Hashable {
         case verify, verifyTeardown
         case createGateway, listGateways, getGateway, deleteGateway
         case listFeedback
-        case consolePage, consoleAsset, send, validateProviderToken
+        case consolePage, consoleAsset, send, validateProviderToken, mintProviderToken
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

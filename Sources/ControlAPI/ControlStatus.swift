@@ -11,12 +11,23 @@ public struct ControlStatus: Sendable, Equatable {
         public var address: String
         /// The environment it serves.
         public var environment: APNsEnvironment
+        /// Its provider-token checks, the configuration's spelling (`none`, `permissive`,
+        /// `strict`); nil leaves it out of `/v1/health`.
+        public var auth: String?
+        /// Whether it asks TLS clients for a certificate (`clientCAs` configured): certificate
+        /// authentication is possible there; nil leaves it out of `/v1/health`.
+        public var clientCertificates: Bool?
 
         /// Memberwise initializer.
-        public init(name: String, address: String, environment: APNsEnvironment) {
+        public init(
+            name: String, address: String, environment: APNsEnvironment, auth: String? = nil,
+            clientCertificates: Bool? = nil
+        ) {
             self.name = name
             self.address = address
             self.environment = environment
+            self.auth = auth
+            self.clientCertificates = clientCertificates
         }
     }
 

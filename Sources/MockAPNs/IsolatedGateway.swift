@@ -96,6 +96,7 @@ public final class IsolatedGateway: @unchecked Sendable {
         let environment = self.environment
         sender = ListenerPushSender(listing: { [weak self] in self?.boundListener.map { [$0] } ?? [] })
         let createdAt = self.createdAt
+        let authMode = auth.rawValue
         api = ControlAPI(
             store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
             connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: nil,
@@ -108,7 +109,10 @@ public final class IsolatedGateway: @unchecked Sendable {
             // Its own uptime, read at each call: since the gateway was made.
             live.uptimeMilliseconds = Int64((Date().timeIntervalSince1970 - createdAt) * 1000)
             live.connectionsOpen = directory.connections().count
-            live.listeners = [.init(name: name, address: self?.url ?? "", environment: environment)]
+            live.listeners = [
+                .init(
+                    name: name, address: self?.url ?? "", environment: environment, auth: authMode)
+            ]
             return live
         }
     }

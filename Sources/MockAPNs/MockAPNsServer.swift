@@ -149,7 +149,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let problem = configuration.control?.exposureProblem {
             throw ConfigurationError(field: "control", message: problem)
         }
-        let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
+        let configuredKeys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
+        // The control API's test key (`POST /v1/provider-tokens`), only with a control API, and
+        // only when no configured key has its ID.
+        let testKey = try configuration.control.map { _ in try ProviderTestKey.generate() }
+        let testKeys = testKey?.registered(in: configuredKeys)
+        let keys = testKeys ?? configuredKeys
         try gateway.faults.add(contentsOf: configuration.faults)
         var specs: [HTTP2ListenerSpec] = []
         for listener in configuration.listeners {
@@ -228,6 +233,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 tokenChecker: ListenerTokenChecker(
                     targets: configuration.listeners.map { .init(name: $0.name, environment: $0.environment) },
                     keys: keys, clock: clock),
+                tokenMinter: testKeys == nil ? nil : testKey.map { TestKeyTokenMinter(key: $0) },
                 status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
@@ -364,7 +370,11 @@ public final class MockAPNsServer: @unchecked Sendable {
             uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
             // The default gateway's own: not those of isolated gateways (docs/testing.md "Isolated gateways").
             connectionsOpen: http2?.configuredOpenConnections ?? 0,
-            listeners: listeners.map { .init(name: $0.name, address: $0.url, environment: $0.environment) },
+            listeners: zip(listeners, configuration.listeners).map { bound, configured in
+                .init(
+                    name: bound.name, address: bound.url, environment: bound.environment,
+                    auth: configured.auth.rawValue, clientCertificates: !configured.clientCAPaths.isEmpty)
+            },
             workers: http2?.workerCount ?? 0)
     }
 

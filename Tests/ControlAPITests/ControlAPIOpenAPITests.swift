@@ -22,6 +22,13 @@ final class ControlAPIOpenAPITests: XCTestCase {
         }
     }
 
+    /// Signs every `POST /v1/provider-tokens` token with a fixed text.
+    private struct FixedMinter: ProviderTokenMinter {
+        let keyID = "CONSOLEKEY"
+        let teamID = "MOCKAPNS00"
+        func token(issuedAt: Int64) -> String? { "h.c.s" }
+    }
+
     /// Answers every `POST /v1/send` 200 at once.
     private struct AnsweringSender: PushSender {
         func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
@@ -172,6 +179,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("GatewayInput", GatewayBody.CodingKeys.allCases.map(\.stringValue)),
             ("SendInput", SendBody.CodingKeys.allCases.map(\.stringValue)),
             ("ProviderTokenInput", ProviderTokenBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ProviderTokenMintInput", ProviderTokenMintBody.CodingKeys.allCases.map(\.stringValue)),
         ]
         for (name, keys) in bodies {
             let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
@@ -257,6 +265,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             gateways: FakeGatewayDirectory(count: 1),
             sender: AnsweringSender(),
             tokenChecker: AcceptingChecker(),
+            tokenMinter: FixedMinter(),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
