@@ -468,6 +468,7 @@
     $("detail").hidden = false;
     $("detail-title").textContent = "Delivery " + record.seq;
     renderPreview($("preview"), record);
+    if (record.status === 200 && record.deviceToken) $("preview").appendChild(whatIf(record));
     const body = clear($("detail-body"));
     append(body, [
       el("h3", {}, "Verdict"),
@@ -623,6 +624,59 @@
         parts.body ? el("div", { class: "banner-body" }, parts.body) : null),
       actions.length ? el("div", { class: "banner-actions" }, actions.map((a) => el("span", {}, a.title || a.identifier))) : null),
       device && record.deviceToken ? interactionButtons(record, actions) : null]);
+  }
+
+  /** "On another device": the device model's decision for this accepted push on a virtual
+   *  device (as it is now) or a default one, in the app state chosen
+   *  (`GET /v1/deliveries/{seq}/preview?device=&appState=`); nothing is delivered. */
+  function whatIf(record) {
+    const deviceSelect = el("select", { id: "what-if-device", "aria-label": "Virtual device" },
+      el("option", { value: "" }, "a default device"));
+    const stateSelect = el("select", { id: "what-if-app-state", "aria-label": "App state" },
+      el("option", { value: "" }, "its own app state"),
+      ["foreground", "background", "suspended", "notRunning", "forceQuit"].map((s) => el("option", { value: s }, s)));
+    const result = el("div", { id: "what-if-result", "aria-live": "polite" });
+    async function run() {
+      const query = [];
+      if (deviceSelect.value) query.push("device=" + encodeURIComponent(deviceSelect.value));
+      if (stateSelect.value) query.push("appState=" + encodeURIComponent(stateSelect.value));
+      try {
+        const answer = await api("GET", "/v1/deliveries/" + record.seq + "/preview" + (query.length ? "?" + query.join("&") : ""));
+        renderWhatIf(clear(result), answer);
+      } catch (e) {
+        clear(result).appendChild(el("p", { class: "error" }, e.message));
+      }
+    }
+    deviceSelect.addEventListener("change", run);
+    stateSelect.addEventListener("change", run);
+    (async () => {
+      try {
+        const answer = await api("GET", "/v1/devices?limit=500");
+        for (const d of answer.devices.filter((d) => d.virtual)) {
+          deviceSelect.appendChild(el("option", { value: d.token, selected: d.token === record.deviceToken }, shortToken(d.token) + " (" + d.appState + ")"));
+        }
+      } catch (e) { /* a default device only */ }
+      run();
+    })();
+    return el("div", { class: "what-if" }, el("h3", {}, "On another device"),
+      el("div", { class: "buttons" }, el("label", {}, "Device ", deviceSelect), el("label", {}, "App state ", stateSelect)), result);
+  }
+
+  /** A `DeviceReaction` in words: shown or not, callbacks, service extension, wake, actions. */
+  function renderWhatIf(target, answer) {
+    const r = answer.reaction;
+    const p = r.presentation;
+    const shown = [p.banner ? "banner" : null, p.list ? "Notification Center" : null, p.sound ? "sound" : null].filter(Boolean);
+    target.dataset.shown = String(p.shown);
+    append(target, [kv([
+      ["device", answer.device ? shortToken(answer.device) : "a default device"], ["app state", answer.appState],
+      ["the user sees", shown.length ? shown.join(", ") : "nothing"],
+      ["badge", p.badge === null ? "unchanged" : p.badge],
+      ["callbacks", r.callbacks.length ? r.callbacks.map((c) => c.method).join(", ") : "none (no app code runs)"],
+      ["service extension", r.serviceExtension.status + (r.serviceExtension.reason ? " (" + r.serviceExtension.reason + ")" : "")],
+      ["wake", r.wake], ["app state after", r.appStateAfter],
+      ["actions", r.actions.length ? r.actions.map((a) => a.title || a.identifier).join(", ") : "none"],
+    ]), r.lints.length ? el("ul", {}, r.lints.map((l) => el("li", { class: "lint" }, l))) : null]);
   }
 
   /** The user's part on a virtual device: tap, dismiss or an action button

@@ -24,6 +24,7 @@ import Recording
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
 /// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 400 seq not from 1, 404 absent, 409 not answered 200 or not an alert or background push with a JSON object payload |
+/// | GET | /v1/deliveries/{seq}/preview | `device`, `appState` → `{"seq","device","appState","reaction"}`: what that virtual device (or a default one) would do with the accepted push, nothing delivered |
 /// | GET | /v1/delivery-log/{id} | the notifications whose apns-unique-id or apns-id is `id`, each with its state history |
 /// | GET | /v1/delivery-metrics | `from`, `to` → the console's counts of virtual devices' notifications, total, by push type and priority |
 /// | GET, DELETE | /v1/devices | `limit` (default 1000), `after` (a token) → `{"devices":[…],"count","total","more"}` in token order / `{"removed":N}` |
@@ -188,6 +189,9 @@ public final class ControlAPI: Sendable {
                 method: "GET", path: "/v1/deliveries/{seq}/apns", queryParameters: [],
                 endpoint: .getDeliveryAPNsFile),
             ControlRoute(
+                method: "GET", path: "/v1/deliveries/{seq}/preview", queryParameters: ["device", "appState"],
+                endpoint: .getDevicePreview),
+            ControlRoute(
                 method: "GET", path: "/v1/delivery-log/{id}", queryParameters: [], endpoint: .getDeliveryLog),
             ControlRoute(
                 method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
@@ -303,6 +307,7 @@ public final class ControlAPI: Sendable {
         case .waitDeliveries: return try startWait(query)
         case .getDelivery: return .response(try delivery(seqText: pathValue))
         case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
+        case .getDevicePreview: return .response(try devicePreview(seqText: pathValue, query))
         case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
         case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
         case .listDevices: return .response(try listDevices(query))

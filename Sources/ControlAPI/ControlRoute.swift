@@ -13,6 +13,7 @@ public struct ControlRoute: Sendable, Hashable {
     enum Endpoint: Sendable, Hashable {
         case health, stats, metrics
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery, getDeliveryAPNsFile, getDeliveryLog
+        case getDevicePreview
         case getDeliveryMetrics
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice
         case getClock, putClock

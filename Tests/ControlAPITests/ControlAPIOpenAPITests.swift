@@ -300,6 +300,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "PATCH /v1/devices/{token}": ("/v1/devices/ccdd", #"{"appState":"foreground"}"#),
             "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
             "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
+            "GET /v1/deliveries/{seq}/preview": ("/v1/deliveries/1/preview?appState=foreground", ""),
             "POST /v1/verify": ("/v1/verify", "{}"),
             "POST /v1/send": ("/v1/send", #"{"token":"aabb","payload":{"aps":{}}}"#),
             "GET /console/{asset}": ("/console/console.js", ""),

@@ -611,3 +611,36 @@ def test_the_events_view_filters_by_kind_connection_and_listener(module_factory,
     assert browser.execute_script(rows_js) == []
     assert "No event matches" in browser.find_element(By.ID, "event-rows").text
     browser.save_screenshot(str(tmp_path / "events-filtered.png"))
+
+
+def test_a_delivery_previews_on_another_device_and_app_state(module_factory, browser, tmp_path):
+    """One delivery, "On another device": the device model's decision (GET
+    /v1/deliveries/{seq}/preview) for the virtual device it went to, in another app state, and
+    for a default device; nothing is delivered again."""
+    server = module_factory()
+    token = "e0" * 32
+    assert server.put(f"/v1/devices/{token}", {
+        "environment": "sandbox", "topic": TOPIC, "appState": "background",
+        "categories": [{"identifier": "MSG", "actions": [{"identifier": "like", "title": "Like"}]}]}).status == 201
+    severe_console_errors(browser)
+    open_console(browser, server)
+    assert push_h2(server, {"aps": {"alert": {"title": "Hi", "body": "there"}, "category": "MSG"}},
+                   token=token).status == 200
+    seq = server.deliveries(token=token)["deliveries"][-1]["seq"]
+    row_for(browser, seq).click()
+    result = wait(browser).until(EC.presence_of_element_located((By.ID, "what-if-result")))
+    wait(browser).until(lambda d: result.get_attribute("data-shown") == "true")
+    device = Select(browser.find_element(By.ID, "what-if-device"))
+    assert device.first_selected_option.get_attribute("value") == token
+    assert "banner" in result.text and "Like" in result.text, result.text
+
+    Select(browser.find_element(By.ID, "what-if-app-state")).select_by_value("foreground")
+    wait(browser).until(lambda d: result.get_attribute("data-shown") == "false")
+    assert "userNotificationCenter(_:willPresent:withCompletionHandler:)" in result.text, result.text
+    browser.save_screenshot(str(tmp_path / "another-device.png"))
+
+    device.select_by_value("")
+    wait(browser).until(lambda d: "a default device" in result.text and "Like" not in result.text)
+    assert server.get_json(f"/v1/devices/{token}")["appState"] == "background"
+    assert len(server.deliveries(token=token)["deliveries"]) == 1
+    assert severe_console_errors(browser) == []
