@@ -468,6 +468,7 @@
     $("detail").hidden = false;
     $("detail-title").textContent = "Delivery " + record.seq;
     renderPreview($("preview"), record);
+    if (record.status === 200 && record.deviceToken) $("preview").appendChild(whatIf(record));
     const body = clear($("detail-body"));
     append(body, [
       el("h3", {}, "Verdict"),
@@ -625,6 +626,59 @@
       device && record.deviceToken ? interactionButtons(record, actions) : null]);
   }
 
+  /** "On another device": the device model's decision for this accepted push on a virtual
+   *  device (as it is now) or a default one, in the app state chosen
+   *  (`GET /v1/deliveries/{seq}/preview?device=&appState=`); nothing is delivered. */
+  function whatIf(record) {
+    const deviceSelect = el("select", { id: "what-if-device", "aria-label": "Virtual device" },
+      el("option", { value: "" }, "a default device"));
+    const stateSelect = el("select", { id: "what-if-app-state", "aria-label": "App state" },
+      el("option", { value: "" }, "its own app state"),
+      ["foreground", "background", "suspended", "notRunning", "forceQuit"].map((s) => el("option", { value: s }, s)));
+    const result = el("div", { id: "what-if-result", "aria-live": "polite" });
+    async function run() {
+      const query = [];
+      if (deviceSelect.value) query.push("device=" + encodeURIComponent(deviceSelect.value));
+      if (stateSelect.value) query.push("appState=" + encodeURIComponent(stateSelect.value));
+      try {
+        const answer = await api("GET", "/v1/deliveries/" + record.seq + "/preview" + (query.length ? "?" + query.join("&") : ""));
+        renderWhatIf(clear(result), answer);
+      } catch (e) {
+        clear(result).appendChild(el("p", { class: "error" }, e.message));
+      }
+    }
+    deviceSelect.addEventListener("change", run);
+    stateSelect.addEventListener("change", run);
+    (async () => {
+      try {
+        const answer = await api("GET", "/v1/devices?limit=500");
+        for (const d of answer.devices.filter((d) => d.virtual)) {
+          deviceSelect.appendChild(el("option", { value: d.token, selected: d.token === record.deviceToken }, shortToken(d.token) + " (" + d.appState + ")"));
+        }
+      } catch (e) { /* a default device only */ }
+      run();
+    })();
+    return el("div", { class: "what-if" }, el("h3", {}, "On another device"),
+      el("div", { class: "buttons" }, el("label", {}, "Device ", deviceSelect), el("label", {}, "App state ", stateSelect)), result);
+  }
+
+  /** A `DeviceReaction` in words: shown or not, callbacks, service extension, wake, actions. */
+  function renderWhatIf(target, answer) {
+    const r = answer.reaction;
+    const p = r.presentation;
+    const shown = [p.banner ? "banner" : null, p.list ? "Notification Center" : null, p.sound ? "sound" : null].filter(Boolean);
+    target.dataset.shown = String(p.shown);
+    append(target, [kv([
+      ["device", answer.device ? shortToken(answer.device) : "a default device"], ["app state", answer.appState],
+      ["the user sees", shown.length ? shown.join(", ") : "nothing"],
+      ["badge", p.badge === null ? "unchanged" : p.badge],
+      ["callbacks", r.callbacks.length ? r.callbacks.map((c) => c.method).join(", ") : "none (no app code runs)"],
+      ["service extension", r.serviceExtension.status + (r.serviceExtension.reason ? " (" + r.serviceExtension.reason + ")" : "")],
+      ["wake", r.wake], ["app state after", r.appStateAfter],
+      ["actions", r.actions.length ? r.actions.map((a) => a.title || a.identifier).join(", ") : "none"],
+    ]), r.lints.length ? el("ul", {}, r.lints.map((l) => el("li", { class: "lint" }, l))) : null]);
+  }
+
   /** The user's part on a virtual device: tap, dismiss or an action button
    *  (`POST /v1/devices/{token}/interactions`); the outcome is shown below. */
   function interactionButtons(record, actions) {
@@ -672,6 +726,7 @@
     applyTemplate("alert");
     for (const id of ["compose-payload", "compose-push-type"]) $(id).addEventListener("input", updateSize);
     $("compose").addEventListener("submit", (event) => { event.preventDefault(); sendComposed(); });
+    $("compose-listener").addEventListener("change", describeAuth);
     $("compose-copy-curl").addEventListener("click", () => copyText(curlCommand(composed())));
     $("compose-copy-cli").addEventListener("click", () => copyText(cliCommand(composed())));
   }
@@ -745,17 +800,44 @@
   }
 
   let listenerURLs = {};
+  let listenerInfo = {};
 
   async function loadListeners() {
     try {
       const health = await api("GET", "/v1/health");
-      const select = clear($("compose-listener"));
+      const select = $("compose-listener");
+      const chosen = select.value;
+      clear(select);
       listenerURLs = {};
+      listenerInfo = {};
       for (const listener of health.listeners) {
         listenerURLs[listener.name] = listener.address;
-        select.appendChild(el("option", { value: listener.name }, listener.name + " (" + listener.environment + ", " + listener.address + ")"));
+        listenerInfo[listener.name] = listener;
+        select.appendChild(el("option", { value: listener.name, selected: listener.name === chosen },
+          listener.name + " (" + listener.environment + ", " + listener.address + ")"));
       }
+      describeAuth();
     } catch (e) { /* shown by the deliveries' state */ }
+  }
+
+  /** Which authentication the send meets on the chosen listener (`auth`, `clientCertificates`
+   *  of `GET /v1/health`): the console's sends present no client certificate, so only token
+   *  authentication (or none) can be tried from here. */
+  function describeAuth() {
+    const listener = listenerInfo[$("compose-listener").value] || Object.values(listenerInfo)[0];
+    const target = $("compose-auth");
+    if (!listener) { target.textContent = ""; return; }
+    const modes = {
+      strict: "checks provider tokens strictly: put bearer <JWT> in authorization (Validate → Generate makes one it accepts)",
+      permissive: "is permissive: a push without a token passes; a token sent is checked (its signature when its key is configured)",
+      none: "checks no credentials",
+    };
+    const mode = modes[listener.auth] || (listener.auth ? "auth " + listener.auth : "auth mode not reported");
+    const certificates = listener.clientCertificates
+      ? " It asks TLS clients for a certificate, but the console's sends present none: try certificate authentication with mock-apns send --cert FILE."
+      : " The console's sends present no client certificate (token authentication only).";
+    target.textContent = "Listener " + listener.name + " " + mode + "." + certificates;
+    target.dataset.auth = listener.auth || "";
   }
 
   function shellQuote(text) {
@@ -825,7 +907,63 @@
     return new TextDecoder().decode(bytes);
   }
 
+  /** Writes `text` to the clipboard where the browser allows it (a secure context); says so in `status`. */
+  function copyToClipboard(text, status) {
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(() => { status.textContent = "copied"; },
+        () => { status.textContent = "select the token and copy it (the clipboard was refused)"; });
+    } else {
+      status.textContent = "select the token and copy it (no clipboard outside a secure context)";
+    }
+  }
+
+  /** `POST /v1/provider-tokens`: a token signed with the server's test key. An isolated
+   *  gateway's API has no test key (503): the default gateway's is asked, whose key every
+   *  gateway of the server accepts. */
+  async function generateToken(ageSeconds) {
+    try {
+      return await api("POST", "/v1/provider-tokens", { ageSeconds });
+    } catch (e) {
+      if (e.status === 503 && base) return rootAPI("POST", "/v1/provider-tokens", { ageSeconds });
+      throw e;
+    }
+  }
+
+  function setupGenerator() {
+    $("generate-jwt").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const target = clear($("generate-jwt-result"));
+      let answer;
+      try {
+        answer = await generateToken(Number($("generate-jwt-age").value));
+      } catch (e) {
+        target.appendChild(el("p", { class: "error", role: "alert" }, e.message));
+        return;
+      }
+      const status = el("span", { class: "muted", id: "generate-jwt-copied", "aria-live": "polite" });
+      const token = el("textarea", { id: "generate-jwt-token", rows: "3", readonly: true, spellcheck: "false", "aria-label": "Generated token" });
+      token.value = answer.token;
+      append(target, [
+        el("h3", {}, "Header"), el("pre", { id: "generate-jwt-header" }, JSON.stringify(answer.header, null, 2)),
+        el("h3", {}, "Claims"), el("pre", { id: "generate-jwt-claims" }, JSON.stringify(answer.claims, null, 2)),
+        kv([["expires at", new Date(answer.expiresAt * 1000).toLocaleTimeString()]]),
+        el("h3", {}, "Token"), token,
+        el("div", { class: "buttons" },
+          el("button", { type: "button", id: "generate-jwt-copy", onclick: () => { token.select(); copyToClipboard(answer.token, status); } }, "Copy"),
+          el("button", { type: "button", id: "generate-jwt-check", onclick: () => {
+            $("validate-jwt-token").value = answer.token;
+            $("validate-jwt").requestSubmit();
+          } }, "Check it below"),
+          el("button", { type: "button", id: "generate-jwt-compose", onclick: () => {
+            $("compose-authorization").value = answer.authorization;
+            show("compose");
+          } }, "Use in Compose"),
+          status)]);
+    });
+  }
+
   function setupValidators() {
+    setupGenerator();
     $("validate-device").addEventListener("submit", async (event) => {
       event.preventDefault();
       const token = $("validate-device-token").value.trim();
@@ -893,6 +1031,7 @@
   // ---------------------------------------------------------------- faults
 
   loaders.faults = async function () {
+    loadScenarios();
     const body = $("fault-rows");
     try {
       const answer = await api("GET", "/v1/faults");
@@ -914,6 +1053,38 @@
       $("fault-error").textContent = e.message;
     }
   };
+
+  // The presets of `GET /v1/fault-scenarios`, asked for once per gateway; picking one fills the
+  // editor with its example body (`{"scenario", "parameters"}`) and says what it does.
+  let scenarios = null;
+  let scenariosBase = null;
+
+  async function loadScenarios() {
+    if (scenarios && scenariosBase === base) return;
+    const select = $("fault-scenario");
+    try {
+      const answer = await api("GET", "/v1/fault-scenarios");
+      scenarios = answer.scenarios;
+      scenariosBase = base;
+      clear(select);
+      select.appendChild(el("option", { value: "" }, "(a preset: fills the editor)"));
+      for (const scenario of scenarios) select.appendChild(el("option", { value: scenario.name }, scenario.name));
+    } catch (e) {
+      $("fault-error").textContent = e.message;
+    }
+  }
+
+  $("fault-scenario").addEventListener("change", () => {
+    const help = clear($("fault-scenario-help"));
+    const scenario = (scenarios || []).find((s) => s.name === $("fault-scenario").value);
+    if (!scenario) return;
+    $("fault-json").value = JSON.stringify(scenario.example, null, 2);
+    $("fault-error").textContent = "";
+    append(help, [el("p", {}, scenario.summary),
+      scenario.parameters.length
+        ? el("ul", {}, scenario.parameters.map((p) => el("li", {}, el("code", {}, p.name), ": " + p.description)))
+        : el("p", {}, "It takes no parameter.")]);
+  });
 
   $("fault-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -1005,9 +1176,12 @@
       const answer = await api("GET", "/v1/channels");
       clear(body);
       for (const c of answer.channels) {
-        const subscribers = Array.isArray(c.subscribers)
-          ? (c.subscribers.length ? c.subscribers.map((s) => shortToken(typeof s === "string" ? s : s.token)).join(", ") : "none")
-          : "—";
+        // The virtual devices subscribed (their `channels`, docs/broadcast.md §5): the count,
+        // then each token shortened (the full tokens in the cell's title).
+        const tokens = Array.isArray(c.subscribers) ? c.subscribers.map((s) => typeof s === "string" ? s : s.token) : null;
+        const subscribers = tokens === null ? "—"
+          : el("span", { class: "subscribers", "data-count": tokens.length, title: tokens.join("\n") },
+            tokens.length === 0 ? "0" : tokens.length + ": " + tokens.map(shortToken).join(", "));
         body.appendChild(el("tr", { "data-channel": c.id },
           el("td", { class: "mono" }, c.id), el("td", {}, c.bundleId), el("td", {}, c.environment),
           el("td", {}, c.messageStoragePolicy === 1 ? "1 (most recent stored)" : "0 (none stored)"),
@@ -1042,18 +1216,56 @@
     return parts.length ? parts.join(", ") : (e.description || "");
   }
 
+  const seenEventKinds = new Set();
+  const seenEventListeners = new Set();
+
+  /** The events view's filters (kind, connection, listener), applied in the page as the
+   *  deliveries' are; the kinds and listeners offered are those seen. */
+  function matchesEventFilters(e) {
+    const kind = $("event-filter-kind").value;
+    if (kind && e.kind !== kind) return false;
+    const connection = $("event-filter-connection").value.trim();
+    if (connection && String(e.connectionId === undefined || e.connectionId === null ? "" : e.connectionId) !== connection) return false;
+    const listener = $("event-filter-listener").value;
+    if (listener && e.listener !== listener) return false;
+    return true;
+  }
+
+  function offerEventChoices(batch) {
+    for (const e of batch) {
+      if (e.kind && !seenEventKinds.has(e.kind)) {
+        seenEventKinds.add(e.kind);
+        $("event-filter-kind").appendChild(el("option", { value: e.kind }, e.kind));
+      }
+      if (e.listener && !seenEventListeners.has(e.listener)) {
+        seenEventListeners.add(e.listener);
+        $("event-filter-listener").appendChild(el("option", { value: e.listener }, e.listener));
+      }
+    }
+  }
+
   function renderEvents() {
     const body = clear($("event-rows"));
-    for (const e of events.slice(0, ROWS)) {
+    const shown = events.filter(matchesEventFilters);
+    $("event-count").textContent = (shown.length === events.length ? shown.length : shown.length + " of " + events.length) + " shown";
+    for (const e of shown.slice(0, ROWS)) {
       body.appendChild(el("tr", { "data-seq": e.seq, title: e.description || "" },
         el("td", {}, String(e.seq)), el("td", {}, timeOf(e.at)), el("td", { class: "event-kind" }, e.kind),
         el("td", {}, e.connectionId === undefined || e.connectionId === null ? "" : String(e.connectionId)),
         el("td", {}, e.listener || ""), el("td", {}, e.origin || ""), el("td", { class: "event-reason" }, eventReason(e))));
     }
     if (events.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "7", class: "muted" }, "No connection event yet.")));
+    else if (shown.length === 0) body.appendChild(el("tr", {}, el("td", { colspan: "7", class: "muted" }, "No event matches the filters.")));
   }
 
+  for (const id of ["event-filter-kind", "event-filter-connection", "event-filter-listener"]) {
+    $(id).addEventListener("input", renderEvents);
+    $(id).addEventListener("change", renderEvents);
+  }
+  $("event-filters").addEventListener("submit", (event) => event.preventDefault());
+
   function addEvents(batch) {
+    offerEventChoices(batch);
     events = batch.slice().reverse().concat(events).slice(0, 500);
     renderEvents();
   }

@@ -74,6 +74,25 @@ extension ControlAPI {
         return ControlResponse(status: 200, json: ["deleted": .string(id)])
     }
 
+    /// `{"scenarios": [{"name", "summary", "parameters": [{"name", "description"}], "example"}]}`:
+    /// every preset `POST /v1/faults` takes as `{"scenario", "parameters"}` (`FaultScenario`),
+    /// in declaration order; `example` is such a body. A path of its own, not
+    /// `/v1/faults/scenarios`, which is the rule of id `scenarios`.
+    func listFaultScenarios() -> ControlResponse {
+        let scenarios: [JSONNode] = FaultScenario.allCases.map { scenario in
+            [
+                "name": .string(scenario.rawValue), "summary": .string(scenario.summary),
+                "parameters": .array(
+                    scenario.parameterDescriptions.map {
+                        ["name": .string($0.name), "description": .string($0.description)]
+                    }
+                ),
+                "example": scenario.example,
+            ]
+        }
+        return ControlResponse(status: 200, json: ["scenarios": .array(scenarios)])
+    }
+
     /// The `rolling-restart` a `POST /v1/faults` body asks for, or nil for any other body.
     static func rollingRestart(body: [UInt8]) throws(ControlError) -> RollingRestart? {
         guard case .scenario(let name, let parameters)? = try? StrictJSONDecoder().decode(FaultsBody.self, from: body),

@@ -24,6 +24,7 @@ import Recording
 /// | GET | /v1/deliveries/wait | filters + `count` (default 1) + `timeoutMs` (default 5000, max 300000) → `{"complete","count","matched","deliveries","evicted","lastSeq"}` |
 /// | GET | /v1/deliveries/{seq} | one record; 404 when absent, evicted or cleared |
 /// | GET | /v1/deliveries/{seq}/apns | the record's Simulator `.apns` file; 400 seq not from 1, 404 absent, 409 not answered 200 or not an alert or background push with a JSON object payload |
+/// | GET | /v1/deliveries/{seq}/preview | `device`, `appState` → `{"seq","device","appState","reaction"}`: what that virtual device (or a default one) would do with the accepted push, nothing delivered |
 /// | GET | /v1/delivery-log/{id} | the notifications whose apns-unique-id or apns-id is `id`, each with its state history |
 /// | GET | /v1/delivery-metrics | `from`, `to` → the console's counts of virtual devices' notifications, total, by push type and priority |
 /// | GET, DELETE | /v1/devices | `limit` (default 1000), `after` (a token) → `{"devices":[…],"count","total","more"}` in token order / `{"removed":N}` |
@@ -34,6 +35,7 @@ import Recording
 /// | GET, DELETE | /v1/faults | `{"faults":[rule + "matched","fired","spent"…]}` in evaluation order / `{"removed":N}` |
 /// | POST | /v1/faults | body: a rule, an array of rules, or `{"scenario","parameters"}` → 201 `{"faults":[the rules as stored]}` |
 /// | GET, DELETE | /v1/faults/{id} | the rule with its counters / `{"deleted":id}`; 404 when unknown |
+/// | GET | /v1/fault-scenarios | `{"scenarios":[{"name","summary","parameters":[{"name","description"}],"example"}]}`: the presets `POST /v1/faults` takes |
 /// | GET | /v1/connections | `{"connections":[…]}`, the open APNs connections by id |
 /// | POST | /v1/connections/{id}/goaway, …/close, …/reset | `{"id","action"}`; goaway body `{"errorCode","reason","closeAfterMs"}`, all optional; 404 when not open |
 /// | POST | /v1/connections/{id}/blackhole | `{"id","action"}`: nothing is answered from now on, the socket stays open; 409 before the HTTP/2 session or when already blackholed |
@@ -46,6 +48,7 @@ import Recording
 /// | GET | /v1/events/stream | event filters + `format`, as the deliveries stream |
 /// | POST | /v1/send | `{"token","headers","payload","listener"}` → the listener's answer `{"status","apnsId","reason","seq",…}` (sent over HTTP/2 off the control loop) |
 /// | POST | /v1/validate/provider-token | `{"token","topic","listener"}` → `{"accepted","reason","verdict","keyId","teamId","issuedAt","ageSeconds",…}` as the listener would decide |
+/// | POST | /v1/provider-tokens | `{"ageSeconds"}` (optional) → `{"token","authorization","header","claims","keyId","teamId","issuedAt","expiresAt"}` signed with the server's test key |
 /// | GET | /console, /console/{asset} | the web console's page and its files (docs/console.md), not JSON |
 /// | GET | /v1/events/wait | event filters + `count` + `timeoutMs`, as the deliveries wait → `{"complete","count","matched","events","evicted","lastSeq"}` |
 /// | POST, GET | /v1/gateways | body `GatewayBody` → 201 the gateway / `{"gateways":[…],"count","max"}` (docs/testing.md "Isolated gateways") |
@@ -86,6 +89,8 @@ public final class ControlAPI: Sendable {
     let sender: (any PushSender)?
     /// Checks `POST /v1/validate/provider-token`'s tokens as a listener would; nil answers 503.
     let tokenChecker: (any ProviderTokenChecker)?
+    /// Signs `POST /v1/provider-tokens`' tokens with the server's test key; nil answers 503.
+    let tokenMinter: (any ProviderTokenMinter)?
     private let clock: @Sendable () -> Double
 
     /// The default `timeoutMs` of `GET /v1/deliveries/wait` and `/v1/events/wait`, in milliseconds.
@@ -117,6 +122,8 @@ public final class ControlAPI: Sendable {
     ///     compose form); nil answers 503.
     ///   - tokenChecker: checks `POST /v1/validate/provider-token`'s tokens as the listeners do;
     ///     nil answers 503.
+    ///   - tokenMinter: signs `POST /v1/provider-tokens`' tokens with the server's test key
+    ///     (`ProviderTestKey`); nil answers 503.
     public init(
         store: DeliveryStore, registry: DeviceRegistry, events: ConnectionEventStore = ConnectionEventStore(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -131,11 +138,13 @@ public final class ControlAPI: Sendable {
         gateways: (any GatewayDirectory)? = nil,
         sender: (any PushSender)? = nil,
         tokenChecker: (any ProviderTokenChecker)? = nil,
+        tokenMinter: (any ProviderTokenMinter)? = nil,
         status: @escaping @Sendable () -> ControlStatus
     ) {
         self.gateways = gateways
         self.sender = sender
         self.tokenChecker = tokenChecker
+        self.tokenMinter = tokenMinter
         self.feedback = feedback
         self.channels = channels ?? ChannelStore()
         self.devices =
@@ -180,6 +189,9 @@ public final class ControlAPI: Sendable {
                 method: "GET", path: "/v1/deliveries/{seq}/apns", queryParameters: [],
                 endpoint: .getDeliveryAPNsFile),
             ControlRoute(
+                method: "GET", path: "/v1/deliveries/{seq}/preview", queryParameters: ["device", "appState"],
+                endpoint: .getDevicePreview),
+            ControlRoute(
                 method: "GET", path: "/v1/delivery-log/{id}", queryParameters: [], endpoint: .getDeliveryLog),
             ControlRoute(
                 method: "GET", path: "/v1/delivery-metrics", queryParameters: ["from", "to"],
@@ -209,6 +221,8 @@ public final class ControlAPI: Sendable {
             ControlRoute(method: "DELETE", path: "/v1/faults", queryParameters: [], endpoint: .clearFaults),
             ControlRoute(method: "GET", path: "/v1/faults/{id}", queryParameters: [], endpoint: .getFault),
             ControlRoute(method: "DELETE", path: "/v1/faults/{id}", queryParameters: [], endpoint: .deleteFault),
+            ControlRoute(
+                method: "GET", path: "/v1/fault-scenarios", queryParameters: [], endpoint: .listFaultScenarios),
             ControlRoute(
                 method: "GET", path: "/v1/channels", queryParameters: ["bundleId", "environment", "limit", "after"],
                 endpoint: .listChannels),
@@ -259,6 +273,8 @@ public final class ControlAPI: Sendable {
             ControlRoute(
                 method: "POST", path: "/v1/validate/provider-token", queryParameters: [],
                 endpoint: .validateProviderToken),
+            ControlRoute(
+                method: "POST", path: "/v1/provider-tokens", queryParameters: [], endpoint: .mintProviderToken),
             ControlRoute(method: "GET", path: "/console", queryParameters: [], endpoint: .consolePage),
             ControlRoute(method: "GET", path: "/console/{asset}", queryParameters: [], endpoint: .consoleAsset),
             ControlRoute(
@@ -291,6 +307,7 @@ public final class ControlAPI: Sendable {
         case .waitDeliveries: return try startWait(query)
         case .getDelivery: return .response(try delivery(seqText: pathValue))
         case .getDeliveryAPNsFile: return .response(try simulatorFile(seqText: pathValue))
+        case .getDevicePreview: return .response(try devicePreview(seqText: pathValue, query))
         case .getDeliveryLog: return .response(try deliveryLog(id: pathValue))
         case .getDeliveryMetrics: return .response(try deliveryMetrics(query))
         case .listDevices: return .response(try listDevices(query))
@@ -310,6 +327,7 @@ public final class ControlAPI: Sendable {
         case .clearFaults: return .response(clearFaults())
         case .getFault: return .response(try fault(id: pathValue))
         case .deleteFault: return .response(try deleteFault(id: pathValue))
+        case .listFaultScenarios: return .response(listFaultScenarios())
         case .listChannels: return .response(try listChannels(query))
         case .addChannel: return .response(try addChannel(body: request.body))
         case .deleteChannel: return .response(try deleteChannel(id: pathValue))
@@ -341,6 +359,7 @@ public final class ControlAPI: Sendable {
         case .deleteGateway: return .response(try deleteGateway(id: pathValue))
         case .send: return try startSend(body: request.body)
         case .validateProviderToken: return .response(try validateProviderToken(body: request.body))
+        case .mintProviderToken: return .response(try mintProviderToken(body: request.body))
         case .consolePage: return .response(consolePage())
         case .consoleAsset: return .response(try consoleAsset(name: pathValue))
         }
@@ -453,10 +472,13 @@ public final class ControlAPI: Sendable {
                 "connectionsOpen": .int(Int64(status.connectionsOpen)),
                 "listeners": .array(
                     status.listeners.map {
-                        [
+                        var listener: [String: JSONNode] = [
                             "address": .string($0.address), "certificate": $0.certificate.map { .string($0) } ?? .null,
                             "environment": .string($0.environment.rawValue), "name": .string($0.name),
-                        ] as JSONNode
+                        ]
+                        if let auth = $0.auth { listener["auth"] = .string(auth) }
+                        if let asks = $0.clientCertificates { listener["clientCertificates"] = .bool(asks) }
+                        return .object(listener)
                     }),
                 "openFileLimit": .int(Int64(status.openFileLimit)),
                 "openFiles": .int(Int64(status.openFiles)),

@@ -13,11 +13,12 @@ public struct ControlRoute: Sendable, Hashable {
     enum Endpoint: Sendable, Hashable {
         case health, stats, metrics
         case listDeliveries, clearDeliveries, waitDeliveries, getDelivery, getDeliveryAPNsFile, getDeliveryLog
+        case getDevicePreview
         case getDeliveryMetrics
         case listDevices, clearDevices, getDevice, putDevice, deleteDevice, patchDevice, interactDevice
         case getClock, putClock
         case listListeners, putListenerConditions
-        case listFaults, addFaults, clearFaults, getFault, deleteFault
+        case listFaults, addFaults, clearFaults, getFault, deleteFault, listFaultScenarios
         case listChannels, addChannel, deleteChannel
         case listConnections, goawayConnection, closeConnection, resetConnection
         case goawayAllConnections, closeAllConnections, resetAllConnections
@@ -27,7 +28,7 @@ public struct ControlRoute: Sendable, Hashable {
         case verify, verifyTeardown
         case createGateway, listGateways, getGateway, deleteGateway
         case listFeedback
-        case consolePage, consoleAsset, send, validateProviderToken
+        case consolePage, consoleAsset, send, validateProviderToken, mintProviderToken
     }
 
     /// The literal segments of `path`, `nil` for a parameter segment.

@@ -15,13 +15,24 @@ public struct ControlStatus: Sendable, Equatable {
         /// attached to a running server trusts when it has no CA file (the ready file's
         /// `certificate`, docs/testing.md).
         public var certificate: String?
+        /// Its provider-token checks, the configuration's spelling (`none`, `permissive`,
+        /// `strict`); nil leaves it out of `/v1/health`.
+        public var auth: String?
+        /// Whether it asks TLS clients for a certificate (`clientCAs` configured): certificate
+        /// authentication is possible there; nil leaves it out of `/v1/health`.
+        public var clientCertificates: Bool?
 
         /// Memberwise initializer.
-        public init(name: String, address: String, environment: APNsEnvironment, certificate: String? = nil) {
+        public init(
+            name: String, address: String, environment: APNsEnvironment, certificate: String? = nil,
+            auth: String? = nil, clientCertificates: Bool? = nil
+        ) {
             self.name = name
             self.address = address
             self.environment = environment
             self.certificate = certificate
+            self.auth = auth
+            self.clientCertificates = clientCertificates
         }
     }
 

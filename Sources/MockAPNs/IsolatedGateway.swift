@@ -97,6 +97,7 @@ public final class IsolatedGateway: @unchecked Sendable {
         let environment = self.environment
         sender = ListenerPushSender(listing: { [weak self] in self?.boundListener.map { [$0] } ?? [] })
         let createdAt = self.createdAt
+        let authMode = auth.rawValue
         api = ControlAPI(
             store: store, registry: registry, events: events, credentialClock: clock, faults: gateway.faults,
             connections: directory, listenerConditions: handler.conditions, devices: devices, feedback: nil,
@@ -115,7 +116,8 @@ public final class IsolatedGateway: @unchecked Sendable {
             live.listeners = [
                 .init(
                     name: name, address: self?.url ?? "", environment: environment,
-                    certificate: self?.boundListener?.tls == true ? status.listeners.first?.certificate : nil)
+                    certificate: self?.boundListener?.tls == true ? status.listeners.first?.certificate : nil,
+                    auth: authMode)
             ]
             return live
         }

@@ -152,7 +152,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let problem = configuration.control?.exposureProblem {
             throw ConfigurationError(field: "control", message: problem)
         }
-        let keys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
+        let configuredKeys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
+        // The control API's test key (`POST /v1/provider-tokens`), only with a control API, and
+        // only when no configured key has its ID.
+        let testKey = try configuration.control.map { _ in try ProviderTestKey.generate() }
+        let testKeys = testKey?.registered(in: configuredKeys)
+        let keys = testKeys ?? configuredKeys
         try gateway.faults.add(contentsOf: configuration.faults)
         var specs: [HTTP2ListenerSpec] = []
         for listener in configuration.listeners {
@@ -232,6 +237,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                 tokenChecker: ListenerTokenChecker(
                     targets: configuration.listeners.map { .init(name: $0.name, environment: $0.environment) },
                     keys: keys, clock: clock),
+                tokenMinter: testKeys == nil ? nil : testKey.map { TestKeyTokenMinter(key: $0) },
                 status: status)
             let access = ControlAccessPolicy(
                 allowedHosts: controlConfiguration.allowedHosts, allowedOrigins: controlConfiguration.allowedOrigins,
@@ -372,10 +378,11 @@ public final class MockAPNsServer: @unchecked Sendable {
             uptimeMilliseconds: Int64(Date().timeIntervalSince(startedAt) * 1000),
             // The default gateway's own: not those of isolated gateways (docs/testing.md "Isolated gateways").
             connectionsOpen: http2?.configuredOpenConnections ?? 0,
-            listeners: listeners.enumerated().map { index, listener in
+            listeners: zip(listeners.enumerated(), configuration.listeners).map { pair, configured in
                 .init(
-                    name: listener.name, address: listener.url, environment: listener.environment,
-                    certificate: listener.tls ? certificatePEM(listener: index) : nil)
+                    name: pair.element.name, address: pair.element.url, environment: pair.element.environment,
+                    certificate: pair.element.tls ? certificatePEM(listener: pair.offset) : nil,
+                    auth: configured.auth.rawValue, clientCertificates: !configured.clientCAPaths.isEmpty)
             },
             workers: http2?.workerCount ?? 0, openFileLimit: OpenFileLimit.current,
             openFiles: OpenFileLimit.openCount())

@@ -22,6 +22,13 @@ final class ControlAPIOpenAPITests: XCTestCase {
         }
     }
 
+    /// Signs every `POST /v1/provider-tokens` token with a fixed text.
+    private struct FixedMinter: ProviderTokenMinter {
+        let keyID = "CONSOLEKEY"
+        let teamID = "MOCKAPNS00"
+        func token(issuedAt: Int64) -> String? { "h.c.s" }
+    }
+
     /// Answers every `POST /v1/send` 200 at once.
     private struct AnsweringSender: PushSender {
         func send(_ push: ComposedPush, completion: @escaping @Sendable (ComposedPushAnswer) -> Void) {
@@ -172,6 +179,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             ("GatewayInput", GatewayBody.CodingKeys.allCases.map(\.stringValue)),
             ("SendInput", SendBody.CodingKeys.allCases.map(\.stringValue)),
             ("ProviderTokenInput", ProviderTokenBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ProviderTokenMintInput", ProviderTokenMintBody.CodingKeys.allCases.map(\.stringValue)),
         ]
         for (name, keys) in bodies {
             let schema = try XCTUnwrap(schemas[name] as? [String: Any], name)
@@ -260,6 +268,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             gateways: FakeGatewayDirectory(count: 1),
             sender: AnsweringSender(),
             tokenChecker: AcceptingChecker(),
+            tokenMinter: FixedMinter(),
             status: { StoreFixtures.status() })
         api.store.append(StoreFixtures.record())
         // A virtual device with a shown notification (seq 99, no record), for PATCH and interactions.
@@ -294,6 +303,7 @@ final class ControlAPIOpenAPITests: XCTestCase {
             "PATCH /v1/devices/{token}": ("/v1/devices/ccdd", #"{"appState":"foreground"}"#),
             "GET /v1/delivery-log/{id}": ("/v1/delivery-log/6F1D5D8A-8E1B-4C0A-9D1E-6F8B1A2C3D4E", ""),
             "GET /v1/deliveries/{seq}/apns": ("/v1/deliveries/1/apns", ""),
+            "GET /v1/deliveries/{seq}/preview": ("/v1/deliveries/1/preview?appState=foreground", ""),
             "POST /v1/verify": ("/v1/verify", "{}"),
             "POST /v1/send": ("/v1/send", #"{"token":"aabb","payload":{"aps":{}}}"#),
             "GET /console/{asset}": ("/console/console.js", ""),

@@ -470,3 +470,177 @@ def test_copied_commands_quote_a_hostile_token(console_server, browser, tmp_path
         arguments = shown.stdout.split("\n")
         assert token in arguments or any(a.endswith("/3/device/" + token) for a in arguments), arguments
         assert not pwned.exists(), f"{button} ran a command from the token: {command}"
+
+
+def test_the_jwt_generator_makes_a_token_a_strict_listener_accepts(module_factory, browser, tmp_path):
+    """Validate → Generate: a token signed with the server's test key (POST /v1/provider-tokens),
+    its header and claims shown; the validator accepts it; Compose without it is refused 403 by
+    the strict listener and accepted with it; Compose says how the listener authenticates."""
+    server = module_factory("--auth", "strict")
+    severe_console_errors(browser)  # reading the log empties it: only this test's errors below
+    open_console(browser, server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="compose"]').click()
+    auth = wait(browser).until(lambda d: d.find_element(By.ID, "compose-auth").text or None)
+    assert "strictly" in auth and "no client certificate" in auth, auth
+    browser.find_element(By.ID, "compose-send").click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "compose-answer"), "403"))
+    assert "MissingProviderToken" in browser.find_element(By.ID, "compose-answer").text
+
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="validate"]').click()
+    browser.find_element(By.ID, "generate-jwt-button").click()
+    token = wait(browser).until(EC.presence_of_element_located((By.ID, "generate-jwt-token"))).get_attribute("value")
+    assert token.count(".") == 2, token
+    header = json.loads(browser.find_element(By.ID, "generate-jwt-header").text)
+    claims = json.loads(browser.find_element(By.ID, "generate-jwt-claims").text)
+    assert header == {"alg": "ES256", "kid": "CONSOLEKEY"}, header
+    assert claims["iss"] == "MOCKAPNS00" and abs(claims["iat"] - time.time()) < 60, claims
+    browser.find_element(By.ID, "generate-jwt-copy").click()
+    wait(browser).until(lambda d: d.find_element(By.ID, "generate-jwt-copied").text != "")
+    browser.find_element(By.ID, "generate-jwt-check").click()
+    verdict = wait(browser).until(EC.visibility_of_element_located((By.ID, "validate-jwt-verdict")))
+    assert verdict.text.startswith("Accepted"), verdict.text
+    browser.save_screenshot(str(tmp_path / "jwt-generator.png"))
+
+    browser.find_element(By.ID, "generate-jwt-compose").click()
+    field = wait(browser).until(EC.visibility_of_element_located((By.ID, "compose-authorization")))
+    assert field.get_attribute("value") == "bearer " + token
+    browser.find_element(By.ID, "compose-send").click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "compose-answer"), "record seq"))
+    record = server.deliveries()["deliveries"][-1]
+    assert record["status"] == 200, record
+
+    # An expired one: 61 minutes old, the validator says so.
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="validate"]').click()
+    Select(browser.find_element(By.ID, "generate-jwt-age")).select_by_value("3700")
+    browser.find_element(By.ID, "generate-jwt-button").click()
+    wait(browser).until(lambda d: d.find_element(By.ID, "generate-jwt-token").get_attribute("value") != token)
+    browser.find_element(By.ID, "generate-jwt-check").click()
+    wait(browser).until(EC.text_to_be_present_in_element((By.ID, "validate-jwt-verdict"), "ExpiredProviderToken"))
+    assert severe_console_errors(browser) == []
+
+
+def test_the_fault_scenario_picker_fills_the_editor(module_factory, browser, tmp_path):
+    """Faults: the presets of GET /v1/fault-scenarios in a picker; choosing one fills the JSON
+    editor with its example and says what it does; adding it rejects the next push."""
+    server = module_factory()
+    offered = [s["name"] for s in server.get_json("/v1/fault-scenarios")["scenarios"]]
+    assert "apns-outage" in offered and "throttled" in offered, offered
+    open_console(browser, server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="faults"]').click()
+    picker = wait(browser).until(lambda d: d.find_element(By.ID, "fault-scenario")
+                                 if len(d.find_elements(By.CSS_SELECTOR, "#fault-scenario option")) > 1 else None)
+    names = [o.get_attribute("value") for o in picker.find_elements(By.TAG_NAME, "option")][1:]
+    assert names == offered, names
+    Select(picker).select_by_value("throttled")
+    assert json.loads(browser.find_element(By.ID, "fault-json").get_attribute("value"))["scenario"] == "throttled"
+    assert "perSecond" in browser.find_element(By.ID, "fault-scenario-help").text
+    Select(picker).select_by_value("apns-outage")
+    body = json.loads(browser.find_element(By.ID, "fault-json").get_attribute("value"))
+    assert body == {"scenario": "apns-outage", "parameters": {"durationMs": 60000}}, body
+    assert "503 ServiceUnavailable" in browser.find_element(By.ID, "fault-scenario-help").text
+    browser.find_element(By.CSS_SELECTOR, "#fault-form button").click()
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fault-rows button")) == 1)
+    assert "scenario apns-outage" in browser.find_element(By.ID, "fault-rows").text
+    browser.save_screenshot(str(tmp_path / "fault-scenarios.png"))
+    response = push_h2(server, {"aps": {"alert": "during the outage"}})
+    assert response.status == 503
+    browser.find_element(By.CSS_SELECTOR, "#fault-rows button").click()
+    wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fault-rows button")) == 0)
+    assert push_h2(server, {"aps": {"alert": "after"}}).status == 200
+
+
+def test_the_channels_view_counts_subscribers(module_factory, browser, tmp_path):
+    server = module_factory()
+    channel = server.control("POST", "/v1/channels", {"bundleId": TOPIC, "environment": "sandbox",
+                                                      "messageStoragePolicy": 0}).json["id"]
+    lonely = server.control("POST", "/v1/channels", {"bundleId": TOPIC, "environment": "sandbox",
+                                                     "messageStoragePolicy": 0}).json["id"]
+    for token in ("f1" * 32, "f2" * 32):
+        status = server.put(f"/v1/devices/{token}", {"environment": "sandbox", "topic": TOPIC,
+                                                     "channels": [channel]}).status
+        assert status in (200, 201)
+    open_console(browser, server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="channels"]').click()
+    cell = wait(browser).until(EC.presence_of_element_located(
+        (By.CSS_SELECTOR, f'#channel-rows tr[data-channel="{channel}"] .subscribers')))
+    assert cell.get_attribute("data-count") == "2"
+    assert cell.text == "2: f1f1f1f1…f1f1, f2f2f2f2…f2f2", cell.text
+    assert cell.get_attribute("title").split("\n") == ["f1" * 32, "f2" * 32]
+    other = browser.find_element(By.CSS_SELECTOR, f'#channel-rows tr[data-channel="{lonely}"] .subscribers')
+    assert other.get_attribute("data-count") == "0" and other.text == "0"
+    browser.save_screenshot(str(tmp_path / "channel-subscribers.png"))
+
+
+def test_the_events_view_filters_by_kind_connection_and_listener(module_factory, browser, tmp_path):
+    server = module_factory()
+    open_console(browser, server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-view="events"]').click()
+    wait(browser).until(lambda d: d.execute_script("return window.__consoleEventSource") == "stream")
+    ids = []
+    for _ in range(2):
+        client = h2_client_for(server.listener)
+        try:
+            assert client.request(apns_headers("ab" * 32), b'{"aps":{"alert":"hi"}}').status == 200
+            ids.append(server.get_json("/v1/connections")["connections"][-1]["id"])
+        finally:
+            client.close()
+    rows_js = ("return [...document.querySelectorAll('#event-rows tr[data-seq]')]"
+               ".map(r => [...r.querySelectorAll('td')].map(c => c.textContent))")
+    wait(browser).until(lambda d: sum(1 for r in d.execute_script(rows_js) if r[2] == "closed") >= 2)
+    every = browser.execute_script(rows_js)
+    assert {r[3] for r in every} >= {str(i) for i in ids}, every
+
+    Select(browser.find_element(By.ID, "event-filter-kind")).select_by_value("opened")
+    rows = browser.execute_script(rows_js)
+    assert rows and all(r[2] == "opened" for r in rows), rows
+    assert {r[3] for r in rows} == {str(i) for i in ids}, rows
+    field = browser.find_element(By.ID, "event-filter-connection")
+    field.send_keys(str(ids[0]))
+    rows = browser.execute_script(rows_js)
+    assert [(r[2], r[3]) for r in rows] == [("opened", str(ids[0]))], rows
+    assert "1 of" in browser.find_element(By.ID, "event-count").text
+    Select(browser.find_element(By.ID, "event-filter-kind")).select_by_value("")
+    rows = browser.execute_script(rows_js)
+    assert rows and all(r[3] == str(ids[0]) for r in rows) and {"opened", "closed"} <= {r[2] for r in rows}, rows
+    listener = Select(browser.find_element(By.ID, "event-filter-listener"))
+    assert server.listener.name in [o.get_attribute("value") for o in listener.options]
+    listener.select_by_value(server.listener.name)
+    assert browser.execute_script(rows_js) == rows
+    field.clear()
+    field.send_keys("999999")
+    assert browser.execute_script(rows_js) == []
+    assert "No event matches" in browser.find_element(By.ID, "event-rows").text
+    browser.save_screenshot(str(tmp_path / "events-filtered.png"))
+
+
+def test_a_delivery_previews_on_another_device_and_app_state(module_factory, browser, tmp_path):
+    """One delivery, "On another device": the device model's decision (GET
+    /v1/deliveries/{seq}/preview) for the virtual device it went to, in another app state, and
+    for a default device; nothing is delivered again."""
+    server = module_factory()
+    token = "e0" * 32
+    assert server.put(f"/v1/devices/{token}", {
+        "environment": "sandbox", "topic": TOPIC, "appState": "background",
+        "categories": [{"identifier": "MSG", "actions": [{"identifier": "like", "title": "Like"}]}]}).status == 201
+    severe_console_errors(browser)
+    open_console(browser, server)
+    assert push_h2(server, {"aps": {"alert": {"title": "Hi", "body": "there"}, "category": "MSG"}},
+                   token=token).status == 200
+    seq = server.deliveries(token=token)["deliveries"][-1]["seq"]
+    row_for(browser, seq).click()
+    result = wait(browser).until(EC.presence_of_element_located((By.ID, "what-if-result")))
+    wait(browser).until(lambda d: result.get_attribute("data-shown") == "true")
+    device = Select(browser.find_element(By.ID, "what-if-device"))
+    assert device.first_selected_option.get_attribute("value") == token
+    assert "banner" in result.text and "Like" in result.text, result.text
+
+    Select(browser.find_element(By.ID, "what-if-app-state")).select_by_value("foreground")
+    wait(browser).until(lambda d: result.get_attribute("data-shown") == "false")
+    assert "userNotificationCenter(_:willPresent:withCompletionHandler:)" in result.text, result.text
+    browser.save_screenshot(str(tmp_path / "another-device.png"))
+
+    device.select_by_value("")
+    wait(browser).until(lambda d: "a default device" in result.text and "Like" not in result.text)
+    assert server.get_json(f"/v1/devices/{token}")["appState"] == "background"
+    assert len(server.deliveries(token=token)["deliveries"]) == 1
+    assert severe_console_errors(browser) == []

@@ -28,6 +28,20 @@ public final class ES256PrivateKey: @unchecked Sendable {
         try self.init(pem: try PEMFile.read(path), source: path)
     }
 
+    /// Takes ownership of `pkey`, an EC P-256 private key.
+    init(owning pkey: OpaquePointer) {
+        self.pkey = pkey
+    }
+
+    /// A new random P-256 key made by OpenSSL (the control API's test key, `ProviderTestKey`).
+    /// - Throws: `AuthMaterialError` when OpenSSL cannot make one.
+    public static func generate() throws -> ES256PrivateKey {
+        guard let key = mockapns_generate_p256() else {
+            throw AuthMaterialError.openSSL("cannot generate a P-256 key")
+        }
+        return ES256PrivateKey(owning: key)
+    }
+
     deinit { EVP_PKEY_free(pkey) }
 
     /// The matching public key.
