@@ -433,8 +433,20 @@ public final class MockAPNsServer: @unchecked Sendable {
     public func notification(seq: UInt64) -> DeviceBook.Notification? { devices.notification(seq) }
 
     /// The stored records matching `filter`, oldest first.
+    /// A `channelID` selects the record of the create that made that channel too
+    /// (`withChannelCreate(_:)`, docs/broadcast.md §4).
     public func deliveries(matching filter: DeliveryFilter = DeliveryFilter()) -> [DeliveryRecord] {
-        store.query(filter, limit: nil).deliveries
+        store.query(withChannelCreate(filter), limit: nil).deliveries
+    }
+
+    /// `filter` with `channelCreateSeq` set to the seq of the recorded create that made its
+    /// `channelID` (`ChannelStore.createSeq(of:)`), so the create's record matches too; unchanged
+    /// without a `channelID` or when one is set already.
+    public func withChannelCreate(_ filter: DeliveryFilter) -> DeliveryFilter {
+        guard let id = filter.channelID, filter.channelCreateSeq == nil else { return filter }
+        var resolved = filter
+        resolved.channelCreateSeq = broadcast.store.createSeq(of: id)
+        return resolved
     }
 
     /// The stored connection events matching `filter`, oldest first.
