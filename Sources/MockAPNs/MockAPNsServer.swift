@@ -104,10 +104,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         store = DeliveryStore(capacity: configuration.maxRecords)
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
+        let broadcast = BroadcastService(options: configuration.broadcast)
+        self.broadcast = broadcast
         gateway = Gateway(
             store: store, registry: registry, options: configuration.validation,
-            faults: FaultEngine(maxRules: configuration.maxFaultRules))
-        broadcast = BroadcastService(options: configuration.broadcast)
+            faults: FaultEngine(maxRules: configuration.maxFaultRules),
+            pushToStartLint: PushToStart.lintCheck(broadcast.store))
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
         devices = DeviceBook(

@@ -628,6 +628,39 @@ def test_a_bad_channel_in_the_configuration_file_is_refused_at_start(tmp_path, c
     assert field in proc.stderr, proc.stderr
 
 
+def push_to_start(sender, token, channel):
+    body = json.dumps({"aps": {"timestamp": int(time.time()), "event": "start", "content-state": {"score": 0},
+                               "attributes-type": "Match", "attributes": {}, "input-push-channel": channel,
+                               "alert": {"title": "Kick-off"}}}).encode()
+    return sender.request("POST", f"/3/device/{token}", ("apns-topic", f"{BUNDLE}.push-type.liveactivity"),
+                          ("apns-push-type", "liveactivity"), ("apns-priority", "10"), body=body)
+
+
+def test_a_push_to_start_with_input_push_channel_subscribes_its_device(gateway, sender):
+    token = uuid.uuid4().hex * 2
+    r = gateway.control("PUT", f"/v1/devices/{token}", {"environment": "sandbox", "topic": BUNDLE, "virtual": True})
+    assert r.status in (200, 201), r.body
+    channel = sender.create(policy=1)
+    started = push_to_start(sender, token, channel)
+    assert started.status == 200, started.body
+    assert gateway.get_json(f"/v1/devices/{token}")["channels"] == [channel]
+    listed = gateway.get_json(f"/v1/channels?bundleId={BUNDLE}")["channels"]
+    assert [c["subscribers"] for c in listed if c["id"] == channel] == [[token]]
+    record = gateway.delivery_by_apns_id(started.header("apns-id"))
+    assert not any("input-push-channel" in lint for lint in record["lints"]), record["lints"]
+    assert sender.broadcast(channel).status == 200
+    [sent] = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
+    assert sent["fanOut"] == 1
+    # a channel the app does not have: accepted, a lint, no subscription
+    unknown = "bm8tc3VjaC1jaGFubmVs"
+    refused = push_to_start(sender, token, unknown)
+    assert refused.status == 200, refused.body
+    lints = gateway.delivery_by_apns_id(refused.header("apns-id"))["lints"]
+    assert any(f'input-push-channel "{unknown}" is no channel of {BUNDLE}' in lint for lint in lints), lints
+    assert gateway.get_json(f"/v1/devices/{token}")["channels"] == [channel]
+    assert gateway.delete(f"/v1/devices/{token}").status == 200
+
+
 # ------------------------------------------------------------------------------------------
 # Control API: channels on a test's behalf
 # ------------------------------------------------------------------------------------------
