@@ -12,10 +12,12 @@
 #  trust store beyond a test run.
 #
 #  Usage:   tls/generate.sh            (from anywhere; writes next to itself)
+#           tls/generate.sh --keep-ca  (a new server certificate and key from
+#                                       the CA already in tls/: ca.pem stays)
 #  Needs:   bash and the openssl command-line tool (OpenSSL 3.x); nothing else.
 #
-#  Running it again regenerates every file from scratch (new keys, new
-#  serials); anything that trusted the old ca.pem must be given the new one.
+#  Running it without --keep-ca regenerates every file from scratch (new keys,
+#  new serials); anything that trusted the old ca.pem must be given the new one.
 # =============================================================================
 set -euo pipefail
 
@@ -23,6 +25,28 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ORG="MockAPNs TEST ONLY - DO NOT TRUST IN PRODUCTION"
 CA_DAYS=10950      # ~30 years
 SERVER_DAYS=7300   # ~20 years
+
+KEEP_CA=0
+case "${1:-}" in
+    "") ;;
+    --keep-ca) KEEP_CA=1 ;;
+    *) echo "usage: tls/generate.sh [--keep-ca]" >&2; exit 2 ;;
+esac
+
+# The names the server certificate covers: Apple's device-push hosts and its
+# broadcast and channel-management hosts (docs/broadcast.md A1); every Apple
+# name is also a Docker network alias in docker-compose.yml (a test keeps the
+# lists equal).
+HOSTS=(
+    localhost
+    api.push.apple.com
+    api.sandbox.push.apple.com
+    api.development.push.apple.com
+    api-broadcast.push.apple.com
+    api-broadcast.sandbox.push.apple.com
+    api-manage-broadcast.push.apple.com
+    api-manage-broadcast.sandbox.push.apple.com
+)
 
 # shellcheck source=lib.sh
 . "$DIR/lib.sh"  # $WORK, $START, newkey, sign
@@ -64,20 +88,21 @@ authorityKeyIdentifier = keyid, issuer
 subjectAltName         = @alt_names
 
 [ alt_names ]
-DNS.1 = localhost
-DNS.2 = api.push.apple.com
-DNS.3 = api.sandbox.push.apple.com
-DNS.4 = api.development.push.apple.com
 IP.1  = 127.0.0.1
 IP.2  = ::1
 EOF
+for i in "${!HOSTS[@]}"; do echo "DNS.$((i + 1)) = ${HOSTS[$i]}" >>"$WORK/server.cnf"; done
 
 # --- CA ------------------------------------------------------------------------
-newkey "$WORK/ca-key.pem"
-openssl req -new -config "$WORK/ca.cnf" -key "$WORK/ca-key.pem" -out "$WORK/ca.csr"
-sign ca -selfsign -keyfile "$WORK/ca-key.pem" -startdate "$START" -days "$CA_DAYS" \
-    -extfile "$WORK/ca.cnf" -extensions v3_ca \
-    -in "$WORK/ca.csr" -out "$WORK/ca.pem"
+if [ "$KEEP_CA" = 1 ]; then
+    cp "$DIR/ca.pem" "$DIR/ca-key.pem" "$WORK/"
+else
+    newkey "$WORK/ca-key.pem"
+    openssl req -new -config "$WORK/ca.cnf" -key "$WORK/ca-key.pem" -out "$WORK/ca.csr"
+    sign ca -selfsign -keyfile "$WORK/ca-key.pem" -startdate "$START" -days "$CA_DAYS" \
+        -extfile "$WORK/ca.cnf" -extensions v3_ca \
+        -in "$WORK/ca.csr" -out "$WORK/ca.pem"
+fi
 
 # --- Server ----------------------------------------------------------------------
 newkey "$WORK/server-key.pem"
@@ -88,7 +113,7 @@ sign server -cert "$WORK/ca.pem" -keyfile "$WORK/ca-key.pem" -startdate "$START"
 
 # --- Self-check before replacing anything ------------------------------------------
 openssl verify -CAfile "$WORK/ca.pem" -purpose sslserver "$WORK/server.pem" >/dev/null
-for host in localhost api.push.apple.com api.sandbox.push.apple.com api.development.push.apple.com; do
+for host in "${HOSTS[@]}"; do
     openssl x509 -in "$WORK/server.pem" -noout -checkhost "$host" | grep -q 'does match' \
         || { echo "error: server cert does not match $host" >&2; exit 1; }
 done

@@ -27,6 +27,9 @@ public struct BroadcastOptions: Sendable, Equatable {
     /// subscribed device, in seconds, 1 to 30 days (Apple: "at most 8 hours", 28,800; earlier when
     /// `apns-expiration` says so). No Message Stored keeps nothing (docs/broadcast.md §5).
     public var storedMessageSeconds: Int
+    /// Channels made at start with their own IDs (the configuration file's `broadcast.channels`),
+    /// in the store of the server and of every isolated gateway. Default none.
+    public var channels: [ConfiguredChannel] = []
 
     public init(
         disabledBundleIDs: Set<String> = [], acceptsPriority1: Bool = true, rejectsStartEvent: Bool = false,

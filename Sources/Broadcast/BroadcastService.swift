@@ -28,14 +28,22 @@ public final class BroadcastService: Sendable {
 
     /// - Parameters:
     ///   - store: the channels; default a store of `options.channelLimit` per app and environment
-    ///     and `options.totalChannelLimit` in all.
+    ///     and `options.totalChannelLimit` in all, holding `options.channels` (a given store gets
+    ///     none: it is the caller's).
     ///   - makeRequestID: a new lowercase UUID for a request without one (tests inject a fixed one).
     public init(
         options: BroadcastOptions = BroadcastOptions(), store: ChannelStore? = nil,
         makeRequestID: (@Sendable () -> String)? = nil
     ) {
         self.options = options
-        self.store = store ?? ChannelStore(limit: options.channelLimit, totalLimit: options.totalChannelLimit)
+        if let store {
+            self.store = store
+        } else {
+            let made = ChannelStore(limit: options.channelLimit, totalLimit: options.totalChannelLimit)
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            for channel in options.channels { made.add(channel, nowMilliseconds: now) }
+            self.store = made
+        }
         let generator = UUIDGenerator()
         self.makeRequestID = makeRequestID ?? { generator.next(uppercase: false) }
     }

@@ -51,6 +51,8 @@ public final class ChannelStore: Sendable {
         var live = 0
         /// The channel each answered create made, by the create's record seq (`noteCreated`).
         var createdBySeq: [UInt64: String] = [:]
+        /// The seq of the create that made each channel (the same entries, the other way round).
+        var createSeqByChannel: [String: UInt64] = [:]
     }
 
     /// - Parameters:
@@ -85,6 +87,25 @@ public final class ChannelStore: Sendable {
             state.apps[key, default: AppChannels()].add(channel)
             state.live += 1
             return .success(channel)
+        }
+    }
+
+    /// Makes the channel `configured` with its own ID (the configuration file's channels, at
+    /// start); false, and nothing made, when that ID was ever issued or a limit is reached.
+    @discardableResult
+    public func add(_ configured: ConfiguredChannel, nowMilliseconds: Int64) -> Bool {
+        state.withLock { state in
+            let key = AppKey(bundleID: configured.bundleID, environment: configured.environment)
+            guard !state.issued.contains(configured.id), (state.apps[key]?.order.count ?? 0) < limit,
+                state.live < totalLimit
+            else { return false }
+            state.issued.insert(configured.id)
+            state.apps[key, default: AppChannels()].add(
+                Channel(
+                    id: configured.id, bundleID: configured.bundleID, environment: configured.environment,
+                    storagePolicy: configured.storagePolicy, createdAtMilliseconds: nowMilliseconds))
+            state.live += 1
+            return true
         }
     }
 
@@ -129,7 +150,17 @@ public final class ChannelStore: Sendable {
     /// its `channelId` (the request named none; docs/broadcast.md §4). One entry per create, kept
     /// as long as the store, as the issued IDs are.
     public func noteCreated(_ id: String, bySeq seq: UInt64) {
-        state.withLock { $0.createdBySeq[seq] = id }
+        state.withLock { state in
+            state.createdBySeq[seq] = id
+            state.createSeqByChannel[id] = seq
+        }
+    }
+
+    /// The seq of the record of the create that made channel `id`, nil when no recorded create
+    /// made it (a channel made through the control API or the configuration file, or an unknown
+    /// ID). IDs are never issued twice, so there is at most one.
+    public func createSeq(of id: String) -> UInt64? {
+        state.withLock { $0.createSeqByChannel[id] }
     }
 
     /// The channel the create recorded as `seq` made, nil when that record made none.

@@ -232,6 +232,9 @@ public enum CommandLineParser {
             }
         }
 
+        if let host = values["--channel-management"] {
+            configuration.listeners += try channelManagementListeners(host, like: configuration.listeners[0])
+        }
         for kind in BinaryListenerConfiguration.Kind.allCases {
             let option = "--" + kind.rawValue
             guard let text = values[option] else { continue }
@@ -267,7 +270,20 @@ public enum CommandLineParser {
         do {
             try configuration.validate()
         } catch {
-            throw CommandLineError(message: error.description, suggestsHelp: false)
+            var message = error.description
+            if let host = values["--channel-management"], message.contains("conflicts with") {
+                // Say which listeners the option made: the message names them by position.
+                let names = configuration.listeners.indices.filter {
+                    configuration.listeners[$0].name.hasPrefix("manage-")
+                }
+                .map {
+                    "listeners[\($0)], \(configuration.listeners[$0].name) (\(configuration.listeners[$0].address))"
+                }
+                message +=
+                    "; --channel-management \(host) made " + names.joined(separator: " and ")
+                    + ": give it a loopback address of its own (e.g. 127.0.0.4 for api-manage-broadcast.*, README \"Broadcast\")"
+            }
+            throw CommandLineError(message: message, suggestsHelp: false)
         }
         return configuration
     }
@@ -315,6 +331,36 @@ public enum CommandLineParser {
     }
 
     // MARK: Values
+
+    /// `--channel-management HOST`: Apple's channel-management listeners (docs/broadcast.md A1),
+    /// `manage-sandbox` at HOST:2195 (sandbox) and `manage-production` at HOST:2196 (production),
+    /// each a copy of `first` (TLS, ALPN, authentication, client CAs, conditions) but for its
+    /// name, address and environment. A port collision with another listener (the legacy binary
+    /// listener's 2195, say) is refused by `Configuration.validate()`, before anything starts.
+    static func channelManagementListeners(
+        _ host: String, like first: ListenerConfiguration
+    ) throws(CommandLineError) -> [ListenerConfiguration] {
+        let ports: [(String, Int, APNsEnvironment)] = [
+            ("manage-sandbox", ChannelManagementPort.sandbox, .sandbox),
+            ("manage-production", ChannelManagementPort.production, .production),
+        ]
+        if host.split(separator: ":").count == 2 {
+            throw CommandLineError(
+                message: "--channel-management: give the host alone (e.g. 127.0.0.4), got '\(host)': the ports are "
+                    + "Apple's, 2195 (sandbox) and 2196 (production)")
+        }
+        var made: [ListenerConfiguration] = []
+        for (name, port, environment) in ports {
+            let address = try address(
+                HostPort(host: host, port: port).description, option: "--channel-management",
+                alternative: " without the port (HOST, e.g. 127.0.0.4)")
+            var listener = first
+            (listener.name, listener.host, listener.port, listener.environment) =
+                (name, address.host, address.port, environment)
+            made.append(listener)
+        }
+        return made
+    }
 
     private static func address(_ text: String, option: String, alternative: String = "") throws(CommandLineError)
         -> HostPort

@@ -35,7 +35,7 @@ public enum ConfigurationFile {
     /// `PUT /v1/devices/{token}`.
     static let deviceModelKeys = [
         "virtual", "connectivity", "appState", "settings", "capabilities", "categories", "foregroundPresentation",
-        "installed",
+        "installed", "channels",
     ]
     static let conditionsKeys = ListenerConditionsUpdate.fields
     static let http2Keys = ["maxConcurrentStreams", "streamProfile"]
@@ -49,8 +49,10 @@ public enum ConfigurationFile {
     /// The keys of `broadcast` (`BroadcastOptions`, docs/broadcast.md §3).
     static let broadcastKeys = [
         "disabledBundleIds", "channelLimit", "acceptsPriority1", "rejectsStartEvent", "lintsAsErrors",
-        "legacyAPNSwiftForms", "storedMessageSeconds", "totalChannelLimit",
+        "legacyAPNSwiftForms", "storedMessageSeconds", "totalChannelLimit", "channels",
     ]
+    /// The keys of one of `broadcast.channels` (`ConfiguredChannel`).
+    static let configuredChannelKeys = ["id", "bundleId", "environment", "messageStoragePolicy"]
 
     /// Parses and validates a configuration document (UTF-8 JSON). File paths (TLS, client CAs,
     /// key manifest) are kept as written; `load(path:)` resolves relative ones. Scenario windows
@@ -108,15 +110,20 @@ public enum ConfigurationFile {
             }
         }
         configuration.validation = try validationOptions(root)
+        // The configured virtual devices by their index in `devices`, for their `channels`.
+        var subscribed: [(index: Int, device: VirtualDevice)] = []
         if let devices = root["devices"] {
             guard case .array = devices else {
                 throw ConfigurationError(
                     field: "devices", message: "expected an array of device objects, got \(devices.rendered)")
             }
-            for element in try root.elements("devices") {
+            for (index, element) in try root.elements("devices").enumerated() {
                 let (registration, virtual) = try device(element)
                 configuration.devices.append(registration)
-                if let virtual { configuration.virtualDevices.append(virtual) }
+                if let virtual {
+                    configuration.virtualDevices.append(virtual)
+                    subscribed.append((index, virtual))
+                }
             }
         }
         if root["deviceModel"] != nil {
@@ -127,6 +134,7 @@ public enum ConfigurationFile {
             configuration.broadcast = try broadcast(
                 ConfigurationObject(root.decoder("broadcast"), keys: broadcastKeys))
         }
+        try checkSubscriptions(subscribed, channels: configuration.broadcast.channels)
         if root["http2"] != nil {
             let reader = try ConfigurationObject(root.decoder("http2"), keys: http2Keys)
             configuration.maxConcurrentStreams =
@@ -506,7 +514,103 @@ public enum ConfigurationFile {
         options.legacyAPNSwiftForms = try reader.boolean("legacyAPNSwiftForms") ?? options.legacyAPNSwiftForms
         options.storedMessageSeconds =
             try reader.integer("storedMessageSeconds", in: 1...2_592_000) ?? options.storedMessageSeconds
+        if let value = reader["channels"] {
+            guard case .array = value else {
+                throw ConfigurationError(
+                    field: reader.field("channels"),
+                    message: "expected an array of channel objects ({\"id\", \"bundleId\", \"environment\", "
+                        + "\"messageStoragePolicy\"}), got \(value.rendered)")
+            }
+            var perApp: [String: Int] = [:]
+            for element in try reader.elements("channels") {
+                let channel = try configuredChannel(ConfigurationObject(element, keys: configuredChannelKeys))
+                let path = InputError.path(element.codingPath)
+                if let first = options.channels.firstIndex(where: { $0.id == channel.id }) {
+                    throw ConfigurationError(
+                        field: InputError.join(path, "id"),
+                        message:
+                            "duplicate channel ID \(InputError.quoted(channel.id)) (also \(reader.field("channels"))[\(first)])"
+                    )
+                }
+                let app = "\(channel.environment.rawValue) \(channel.bundleID)"
+                perApp[app, default: 0] += 1
+                if perApp[app]! > options.channelLimit {
+                    throw ConfigurationError(
+                        field: path,
+                        message: "more than channelLimit (\(options.channelLimit)) channels of \(channel.bundleID) in "
+                            + channel.environment.rawValue)
+                }
+                options.channels.append(channel)
+            }
+            if options.channels.count > options.totalChannelLimit {
+                throw ConfigurationError(
+                    field: reader.field("channels"),
+                    message:
+                        "\(options.channels.count) channels, more than totalChannelLimit (\(options.totalChannelLimit))"
+                )
+            }
+        }
         return options
+    }
+
+    /// One of `broadcast.channels`: `id` (required, a well-formed `apns-channel-id`: standard
+    /// padded base64, 1 to 128 characters), `bundleId` (required, non-empty), `environment`
+    /// (`sandbox`, the default, or `production`), `messageStoragePolicy` (0 or 1, default 1).
+    private static func configuredChannel(_ reader: ConfigurationObject) throws(ConfigurationError)
+        -> ConfiguredChannel
+    {
+        guard let idValue = reader["id"] else {
+            throw ConfigurationError(
+                field: reader.field("id"),
+                message: "missing; a configured channel needs its ID (base64, e.g. \"dHN0LXNyY2gtY2hubA==\")")
+        }
+        let id = try idValue.text(at: reader.field("id"), expected: "a base64 channel ID")
+        guard ConfiguredChannel.isChannelID(id) else {
+            throw ConfigurationError(
+                field: reader.field("id"),
+                message: "expected standard padded base64 of 1 to 128 characters (as apns-channel-id takes), got "
+                    + InputError.quoted(id))
+        }
+        guard let bundleValue = reader["bundleId"] else {
+            throw ConfigurationError(
+                field: reader.field("bundleId"), message: "missing; the app the channel belongs to")
+        }
+        let bundleID = try bundleValue.text(at: reader.field("bundleId"), expected: "a bundle ID")
+        guard !bundleID.isEmpty else {
+            throw ConfigurationError(field: reader.field("bundleId"), message: "expected a bundle ID, got \"\"")
+        }
+        let environment = try reader.choice("environment", APNsEnvironment.self) ?? .sandbox
+        var policy = MessageStoragePolicy.mostRecentMessageStored
+        if let number = try reader.integer("messageStoragePolicy", in: 0...1) {
+            policy = MessageStoragePolicy(rawValue: number) ?? policy
+        }
+        return ConfiguredChannel(id: id, bundleID: bundleID, environment: environment, storagePolicy: policy)
+    }
+
+    /// Every configured virtual device's `channels` names one of `broadcast.channels` of its app
+    /// (`topic`) in its environment, as `PUT /v1/devices/{token}` requires of a live channel; the
+    /// error names the device's position, `devices[N].channels[M]`.
+    private static func checkSubscriptions(
+        _ devices: [(index: Int, device: VirtualDevice)], channels: [ConfiguredChannel]
+    ) throws(ConfigurationError) {
+        for (index, device) in devices {
+            for (position, id) in device.channels.enumerated() {
+                let field = "devices[\(index)].channels[\(position)]"
+                guard let channel = channels.first(where: { $0.id == id }) else {
+                    throw ConfigurationError(
+                        field: field,
+                        message: "no channel \(InputError.quoted(id)) in broadcast.channels (the channels made at "
+                            + "start; a channel created later is subscribed to through PUT /v1/devices/{token})")
+                }
+                guard channel.bundleID == device.topic, channel.environment == device.environment else {
+                    throw ConfigurationError(
+                        field: field,
+                        message: "channel \(InputError.quoted(id)) belongs to \(channel.bundleID) in "
+                            + "\(channel.environment.rawValue), not to the device's \(device.topic) in "
+                            + device.environment.rawValue)
+                }
+            }
+        }
     }
 
     /// The virtual devices' settings (docs/device-model.md §5): each key optional, its default

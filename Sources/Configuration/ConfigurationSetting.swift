@@ -253,6 +253,14 @@ struct ConfigurationSetting: Sendable {
                     + "per connection); throttled needs parameters, so give it in the file's scenarios. Tried after "
                     + "the file's faults; manage faults at run time at /v1/faults."),
             ConfigurationSetting(
+                file: nil, flag: "--channel-management", "HOST", .text, default: "off",
+                "Add two listeners for Apple's channel-management hosts at their ports, HOST:2195 "
+                    + "(manage-sandbox, sandbox: api-manage-broadcast.sandbox.push.apple.com) and HOST:2196 "
+                    + "(manage-production, production: api-manage-broadcast.push.apple.com), with the first "
+                    + "listener's TLS and authentication; every listener serves channel management anyway. "
+                    + "Give each Apple host a loopback address of its own (README \"Broadcast\"); a port "
+                    + "another listener holds on the same address is refused at start."),
+            ConfigurationSetting(
                 file: "binary.listen", flag: "--binary", "HOST:PORT", .address, default: "off",
                 "Address of a legacy binary provider API listener (commands 0, 1, 2; Apple's port 2195), with the "
                     + "first listener's certificate and client CAs (docs/legacy-binary.md)."),

@@ -2,6 +2,7 @@ import APNsCore
 import Broadcast
 import JSONInput
 import JSONSupport
+import Recording
 
 /// `/v1/channels`: the broadcast channels of every app and environment, and channels made or
 /// deleted on a test's behalf (docs/broadcast.md §4), in the store the listeners serve.
@@ -9,6 +10,16 @@ extension ControlAPI {
     /// The default `limit` of `GET /v1/channels` (a page; the store holds up to
     /// `totalChannelLimit`, 100,000 by default).
     static let defaultChannelLimit = 1000
+
+    /// `filter` made to select the record of the create that made its `channelId` as well
+    /// (`DeliveryFilter.channelCreateSeq`, from the channel store; docs/broadcast.md §4): that
+    /// request named no channel, yet its record carries the new ID. Unchanged without a `channelId`.
+    func withChannelCreate(_ filter: DeliveryFilter) -> DeliveryFilter {
+        guard let id = filter.channelID else { return filter }
+        var resolved = filter
+        resolved.channelCreateSeq = channels.createSeq(of: id)
+        return resolved
+    }
 
     /// `{"channels": [channel...], "count": N (in this page), "total": N (matching), "more": Bool}`,
     /// by environment, bundle ID, then creation order; `bundleId` and `environment` narrow it;

@@ -8,7 +8,7 @@ import Recording
 /// The `/v1/deliveries` endpoints and the long poll.
 extension ControlAPI {
     func listDeliveries(_ query: [String: String]) throws(ControlError) -> ControlResponse {
-        let filter = try DeliveryFilter(query: query)
+        let filter = withChannelCreate(try DeliveryFilter(query: query))
         var limit: Int?
         if query["limit"] != nil { limit = try Self.integer("limit", in: query, default: 0, range: 0...Int.max) }
         var result: CompactQueryResult
@@ -69,7 +69,7 @@ extension ControlAPI {
     }
 
     func startWait(_ query: [String: String]) throws(ControlError) -> ControlResult {
-        let filter = try DeliveryFilter(query: query)
+        let filter = withChannelCreate(try DeliveryFilter(query: query))
         let (count, timeout) = try Self.waitBounds(query)
         var wait = StoreWait(filter: filter, count: count, timeoutMilliseconds: timeout)
         wait.lifecycle = try LifecycleFilter.read(query)

@@ -9,7 +9,7 @@ extension ControlAPI {
     func startDeliveryStream(_ request: ControlRequest, _ query: [String: String]) throws(ControlError)
         -> ControlResult
     {
-        let filter = try DeliveryFilter(query: query)
+        let filter = withChannelCreate(try DeliveryFilter(query: query))
         return .stream(
             ControlStream(
                 source: .deliveries(filter),

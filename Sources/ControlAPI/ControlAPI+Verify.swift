@@ -18,8 +18,10 @@ extension ControlAPI {
 
     func startVerification(body: [UInt8]) throws(ControlError) -> ControlResult {
         let request = try ControlBody.decode(VerifyBody.self, from: body, form: VerifyBody.form)
+        var match = request.match
+        match.filter = withChannelCreate(match.filter)
         var wait = VerificationWait(
-            match: request.match, count: request.count, timeoutMilliseconds: request.withinMilliseconds)
+            match: match, count: request.count, timeoutMilliseconds: request.withinMilliseconds)
         // The first look is bounded even without `withinMs`: a large store is looked at over
         // the control loop's ticks, which answer once every record was looked at.
         if let response = waitResult(&wait, timedOut: false) { return .response(response) }

@@ -19,6 +19,10 @@ public final class Gateway: Sendable {
     public let faults: FaultEngine
     private let clock: @Sendable () -> Double
     private let makeID: (@Sendable (_ uppercase: Bool) -> String)?
+    /// A lint for a valid Live Activity push (its body, verdict and the listener's
+    /// environment), or nil: a push-to-start naming no channel of its app (`PushToStart`,
+    /// docs/broadcast.md §5). Asked only when the push type is `liveactivity`.
+    private let pushToStartLint: (@Sendable ([UInt8], ValidationResult, APNsEnvironment) -> String?)?
     /// Makes the IDs when no `makeID` was given; it also says their bits (`CompactRecordTemplate`).
     private let generator = UUIDGenerator()
 
@@ -26,11 +30,14 @@ public final class Gateway: Sendable {
     ///   - clock: now, in seconds since the Unix epoch (tests inject a fixed one).
     ///   - makeID: a new UUID string, upper- or lowercase, for generated `apns-id` and
     ///     `apns-unique-id` values.
+    ///   - pushToStartLint: a lint for a valid `liveactivity` push, or nil (default: none).
     public init(
         store: DeliveryStore, registry: DeviceRegistry, options: ValidationOptions, faults: FaultEngine = FaultEngine(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil
+        makeID: (@Sendable (_ uppercase: Bool) -> String)? = nil,
+        pushToStartLint: (@Sendable ([UInt8], ValidationResult, APNsEnvironment) -> String?)? = nil
     ) {
+        self.pushToStartLint = pushToStartLint
         self.store = store
         self.registry = registry
         self.options = options
@@ -122,6 +129,11 @@ public final class Gateway: Sendable {
                 request, environment: connection.environment, options: options,
                 nowMilliseconds: Int64(now * 1000), defaultTopic: defaultTopic,
                 memo: memo, lookup: { registry.lookup($0) })
+            if verdict.pushType == .liveactivity, verdict.reason == nil, let pushToStartLint,
+                let lint = pushToStartLint(request.body, verdict, connection.environment)
+            {
+                verdict.lints.append(lint)
+            }
             memo?.remember(
                 request, environment: connection.environment, defaultTopic: defaultTopic,
                 registryGeneration: registryGeneration, verdict: verdict)

@@ -206,6 +206,23 @@ final class APNsRequestHandler: HTTP2RequestHandler {
         }
     }
 
+    /// An accepted push-to-start Live Activity (`aps.event: start`) with `aps.input-push-channel`
+    /// subscribes its virtual device to that channel when it is a live channel of the device's app
+    /// in its environment (docs/broadcast.md §5; ActivityKit starts the activity on the channel);
+    /// otherwise the gateway's lint said so (`PushToStart.lintCheck`). Reads the body only for a
+    /// `liveactivity` push to a virtual device.
+    private func subscribeByPushToStart(body: [UInt8], state: ConnectionContext) {
+        let (verdict, _) = state.memo.acceptedPush(body: body)
+        guard verdict.pushType == .liveactivity, let token = verdict.deviceToken,
+            let device = devices.lifecycle(of: token)?.device, let id = PushToStart.channel(in: body),
+            !device.channels.contains(id),
+            broadcast.store.channel(id, bundleID: device.topic, environment: device.environment) != nil
+        else { return }
+        var subscribed = device
+        subscribed.channels.append(id)
+        _ = try? devices.put(subscribed)
+    }
+
     private func makeDevicePush(
         seq: UInt64, body: [UInt8], verdict: ValidationResult, facts: PayloadFacts?, state: ConnectionContext
     ) -> DevicePush {
@@ -428,6 +445,7 @@ final class APNsRequestHandler: HTTP2RequestHandler {
             if decision.accepted, let body = deviceBody { deliverToDevice(seq: decision.seq, body: body, state: state) }
             forHeld = nil
         }
+        if decision.accepted, let body = deviceBody { subscribeByPushToStart(body: body, state: state) }
         if debug {
             logger.log(
                 .debug,

@@ -77,10 +77,11 @@ public final class IsolatedGateway: @unchecked Sendable {
         store = DeliveryStore(capacity: maxRecords)
         events = ConnectionEventStore(capacity: min(configuration.maxEvents, maxRecords))
         registry = DeviceRegistry(devices: [])
+        let broadcast = BroadcastService(options: configuration.broadcast)
         gateway = Gateway(
             store: store, registry: registry, options: configuration.validation,
-            faults: FaultEngine(maxRules: configuration.maxFaultRules))
-        let broadcast = BroadcastService(options: configuration.broadcast)
+            faults: FaultEngine(maxRules: configuration.maxFaultRules),
+            pushToStartLint: PushToStart.lintCheck(broadcast.store))
         let clock = ServerClock(offsetSeconds: 0)
         self.clock = clock
         devices = DeviceBook(

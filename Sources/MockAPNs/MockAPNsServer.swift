@@ -107,10 +107,12 @@ public final class MockAPNsServer: @unchecked Sendable {
         store = DeliveryStore(capacity: configuration.maxRecords)
         events = ConnectionEventStore(capacity: configuration.maxEvents)
         registry = DeviceRegistry(devices: configuration.devices)
+        let broadcast = BroadcastService(options: configuration.broadcast)
+        self.broadcast = broadcast
         gateway = Gateway(
             store: store, registry: registry, options: configuration.validation,
-            faults: FaultEngine(maxRules: configuration.maxFaultRules))
-        broadcast = BroadcastService(options: configuration.broadcast)
+            faults: FaultEngine(maxRules: configuration.maxFaultRules),
+            pushToStartLint: PushToStart.lintCheck(broadcast.store))
         let clock = ServerClock(offsetSeconds: configuration.clockOffsetSeconds)
         self.clock = clock
         devices = DeviceBook(
@@ -454,8 +456,20 @@ public final class MockAPNsServer: @unchecked Sendable {
     public func notification(seq: UInt64) -> DeviceBook.Notification? { devices.notification(seq) }
 
     /// The stored records matching `filter`, oldest first.
+    /// A `channelID` selects the record of the create that made that channel too
+    /// (`withChannelCreate(_:)`, docs/broadcast.md §4).
     public func deliveries(matching filter: DeliveryFilter = DeliveryFilter()) -> [DeliveryRecord] {
-        store.query(filter, limit: nil).deliveries
+        store.query(withChannelCreate(filter), limit: nil).deliveries
+    }
+
+    /// `filter` with `channelCreateSeq` set to the seq of the recorded create that made its
+    /// `channelID` (`ChannelStore.createSeq(of:)`), so the create's record matches too; unchanged
+    /// without a `channelID` or when one is set already.
+    public func withChannelCreate(_ filter: DeliveryFilter) -> DeliveryFilter {
+        guard let id = filter.channelID, filter.channelCreateSeq == nil else { return filter }
+        var resolved = filter
+        resolved.channelCreateSeq = broadcast.store.createSeq(of: id)
+        return resolved
     }
 
     /// The stored connection events matching `filter`, oldest first.

@@ -30,6 +30,8 @@ extension MockAPNsServer {
     public func verify(
         _ match: DeliveryMatch = DeliveryMatch(), _ count: ExpectedCount = .atLeast(1), within: Duration = .zero
     ) async -> VerificationOutcome {
+        var match = match
+        match.filter = withChannelCreate(match.filter)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: within)
         var seenGeneration = UInt64.max

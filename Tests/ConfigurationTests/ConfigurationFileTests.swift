@@ -528,7 +528,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(#"{"devices": [{}]}"#, "devices[0].token: missing; every device needs its token"),
             ErrorRow(
                 #"{"devices": [{"token": "abcd", "topics": "x"}]}"#,
-                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired, virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed"#
+                #"devices[0].topics: unknown key (did you mean "topic"?); valid keys here: token, topic, environment, unregisteredAt, expired, virtual, connectivity, appState, settings, capabilities, categories, foregroundPresentation, installed, channels"#
             ),
             ErrorRow(
                 #"{"devices": [{"token": "xyz1"}]}"#,

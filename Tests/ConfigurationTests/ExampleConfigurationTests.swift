@@ -1,3 +1,4 @@
+import Broadcast
 import Devices
 import Foundation
 import JSONInput
@@ -90,6 +91,12 @@ final class ExampleConfigurationTests: XCTestCase {
         // Broadcast: one bundle ID without the capability, the rest Apple's defaults.
         XCTAssertEqual(configuration.broadcast.disabledBundleIDs, ["com.example.nobroadcast"])
         rest.broadcast.disabledBundleIDs = []
+        // One channel made at start, the virtual device subscribed to it (docs/broadcast.md §4).
+        XCTAssertEqual(
+            configuration.broadcast.channels,
+            [ConfiguredChannel(id: "dHN0LXNyY2gtY2hubA==", bundleID: "com.example.app")])
+        XCTAssertEqual(configuration.virtualDevices.map(\.channels), [["dHN0LXNyY2gtY2hubA=="]])
+        rest.broadcast.channels = []
         XCTAssertEqual(rest, Configuration())
     }
 

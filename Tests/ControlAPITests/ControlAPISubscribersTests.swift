@@ -141,5 +141,20 @@ final class ControlAPISubscribersTests: XCTestCase {
         let listed = try XCTUnwrap(api.call("GET", "/v1/deliveries?kind=channel").1["deliveries"] as? [[String: Any]])
         XCTAssertEqual(listed.map { $0["channelId"] as? String }, [nil, made])
         XCTAssertEqual(api.channels.channelCreated(bySeq: seq), made)
+        // The channelId filter selects the create too, with the channel's other records.
+        var broadcast = StoreFixtures.record(token: nil, topic: "com.a", status: 200, pushTypeSent: nil, pushType: nil)
+        broadcast.path = "/4/broadcasts/apps/com.a"
+        broadcast.headers = [HeaderField(name: "apns-channel-id", value: made)]
+        let sent = store.append(broadcast)
+        let query = "channelId=" + (made.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? made)
+        let matched = try XCTUnwrap(api.call("GET", "/v1/deliveries?\(query)").1["deliveries"] as? [[String: Any]])
+        XCTAssertEqual(matched.map { ($0["seq"] as? NSNumber)?.uint64Value }, [seq, sent])
+        let channelOnly = try XCTUnwrap(
+            api.call("GET", "/v1/deliveries?\(query)&kind=channel").1["deliveries"] as? [[String: Any]])
+        XCTAssertEqual(channelOnly.map { ($0["seq"] as? NSNumber)?.uint64Value }, [seq])
+        let waited = api.call("GET", "/v1/deliveries/wait?\(query)&count=2&timeoutMs=0").1
+        XCTAssertEqual(waited["complete"] as? Bool, true)
+        let verified = api.call("POST", "/v1/verify", body: #"{"channelId":"\#(made)","exactly":2}"#).1
+        XCTAssertEqual(verified["ok"] as? Bool, true, "\(verified)")
     }
 }

@@ -129,7 +129,11 @@ final class BroadcastCredentialCheckTests: XCTestCase {
         XCTAssertEqual(broadcasts.first?.verdict.priority, 10)
         filter.kind = nil
         filter.channelID = id
-        XCTAssertEqual(server.deliveries(matching: filter).map(\.path), ["/4/broadcasts/apps/com.example.app"])
+        // The create named no channel; its record is the channel's too (docs/broadcast.md §4).
+        XCTAssertEqual(
+            server.deliveries(matching: filter).map(\.path),
+            ["/1/apps/com.example.app/channels", "/4/broadcasts/apps/com.example.app"])
+        XCTAssertEqual(server.deliveries(matching: filter).map(\.status), [201, 200])
         filter.channelID = nil
         filter.kind = .push
         XCTAssertEqual(server.deliveries(matching: filter).count, 1)

@@ -67,6 +67,24 @@ final class DockerComposeTests: XCTestCase {
         }
     }
 
+    /// Every Apple host name the test certificate covers (tls/generate.sh's `HOSTS`: the
+    /// device-push hosts and the broadcast and channel-management ones, docs/broadcast.md A1) is
+    /// a network alias of the mock-apns service, and the other way round.
+    func testTheAliasesAreTheCertificatesAppleHosts() throws {
+        let script = try read("tls/generate.sh")
+        let start = try XCTUnwrap(script.range(of: "HOSTS=(\n"))
+        let end = try XCTUnwrap(script.range(of: "\n)", range: start.upperBound..<script.endIndex))
+        let hosts = script[start.upperBound..<end.lowerBound].split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "localhost" }
+        XCTAssertTrue(hosts.contains("api-manage-broadcast.sandbox.push.apple.com"), "\(hosts)")
+        XCTAssertTrue(hosts.contains("api-broadcast.push.apple.com"), "\(hosts)")
+        let compose = try read("docker-compose.yml")
+        let aliases = compose.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("- ") && $0.hasSuffix(".apple.com") }.map { String($0.dropFirst(2)) }
+        XCTAssertEqual(Set(aliases), Set(hosts))
+        XCTAssertEqual(aliases.count, hosts.count, "\(aliases)")
+    }
+
     /// The image is healthy by `mock-apns health` on the control port CMD serves (no curl), and a
     /// dependent service waits for it.
     func testHealthCheckAsksTheControlPortTheCommandServes() throws {

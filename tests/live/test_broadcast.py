@@ -179,6 +179,40 @@ def test_apnswift_older_path_parameter_form(sender):
     assert sender.request("DELETE", f"{CHANNELS}/{encoded}").status == 204
 
 
+APNSWIFT_HEADERS = (("content-type", "application/json"), ("user-agent", "APNS/swift-nio"))
+
+
+def test_apnswift_path_parameter_form_exactly_as_sent(gateway, sender):
+    """APNSwift's older form exactly (docs/broadcast.md §3, "Requests"): its two default headers, a
+    lowercase apns-request-id, a create body without push-type, then GET and DELETE with the channel ID
+    as the last path segment, where only `/` is percent-encoded (`%2F`: base64 IDs hold `/`, and a raw
+    one would split the segment) and `+` and `=` go as they are. A raw `/` there is 404 BadPath."""
+    for _ in range(60):  # an ID holds a `/` with odds about 0.29; 60 tries miss with odds below 1e-8
+        created = sender.request("POST", CHANNELS, *APNSWIFT_HEADERS,
+                                 ("apns-request-id", str(uuid.uuid4()).lower()), body=b'{"message-storage-policy":0}')
+        assert created.status == 201, created.body
+        channel = created.header("apns-channel-id")
+        if "/" in channel:
+            break
+    assert "/" in channel, channel
+    segment = channel.replace("/", "%2F")
+    raw = sender.request("GET", f"{CHANNELS}/{channel}", *APNSWIFT_HEADERS)
+    assert (raw.status, reason_of(raw)) == (404, "BadPath")
+    request_id = str(uuid.uuid4()).lower()
+    read = sender.request("GET", f"{CHANNELS}/{segment}", *APNSWIFT_HEADERS, ("apns-request-id", request_id))
+    assert (read.status, read.header("apns-request-id")) == (200, request_id), read.body
+    assert read.json() == {"message-storage-policy": 0, "push-type": "LiveActivity"}
+    deleted = sender.request("DELETE", f"{CHANNELS}/{segment}", *APNSWIFT_HEADERS)
+    assert (deleted.status, deleted.body) == (204, b"")
+    gone = sender.request("GET", f"{CHANNELS}/{segment}", *APNSWIFT_HEADERS)
+    assert (gone.status, reason_of(gone)) == (400, "ChannelNotRegistered")
+    # The records name the decoded channel ID; the channelId filter also selects the create.
+    records = gateway.deliveries(channelId=channel)["deliveries"]
+    assert [(r["method"], r["status"]) for r in records] == [("POST", 201), ("GET", 200), ("DELETE", 204),
+                                                             ("GET", 400)]
+    assert {r["channelId"] for r in records} == {channel}
+
+
 # ------------------------------------------------------------------------------------------
 # One test per reason (permissive listener: the non-credential reasons)
 # ------------------------------------------------------------------------------------------
@@ -404,11 +438,16 @@ def test_channel_and_broadcast_requests_are_recorded(gateway, sender):
     assert (create["kind"], create["status"], create["topic"], create["channelId"]) == (
         "channel", 201, BUNDLE, channel)
     assert gateway.get_json(f"/v1/deliveries/{create['seq']}")["channelId"] == channel
+    # ... and the channelId filter selects it (with every later record of the channel, any kind)
+    assert [r["seq"] for r in gateway.deliveries(channelId=channel)["deliveries"]] == [create["seq"]]
+    assert [r["seq"] for r in gateway.deliveries(channelId=channel, kind="channel")["deliveries"]] == [create["seq"]]
 
     sent = sender.broadcast(channel, ("apns-priority", "5"))
     refused = sender.broadcast(channel, ("apns-priority", "7"))
     records = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
     assert [(r["status"], r["reason"]) for r in records] == [(200, None), (400, "BadPriority")]
+    every = gateway.deliveries(channelId=channel)["deliveries"]
+    assert [(r["kind"], r["status"]) for r in every] == [("channel", 201), ("broadcast", 200), ("broadcast", 400)]
     first = records[0]
     assert first["apnsId"] == sent.header("apns-request-id")
     assert (first["channelId"], first["pushType"], first["inferredPushType"], first["priority"]) == (
@@ -545,6 +584,83 @@ def test_a_subscription_to_an_unknown_channel_is_refused(gateway):
     assert "channels[0]" in r.json["error"]
 
 
+CONFIGURED = "Y29uZvvvvv/+AA=="  # holds "/", "+" and "=", as random IDs may
+
+
+def test_channels_and_subscriptions_from_the_configuration_file(module_factory):
+    """broadcast.channels are made at start with their IDs; devices[N].channels subscribe to them."""
+    tokens = [uuid.uuid4().hex * 2 for _ in range(2)]
+    server = module_factory(config={
+        "broadcast": {"channels": [
+            {"id": CONFIGURED, "bundleId": BUNDLE, "messageStoragePolicy": 0},
+            {"id": "cHJvZHVjdGlvbg==", "bundleId": BUNDLE, "environment": "production"}]},
+        "devices": [{"token": t, "topic": BUNDLE, "virtual": True, "channels": [CONFIGURED]} for t in tokens]})
+    listed = {c["id"]: c for c in server.get_json("/v1/channels")["channels"]}
+    assert listed[CONFIGURED]["subscribers"] == sorted(tokens)
+    assert (listed[CONFIGURED]["messageStoragePolicy"], listed[CONFIGURED]["environment"]) == (0, "sandbox")
+    assert listed["cHJvZHVjdGlvbg=="]["environment"] == "production"
+    s = Sender(server.listener)
+    try:
+        read = s.request("GET", CHANNELS, ("apns-channel-id", CONFIGURED))
+        assert read.json() == {"message-storage-policy": 0, "push-type": "LiveActivity"}
+        assert CONFIGURED in s.request("GET", ALL_CHANNELS).json()["channels"]
+        assert s.broadcast(CONFIGURED, ("apns-expiration", "0")).status == 200
+        [record] = server.deliveries(kind="broadcast", channelId=CONFIGURED)["deliveries"]
+        assert record["fanOut"] == 2
+        assert [c["deviceToken"] for c in record["fanOutDeliveries"]] == sorted(tokens)
+        gone = s.request("GET", CHANNELS, ("apns-channel-id", "cHJvZHVjdGlvbg=="))  # a production channel
+        assert reason_of(gone) == "ChannelNotRegistered"
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("config, field", [
+    ({"devices": [{"token": "ab" * 32, "topic": BUNDLE, "channels": [CONFIGURED]}]}, "devices[0].channels[0]: no channel"),
+    ({"broadcast": {"channels": [{"id": CONFIGURED, "bundleId": BUNDLE}, {"id": "bad id", "bundleId": BUNDLE}]}},
+     "broadcast.channels[1].id: expected standard padded base64"),
+])
+def test_a_bad_channel_in_the_configuration_file_is_refused_at_start(tmp_path, config, field):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    proc = subprocess.run([str(binary_path()), "--config", str(path), "--listen", "127.0.0.1:0", "--control", "off"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert field in proc.stderr, proc.stderr
+
+
+def push_to_start(sender, token, channel):
+    body = json.dumps({"aps": {"timestamp": int(time.time()), "event": "start", "content-state": {"score": 0},
+                               "attributes-type": "Match", "attributes": {}, "input-push-channel": channel,
+                               "alert": {"title": "Kick-off"}}}).encode()
+    return sender.request("POST", f"/3/device/{token}", ("apns-topic", f"{BUNDLE}.push-type.liveactivity"),
+                          ("apns-push-type", "liveactivity"), ("apns-priority", "10"), body=body)
+
+
+def test_a_push_to_start_with_input_push_channel_subscribes_its_device(gateway, sender):
+    token = uuid.uuid4().hex * 2
+    r = gateway.control("PUT", f"/v1/devices/{token}", {"environment": "sandbox", "topic": BUNDLE, "virtual": True})
+    assert r.status in (200, 201), r.body
+    channel = sender.create(policy=1)
+    started = push_to_start(sender, token, channel)
+    assert started.status == 200, started.body
+    assert gateway.get_json(f"/v1/devices/{token}")["channels"] == [channel]
+    listed = gateway.get_json(f"/v1/channels?bundleId={BUNDLE}")["channels"]
+    assert [c["subscribers"] for c in listed if c["id"] == channel] == [[token]]
+    record = gateway.delivery_by_apns_id(started.header("apns-id"))
+    assert not any("input-push-channel" in lint for lint in record["lints"]), record["lints"]
+    assert sender.broadcast(channel).status == 200
+    [sent] = gateway.deliveries(kind="broadcast", channelId=channel)["deliveries"]
+    assert sent["fanOut"] == 1
+    # a channel the app does not have: accepted, a lint, no subscription
+    unknown = "bm8tc3VjaC1jaGFubmVs"
+    refused = push_to_start(sender, token, unknown)
+    assert refused.status == 200, refused.body
+    lints = gateway.delivery_by_apns_id(refused.header("apns-id"))["lints"]
+    assert any(f'input-push-channel "{unknown}" is no channel of {BUNDLE}' in lint for lint in lints), lints
+    assert gateway.get_json(f"/v1/devices/{token}")["channels"] == [channel]
+    assert gateway.delete(f"/v1/devices/{token}").status == 200
+
+
 # ------------------------------------------------------------------------------------------
 # Control API: channels on a test's behalf
 # ------------------------------------------------------------------------------------------
@@ -592,3 +708,60 @@ def test_mock_apns_send_channels_and_broadcast(gateway):
     assert (rc, lines[0]) == (0, "status 204"), lines
     rc, lines = send("--delete-channel", channel)
     assert (rc, lines[0], lines[-1]) == (1, "status 400", "reason: ChannelNotRegistered"), lines
+
+
+# ------------------------------------------------------------------------------------------
+# Apple's host names and channel-management ports (README "Broadcast push and channel management")
+# ------------------------------------------------------------------------------------------
+
+APPLE_HOSTS = [
+    "api.push.apple.com", "api.sandbox.push.apple.com", "api-broadcast.push.apple.com",
+    "api-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
+    "api-manage-broadcast.sandbox.push.apple.com",
+]
+# A loopback address of this test's own, so Apple's ports are free on it.
+MANAGE_HOST = "127.0.0.57"
+
+
+@pytest.mark.parametrize("host", APPLE_HOSTS)
+def test_the_test_certificate_covers_apples_hosts(gateway, host):
+    """TLS with the host name checked against tls/ca.pem, as a sender sent there by the hosts file does."""
+    s = Sender(gateway.listener, server_hostname=host)
+    try:
+        response = s.client.request(headers("GET", ALL_CHANNELS, authority=host), None, timeout=10)
+        assert response.status == 200, response
+    finally:
+        s.close()
+
+
+def test_channel_management_listeners_at_apples_ports(module_factory):
+    server = module_factory("--channel-management", MANAGE_HOST, expect_listeners=3)
+    sandbox, production = server.listener_named("manage-sandbox"), server.listener_named("manage-production")
+    assert (sandbox.host, sandbox.port, sandbox.environment) == (MANAGE_HOST, 2195, "sandbox")
+    assert (production.host, production.port, production.environment) == (MANAGE_HOST, 2196, "production")
+    manage = Sender(sandbox, server_hostname="api-manage-broadcast.sandbox.push.apple.com")
+    other = Sender(production, server_hostname="api-manage-broadcast.push.apple.com")
+    push = Sender(server.listener)  # the first listener, sandbox: broadcasts go there (node-apn)
+    try:
+        channel = manage.create(policy=0)
+        read = other.request("GET", CHANNELS, ("apns-channel-id", channel))
+        assert (read.status, reason_of(read)) == (400, "ChannelNotRegistered")  # per environment
+        assert push.broadcast(channel, ("apns-expiration", "0")).status == 200
+        made = other.create(policy=1)
+        assert made in other.request("GET", ALL_CHANNELS).json()["channels"]
+        records = server.deliveries(kind="channel", status=201)["deliveries"]
+        assert [(r["listener"], r["environment"]) for r in records] == [
+            ("manage-sandbox", "sandbox"), ("manage-production", "production")]
+    finally:
+        for s in (manage, other, push):
+            s.close()
+
+
+def test_a_port_collision_is_refused_at_start():
+    proc = subprocess.run(
+        [str(binary_path()), "--listen", "127.0.0.1:0", "--control", "off", "--channel-management", MANAGE_HOST,
+         "--binary", f"{MANAGE_HOST}:2195"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert f"binary.listen: address {MANAGE_HOST}:2195 conflicts with listeners[1]" in proc.stderr, proc.stderr
+    assert f"made listeners[1], manage-sandbox ({MANAGE_HOST}:2195)" in proc.stderr, proc.stderr
+    assert "loopback address of its own" in proc.stderr, proc.stderr

@@ -42,7 +42,11 @@ struct CompactRecordMatcher {
         if filter.kind != nil || filter.channelID != nil || filter.listener != nil || filter.transportProtocol != nil {
             let decoded = record.decoded(seq: seq)
             if let kind = filter.kind, decoded.kind != kind { return false }
-            if let channelID = filter.channelID, !UTF8Bytes.equal(decoded.channelID, channelID) { return false }
+            if let channelID = filter.channelID,
+                !DeliveryFilter.namesChannel(decoded.channelID, seq: seq, channelID, createSeq: filter.channelCreateSeq)
+            {
+                return false
+            }
             if let listener = filter.listener, !UTF8Bytes.equal(decoded.listener, listener) { return false }
             if let wanted = filter.transportProtocol, decoded.transportProtocol != wanted { return false }
         }

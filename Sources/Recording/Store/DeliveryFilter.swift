@@ -28,8 +28,14 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var unanswered: Unanswered?
     /// The request's kind (`push`, `channel`, `broadcast`; `DeliveryRecord.kind`).
     public var kind: RequestKind?
-    /// Exact channel ID a channel or broadcast request named (`DeliveryRecord.channelID`).
+    /// Exact channel ID a channel or broadcast request named (`DeliveryRecord.channelID`), or
+    /// the channel the create recorded as `channelCreateSeq` made.
     public var channelID: String?
+    /// The seq of the record of the create that made `channelID` (the channel store knows it:
+    /// `ChannelStore.createSeq(of:)`): that record matches `channelID` too, though its request
+    /// named no channel (docs/broadcast.md §4). Set by whoever holds the channel store (the
+    /// control API); nil: only records whose request named `channelID` match it.
+    public var channelCreateSeq: UInt64?
     /// Exact name of the listener the request came to (an HTTP/2, binary or feedback listener).
     public var listener: String?
     /// The protocol it came by (`DeliveryRecord.transportProtocol`: `http2` or `binary`).
@@ -179,10 +185,19 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let collapseID, !UTF8Bytes.equal(record.verdict.collapseID, collapseID) { return false }
         if let apnsID, !Self.equalIgnoringASCIICase(record.apnsID, apnsID) { return false }
         if let kind, record.kind != kind { return false }
-        if let channelID, !UTF8Bytes.equal(record.channelID, channelID) { return false }
+        if let channelID, !Self.namesChannel(record.channelID, seq: record.seq, channelID, createSeq: channelCreateSeq)
+        {
+            return false
+        }
         if let listener, !UTF8Bytes.equal(record.listener, listener) { return false }
         if let transportProtocol, record.transportProtocol != transportProtocol { return false }
         return true
+    }
+
+    /// Whether a record (seq `seq`, naming `recorded`) is one of channel `channelID`: its request
+    /// named it, or it is the record of the create that made it (`createSeq`).
+    static func namesChannel(_ recorded: String?, seq: UInt64, _ channelID: String, createSeq: UInt64?) -> Bool {
+        seq == createSeq || UTF8Bytes.equal(recorded, channelID)
     }
 
     /// `lowercased` is the lowercase form already; compares without allocating.

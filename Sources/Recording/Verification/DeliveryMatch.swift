@@ -101,7 +101,14 @@ public struct DeliveryMatch: Sendable, Equatable {
         compare("collapseId", filter.collapseID, verdict.collapseID)
         compare("environment", filter.environment?.rawValue, record.environment.rawValue)
         compare("kind", filter.kind?.rawValue, record.kind.rawValue)
-        compare("channelId", filter.channelID, record.channelID)
+        if let channelID = filter.channelID,
+            !DeliveryFilter.namesChannel(
+                record.channelID, seq: record.seq, channelID, createSeq: filter.channelCreateSeq)
+        {
+            found.append(
+                MatchDifference(
+                    field: "channelId", expected: Self.text(channelID), actual: record.channelID.map(Self.text)))
+        }
         if !payload.isEmpty {
             let body = try? JSONNode(decoding: record.payload)
             for condition in payload {

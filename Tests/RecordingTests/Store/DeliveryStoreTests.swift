@@ -131,6 +131,21 @@ final class DeliveryStoreTests: XCTestCase {
             let record = try XCTUnwrap(store.record(seq: UInt64(seq)))
             XCTAssertEqual(filter.matches(record), [3, 4].contains(seq), "\(seq)")
         }
+        // The create (2) named no channel; told its seq (`channelCreateSeq`), the filter takes it
+        // as a record of the channel it made, with the channel's other records, of any kind.
+        filter.channelCreateSeq = 2
+        XCTAssertEqual(seqs(filter), [2, 3, 4])
+        filter.kind = .channel
+        XCTAssertEqual(seqs(filter), [2, 3])
+        filter.kind = nil
+        XCTAssertEqual(store.count(matching: filter), 3)
+        for seq in 1...5 {
+            let record = try XCTUnwrap(store.record(seq: UInt64(seq)))
+            XCTAssertEqual(filter.matches(record), [2, 3, 4].contains(seq), "\(seq)")
+        }
+        filter.channelID = "BBBB"  // the create made AAAA, not BBBB: the seq goes with the ID it was looked up for
+        filter.channelCreateSeq = nil
+        XCTAssertEqual(seqs(filter), [5])
         XCTAssertEqual(try DeliveryFilter(query: ["kind": "broadcast", "channelId": "AAAA"]).kind, .broadcast)
         XCTAssertEqual(try DeliveryFilter(query: ["channelId": "AAAA"]).channelID, "AAAA")
         XCTAssertThrowsError(try DeliveryFilter(query: ["kind": "pushes"])) { error in

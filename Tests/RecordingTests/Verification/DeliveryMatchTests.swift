@@ -20,6 +20,18 @@ final class DeliveryMatchTests: XCTestCase {
         return record
     }
 
+    /// A create's record named no channel; a match told its seq (`channelCreateSeq`) counts it
+    /// as one of the channel it made (docs/broadcast.md §4), and only that record.
+    func testTheCreateOfAChannelMatchesItsChannelID() {
+        var create = record(seq: 7)
+        create.path = "/1/apps/com.example.app/channels"
+        var match = DeliveryMatch(channelID: "dHN0")
+        XCTAssertEqual(match.differences(create).map(\.description), [#"channelId: expected "dHN0", got nothing"#])
+        match.filter.channelCreateSeq = 7
+        XCTAssertTrue(match.matches(create))
+        XCTAssertFalse(match.matches(record(seq: 8)))
+    }
+
     func testEachFieldDiffersByNameWithBothValues() {
         let base = record(seq: 1)
         let rows: [(DeliveryMatch, [String])] = [
