@@ -389,10 +389,13 @@ public final class MockAPNsServer: @unchecked Sendable {
             report: { [logger] message in logger.log(.error, message) })
         store.attach(journal, restoring: contents)
         self.journal = journal
+        let restored =
+            contents.records.isEmpty
+            ? "no records put back" : "\(contents.records.count) records put back (seq \(contents.firstSeq)...)"
         logger.log(
             .info,
-            "journal \(path): \(contents.records.count) records put back (seq \(contents.firstSeq)...\(contents.lastSeq), "
-                + "\(contents.lines) lines), sync \(configuration.journalSync.rawValue)")
+            "journal \(path): \(restored), \(contents.lines) lines, last seq \(contents.lastSeq), sync "
+                + configuration.journalSync.rawValue)
         return configuration.journalSync == .always ? JournalDurability(journal: journal) : nil
     }
 

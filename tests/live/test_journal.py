@@ -80,6 +80,8 @@ def test_kill_9_under_load_loses_no_answered_push(server_factory, tmp_path):
         time.sleep(0.05)
     server.proc.kill()  # SIGKILL, mid-load: nothing is flushed on the way out
     server.proc.wait(5)
+    server_factory.servers.remove(server)  # killed on purpose: not a failed stop
+    server._stderr_file.close()
     stop.set()
     for t in threads:
         t.join(15)
