@@ -117,13 +117,15 @@ def controller(server, counts: Counts, until: float):
 
 
 def streamer(server, counts: Counts, until: float):
-    """Live streams opened, read a while and closed; each one's seqs must rise."""
+    """Live streams opened, read a while and closed; each one's seqs must rise. The last one closes
+    2 s before the pushers stop, so none waits on a quiet store."""
+    until -= 2
     while time.monotonic() < until:
         try:
             with urllib.request.urlopen(
                     f"{server.control_url}/v1/deliveries/stream?format=ndjson", timeout=10) as response:
                 last = 0
-                stop_at = time.monotonic() + 1.5
+                stop_at = min(time.monotonic() + 1.5, until)
                 while time.monotonic() < stop_at:
                     line = response.readline()
                     if not line:
