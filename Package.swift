@@ -85,7 +85,7 @@ let package = Package(
             name: "Configuration",
             dependencies: [
                 "APNsCore", "Broadcast", "Devices", "Faults", "JSONSupport", "JSONInput", "CommandLineOptions",
-                "LegacyBinary",
+                "LegacyBinary", "Recording",
             ]),
         // HTTP/2 + TLS + event loops + the HTTP/1.1 control server. Knows nothing of APNs.
         .target(

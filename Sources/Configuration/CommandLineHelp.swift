@@ -90,8 +90,9 @@ enum CommandLineHelp {
           workers, logLevel, drainTimeoutSeconds, keys (the key
           manifest), clockOffsetSeconds, faults (fault rules, as POST /v1/faults
           takes them), scenarios (name, parameters; their rules follow the
-          faults), idleTimeoutSeconds, idleAction, readyFile.
-          Relative paths (tls, clientCAs, keys, readyFile) are resolved against
+          faults), idleTimeoutSeconds, idleAction, readyFile, journal,
+          journalSync.
+          Relative paths (tls, clientCAs, keys, readyFile, journal) are resolved against
           the file's directory. An annotated example using every key:
           fixtures/mock-apns.example.json in the repository.
 

@@ -3,6 +3,7 @@ import CommandLineOptions
 import Faults
 import JSONInput
 import JSONSupport
+import Recording
 
 /// Turns `mock-apns` arguments into a command: `mock-apns [serve] [options]`, `--help`, `--version`.
 ///
@@ -143,6 +144,12 @@ public enum CommandLineParser {
         }
         if let path = values["--ready-file"] {
             configuration.readyFilePath = path
+        }
+        if let path = values["--journal"] {
+            configuration.journalPath = path
+        }
+        if let text = values["--journal-sync"] {
+            configuration.journalSync = try choice(text, JournalSync.self, option: "--journal-sync")
         }
         if let text = values["--clock-offset"] {
             guard let seconds = Double(text), seconds.isFinite else {

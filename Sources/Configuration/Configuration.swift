@@ -2,6 +2,7 @@ import APNsCore
 import Broadcast
 import Devices
 import Faults
+import Recording
 
 /// Everything `mock-apns` needs to run: listeners, control API, limits, validation knobs,
 /// known devices, provider-authentication settings and fault rules. `Configuration()` is the default setup;
@@ -87,6 +88,12 @@ public struct Configuration: Sendable, Equatable {
     /// The most isolated gateways held at once (`POST /v1/gateways` beyond it is a 429), 0 to
     /// 100,000; 0 makes none (docs/testing.md "Isolated gateways"). Default 1,000.
     public var maxGateways = 1_000
+    /// The delivery journal (README "Journal"): every record of the default gateway appended to
+    /// this file as newline-delimited JSON and read back at start, so a restart or crash keeps the
+    /// history; nil keeps records in memory only. Isolated gateways are not journaled. Default nil.
+    public var journalPath: String?
+    /// When the journal's writes are made durable, and whether answers wait for it. Default `.batch`.
+    public var journalSync: JournalSync = .batch
     /// The records an isolated gateway keeps when its request names no `maxRecords`, at least 1.
     /// Default 10,000 (smaller than the default gateway's, so that 200 gateways stay small).
     public var gatewayMaxRecords = 10_000

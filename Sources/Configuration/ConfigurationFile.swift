@@ -6,6 +6,7 @@ import Foundation
 import JSONInput
 import JSONSupport
 import LegacyBinary
+import Recording
 
 /// Reads a `Configuration` from a JSON document.
 ///
@@ -16,7 +17,8 @@ import LegacyBinary
 /// `Configuration()`; an unknown key is an error, so a typo never passes silently. Top-level
 /// keys: `listeners`, `control`, `maxRecords`, `maxEvents`, `maxFaultRules`, `maxGateways`, `gatewayMaxRecords`, `controlIdleTimeoutSeconds`, `controlMaxStreams`, `controlStreamBufferBytes`, `registry`, `tokenLength`, `maxTokenLength`,
 /// `lintsAsErrors`, `invalidPayloadReason`, `devices`, `http2`, `workers`, `logLevel`,
-/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`, `readyFile`.
+/// `drainTimeoutSeconds`, `keys`, `clockOffsetSeconds`, `faults`, `scenarios`, `deviceModel`, `readyFile`, `journal`,
+/// `journalSync`.
 ///
 /// `faults` (rule objects, as `POST /v1/faults` takes them) and `scenarios`
 /// (`{"name", "parameters"}`) both become `Configuration.faults`: the explicit rules first, then
@@ -170,6 +172,10 @@ public enum ConfigurationFile {
         if let ready = root["readyFile"], ready != .null {
             configuration.readyFilePath = try ready.text(at: "readyFile", expected: "a file path or null")
         }
+        if let journal = root["journal"], journal != .null {
+            configuration.journalPath = try journal.text(at: "journal", expected: "a file path or null")
+        }
+        configuration.journalSync = try root.choice("journalSync", JournalSync.self) ?? configuration.journalSync
         if let offset = root["clockOffsetSeconds"] {
             guard let seconds = offset.number, seconds.isFinite else {
                 throw ConfigurationError(
@@ -229,6 +235,7 @@ public enum ConfigurationFile {
         }
         configuration.keysManifestPath = configuration.keysManifestPath.map(resolve)
         configuration.readyFilePath = configuration.readyFilePath.map(resolve)
+        configuration.journalPath = configuration.journalPath.map(resolve)
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import APNsCore
 import Faults
+import Recording
 
 /// One setting of `mock-apns serve` as every reader knows it: its configuration-file key, its
 /// command-line flag, the kind of value (with the range numbers must lie in), the default and
@@ -164,6 +165,18 @@ struct ConfigurationSetting: Sendable {
                 "Once every listener and the control API listen, write their bound ports and URLs there as JSON "
                     + "(a temporary file renamed into place, so a reader never sees half of it); with port 0, the "
                     + "way to learn the ports without reading the start-up lines."),
+            ConfigurationSetting(
+                file: "journal", flag: "--journal", "FILE", .text, default: "none (records in memory only)",
+                "Append every delivery record, correction and clear to FILE as newline-delimited JSON and read it "
+                    + "back at start, so a restart or a crash keeps the history and seq goes on after the last one "
+                    + "(README \"Journal\"). A torn last line is dropped with a warning; a bad line before it "
+                    + "refuses the start."),
+            ConfigurationSetting(
+                file: "journalSync", flag: "--journal-sync", "always|batch|never", .choice(names(JournalSync.self)),
+                default: defaults.journalSync.rawValue,
+                "always: a push is answered only once its record is synced to disk (group commit per loop pass), so "
+                    + "SIGKILL loses no answered push; batch: synced in batches, answers do not wait; never: "
+                    + "written, not synced."),
             ConfigurationSetting(
                 file: "maxRecords", flag: "--max-records", "N", .integer(1...10_000_000),
                 default: String(defaults.maxRecords),

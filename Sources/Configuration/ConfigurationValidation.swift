@@ -44,6 +44,9 @@ extension Configuration {
         if keysManifestPath == "" {
             throw ConfigurationError(field: "keys", message: "expected a file path or null, got \"\"")
         }
+        if journalPath == "" {
+            throw ConfigurationError(field: "journal", message: "expected a file path or null, got \"\"")
+        }
         guard clockOffsetSeconds.isFinite, abs(clockOffsetSeconds) <= ConfigurationLimits.maxClockOffset else {
             throw ConfigurationError(
                 field: "clockOffsetSeconds",

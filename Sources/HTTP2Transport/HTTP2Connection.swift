@@ -48,6 +48,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// could change what is announced.
     public let settings: HTTP2Settings
     private let handler: HTTP2RequestHandler
+    /// `handler.answerDurability`, read once: nil costs `flush` one load and a branch.
+    private let durability: (any AnswerDurability)?
     private let alpnRequired: Bool
     private let onClose: (HTTP2Connection) -> Void
     /// Closes the connection after a GOAWAY's `closeAfter`, or a graceful shutdown's drain timeout.
@@ -99,6 +101,7 @@ public final class HTTP2Connection: @unchecked Sendable {
         self.loop = loop
         self.settings = settings
         self.handler = handler
+        durability = handler.answerDurability
         self.onClose = onClose
         self.alpnRequired = tls?.alpn == .required
         socket = SocketStream(fd: fd, tls: tls)
@@ -271,6 +274,8 @@ public final class HTTP2Connection: @unchecked Sendable {
     /// Deferred while nghttp2 is running our callbacks: it must not be re-entered.
     func flush() {
         guard lifecycle.sessionRuns, !session.isReceiving, !isBlackholed else { return }
+        // Before anything nghttp2 serialized leaves: an answer must not precede its record's sync.
+        if let durability { durability.awaitDurable() }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = session.nextOutput(&data)

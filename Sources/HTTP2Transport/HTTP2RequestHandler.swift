@@ -53,6 +53,11 @@ public protocol HTTP2RequestHandler: AnyObject, Sendable {
     /// A connection from `peer` accepted on `listenerIndex` was refused (`admit` said `.refuse`)
     /// and reset; it got no id. Called on the accept thread. The default ignores it.
     func connectionRefused(listenerIndex: Int, peer: String)
+    /// What answers must wait for before they leave, or nil (the default): when set, each
+    /// connection calls its `awaitDurable()` before it writes what nghttp2 serialized, once per
+    /// write-out (after a read pass, a timer, a delayed answer), not once per answer. Read once
+    /// per connection, when it is made. MockAPNs's journal with `--journal-sync always`.
+    var answerDurability: (any AnswerDurability)? { get }
 }
 
 /// How a new connection is treated before its first byte is read.
@@ -74,6 +79,7 @@ extension HTTP2RequestHandler {
     public func settings(for connection: HTTP2Connection, proposed: HTTP2Settings) -> HTTP2Settings { proposed }
     public func transportEvent(_ event: HTTP2TransportEvent, on connection: HTTP2Connection) {}
     public func connectionRefused(listenerIndex: Int, peer: String) {}
+    public var answerDurability: (any AnswerDurability)? { nil }
     public func requestNotServed(_ request: inout HTTP2Request, on connection: HTTP2Connection) {}
     public func streamEndedUnanswered(
         tag: UInt64, streamID: Int32, end: HTTP2StreamEnd, on connection: HTTP2Connection

@@ -46,11 +46,15 @@ final class APNsRequestHandler: HTTP2RequestHandler {
     let answerLatency = AnswerLatencyHistogram()
     private let logger: Logger
     private let debug: Bool
+    /// The journal's sync before answers leave (`--journal-sync always`), or nil.
+    let answerDurability: (any AnswerDurability)?
 
     init(
         gateway: Gateway, broadcast: BroadcastService, listeners: [Listener], events: ConnectionEventStore,
-        keys: KeyStore, clock: ServerClock, devices: DeviceBook, profile: StreamProfile, logger: Logger
+        keys: KeyStore, clock: ServerClock, devices: DeviceBook, profile: StreamProfile, logger: Logger,
+        answerDurability: (any AnswerDurability)? = nil
     ) {
+        self.answerDurability = answerDurability
         self.devices = devices
         self.broadcast = broadcast
         self.gateway = gateway

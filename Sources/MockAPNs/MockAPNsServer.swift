@@ -80,6 +80,8 @@ public final class MockAPNsServer: @unchecked Sendable {
     /// The feedback service, when a `feedback` listener is configured.
     private(set) var feedback: FeedbackService?
     private var control: ControlServer?
+    /// The delivery journal (`--journal`), once started.
+    private var journal: DeliveryJournal?
     /// The isolated gateways (docs/testing.md "Isolated gateways").
     private let gatewayHost: GatewayHost
     private var tlsContexts: [TLSContext?] = []
@@ -146,6 +148,7 @@ public final class MockAPNsServer: @unchecked Sendable {
             state.withLock { $0 = .running }
         } catch {
             state.withLock { $0 = .stopped }
+            journal?.close()
             throw error
         }
     }
@@ -154,6 +157,7 @@ public final class MockAPNsServer: @unchecked Sendable {
         if let problem = configuration.control?.exposureProblem {
             throw ConfigurationError(field: "control", message: problem)
         }
+        let durability = try openJournal(logger: Logger(level: configuration.logLevel))
         let configuredKeys = try configuration.keysManifestPath.map { try KeyStore(manifestAt: $0) } ?? KeyStore.empty
         // The control API's test key (`POST /v1/provider-tokens`), only with a control API, and
         // only when no configured key has its ID.
@@ -190,7 +194,7 @@ public final class MockAPNsServer: @unchecked Sendable {
                     name: $0.name, environment: $0.environment,
                     authMode: AuthMode(rawValue: $0.auth.rawValue) ?? .permissive)
             }, events: events, keys: keys, clock: clock, devices: devices, profile: configuration.streamProfile,
-            logger: Logger(level: configuration.logLevel))
+            logger: Logger(level: configuration.logLevel), answerDurability: durability)
         let startMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         for listener in configuration.listeners {
             guard let update = listener.conditions else { continue }
@@ -390,6 +394,33 @@ public final class MockAPNsServer: @unchecked Sendable {
             openFiles: OpenFileLimit.openCount())
     }
 
+    /// Reads the journal back into the store and starts writing it (`--journal`, README
+    /// "Journal"); nil without one. Returns what answers wait for with `--journal-sync always`.
+    /// - Throws: `JournalError` (unreadable or unwritable file, a bad line before the last, another version).
+    private func openJournal(logger: Logger) throws -> (any AnswerDurability)? {
+        guard let path = configuration.journalPath else { return nil }
+        let contents = try JournalReader.read(path: path, capacity: configuration.maxRecords)
+        if let offset = contents.tornTailOffset {
+            logger.log(
+                .warning,
+                "journal \(path): the last line, from byte offset \(offset), is torn or damaged (a crash in the "
+                    + "middle of a write?): ignored, and cut off before new lines are appended")
+        }
+        let journal = try DeliveryJournal(
+            path: path, sync: configuration.journalSync, contents: contents,
+            report: { [logger] message in logger.log(.error, message) })
+        store.attach(journal, restoring: contents)
+        self.journal = journal
+        let restored =
+            contents.records.isEmpty
+            ? "no records put back" : "\(contents.records.count) records put back (seq \(contents.firstSeq)...)"
+        logger.log(
+            .info,
+            "journal \(path): \(restored), \(contents.lines) lines, last seq \(contents.lastSeq), sync "
+                + configuration.journalSync.rawValue)
+        return configuration.journalSync == .always ? JournalDurability(journal: journal) : nil
+    }
+
     /// Stops gracefully: GOAWAY NO_ERROR with `{"reason":"Shutdown"}` on every connection,
     /// in-flight streams answered (up to `drainTimeoutSeconds`), then everything closed.
     /// Blocks until done; safe to call twice.
@@ -430,6 +461,8 @@ public final class MockAPNsServer: @unchecked Sendable {
         }
         mainLoop.stop()
         mainLoop.waitUntilFinished()
+        // After the last record: everything queued is written and synced.
+        journal?.close()
     }
 
     /// Registers `device` as a virtual device (docs/device-model.md §7), with its registration

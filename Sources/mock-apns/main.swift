@@ -75,6 +75,8 @@ case .serve(let configuration):
         fail("mock-apns: cannot start: \(error)", status: 2)
     } catch let error as AuthMaterialError {
         fail("mock-apns: bad provider-token keys: \(error)", status: 2)
+    } catch let error as JournalError {
+        fail("mock-apns: cannot start: \(error)", status: 2)  // a file to fix or move away, like a bad flag
     } catch {
         fail("mock-apns: cannot start: \(error)", status: 1)
     }

@@ -87,6 +87,9 @@ final class CommandLineParserTests: XCTestCase {
             ),
             (["--keys", "auth/keys.json"], { $0.keysManifestPath = "auth/keys.json" }, #line),
             (["--ready-file", "/tmp/ready.json"], { $0.readyFilePath = "/tmp/ready.json" }, #line),
+            (["--journal", "/tmp/journal.ndjson"], { $0.journalPath = "/tmp/journal.ndjson" }, #line),
+            (["--journal-sync", "always"], { $0.journalSync = .always }, #line),
+            (["--journal-sync=never"], { $0.journalSync = .never }, #line),
             (["--clock-offset", "4000"], { $0.clockOffsetSeconds = 4000 }, #line),
             (["--clock-offset", "-4000"], { $0.clockOffsetSeconds = -4000 }, #line),
             (

@@ -278,6 +278,13 @@ final class ConfigurationFileTests: XCTestCase {
             (#"{"keys": null}"#, { $0.keysManifestPath = nil }, #line),
             (#"{"readyFile": null}"#, { $0.readyFilePath = nil }, #line),
             (#"{"readyFile": "/run/mock-apns/ready.json"}"#, { $0.readyFilePath = "/run/mock-apns/ready.json" }, #line),
+            (#"{"journal": null}"#, { $0.journalPath = nil }, #line),
+            (
+                #"{"journal": "/var/mock-apns/journal.ndjson"}"#, { $0.journalPath = "/var/mock-apns/journal.ndjson" },
+                #line
+            ),
+            (#"{"journalSync": "always"}"#, { $0.journalSync = .always }, #line),
+            (#"{"journalSync": "never"}"#, { $0.journalSync = .never }, #line),
             (#"{"keys": "/etc/mock-apns/keys.json"}"#, { $0.keysManifestPath = "/etc/mock-apns/keys.json" }, #line),
             (#"{"clockOffsetSeconds": 0}"#, { _ in }, #line),
             (#"{"clockOffsetSeconds": 4000}"#, { $0.clockOffsetSeconds = 4000 }, #line),
@@ -309,7 +316,7 @@ final class ConfigurationFileTests: XCTestCase {
             ErrorRow(
                 #"{"maxRecord": 5}"#,
                 #"maxRecord: unknown key (did you mean "maxRecords"?); valid keys here: listeners, keys, clockOffsetSeconds, "#
-                    + "control, readyFile, maxRecords, maxEvents, maxFaultRules, maxGateways, gatewayMaxRecords, controlIdleTimeoutSeconds, controlMaxStreams, controlStreamBufferBytes, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
+                    + "control, readyFile, journal, journalSync, maxRecords, maxEvents, maxFaultRules, maxGateways, gatewayMaxRecords, controlIdleTimeoutSeconds, controlMaxStreams, controlStreamBufferBytes, registry, tokenLength, http2, workers, drainTimeoutSeconds, "
                     + "idleTimeoutSeconds, idleAction, scenarios, binary, feedback, logLevel, maxTokenLength, lintsAsErrors, "
                     + "invalidPayloadReason, devices, deviceModel, broadcast, faults"
             ),
@@ -661,6 +668,9 @@ final class ConfigurationFileTests: XCTestCase {
             // Provider authentication
             ErrorRow(#"{"keys": 5}"#, "keys: expected a file path or null, got 5"),
             ErrorRow(#"{"readyFile": true}"#, "readyFile: expected a file path or null, got true"),
+            ErrorRow(#"{"journal": 5}"#, "journal: expected a file path or null, got 5"),
+            ErrorRow(#"{"journal": ""}"#, #"journal: expected a file path or null, got """#),
+            ErrorRow(#"{"journalSync": "sometimes"}"#, "journalSync: expected", exact: false),
             ErrorRow(#"{"keys": ""}"#, #"keys: expected a file path or null, got """#),
             ErrorRow(#"{"keys": ["auth/keys.json"]}"#, "keys: expected a file path or null, got an array"),
             ErrorRow(#"{"keys": {"keys": []}}"#, "keys: expected a file path or null, got an object"),

@@ -78,7 +78,7 @@ final class ConfigurationSettingTests: XCTestCase {
                 "maxTokenLength",
                 "lintsAsErrors", "invalidPayloadReason", "devices", "http2", "workers", "logLevel",
                 "drainTimeoutSeconds", "keys", "clockOffsetSeconds", "faults", "scenarios", "idleTimeoutSeconds",
-                "idleAction", "deviceModel", "binary", "feedback", "readyFile", "broadcast",
+                "idleAction", "deviceModel", "binary", "feedback", "readyFile", "broadcast", "journal", "journalSync",
             ])
     }
 

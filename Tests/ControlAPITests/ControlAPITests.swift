@@ -211,6 +211,9 @@ final class ControlAPITests: XCTestCase {
         XCTAssertEqual(json["byReason"] as? [String: Int], ["BadTopic": 1])
         XCTAssertEqual(json["connectionsOpen"] as? Int, 2)
         XCTAssertEqual(json["evicted"] as? Int, 0)
+        // Since start: the 2 cleared, none evicted, so cleared + records + evictedTotal == requests.
+        XCTAssertEqual(json["cleared"] as? Int, 2)
+        XCTAssertEqual(json["evictedTotal"] as? Int, 0)
     }
 
     func testDeviceLifecycle() {

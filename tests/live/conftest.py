@@ -33,6 +33,11 @@ if not binary_path().is_file():
     )
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "soak: the soak (test_soak_invariants.py): SOAK_SECONDS long, 25 s in make test, an hour in make soak")
+
+
 @pytest.fixture
 def server_factory(tmp_path):
     factory = ServerFactory(tmp_path)

@@ -16,12 +16,21 @@ public struct DeliveryStats: Sendable, Equatable {
     public var lastSeq: UInt64
     /// The ring's capacity in records.
     public var capacity: Int
+    /// Records removed by `clear()` (`DELETE /v1/deliveries`) since start; not reset. With
+    /// `records` and `evictedTotal` it accounts for every request: `cleared + records +
+    /// evictedTotal == requests`, exactly (the soak checks it, tests/live/test_soak_invariants.py).
+    public var cleared: UInt64
+    /// Records evicted by the full ring since start, across clears (`evicted` restarts at 0 at
+    /// each clear).
+    public var evictedTotal: UInt64
 
     /// Memberwise initializer.
     public init(
         requests: UInt64, byStatus: [Int: UInt64], byReason: [Reason: UInt64], records: Int,
-        evicted: UInt64, lastSeq: UInt64, capacity: Int
+        evicted: UInt64, lastSeq: UInt64, capacity: Int, cleared: UInt64 = 0, evictedTotal: UInt64 = 0
     ) {
+        self.cleared = cleared
+        self.evictedTotal = evictedTotal
         self.requests = requests
         self.byStatus = byStatus
         self.byReason = byReason

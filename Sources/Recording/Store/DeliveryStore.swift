@@ -27,12 +27,40 @@ public final class DeliveryStore: Sendable {
     private let clearsAtomic = Atomic<UInt64>(0)
     /// Mirror of `State.corrections`: records rewritten in place (`markUnanswered`, `markAnswered`).
     private let correctionsAtomic = Atomic<UInt64>(0)
+    /// Where every record, correction and clear is also written (`--journal`), or nil. Set once by
+    /// `attach(_:restoring:)` before the store is shared with other threads, then only read: on
+    /// the push path that costs one load and a branch when there is none.
+    nonisolated(unsafe) private var journal: DeliveryJournal?
 
     /// Creates an empty store holding at most `capacity` records (at least 1).
     public init(capacity: Int = 100_000) {
         let capacity = max(1, capacity)
         self.capacity = capacity
         self.state = Mutex(State(capacity: capacity))
+    }
+
+    /// Makes the store write every record, correction and clear to `journal` from now on, after
+    /// putting back what `contents` (the journal's earlier history, `JournalReader`) holds: its
+    /// records with their sequence numbers, counted by status, reason and series as if appended;
+    /// numbering goes on after `contents.lastSeq`. The records put back are not written again.
+    /// Call once, before the store is used by other threads (`MockAPNsServer.start`).
+    package func attach(_ journal: DeliveryJournal?, restoring contents: JournalContents) {
+        state.withLock { state in
+            state.ring.restore(startingAfter: contents.firstSeq &- 1)
+            for (bytes, _) in contents.records {
+                let record = CompactRecord(bytes: bytes)
+                let decoded = record.decoded(seq: 0)
+                var evicted: CompactRecord?
+                _ = place(
+                    record, status: decoded.status, reason: decoded.reason, labels: PushLabels(decoded), in: &state,
+                    evicted: &evicted, journaling: false)
+            }
+            state.ring.restore(lastSeq: contents.lastSeq, evicted: contents.evicted)
+            state.evictedTotal = contents.evicted
+            state.cleared = contents.lastSeq &- UInt64(state.ring.count) &- contents.evicted
+            lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
+        }
+        self.journal = journal
     }
 
     /// Stores `record` with the next sequence number (its `seq` is overwritten) and returns that
@@ -162,6 +190,7 @@ public final class DeliveryStore: Sendable {
                 let (chunk, offset) = state.place(bytes.count)
                 (chunk.base + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
                 var corrected = CompactRecord(chunk: chunk, offset: offset, count: bytes.count, corrected: true)
+                if let journal { journal.append(.correction(seq: seq, corrected)) }
                 guard state.ring.replace(seq: seq, swapping: &corrected) else { return false }
                 replaced = corrected
                 state.corrections += 1
@@ -183,7 +212,7 @@ public final class DeliveryStore: Sendable {
     /// for the caller to release outside the lock.
     private func place(
         _ record: CompactRecord, status: Int, reason: Reason?, labels: PushLabels, in state: inout State,
-        evicted: inout CompactRecord?
+        evicted: inout CompactRecord?, journaling: Bool = true
     ) -> UInt64 {
         state.count(labels: labels, status: status, reason: reason)
         if status >= 0 && status < state.byStatus.count {
@@ -192,8 +221,13 @@ public final class DeliveryStore: Sendable {
             state.otherStatuses[status, default: 0] &+= 1
         }
         if let reason { state.byReason[reason, default: 0] &+= 1 }
+        // Under the lock, so the journal gets records in seq order.
+        if journaling, let journal { journal.append(.record(seq: state.ring.nextSeq, record)) }
         var record = record
-        if state.ring.append(swapping: &record) { evicted = record }  // `record` leaves holding the evicted one
+        if state.ring.append(swapping: &record) {  // `record` leaves holding the evicted one
+            evicted = record
+            state.evictedTotal &+= 1
+        }
         lastSeqAtomic.store(state.ring.lastSeq, ordering: .releasing)
         return state.ring.lastSeq
     }
@@ -210,6 +244,8 @@ public final class DeliveryStore: Sendable {
         fresh.reserveCapacity(min(capacity, State.firstBlock))
         let old = state.withLock { state -> [CompactRecord] in
             state.ring.removeAll(swapping: &fresh)  // `fresh` now holds the old records
+            state.cleared &+= UInt64(fresh.count)
+            if let journal { journal.append(.clear(lastSeq: state.ring.lastSeq)) }
             state.clears += 1
             clearsAtomic.store(state.clears, ordering: .releasing)
             return fresh
@@ -312,7 +348,8 @@ public final class DeliveryStore: Sendable {
             return DeliveryStats(
                 requests: state.ring.lastSeq, byStatus: byStatus, byReason: state.byReason,
                 records: state.ring.count, evicted: state.ring.evicted,
-                lastSeq: state.ring.lastSeq, capacity: capacity)
+                lastSeq: state.ring.lastSeq, capacity: capacity, cleared: state.cleared,
+                evictedTotal: state.evictedTotal)
         }
     }
 
@@ -335,6 +372,10 @@ extension DeliveryStore {
         var clears: UInt64 = 0
         /// Records rewritten in place since start (`markUnanswered`, `markAnswered`).
         var corrections: UInt64 = 0
+        /// Records removed by `clear()` since start (`DeliveryStats.cleared`).
+        var cleared: UInt64 = 0
+        /// Records evicted by the full ring since start, across clears (`DeliveryStats.evictedTotal`).
+        var evictedTotal: UInt64 = 0
         /// Counts for statuses 0..<600 by index: an array bump is cheaper than hashing.
         var byStatus = [UInt64](repeating: 0, count: 600)
         var otherStatuses: [Int: UInt64] = [:]

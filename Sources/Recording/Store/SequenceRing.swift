@@ -74,6 +74,26 @@ struct SequenceRing<Element> {
         evicted = 0
     }
 
+    /// Numbers the next element `seq + 1` (a journal's history put back, `DeliveryStore.attach`).
+    /// Only on an empty ring whose numbering is not past `seq`.
+    mutating func restore(startingAfter seq: UInt64) {
+        precondition(elements.isEmpty && seq >= lastSeq, "SequenceRing: restore on a used ring")
+        lastSeq = seq
+    }
+
+    /// After the elements put back: the numbering goes on after `lastSeq` (numbers after the
+    /// last element held were cleared), and `evicted` elements count as evicted.
+    mutating func restore(lastSeq: UInt64, evicted: UInt64) {
+        precondition(lastSeq >= self.lastSeq, "SequenceRing: restore would number backwards")
+        if lastSeq > self.lastSeq {
+            // The numbers between were cleared: nothing held may seem to carry them.
+            var none: [Element] = []
+            removeAll(swapping: &none)
+            self.lastSeq = lastSeq
+        }
+        self.evicted = evicted
+    }
+
     /// The element numbered `seq`, or nil when never stored, evicted or removed.
     func element(seq: UInt64) -> Element? {
         guard !elements.isEmpty, seq >= firstSeq, seq <= lastSeq else { return nil }

@@ -33,6 +33,21 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertEqual(store.stats().records, 3)
     }
 
+    /// `cleared` and `evictedTotal` are since start, across clears, so with the records held
+    /// they account for every request exactly (`evicted` restarts at each clear).
+    func testClearedRecordsAndEvictedTotalAccountForEveryRequest() {
+        let store = DeliveryStore(capacity: 3)
+        for _ in 1...5 { store.append(F.record()) }  // 2 evicted
+        XCTAssertEqual(store.clear(), 3)
+        for _ in 1...4 { store.append(F.record()) }  // 1 evicted
+        let stats = store.stats()
+        XCTAssertEqual(stats.cleared, 3)
+        XCTAssertEqual(stats.evicted, 1)
+        XCTAssertEqual(stats.evictedTotal, 3)
+        XCTAssertEqual(stats.records, 3)
+        XCTAssertEqual(stats.cleared + UInt64(stats.records) + stats.evictedTotal, stats.requests)
+    }
+
     func testRingWrapsManyTimesKeepingOrder() {
         let store = DeliveryStore(capacity: 4)
         for _ in 1...23 { store.append(F.record()) }
