@@ -34,6 +34,8 @@ final class LiveStreamHub: @unchecked Sendable {
 
     private var streams: [Int: OpenStream] = [:]
     private var nextID = 0
+    /// The id of the last stream a tick wrote records to: the next tick starts after it.
+    private var lastServed = 0
     private var tick: LoopTimer?
 
     /// Streams open now; on the loop's thread.
@@ -57,7 +59,7 @@ final class LiveStreamHub: @unchecked Sendable {
     }
 
     /// Opens `stream` on `exchange`, or answers 503 when `maxStreams` are open. Records already
-    /// stored after its position are written at once (up to the budget), the rest by the tick.
+    /// stored after its position are written at once (one step: `recordsPerStep`), the rest by the ticks.
     /// `api` is the API that answered the request (the server's, or an isolated gateway's), whose
     /// stores the stream reads.
     func open(
@@ -86,7 +88,7 @@ final class LiveStreamHub: @unchecked Sendable {
             stream: stream, api: api, response: response, lastWrite: HTTP2Connection.monotonicSeconds())
         // A first heartbeat gets the headers out at once, so a client sees the stream open.
         response.write(StreamFrames.heartbeat(stream.format, lastSeq: stream.position.scanned))
-        guard serve(&entry, now: entry.lastWrite) else { return }
+        guard serve(&entry, now: entry.lastWrite, records: Self.recordsPerStep).open else { return }
         nextID += 1
         streams[nextID] = entry
         scheduleTick()
@@ -116,39 +118,94 @@ final class LiveStreamHub: @unchecked Sendable {
         entry.response.finish(lingerSeconds: 1)
     }
 
-    /// Writes what is new for `entry`; false when the stream is over (gone or cut off).
-    private func serve(_ entry: inout OpenStream, now: Double) -> Bool {
+    /// Records one serve step writes to one stream at most (README "Live stream"): one step per
+    /// stream per pass, so that N streams with a backlog cost the loop N small steps per pass,
+    /// not N times the output bound, and other control calls are answered in between.
+    static let recordsPerStep = 100
+    /// Bytes a tick writes across every stream at most: passes go round the streams (starting
+    /// where the last tick stopped) until this is spent or none has more; the rest is the next
+    /// tick's. One step may go over it by its own size.
+    static let bytesPerTick = 1 << 20
+
+    /// What one serve step did.
+    private struct Step {
+        /// False when the stream is over (gone or cut off).
+        var open: Bool
+        /// Bytes of records written.
+        var bytes: Int = 0
+        /// True when the stream has records left to write now (it is under the bound).
+        var more: Bool = false
+    }
+
+    /// One step for `entry`: the cutoff and heartbeat checks, then (when `records` > 0) at most
+    /// `records` new records while the output is under the bound.
+    private func serve(_ entry: inout OpenStream, now: Double, records: Int) -> Step {
         guard entry.response.isOpen else {
             entry.response.finish(lingerSeconds: 0)
-            return false
+            return Step(open: false)
         }
-        // Batches until nothing is left or the output reaches the bound: the next tick goes on.
-        while true {
-            switch budget.decide(unsentBytes: entry.response.unsentBytes, fullSince: entry.fullSince, now: now) {
-            case .cutOff:
-                entry.response.write(StreamFrames.cutoff(entry.stream.format, lastSeq: entry.stream.position.scanned))
-                entry.response.finish(lingerSeconds: lingerSeconds)
-                return false
-            case .wait:
-                if entry.fullSince == nil && entry.api.streamMayHaveMore(entry.stream) { entry.fullSince = now }
-                return true
-            case .write:
-                entry.fullSince = nil
-                let messages = entry.api.streamMessages(&entry.stream)
+        switch budget.decide(unsentBytes: entry.response.unsentBytes, fullSince: entry.fullSince, now: now) {
+        case .cutOff:
+            entry.response.write(StreamFrames.cutoff(entry.stream.format, lastSeq: entry.stream.position.scanned))
+            entry.response.finish(lingerSeconds: lingerSeconds)
+            return Step(open: false)
+        case .wait:
+            if entry.fullSince == nil && entry.api.streamMayHaveMore(entry.stream) { entry.fullSince = now }
+            return Step(open: true)
+        case .write:
+            entry.fullSince = nil
+            var step = Step(open: true)
+            if records > 0 {
+                let messages = entry.api.streamMessages(&entry.stream, limit: records)
                 if !messages.isEmpty {
                     entry.response.write(messages)
                     entry.lastWrite = now
+                    step.bytes = messages.count
                 }
-                if !entry.stream.hasMore {
-                    if now - entry.lastWrite >= ControlStream.heartbeatSeconds {
-                        entry.response.write(
-                            StreamFrames.heartbeat(entry.stream.format, lastSeq: entry.stream.position.scanned))
-                        entry.lastWrite = now
-                    }
-                    return true
+                step.more = entry.stream.hasMore
+            } else {
+                step.more = entry.api.streamMayHaveMore(entry.stream)
+            }
+            if !step.more && now - entry.lastWrite >= ControlStream.heartbeatSeconds {
+                entry.response.write(
+                    StreamFrames.heartbeat(entry.stream.format, lastSeq: entry.stream.position.scanned))
+                entry.lastWrite = now
+            }
+            return step
+        }
+    }
+
+    /// One tick: every stream gets a step (in turn from where the last tick stopped), then
+    /// passes go on over the streams with more until `bytesPerTick` is spent. Returns the bytes
+    /// of records written; on the loop's thread.
+    @discardableResult
+    func serveTick(now: Double) -> Int {
+        let ids = streams.keys.sorted()
+        guard !ids.isEmpty else { return 0 }
+        let start = ids.firstIndex { $0 > lastServed } ?? 0
+        var pending = Array(ids[start...] + ids[..<start])
+        var spent = 0
+        var firstPass = true
+        while !pending.isEmpty {
+            var next: [Int] = []
+            for id in pending {
+                guard var entry = streams[id] else { continue }
+                let records = spent < Self.bytesPerTick ? Self.recordsPerStep : 0
+                if records == 0 && !firstPass { break }
+                let step = serve(&entry, now: now, records: records)
+                if records > 0 { lastServed = id }
+                spent += step.bytes
+                if step.open {
+                    streams[id] = entry
+                    if step.more { next.append(id) }
+                } else {
+                    streams.removeValue(forKey: id)
                 }
             }
+            firstPass = false
+            pending = spent < Self.bytesPerTick ? next : []
         }
+        return spent
     }
 
     private func scheduleTick() {
@@ -156,15 +213,7 @@ final class LiveStreamHub: @unchecked Sendable {
         tick = loop.schedule(after: ControlServer.pollInterval) { [weak self] in
             guard let self else { return }
             self.tick = nil
-            let now = HTTP2Connection.monotonicSeconds()
-            for id in Array(self.streams.keys) {
-                guard var entry = self.streams[id] else { continue }
-                if self.serve(&entry, now: now) {
-                    self.streams[id] = entry
-                } else {
-                    self.streams.removeValue(forKey: id)
-                }
-            }
+            self.serveTick(now: HTTP2Connection.monotonicSeconds())
             self.scheduleTick()
         }
     }

@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
+import urllib.request
 
 from livelib import TOKEN, TOPIC
 
@@ -429,3 +430,28 @@ def test_a_gateways_stream_sends_only_its_records_and_ends_when_it_is_deleted(se
     end = stream.next_line()
     assert end == {"end": True, "lastSeq": 1, "reason": "gateway deleted"}, end
     stream.close()
+
+
+def test_stalled_streams_over_a_full_store_leave_the_control_api_fast(server_factory, tmp_path):
+    # Each tick writes at most 100 records per stream per pass and 1 MiB across every stream, so
+    # 20 new consumers of a full store (that never read) do not hold the control loop.
+    n = 100000
+    server = server_factory("--max-records", str(n))
+    payload = tmp_path / "payload.json"
+    payload.write_bytes(b'{"aps":{"alert":"' + b"x" * 400 + b'"}}')
+    h2load_result(h2load(server, n, payload), n)
+    stalled = [
+        StreamReader(server.control_url, "/v1/deliveries/stream?after=0", rcvbuf=4096, read=False) for _ in range(20)
+    ]
+    time.sleep(0.05)
+    times = []
+    for _ in range(15):
+        start = time.monotonic()
+        with urllib.request.urlopen(server.control_url + "/v1/health", timeout=30) as answer:
+            assert answer.status == 200
+        times.append(time.monotonic() - start)
+        time.sleep(0.05)
+    for reader in stalled:
+        reader.close()
+    assert max(times) < 0.5 and sorted(times)[len(times) // 2] < 0.2, times
+    print(f"/v1/health with 20 stalled streams over {n} records: max {max(times) * 1000:.0f} ms")
