@@ -3,7 +3,7 @@ import JSONInput
 import JSONSupport
 
 /// The body of `POST /v1/gateways` (docs/testing.md "Isolated gateways"): nothing, or a JSON
-/// object whose keys are all optional: `name` (1 to 64 letters, digits, `-`, `_`, `.`), `port`
+/// object whose keys are all optional: `name` (1 to 64 letters, digits, `-`, `_`, `.`; not `.`, `..` or `g<digits>`), `port`
 /// (0 to 65535, 0 = any free one), `environment` (`sandbox` or `production`), `auth` (`none`,
 /// `permissive` or `strict`), `ttlSeconds` (0 to 86,400; 0 = never expires), `maxRecords` (at
 /// least 1; its upper bound is the server's, which a refusal states), `devices` (an array of
@@ -53,6 +53,12 @@ public struct GatewayBody: Decodable, Equatable, Sendable {
                 throw InputError(
                     at: container.codingPath + [CodingKeys.name],
                     "expected 1 to 64 letters, digits, '-', '_' or '.', got \(InputError.quoted(name))")
+            }
+            guard !Self.isReservedName(name) else {
+                throw InputError(
+                    at: container.codingPath + [CodingKeys.name],
+                    "\(InputError.quoted(name)) is reserved: '.', '..' and names like a gateway's id (g<digits>) are refused, so that names and ids never collide"
+                )
             }
             self.name = name
         }
@@ -148,6 +154,15 @@ public struct GatewayBody: Decodable, Equatable, Sendable {
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
         }
+    }
+
+    /// True for `.`, `..` and `g` followed by digits only (the form of a gateway's id, which a
+    /// later unnamed gateway could be given as its id and name).
+    static func isReservedName(_ name: String) -> Bool {
+        if name == "." || name == ".." { return true }
+        let bytes = Array(name.utf8)
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "g") else { return false }
+        return bytes.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// A device's `token` in a coding path.
