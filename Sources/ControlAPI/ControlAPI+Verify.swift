@@ -70,7 +70,7 @@ extension ControlAPI {
 
     private func verificationAnswer(_ wait: VerificationWait, seqs: [UInt64], passed: Bool) -> ControlResponse {
         let within = wait.timeoutMilliseconds > 0 ? " within \(wait.timeoutMilliseconds) ms" : ""
-        let asked = "\(wait.count.description) \(wait.count.noun) matching \(wait.match.description)\(within)"
+        let asked = "\(wait.count.pushes) matching \(wait.match.description)\(within)"
         var misses: [VerificationNearMiss] = []
         var message: String
         if passed {
@@ -99,6 +99,7 @@ extension ControlAPI {
                         }.joined(separator: ", ")
             }
         }
+        if wait.gatewayDeleted { message += "; the gateway was deleted before the window ended" }
         return ControlResponse(
             status: passed ? 200 : 406,
             encoding: VerificationAnswer(

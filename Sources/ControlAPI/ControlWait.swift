@@ -22,6 +22,14 @@ public enum ControlWait: Sendable {
         }
     }
 
+    /// Marks a verification as answered because its gateway was deleted before its window ended
+    /// (`VerificationWait.gatewayDeleted`); other waits are left as they are.
+    public mutating func markGatewayDeleted() {
+        guard case .verification(var wait) = self else { return }
+        wait.gatewayDeleted = true
+        self = .verification(wait)
+    }
+
     /// True when the next look has work to do even if no store changed (a verification whose
     /// first look over a full store is spread over ticks): the HTTP adapter must not skip it.
     public var needsAnotherLook: Bool {

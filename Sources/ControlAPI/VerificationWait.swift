@@ -24,6 +24,9 @@ public struct VerificationWait: Sendable {
     /// at most `ControlAPI.verificationLookBudget` records unless it must answer): the HTTP
     /// adapter looks again at its next tick even when the store did not change.
     public internal(set) var caughtUp = false
+    /// True when it is answered because its gateway was deleted (by `DELETE` or its idle TTL)
+    /// before `timeoutMilliseconds` ended: the answer's `message` says so.
+    public internal(set) var gatewayDeleted = false
 
     init(match: DeliveryMatch, count: ExpectedCount, timeoutMilliseconds: Int) {
         self.match = match

@@ -290,23 +290,62 @@ public final class HTTP1Server: @unchecked Sendable {
     /// `{"error":"malformed query string"}`.
     public static let malformedQueryBody = Array(#"{"error":"malformed query string"}"#.utf8)
 
+    /// The HTTP/1.1 reason phrase of the status line for `status` (RFC 9110 section 15): every
+    /// status the control server sends has its registered phrase ("429 Too Many Requests");
+    /// 499 is nginx's "Client Closed Request"; any other code gets its class's name
+    /// ("Informational", "Success", "Redirection", "Client Error", "Server Error").
     static func reasonPhrase(_ status: Int) -> String {
         switch status {
+        case 100: return "Continue"
+        case 101: return "Switching Protocols"
         case 200: return "OK"
         case 201: return "Created"
+        case 202: return "Accepted"
         case 204: return "No Content"
+        case 206: return "Partial Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 303: return "See Other"
+        case 304: return "Not Modified"
+        case 307: return "Temporary Redirect"
+        case 308: return "Permanent Redirect"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 408: return "Request Timeout"
         case 409: return "Conflict"
-        case 413: return "Payload Too Large"
+        case 410: return "Gone"
+        case 411: return "Length Required"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
+        case 417: return "Expectation Failed"
+        case 421: return "Misdirected Request"
+        case 422: return "Unprocessable Content"
+        case 426: return "Upgrade Required"
+        case 428: return "Precondition Required"
+        case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
         case 499: return "Client Closed Request"
         case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
-        default: return "Status"
+        case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
+        default:
+            switch status / 100 {
+            case 1: return "Informational"
+            case 2: return "Success"
+            case 3: return "Redirection"
+            case 4: return "Client Error"
+            default: return "Server Error"
+            }
         }
     }
 }

@@ -110,6 +110,7 @@ final class ControlServer: @unchecked Sendable {
         streams.endAll(of: api)
         for (key, entry) in pending where entry.api === api {
             var wait = entry.wait
+            wait.markGatewayDeleted()
             if entry.exchange.clientHasGone {
                 ControlServer.dismiss(entry.exchange)
             } else if let answer = api.waitResult(&wait, timedOut: true) {

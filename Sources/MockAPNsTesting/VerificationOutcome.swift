@@ -29,7 +29,7 @@ public struct VerificationOutcome: Sendable, CustomStringConvertible {
     public var description: String {
         let milliseconds = within.components.seconds * 1000 + within.components.attoseconds / 1_000_000_000_000_000
         let time = milliseconds > 0 ? " within \(milliseconds) ms" : ""
-        let asked = "\(count.description) \(count.noun) matching \(match.description)\(time)"
+        let asked = "\(count.pushes) matching \(match.description)\(time)"
         guard !passed else { return "verified: \(asked); \(matches.count) matched" }
         var message = "expected \(asked); \(matches.count) matched"
         if !matches.isEmpty {

@@ -89,8 +89,30 @@ final class ControlAPIVerifyTests: XCTestCase {
                     body: Array(#"{"topic": "t", "never": true, "withinMs": 500}"#.utf8)))
         else { return XCTFail("expected a watch") }
         api.store.append(F.record(topic: "t"))
-        XCTAssertEqual(
-            try XCTUnwrap(api.waitResult(&broken, timedOut: false)).status, 406, "fails as soon as one matches")
+        let failed = try XCTUnwrap(api.waitResult(&broken, timedOut: false))
+        XCTAssertEqual(failed.status, 406, "fails as soon as one matches")
+        XCTAssertTrue(
+            String(decoding: failed.body, as: UTF8.self).contains(
+                #""expected no push matching topic=\"t\" within 500 ms; 1 matched"#),
+            String(decoding: failed.body, as: UTF8.self))
+    }
+
+    /// A verify answered because its gateway was deleted says so in its message.
+    func testAVerifyEndedByItsGatewaysDeletionSaysSo() throws {
+        let api = makeAPI()
+        guard
+            case .wait(var wait) = api.handle(
+                ControlRequest(
+                    method: "POST", target: "/v1/verify",
+                    body: Array(#"{"topic": "t", "never": true, "withinMs": 500}"#.utf8)))
+        else { return XCTFail("expected a watch") }
+        wait.markGatewayDeleted()
+        let answer = String(decoding: try XCTUnwrap(api.waitResult(&wait, timedOut: true)).body, as: UTF8.self)
+        XCTAssertTrue(
+            answer.contains(
+                #""verified: no push matching topic=\"t\" within 500 ms; 0 matched; the gateway was deleted before the window ended""#
+            ),
+            answer)
     }
 
     /// A pending verify looks only at the records appended since its last look (as

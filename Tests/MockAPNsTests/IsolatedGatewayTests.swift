@@ -218,6 +218,23 @@ final class IsolatedGatewayTests: XCTestCase {
         XCTAssertNil(try json(plain)["gatewayDeleted"], "a wait that timed out is not marked")
     }
 
+    func testAVerifyAnsweredByATTLExpirySaysSoInItsMessage() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let gateway = try server.createGateway(GatewayOptions(ttlSeconds: 1))
+        let (status, answered) = try control(
+            server, "POST", "/v1/gateways/\(gateway.id)/v1/verify", body: #"{"never": true, "withinMs": 8000}"#)
+        XCTAssertEqual(status, 200, answered)
+        XCTAssertEqual(try json(answered)["gatewayDeleted"] as? Bool, true)
+        XCTAssertEqual(
+            try json(answered)["message"] as? String,
+            "verified: no push matching any push within 8000 ms; 0 matched; the gateway was deleted before the window ended"
+        )
+        let plain = try control(server, "POST", "/v1/verify", body: #"{"never": true, "withinMs": 50}"#).1
+        XCTAssertEqual(
+            try json(plain)["message"] as? String, "verified: no push matching any push within 50 ms; 0 matched")
+    }
+
     func testAnOpenLiveStreamKeepsAGatewayAlive() throws {
         let server = try makeServer()
         defer { server.stop() }

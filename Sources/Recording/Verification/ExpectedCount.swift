@@ -51,6 +51,13 @@ public enum ExpectedCount: Sendable, Equatable {
         }
     }
 
+    /// The count and its noun for messages: `exactly 2 pushes`, `at least 1 push`, `at most 3
+    /// pushes`, and `no push` for never (`expected no push matching ...`).
+    public var pushes: String {
+        if case .atMost(0) = self { return "no push" }
+        return "\(description) \(noun)"
+    }
+
     /// "push" or "pushes", as `description`'s number asks.
     public var noun: String {
         switch self {

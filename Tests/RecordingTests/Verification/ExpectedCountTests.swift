@@ -33,5 +33,8 @@ final class ExpectedCountTests: XCTestCase {
         XCTAssertEqual(ExpectedCount.atMost(3).description, "at most 3")
         XCTAssertEqual(ExpectedCount.atLeast(1).noun, "push")
         XCTAssertEqual(ExpectedCount.exactly(2).noun, "pushes")
+        XCTAssertEqual(ExpectedCount.atMost(0).pushes, "no push", "never: \"expected no push matching ...\"")
+        XCTAssertEqual(ExpectedCount.atMost(1).pushes, "at most 1 push")
+        XCTAssertEqual(ExpectedCount.exactly(2).pushes, "exactly 2 pushes")
     }
 }
