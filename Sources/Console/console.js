@@ -133,10 +133,12 @@
     return token.length > 14 ? token.slice(0, 8) + "…" + token.slice(-4) : token;
   }
 
+  // Local time as 24-hour HH:MM:SS.mmm, whatever the browser's locale (never "08:16:49 PM.058").
   function timeOf(iso) {
     const date = new Date(iso);
     if (isNaN(date)) return iso || "";
-    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    const two = (n) => String(n).padStart(2, "0");
+    return two(date.getHours()) + ":" + two(date.getMinutes()) + ":" + two(date.getSeconds())
       + "." + String(date.getMilliseconds()).padStart(3, "0");
   }
 

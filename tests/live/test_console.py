@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -107,6 +108,7 @@ def test_console_end_to_end(console_server, browser, tmp_path):
     assert browser.execute_script("return window.__notReloaded;") == marker
     cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
     assert cells[2] == "200" and cells[5] == TOPIC and cells[6] == "alert", cells
+    assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}", cells[1]), f"24-hour HH:MM:SS.mmm: {cells}"
 
     # Clicking shows the details and the banner.
     row.click()

@@ -62,7 +62,12 @@ def test_process_reads_its_ports_from_the_ready_file_and_stops_with_sigterm():
     assert not ready.exists(), "a graceful stop removes the ready file"
 
 
-def test_process_that_cannot_start_says_why(tmp_path):
+def test_process_that_cannot_start_says_why(tmp_path, monkeypatch):
+    with monkeypatch.context() as empty:
+        empty.delenv("MOCK_APNS_BIN", raising=False)
+        empty.setenv("PATH", str(tmp_path))
+        with pytest.raises(MockAPNsStartError, match=r"pass binary= \(under pytest: --mock-apns-bin PATH\)"):
+            MockAPNsProcess()
     with pytest.raises(MockAPNsStartError, match="not found"):
         MockAPNsProcess(tmp_path / "missing")
     server = MockAPNsProcess(binary_path(), args=["--no-such-option"])
@@ -282,8 +287,12 @@ def check_plugin_run(proc: subprocess.CompletedProcess) -> None:
     near_miss = proc.stdout.split(" test_near_miss ", 1)[1].split("\n____", 1)[0]
     assert "mock_apns.assert_delivered(" in near_miss, near_miss
     assert "pytest_plugin.py" not in near_miss and "client.py" not in near_miss, near_miss
-    assert re.search(r"AssertionError: MockAPNs teardown check: not clean after seq \d+: "
+    assert re.search(r"MockAPNs teardown check: not clean after seq \d+: "
                      r"1 rejected without a fault rule \(seq \d+: 400 BadDeviceToken\)", proc.stdout), proc.stdout
+    # The teardown check reports at the test: no plugin frames in its section.
+    teardown = proc.stdout.split(" test_rejected_push_fails_the_teardown_check ", 1)[1].split("\n____", 1)[0]
+    assert "MockAPNs teardown check: not clean" in teardown, teardown
+    assert "pytest_plugin.py" not in teardown and "pluggy" not in teardown, teardown
 
 
 def test_plugin_starts_the_binary_and_checks_each_test(tmp_path):

@@ -61,7 +61,8 @@ class MockAPNsProcess:
                  workdir: str | os.PathLike | None = None):
         raw = binary or os.environ.get("MOCK_APNS_BIN") or shutil.which("mock-apns")
         if not raw:
-            raise MockAPNsStartError("no mock-apns binary: pass binary=, set MOCK_APNS_BIN or put mock-apns on PATH")
+            raise MockAPNsStartError("no mock-apns binary: pass binary= (under pytest: --mock-apns-bin PATH), "
+                                     "set MOCK_APNS_BIN or put mock-apns on PATH")
         self.binary = Path(raw).resolve()
         if not self.binary.is_file():
             raise MockAPNsStartError(f"mock-apns binary not found at {self.binary}")

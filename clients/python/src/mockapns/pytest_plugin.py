@@ -354,11 +354,12 @@ def mock_apns(mock_apns_server: MockAPNsServer, request: pytest.FixtureRequest):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
     """After a passing test that used `mock_apns`: the teardown check, failing the test with its
-    message (in the call phase, so it reports as the test's failure)."""
+    message (in the call phase, so it reports as the test's failure), at the test: no plugin frames
+    (`pytest.fail(..., pytrace=False)`)."""
     result = yield
     fixture = getattr(item, "funcargs", {}).get("mock_apns")
     if isinstance(fixture, MockAPNsFixture) and item.get_closest_marker(NO_TEARDOWN_CHECK) is None:
         answer = fixture.teardown_check()
         if not answer.get("ok"):
-            raise AssertionError(f"MockAPNs teardown check: {answer.get('message', answer)}")
+            pytest.fail(f"MockAPNs teardown check: {answer.get('message', answer)}", pytrace=False)
     return result
